@@ -1,0 +1,288 @@
+"""Melds and the exact best arrangement of a hand.
+
+A hand is a 52-bit mask (see :mod:`gin.cards`). Runs are found by shifting each
+suit's 13-bit mask, sets by a bitwise "three of four suits" test, and the best
+arrangement by one pass over every combination of pairwise disjoint melds — no
+rule of thumb about sets before runs. The same pass serves all eleven discards of
+an eleven-card hand: for a combination, the best discard is the highest loose card
+outside it.
+
+Tie-break (documented, deterministic): among arrangements of equal deadwood the
+first found wins. Melds are listed runs first (clubs to spades, lower start first,
+shorter first), then sets (ace to king, the four-card set before its three-card
+subsets); combinations are explored depth first, choosing melds in that order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from gin.cards import Card, cards_mask, mask_cards
+from gin.errors import MalformedInput
+
+Meld = tuple[Card, ...]
+
+_SUIT = 0x1FFF
+# Bits where a run of three may start: ranks ace..jack of every suit, so that a
+# shifted test never wraps from one suit's king into the next suit's ace.
+_RUN_START = sum(0x7FF << (13 * s) for s in range(4))
+_RANK_VALUE = tuple(min(r + 1, 10) for r in range(13))
+
+
+def _suit_values() -> tuple[int, ...]:
+    return tuple(
+        sum(_RANK_VALUE[r] for r in range(13) if sm >> r & 1) for sm in range(1 << 13)
+    )
+
+
+def _suit_runs() -> tuple[tuple[int, ...], ...]:
+    table = []
+    for sm in range(1 << 13):
+        runs = []
+        for start in range(11):
+            length = 0
+            while start + length < 13 and sm >> (start + length) & 1:
+                length += 1
+                if length >= 3:
+                    runs.append(((1 << length) - 1) << start)
+        table.append(tuple(runs))
+    return tuple(table)
+
+
+_VALUE13 = _suit_values()
+_RUNS13 = _suit_runs()
+
+
+def mask_value(mask: int) -> int:
+    """Sum of the card values in a mask."""
+    return (
+        _VALUE13[mask & _SUIT]
+        + _VALUE13[mask >> 13 & _SUIT]
+        + _VALUE13[mask >> 26 & _SUIT]
+        + _VALUE13[mask >> 39]
+    )
+
+
+def _highest_card(mask: int) -> int:
+    """Bit of the loose card a player throws: the highest value, then highest rank, suit."""
+    ranks = (mask | mask >> 13 | mask >> 26 | mask >> 39) & _SUIT
+    rank = ranks.bit_length() - 1
+    for suit in (3, 2, 1, 0):
+        bit = 1 << (13 * suit + rank)
+        if mask & bit:
+            return bit
+    raise AssertionError("empty mask")  # pragma: no cover - callers pass non-empty masks
+
+
+def candidate_melds(mask: int) -> list[int]:
+    """Every run and set contained in ``mask``, in the documented order."""
+    melds: list[int] = []
+    starts = mask & (mask >> 1) & (mask >> 2) & _RUN_START
+    if starts:
+        for s in range(4):
+            if starts >> (13 * s) & _SUIT:
+                shift = 13 * s
+                melds.extend(run << shift for run in _RUNS13[mask >> shift & _SUIT])
+    c, d, h, s_ = mask & _SUIT, mask >> 13 & _SUIT, mask >> 26 & _SUIT, mask >> 39
+    three = (c & d & (h | s_)) | (h & s_ & (c | d))
+    while three:
+        low = three & -three
+        three ^= low
+        rank = low.bit_length() - 1
+        bits = [b << rank for b in (1, 1 << 13, 1 << 26, 1 << 39) if mask & (b << rank)]
+        if len(bits) == 4:
+            whole = bits[0] | bits[1] | bits[2] | bits[3]
+            melds.append(whole)
+            melds.extend(whole ^ b for b in bits)
+        else:
+            melds.append(bits[0] | bits[1] | bits[2])
+    return melds
+
+
+def meld_combinations(melds: list[int]) -> Iterator[tuple[int, int, tuple[int, ...]]]:
+    """Every set of pairwise disjoint melds as (melded mask, melded value, melds)."""
+    stack: list[tuple[int, int, int, tuple[int, ...]]] = [(0, 0, 0, ())]
+    n = len(melds)
+    while stack:
+        start, used, value, chosen = stack.pop()
+        yield used, value, chosen
+        for j in range(n - 1, start - 1, -1):
+            meld = melds[j]
+            if not meld & used:
+                stack.append((j + 1, used | meld, value + mask_value(meld), (*chosen, meld)))
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """A hand laid out: its melds (as masks) and its deadwood.
+
+    ``melds`` and ``deadwood_cards`` give the cards; ``deadwood`` the points.
+    """
+
+    meld_masks: tuple[int, ...]
+    deadwood_mask: int
+    deadwood: int
+
+    @property
+    def melds(self) -> tuple[Meld, ...]:
+        return tuple(mask_cards(m) for m in self.meld_masks)
+
+    @property
+    def deadwood_cards(self) -> tuple[Card, ...]:
+        return mask_cards(self.deadwood_mask)
+
+    @property
+    def melded_mask(self) -> int:
+        return _all(self.meld_masks)
+
+    @property
+    def is_gin(self) -> bool:
+        return self.deadwood_mask == 0
+
+
+def _all(masks: Iterable[int]) -> int:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
+@lru_cache(maxsize=1 << 16)
+def arrange_mask(mask: int) -> Arrangement:
+    """The best arrangement of the cards in ``mask`` (any number of cards)."""
+    total = mask_value(mask)
+    melds = candidate_melds(mask)
+    if not melds:
+        return Arrangement((), mask, total)
+    best_value, best_used, best_chosen = -1, 0, ()
+    for used, value, chosen in meld_combinations(melds):
+        if value > best_value:
+            best_value, best_used, best_chosen = value, used, chosen
+    return Arrangement(best_chosen, mask ^ best_used, total - best_value)
+
+
+@lru_cache(maxsize=1 << 16)
+def discard_mask(mask: int) -> tuple[int, Arrangement]:
+    """Best discard (as a bit) of an eleven-card mask and the arrangement it leaves."""
+    total = mask_value(mask)
+    melds = candidate_melds(mask)
+    if not melds:
+        bit = _highest_card(mask)
+        rest = mask ^ bit
+        return bit, Arrangement((), rest, total - mask_value(bit))
+    best_cost, best = total + 1, (0, 0, ())
+    for used, value, chosen in meld_combinations(melds):
+        loose = mask ^ used
+        if not loose:
+            continue  # eleven melded cards: some meld must give up the discard
+        bit = _highest_card(loose)
+        cost = total - value - _RANK_VALUE[(bit.bit_length() - 1) % 13]
+        if cost < best_cost:
+            best_cost, best = cost, (bit, used, chosen)
+    bit, used, chosen = best
+    return bit, Arrangement(chosen, mask ^ used ^ bit, best_cost)
+
+
+def discard_deadwoods(mask: int) -> dict[int, int]:
+    """For each card bit of ``mask``, the least deadwood left after discarding it."""
+    total = mask_value(mask)
+    best: dict[int, int] = {}
+    for used, value, _ in meld_combinations(candidate_melds(mask)):
+        loose = mask ^ used
+        base = total - value
+        while loose:
+            bit = loose & -loose
+            loose ^= bit
+            cost = base - _RANK_VALUE[(bit.bit_length() - 1) % 13]
+            if cost < best.get(bit, 1000):
+                best[bit] = cost
+    return best
+
+
+def is_big_gin_mask(mask: int) -> bool:
+    """Whether every card of ``mask`` fits in melds."""
+    return arrange_mask(mask).deadwood_mask == 0
+
+
+def all_arrangements(mask: int, max_deadwood: int | None = None) -> list[Arrangement]:
+    """Every maximal arrangement (no further meld fits), optionally bounded.
+
+    Used to choose among arrangements of equal deadwood (for example the one that
+    leaves the opponent fewest lay-offs).
+    """
+    total = mask_value(mask)
+    melds = candidate_melds(mask)
+    out = []
+    for used, value, chosen in meld_combinations(melds):
+        rest = mask ^ used
+        if any(not (m & used) for m in melds):
+            continue  # not maximal
+        deadwood = total - value
+        if max_deadwood is None or deadwood <= max_deadwood:
+            out.append(Arrangement(chosen, rest, deadwood))
+    return out
+
+
+def is_meld_mask(mask: int) -> bool:
+    """Whether a mask is a single legal set or run."""
+    n = mask.bit_count()
+    if n < 3:
+        return False
+    ranks = (mask | mask >> 13 | mask >> 26 | mask >> 39) & _SUIT
+    if ranks.bit_count() == 1:
+        return n <= 4
+    for s in range(4):
+        sm = mask >> (13 * s) & _SUIT
+        if sm:
+            if sm << (13 * s) != mask:
+                return False
+            low = sm & -sm
+            return (sm + low) & sm == 0  # one unbroken block of ranks
+    return False
+
+
+def check_meld(cards: Iterable[Card]) -> int:
+    """The mask of a legal meld, or MalformedInput naming the cards."""
+    cards = tuple(cards)
+    mask = cards_mask(cards)
+    if mask.bit_count() != len(cards) or not is_meld_mask(mask):
+        shown = " ".join(str(c) for c in cards)
+        raise MalformedInput(
+            f"{shown!r} is not a meld: a set is 3-4 cards of one rank, "
+            "a run 3+ cards in sequence in one suit (ace low, no wrap-around)"
+        )
+    return mask
+
+
+def best_arrangement(cards: Iterable[Card]) -> Arrangement:
+    """The exact least-deadwood arrangement of up to ten (or more) cards."""
+    return arrange_mask(_distinct_mask(cards))
+
+
+def best_discard(cards: Iterable[Card]) -> tuple[Card, Arrangement]:
+    """For eleven cards: the discard that leaves least deadwood, and that arrangement.
+
+    The minimum is exact over all eleven discards. Among equal results the first
+    meld combination found (see the module's tie-break) wins, throwing its highest
+    loose card.
+    """
+    mask = _distinct_mask(cards)
+    if mask.bit_count() != 11:
+        raise MalformedInput(f"best_discard needs 11 cards, got {mask.bit_count()}")
+    bit, arrangement = discard_mask(mask)
+    return mask_cards(bit)[0], arrangement
+
+
+def deadwood(cards: Iterable[Card]) -> int:
+    """Deadwood points of the best arrangement."""
+    return best_arrangement(cards).deadwood
+
+
+def _distinct_mask(cards: Iterable[Card]) -> int:
+    cards = tuple(cards)
+    mask = cards_mask(cards)
+    if mask.bit_count() != len(cards):
+        raise MalformedInput("the same card appears twice in " + " ".join(map(str, cards)))
+    return mask
