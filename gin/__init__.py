@@ -1,0 +1,81 @@
+"""gin: the pure core of two-player Gin Rummy.
+
+No I/O lives here: no sockets, asyncio, terminal, files, clock or global random.
+Randomness and time are passed in, so everything is deterministic under test.
+
+The public API:
+
+* Cards — :class:`Card`, :func:`parse_cards`, :data:`DECK`.
+* Melds — :func:`best_arrangement` (exact least deadwood of up to ten cards),
+  :func:`best_discard` (exact best discard of eleven), :class:`Arrangement`.
+* Lay-offs and scoring — :func:`best_defence_cards`, :func:`settle`,
+  :class:`Outcome`, :func:`match_totals`.
+* Rules — :class:`Ruleset` and the presets ``standard``, ``classic``,
+  ``oklahoma`` (:func:`ruleset`).
+* State machines — :class:`Hand` (one hand, explicit :class:`Phase`) and
+  :class:`Match`; actions (:func:`parse_action`); :class:`Observation`, what one
+  player may see.
+* Errors — :class:`GinError`, :class:`MalformedInput`, :class:`IllegalAction`,
+  :class:`PeerFault`.
+"""
+
+from gin.actions import (
+    Action,
+    BigGin,
+    Discard,
+    DrawPile,
+    DrawStock,
+    Knock,
+    LayOff,
+    Pass,
+    parse_action,
+)
+from gin.cards import DECK, Card, format_cards, parse_cards
+from gin.errors import GinError, IllegalAction, MalformedInput, PeerFault
+from gin.hand import Event, Hand, HandResult, Observation, Phase, shuffled_deck
+from gin.layoffs import Defence, best_defence_cards
+from gin.match import Match
+from gin.melds import Arrangement, Meld, best_arrangement, best_discard, deadwood
+from gin.rules import PRESETS, Ruleset, ruleset
+from gin.scoring import MatchTotals, Outcome, match_totals, settle
+
+__all__ = [
+    "DECK",
+    "PRESETS",
+    "Action",
+    "Arrangement",
+    "BigGin",
+    "Card",
+    "Defence",
+    "Discard",
+    "DrawPile",
+    "DrawStock",
+    "Event",
+    "GinError",
+    "Hand",
+    "HandResult",
+    "IllegalAction",
+    "Knock",
+    "LayOff",
+    "MalformedInput",
+    "Match",
+    "MatchTotals",
+    "Meld",
+    "Observation",
+    "Outcome",
+    "Pass",
+    "PeerFault",
+    "Phase",
+    "Ruleset",
+    "best_arrangement",
+    "best_defence_cards",
+    "best_discard",
+    "deadwood",
+    "format_cards",
+    "match_totals",
+    "parse_action",
+    "parse_cards",
+    "ruleset",
+    "settle",
+    "shuffled_deck",
+]

@@ -135,14 +135,15 @@ class Arrangement:
 
     @property
     def melded_mask(self) -> int:
-        return _all(self.meld_masks)
+        return union(self.meld_masks)
 
     @property
     def is_gin(self) -> bool:
         return self.deadwood_mask == 0
 
 
-def _all(masks: Iterable[int]) -> int:
+def union(masks: Iterable[int]) -> int:
+    """The bitwise union of masks."""
     out = 0
     for m in masks:
         out |= m
@@ -156,7 +157,8 @@ def arrange_mask(mask: int) -> Arrangement:
     melds = candidate_melds(mask)
     if not melds:
         return Arrangement((), mask, total)
-    best_value, best_used, best_chosen = -1, 0, ()
+    best_chosen: tuple[int, ...] = ()
+    best_value, best_used = -1, 0
     for used, value, chosen in meld_combinations(melds):
         if value > best_value:
             best_value, best_used, best_chosen = value, used, chosen
@@ -172,7 +174,8 @@ def discard_mask(mask: int) -> tuple[int, Arrangement]:
         bit = _highest_card(mask)
         rest = mask ^ bit
         return bit, Arrangement((), rest, total - mask_value(bit))
-    best_cost, best = total + 1, (0, 0, ())
+    best: tuple[int, int, tuple[int, ...]] = (0, 0, ())
+    best_cost = total + 1
     for used, value, chosen in meld_combinations(melds):
         loose = mask ^ used
         if not loose:

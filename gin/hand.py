@@ -1,0 +1,498 @@
+"""One hand of Gin Rummy as a state machine with explicit phases.
+
+The deck is a sequence of 52 positions. The deal gives positions 0..19 one at a
+time, the non-dealer first (even positions to the non-dealer, odd to the dealer);
+position 20 is the upcard; positions 21..51 are the stock, drawn in order.
+
+A position's card may be unknown (``None``) to this copy of the hand: an online
+peer does not know the cards it was not dealt. Such a card is held face down
+until :meth:`Hand.reveal` tells it (a discard is revealed before it is applied,
+and at a knock every card is). With a full deck nothing is hidden.
+
+:meth:`Hand.refusal` is the one place that decides what is legal; ``legal_actions``
+filters candidates through it and ``apply`` refuses what it refuses, leaving the
+state unchanged.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from gin.actions import (
+    Action,
+    BigGin,
+    Discard,
+    DrawPile,
+    DrawStock,
+    Knock,
+    LayOff,
+    Pass,
+    parse_action,
+)
+from gin.cards import DECK, Card, mask_cards
+from gin.errors import IllegalAction, MalformedInput
+from gin.layoffs import Defence, best_defence, check_defence
+from gin.melds import check_meld, discard_deadwoods, mask_value, union
+from gin.rules import STANDARD, Ruleset
+from gin.scoring import Outcome, knocker_layout, settle_masks
+
+UPCARD_POSITION = 20
+FIRST_STOCK_POSITION = 21
+
+
+class Phase(enum.Enum):
+    """Where a hand is: whose decision, and of which kind."""
+
+    UPCARD = "upcard"  # the player to move may take the upcard or pass
+    DRAW = "draw"  # draw from the stock or the pile
+    DISCARD = "discard"  # eleven cards: discard, knock (or big gin)
+    LAYOFF = "layoff"  # the defender answers a knock
+    OVER = "over"
+
+
+def dealt_positions(dealer: bool) -> range:
+    """Deck positions of the ten cards dealt to the dealer or the non-dealer."""
+    return range(1 if dealer else 0, 20, 2)
+
+
+def shuffled_deck(rng: random.Random) -> list[Card]:
+    """A shuffled deck from an injected random source (never the global one)."""
+    deck = list(DECK)
+    rng.shuffle(deck)
+    return deck
+
+
+EventKind = Literal["pass", "stock", "take", "discard", "knock", "biggin", "layoff", "dead"]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened in the hand. ``card`` is None where the observer
+    may not see it (the opponent's stock draw, a knocker's face-down discard)."""
+
+    player: int
+    kind: EventKind
+    card: Card | None = None
+
+
+HandEndKind = Literal["knock", "gin", "big_gin", "undercut", "dead"]
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended. ``winner`` scores ``points``; both None/0 for a dead hand."""
+
+    kind: HandEndKind
+    knocker: int | None
+    winner: int | None
+    points: int
+    outcome: Outcome | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "knocker": self.knocker,
+            "winner": self.winner,
+            "points": self.points,
+            "outcome": None if self.outcome is None else self.outcome.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """Exactly what one player may see. The only input of computer players and UIs."""
+
+    player: int
+    phase: Phase
+    turn: int  # the player who must act now (meaningless once OVER)
+    dealer: int
+    hand: tuple[Card, ...]
+    just_taken: Card | None  # the card this player may not throw now
+    pile: tuple[Card, ...]  # bottom first; the last is the top
+    stock_count: int
+    opponent_card_count: int
+    opponent_known: tuple[Card, ...]  # cards the opponent took from the pile and holds
+    history: tuple[Event, ...]
+    knock_limit: int
+    rules: Ruleset
+    upcard_closed: bool  # the pile may not be taken this turn (both passed the upcard)
+    result: HandResult | None
+    opponent_hand: tuple[Card, ...] | None  # shown only once the hand is over
+    knock_melds: tuple[tuple[Card, ...], ...] | None  # the knocker's melds, in LAYOFF
+    # Match context (filled in by a Match; zero for a lone hand).
+    scores: tuple[int, int] = (0, 0)
+    hands_won: tuple[int, int] = (0, 0)
+    hand_number: int = 1
+
+    @property
+    def my_turn(self) -> bool:
+        return self.phase is not Phase.OVER and self.turn == self.player
+
+    @property
+    def top_of_pile(self) -> Card | None:
+        return self.pile[-1] if self.pile else None
+
+
+class Hand:
+    """One hand: deal, upcard offers, draws and discards, a knock, lay-offs, score."""
+
+    def __init__(
+        self, deck: Sequence[Card | None], dealer: int = 0, rules: Ruleset = STANDARD
+    ) -> None:
+        if len(deck) != 52:
+            raise MalformedInput(f"a deck has 52 positions, got {len(deck)}")
+        known = [c for c in deck if c is not None]
+        if len(set(known)) != len(known):
+            raise MalformedInput("the deck repeats a card")
+        upcard = deck[UPCARD_POSITION]
+        if upcard is None:
+            raise MalformedInput("the upcard (position 20) must be known")
+        if dealer not in (0, 1):
+            raise MalformedInput(f"dealer must be 0 or 1, got {dealer!r}")
+        self.rules = rules
+        self.dealer = dealer
+        self.knock_limit = rules.knock_limit_for(upcard.value)
+        self._deck: list[Card | None] = list(deck)
+        self._masks = [0, 0]
+        self._hidden: list[set[int]] = [set(), set()]
+        for player in (0, 1):
+            for pos in dealt_positions(player == dealer):
+                self._give(player, pos)
+        self._next_stock = FIRST_STOCK_POSITION
+        self._pile: list[Card] = [upcard]
+        self._known = [0, 0]
+        self.phase = Phase.UPCARD
+        self.turn = 1 - dealer
+        self._passes = 0
+        self.just_taken: Card | None = None
+        self._knock: tuple[int, tuple[int, ...], Card | None] | None = None
+        self.result: HandResult | None = None
+        self.events: list[Event] = []
+        self.actions: list[tuple[int, Action]] = []
+
+    # -- reading the state -------------------------------------------------
+
+    @property
+    def stock_count(self) -> int:
+        return 52 - self._next_stock
+
+    @property
+    def pile(self) -> tuple[Card, ...]:
+        return tuple(self._pile)
+
+    @property
+    def next_stock_position(self) -> int:
+        return self._next_stock
+
+    @property
+    def upcard_closed(self) -> bool:
+        return self._passes == 2 and self.phase is Phase.DRAW
+
+    def cards(self, player: int) -> tuple[Card, ...]:
+        """The known cards ``player`` holds, in index order."""
+        return mask_cards(self._masks[player])
+
+    def hidden_count(self, player: int) -> int:
+        return len(self._hidden[player])
+
+    def card_count(self, player: int) -> int:
+        return self._masks[player].bit_count() + len(self._hidden[player])
+
+    def card_at(self, position: int) -> Card | None:
+        return self._deck[position]
+
+    # -- legality: the one place ------------------------------------------
+
+    def refusal(self, player: int, action: Action) -> str | None:
+        """Why ``player`` may not do ``action`` now, or None when it is legal."""
+        phase = self.phase
+        if phase is Phase.OVER:
+            return "the hand is over"
+        if player != self.turn:
+            return f"it is player {self.turn}'s turn"
+        if isinstance(action, Pass):
+            return None if phase is Phase.UPCARD else "only the upcard can be passed"
+        if isinstance(action, DrawPile):
+            if phase is Phase.UPCARD:
+                return None
+            if phase is not Phase.DRAW:
+                return "you have drawn already"
+            return "both players passed the upcard: draw from the stock" if self._passes == 2 \
+                else None
+        if isinstance(action, DrawStock):
+            return None if phase is Phase.DRAW else (
+                "take or pass the upcard first" if phase is Phase.UPCARD else "not drawing now"
+            )
+        if isinstance(action, Discard | Knock):
+            if phase is not Phase.DISCARD:
+                return "draw a card first" if phase in (Phase.DRAW, Phase.UPCARD) \
+                    else "not discarding now"
+            if action.card == self.just_taken:
+                return f"{action.card} was just taken from the pile and cannot be thrown now"
+            if not self._masks[player] & action.card.mask:
+                return f"player {player} does not hold {action.card}"
+            if isinstance(action, Knock):
+                return self._knock_refusal(player, action)
+            return None
+        if isinstance(action, BigGin):
+            if phase is not Phase.DISCARD:
+                return "big gin is declared with eleven cards, after the draw"
+            if self.rules.big_gin_bonus is None:
+                return f"big gin is not played under the {self.rules.name} rules"
+            try:
+                melds = self._declared(self._masks[player], action.melds)
+            except (IllegalAction, MalformedInput) as exc:
+                return str(exc)
+            return None if melds[1] == 0 else "not every card is in a meld"
+        if isinstance(action, LayOff):
+            if phase is not Phase.LAYOFF:
+                return "there is no knock to answer"
+            try:
+                self._defence(player, action)
+            except (IllegalAction, MalformedInput) as exc:
+                return str(exc)
+            return None
+        return f"unknown action {action!r}"
+
+    def _knock_refusal(self, player: int, action: Knock) -> str | None:
+        if self._hidden[player]:
+            return "the knocker's cards must all be revealed"
+        rest = self._masks[player] & ~action.card.mask
+        try:
+            _, loose = self._declared(rest, action.melds)
+        except (IllegalAction, MalformedInput) as exc:
+            return str(exc)
+        deadwood = mask_value(loose)
+        if deadwood > self.knock_limit:
+            return (f"knocking with {action.card} leaves {deadwood} deadwood; "
+                    f"the knock limit is {self.knock_limit}")
+        return None
+
+    def _declared(
+        self, cards: int, melds: tuple[tuple[Card, ...], ...] | None
+    ) -> tuple[tuple[int, ...], int]:
+        declared = None if melds is None else [check_meld(m) for m in melds]
+        return knocker_layout(cards, declared)
+
+    def _defence(self, player: int, action: LayOff) -> Defence:
+        if self._hidden[player]:
+            raise IllegalAction("the defender's cards must all be revealed")
+        assert self._knock is not None
+        _, knocker_melds, _ = self._knock
+        mask = self._masks[player]
+        if action.layoffs is None and action.melds is None:
+            return best_defence(mask, knocker_melds)
+        melds = tuple(check_meld(m) for m in action.melds or ())
+        layoffs = tuple((c.mask, i) for c, i in action.layoffs or ())
+        return check_defence(mask, knocker_melds, melds, layoffs)
+
+    def is_legal(self, player: int, action: Action) -> bool:
+        return self.refusal(player, action) is None
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the player to move may take now.
+
+        In the lay-off phase the defender's layout is free; this lists the best
+        one (``LayOff()``), and any other valid layout is legal too.
+        """
+        player, phase = self.turn, self.phase
+        candidates: list[Action]
+        if phase is Phase.UPCARD:
+            candidates = [DrawPile(), Pass()]
+        elif phase is Phase.DRAW:
+            candidates = [DrawStock(), DrawPile()]
+        elif phase is Phase.DISCARD:
+            cards = mask_cards(self._masks[player])
+            candidates = [Discard(c) for c in cards]
+            if not self._hidden[player]:
+                best = discard_deadwoods(self._masks[player])
+                candidates += [
+                    Knock(c) for c in cards if best.get(c.mask, 99) <= self.knock_limit
+                ]
+                candidates.append(BigGin())
+        elif phase is Phase.LAYOFF:
+            candidates = [LayOff()]
+        else:
+            return []
+        return [a for a in candidates if self.refusal(player, a) is None]
+
+    # -- changing the state ------------------------------------------------
+
+    def apply(self, player: int, action: Action) -> None:
+        """Do ``action`` for ``player``; IllegalAction (state unchanged) if refused."""
+        why = self.refusal(player, action)
+        if why is not None:
+            raise IllegalAction(
+                f"player {player} cannot {action} in the {self.phase.value} phase: {why}"
+            )
+        self.actions.append((player, action))
+        other = 1 - player
+        if isinstance(action, Pass):
+            self.events.append(Event(player, "pass"))
+            self._passes += 1
+            if self._passes == 1:
+                self.turn = other
+            else:  # both passed: the non-dealer draws, from the stock only
+                self.turn, self.phase = 1 - self.dealer, Phase.DRAW
+        elif isinstance(action, DrawPile):
+            card = self._pile.pop()
+            self._masks[player] |= card.mask
+            self._known[player] |= card.mask
+            self.just_taken = card
+            self.events.append(Event(player, "take", card))
+            self.phase = Phase.DISCARD
+        elif isinstance(action, DrawStock):
+            pos = self._next_stock
+            self._next_stock += 1
+            self._give(player, pos)
+            self.just_taken = None
+            self.events.append(Event(player, "stock", self._deck[pos]))
+            self.phase = Phase.DISCARD
+        elif isinstance(action, Discard):
+            self._remove(player, action.card)
+            self._pile.append(action.card)
+            self.events.append(Event(player, "discard", action.card))
+            self.just_taken = None
+            if self.stock_count <= self.rules.dead_stock:
+                self.events.append(Event(player, "dead"))
+                self._finish(HandResult("dead", None, None, 0, None))
+            else:
+                self.turn, self.phase = other, Phase.DRAW
+        elif isinstance(action, Knock):
+            self._remove(player, action.card)
+            melds, _ = self._declared(self._masks[player], action.melds)
+            self._knock = (player, melds, action.card)
+            self.events.append(Event(player, "knock", action.card))
+            if not self._masks[player] & ~union(melds):
+                self._settle(None)  # gin: nothing may be laid off
+            else:
+                self.turn, self.phase = other, Phase.LAYOFF
+        elif isinstance(action, BigGin):
+            melds, _ = self._declared(self._masks[player], action.melds)
+            self._knock = (player, melds, None)
+            self.events.append(Event(player, "biggin"))
+            self._settle(None)
+        elif isinstance(action, LayOff):
+            defence = self._defence(player, action)
+            self.events.append(Event(player, "layoff"))
+            self._settle(defence)
+
+    def reveal(self, position: int, card: Card) -> None:
+        """Tell this copy of the hand the card at a position it did not know.
+
+        MalformedInput if that contradicts what is known (the card is elsewhere,
+        or the position holds another card).
+        """
+        if not 0 <= position < 52:
+            raise MalformedInput(f"deck position {position} is not in 0..51")
+        current = self._deck[position]
+        if current is not None:
+            if current != card:
+                raise MalformedInput(f"position {position} holds {current}, not {card}")
+            return
+        if card in self._deck:
+            raise MalformedInput(f"{card} is already at position {self._deck.index(card)}")
+        self._deck[position] = card
+        for player in (0, 1):
+            if position in self._hidden[player]:
+                self._hidden[player].discard(position)
+                self._masks[player] |= card.mask
+
+    def _give(self, player: int, position: int) -> None:
+        card = self._deck[position]
+        if card is None:
+            self._hidden[player].add(position)
+        else:
+            self._masks[player] |= card.mask
+
+    def _remove(self, player: int, card: Card) -> None:
+        self._masks[player] &= ~card.mask
+        self._known[player] &= ~card.mask
+
+    def _settle(self, defence: Defence | None) -> None:
+        assert self._knock is not None
+        knocker, melds, _ = self._knock
+        defender = 1 - knocker
+        if defence is None and self._hidden[defender]:
+            raise IllegalAction("the defender's cards must be revealed before gin is scored")
+        outcome = settle_masks(
+            self._masks[knocker], self._masks[defender], self.rules, melds, self.knock_limit,
+            defence,
+        )
+        winner = knocker if outcome.winner == "knocker" else defender
+        self._finish(HandResult(outcome.kind, knocker, winner, outcome.points, outcome))
+
+    def _finish(self, result: HandResult) -> None:
+        self.result = result
+        self.phase = Phase.OVER
+
+    # -- what a player sees --------------------------------------------------
+
+    def observation(self, player: int) -> Observation:
+        """Exactly what ``player`` may see now."""
+        other = 1 - player
+        over = self.phase is Phase.OVER
+        history = tuple(
+            e if self._visible(e, player) else Event(e.player, e.kind) for e in self.events
+        )
+        knock_melds = None
+        if self._knock is not None and self.phase in (Phase.LAYOFF, Phase.OVER):
+            knock_melds = tuple(mask_cards(m) for m in self._knock[1])
+        return Observation(
+            player=player,
+            phase=self.phase,
+            turn=self.turn,
+            dealer=self.dealer,
+            hand=mask_cards(self._masks[player]),
+            just_taken=self.just_taken if self.turn == player else None,
+            pile=tuple(self._pile),
+            stock_count=self.stock_count,
+            opponent_card_count=self.card_count(other),
+            opponent_known=mask_cards(self._known[other]),
+            history=history,
+            knock_limit=self.knock_limit,
+            rules=self.rules,
+            upcard_closed=self.upcard_closed,
+            result=self.result,
+            opponent_hand=mask_cards(self._masks[other]) if over else None,
+            knock_melds=knock_melds,
+        )
+
+    def _visible(self, event: Event, player: int) -> bool:
+        if event.kind == "stock":
+            return event.player == player
+        if event.kind == "knock":
+            return event.player == player or self.phase is Phase.OVER
+        return True
+
+    # -- saving --------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (for JSON or msgpack) from which :meth:`from_dict` restores
+        this hand exactly: the deck, the dealer, the rules and every action."""
+        return {
+            "rules": self.rules.to_dict(),
+            "dealer": self.dealer,
+            "deck": [None if c is None else str(c) for c in self._deck],
+            "actions": [[p, str(a)] for p, a in self.actions],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Hand:
+        if not isinstance(data, dict):
+            raise MalformedInput("a saved hand must be a map")
+        try:
+            deck = [None if c is None else Card.parse(c) for c in data["deck"]]
+            hand = cls(deck, data["dealer"], Ruleset.from_dict(data["rules"]))
+            for player, text in data["actions"]:
+                hand.apply(player, parse_action(text))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise MalformedInput(f"saved hand is corrupt: {exc!r}") from None
+        except IllegalAction as exc:
+            raise MalformedInput(f"saved hand replays an illegal action: {exc}") from None
+        return hand
+
