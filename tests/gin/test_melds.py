@@ -1,0 +1,123 @@
+"""Melds: the worked examples of the seeds, and the exact search against brute force."""
+
+from itertools import combinations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gin import DECK, Card, best_arrangement, best_discard, parse_cards
+from gin.melds import all_arrangements, arrange_mask, is_meld_mask
+
+
+def cards(text: str) -> list[Card]:
+    return parse_cards(text)
+
+
+def test_set_beats_run_for_5_6_7_hearts_with_two_sevens() -> None:
+    # 000: "The set wins that one." 5-6-7h with 7s 7d (a king makes ten points more).
+    a = best_arrangement(cards("5h 6h 7h 7s 7d Kc"))
+    assert a.melds == (tuple(cards("7d 7h 7s")),)
+    assert a.deadwood == 5 + 6 + 10
+
+
+def test_run_beats_set_for_2_3_4_hearts_with_two_deuces() -> None:
+    # 000: melding the deuces leaves seventeen, running the hearts fourteen.
+    hand = cards("2h 3h 4h 2s 2d Kc")
+    a = best_arrangement(hand)
+    assert a.melds == (tuple(cards("2h 3h 4h")),)
+    assert a.deadwood == 14
+    # The other arrangement exists and costs seventeen.
+    assert sorted(x.deadwood for x in all_arrangements(sum(c.mask for c in hand))) == [14, 17]
+
+
+def test_ace_is_low_only() -> None:
+    assert best_arrangement(cards("Ah 2h 3h")).deadwood == 0
+    assert best_arrangement(cards("Qh Kh Ah")).deadwood == 21  # 000: 21 points of deadwood
+    assert best_arrangement(cards("Kh Ah 2h")).deadwood == 13
+
+
+def test_rules_page_example_three_sevens_and_a_club_run() -> None:
+    # 003: "Three 7s and a run of clubs ... 1 + 3 + 9 + 10 = 23."
+    a = best_arrangement(cards("7c 7d 7h 4c 5c 6c Ad 3s 9h Ks"))
+    assert a.deadwood == 23
+    assert len(a.melds) == 2
+
+
+def test_eleven_cards_knock_needs_the_exact_minimum_over_discards() -> None:
+    discard, a = best_discard(cards("2d 3c 3s 4d 4s 5c 5d 5s 6c 6d 6s"))
+    assert a.deadwood == 10
+    assert discard.rank == 6
+
+
+def test_four_card_set_and_long_run_partition() -> None:
+    a = best_arrangement(cards("7c 7d 7h 7s 8h 9h Th Jh Qh Kh"))
+    assert a.deadwood == 0
+
+
+def _brute_force(hand: list[Card]) -> int:
+    """Independent reference: try every way to peel one meld off recursively."""
+    total = sum(c.value for c in hand)
+    masks = [c.mask for c in hand]
+    melds = []
+    for size in (3, 4, 5, 6, 7, 8, 9, 10):
+        for combo in combinations(range(len(hand)), size):
+            m = 0
+            for i in combo:
+                m |= masks[i]
+            if _is_meld_reference([hand[i] for i in combo]):
+                melds.append((m, sum(hand[i].value for i in combo)))
+    best = 0
+
+    def go(start: int, used: int, value: int) -> None:
+        nonlocal best
+        best = max(best, value)
+        for j in range(start, len(melds)):
+            m, v = melds[j]
+            if not m & used:
+                go(j + 1, used | m, value + v)
+
+    go(0, 0, 0)
+    return total - best
+
+
+def _is_meld_reference(group: list[Card]) -> bool:
+    if len({c.rank for c in group}) == 1:
+        return 3 <= len(group) <= 4
+    if len({c.suit for c in group}) != 1:
+        return False
+    ranks = sorted(c.rank for c in group)
+    return ranks == list(range(ranks[0], ranks[0] + len(ranks)))
+
+
+hands = st.lists(st.sampled_from(DECK), min_size=0, max_size=10, unique=True)
+# Dense hands: few ranks, all suits, where sets and runs fight over cards.
+dense = st.lists(
+    st.sampled_from([c for c in DECK if 4 <= c.rank <= 8]), min_size=6, max_size=10, unique=True
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(hands, dense))
+def test_best_arrangement_equals_brute_force(hand: list[Card]) -> None:
+    a = best_arrangement(hand)
+    assert a.deadwood == _brute_force(hand)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(hands, dense))
+def test_arrangement_is_a_valid_partition(hand: list[Card]) -> None:
+    a = best_arrangement(hand)
+    seen: list[Card] = [c for meld in a.melds for c in meld] + list(a.deadwood_cards)
+    assert sorted(seen) == sorted(hand)
+    assert all(is_meld_mask(sum(c.mask for c in meld)) for meld in a.melds)
+    assert a.deadwood == sum(c.value for c in a.deadwood_cards)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(DECK), min_size=11, max_size=11, unique=True))
+def test_best_discard_is_minimum_over_all_eleven(hand: list[Card]) -> None:
+    discard, a = best_discard(hand)
+    expected = min(_brute_force([c for c in hand if c != d]) for d in hand)
+    assert a.deadwood == expected
+    rest = [c for c in hand if c != discard]
+    assert arrange_mask(sum(c.mask for c in rest)).deadwood == expected
