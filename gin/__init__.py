@@ -32,7 +32,7 @@ from gin.actions import (
 )
 from gin.cards import DECK, Card, format_cards, parse_cards
 from gin.errors import GinError, IllegalAction, MalformedInput, PeerFault
-from gin.hand import Event, Hand, HandResult, Observation, Phase, shuffled_deck
+from gin.hand import Event, Hand, HandResult, Observation, Phase, shuffled_deck, stacked_deck
 from gin.layoffs import Defence, best_defence_cards
 from gin.match import Match
 from gin.melds import Arrangement, Meld, best_arrangement, best_discard, deadwood
@@ -78,4 +78,5 @@ __all__ = [
     "ruleset",
     "settle",
     "shuffled_deck",
+    "stacked_deck",
 ]

@@ -66,6 +66,27 @@ def shuffled_deck(rng: random.Random) -> list[Card]:
     return deck
 
 
+def stacked_deck(
+    non_dealer: Sequence[Card],
+    dealer: Sequence[Card],
+    upcard: Card,
+    stock: Sequence[Card] = (),
+) -> list[Card]:
+    """A deck order that deals the given hands and upcard, with ``stock`` on top of
+    the stock and the remaining cards after it in index order (for tests, puzzles
+    and replays)."""
+    if len(non_dealer) != 10 or len(dealer) != 10:
+        raise MalformedInput("each player is dealt exactly 10 cards")
+    deck: list[Card] = []
+    for a, b in zip(non_dealer, dealer, strict=True):
+        deck += [a, b]
+    deck += [upcard, *stock]
+    if len(set(deck)) != len(deck):
+        raise MalformedInput("a stacked deck repeats a card")
+    deck += [c for c in DECK if c not in set(deck)]
+    return deck
+
+
 EventKind = Literal["pass", "stock", "take", "discard", "knock", "biggin", "layoff", "dead"]
 
 
@@ -190,7 +211,13 @@ class Hand:
 
     @property
     def upcard_closed(self) -> bool:
-        return self._passes == 2 and self.phase is Phase.DRAW
+        """Both passed the upcard and the first draw, from the stock, is still due."""
+        return self._passes == 2 and self.phase is Phase.DRAW and self.stock_count == 31
+
+    @property
+    def knock_card(self) -> Card | None:
+        """The knocker's face-down discard, once there is a knock."""
+        return None if self._knock is None else self._knock[2]
 
     def cards(self, player: int) -> tuple[Card, ...]:
         """The known cards ``player`` holds, in index order."""
@@ -221,8 +248,8 @@ class Hand:
                 return None
             if phase is not Phase.DRAW:
                 return "you have drawn already"
-            return "both players passed the upcard: draw from the stock" if self._passes == 2 \
-                else None
+            return "both players passed the upcard: draw from the stock" \
+                if self.upcard_closed else None
         if isinstance(action, DrawStock):
             return None if phase is Phase.DRAW else (
                 "take or pass the upcard first" if phase is Phase.UPCARD else "not drawing now"
