@@ -22,7 +22,8 @@ def test_text_round_trips(card: Card) -> None:
 
 
 def test_values_and_deck() -> None:
-    assert [Card.parse(t).value for t in "Ac 2c 9c Tc Jc Qc Kc".split()] == [1, 2, 9, 10, 10, 10, 10]
+    values = [c.value for c in parse_cards("Ac 2c 9c Tc Jc Qc Kc")]
+    assert values == [1, 2, 9, 10, 10, 10, 10]
     assert len(set(DECK)) == 52
     assert sum(c.value for c in DECK) == 340
     assert sum(c.value for c in DECK if c.rank > 10) == 120
