@@ -1,0 +1,413 @@
+"""The fair deal: derivation, commitments, the three messages, opening, attacks, audit."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from gin import ecc
+from gin import fairdeal as fd
+from gin.errors import MalformedInput, PeerFault
+from gin.fairdeal import Role
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "fairdeal-math.md"
+FIRST_SEED = bytes(range(32))
+SECOND_SEED = bytes(range(32, 64))
+MATCH = b"vector-match"
+HAND = 1
+
+
+def doc_vectors() -> dict[str, str]:
+    """``name = value`` lines of the ```vectors block of docs/fairdeal-math.md."""
+    block = re.search(r"```vectors\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    assert block is not None, "no vectors block in the doc"
+    pairs = (line.split(" = ", 1) for line in block.group(1).splitlines() if line.strip())
+    return {name.strip(): value.strip() for name, value in pairs}
+
+
+def ints(text: str) -> tuple[int, ...]:
+    return tuple(int(v) for v in text.split(","))
+
+
+@pytest.fixture(scope="module")
+def hand() -> dict[str, object]:
+    """One honest hand from the vector seeds, computed once."""
+    first = fd.SeedMaterial.from_seed(FIRST_SEED)
+    second = fd.SeedMaterial.from_seed(SECOND_SEED)
+    m1 = fd.build_message1(first)
+    m2 = fd.build_message2(second, m1)
+    m3 = fd.build_message3(first, m2)
+    return {"first": first, "second": second, "m1": m1, "m2": m2, "m3": m3}
+
+
+def materials(hand: dict[str, object]) -> tuple[fd.SeedMaterial, fd.SeedMaterial]:
+    first, second = hand["first"], hand["second"]
+    assert isinstance(first, fd.SeedMaterial) and isinstance(second, fd.SeedMaterial)
+    return first, second
+
+
+def messages(hand: dict[str, object]) -> tuple[fd.Deck, fd.Deck, fd.Deck]:
+    m1, m2, m3 = hand["m1"], hand["m2"], hand["m3"]
+    assert isinstance(m1, tuple) and isinstance(m2, tuple) and isinstance(m3, tuple)
+    return m1, m2, m3
+
+
+# --- test vectors -----------------------------------------------------------------
+
+
+def test_vectors_in_the_doc(hand: dict[str, object]) -> None:
+    v = doc_vectors()
+    first, second = materials(hand)
+    m1, m2, m3 = messages(hand)
+    for card in (0, 1, 13, 51):
+        x, counter = ecc.hash_to_x(card)
+        assert x.hex() == v[f"card_point_{card}"]
+        assert counter == int(v[f"card_counter_{card}"])
+    assert first.permutation == ints(v["first_permutation"])
+    assert second.permutation == ints(v["second_permutation"])
+    assert first.deck_key == int(v["first_deck_key"], 16)
+    for k in range(3):
+        assert first.position_keys[k] == int(v[f"first_position_key_{k}"], 16)
+        assert second.position_keys[k] == int(v[f"second_position_key_{k}"], 16)
+    assert fd.commitment(FIRST_SEED, MATCH, HAND, Role.FIRST).hex() == v["first_commitment"]
+    assert fd.commitment(SECOND_SEED, MATCH, HAND, Role.SECOND).hex() == v["second_commitment"]
+    assert (m1[0].hex(), m2[0].hex(), m3[0].hex()) == (
+        v["message1_0"], v["message2_0"], v["message3_0"],
+    )
+    assert fd.deck_order(first.permutation, second.permutation) == ints(v["deck"])
+
+
+# --- derivation -------------------------------------------------------------------
+
+
+def test_derivation_is_deterministic_and_seed_specific(hand: dict[str, object]) -> None:
+    first, second = materials(hand)
+    assert fd.SeedMaterial.from_seed(FIRST_SEED) == first
+    assert first.permutation != second.permutation
+    assert sorted(first.permutation) == list(range(52))
+    keys = (first.deck_key, *first.position_keys, *second.position_keys)
+    assert len(set(keys)) == len(keys)
+    assert all(1 <= k < ecc.N for k in keys)
+    assert fd.derive_position_key(FIRST_SEED, 7) == first.position_keys[7]
+    # Secrets stay out of reprs (and so out of logs).
+    assert "deck_key" not in repr(first) and str(first.deck_key) not in repr(first)
+
+
+def test_permutation_is_uniform_enough() -> None:
+    # Where card 0 lands over 5200 seeds: each of 52 positions expects 100.
+    counts: Counter[int] = Counter()
+    for i in range(5200):
+        seed = hashlib.sha256(i.to_bytes(4, "big")).digest()
+        counts[fd.derive_permutation(seed).index(0)] += 1
+    assert set(counts) == set(range(52))
+    chi2 = sum((counts[p] - 100) ** 2 / 100 for p in range(52))
+    assert chi2 < 90  # 51 degrees of freedom: p ≈ 0.001 at 87
+
+
+def test_permutation_rejects_biased_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Feed a stream that starts with a byte in the rejected zone for m = 52.
+    stream = iter([bytes([255, 0]) + bytes(30), bytes(32), bytes(32)])
+    monkeypatch.setattr(fd, "_blocks", lambda label, seed: stream)
+    order = fd.derive_permutation(FIRST_SEED)
+    # 255 ≥ 256 − 256 mod 52 = 208 is skipped; 0 picks j = 0 for i = 51.
+    assert order[51] == 0
+
+
+@pytest.mark.parametrize("seed", [b"", bytes(31), bytes(33)])
+def test_bad_seed_is_malformed(seed: bytes) -> None:
+    with pytest.raises(MalformedInput):
+        fd.SeedMaterial.from_seed(seed)
+
+
+# --- commitment -------------------------------------------------------------------
+
+
+def test_commitment_binds_seed_match_hand_and_role() -> None:
+    base = fd.commitment(FIRST_SEED, MATCH, HAND, Role.FIRST)
+    assert fd.verify_commitment(base, FIRST_SEED, MATCH, HAND, Role.FIRST)
+    assert not fd.verify_commitment(base, SECOND_SEED, MATCH, HAND, Role.FIRST)
+    assert not fd.verify_commitment(base, FIRST_SEED, b"other-match", HAND, Role.FIRST)
+    assert not fd.verify_commitment(base, FIRST_SEED, MATCH, HAND + 1, Role.FIRST)
+    assert not fd.verify_commitment(base, FIRST_SEED, MATCH, HAND, Role.SECOND)
+    assert not fd.verify_commitment(base, FIRST_SEED[:31], MATCH, HAND, Role.FIRST)
+    with pytest.raises(MalformedInput):
+        fd.commitment(FIRST_SEED, b"", HAND, Role.FIRST)
+    with pytest.raises(MalformedInput):
+        fd.commitment(FIRST_SEED, MATCH, -1, Role.FIRST)
+
+
+# --- messages and opening -------------------------------------------------------------
+
+
+def test_final_positions_open_to_the_composed_deck(hand: dict[str, object]) -> None:
+    first, second = materials(hand)
+    _, _, m3 = messages(hand)
+    deck = fd.deck_order(first.permutation, second.permutation)
+    assert sorted(deck) == list(range(52))
+    assert deck == tuple(first.permutation[second.permutation[k]] for k in range(52))
+    for k in range(52):
+        a_k, b_k = first.position_keys[k], second.position_keys[k]
+        assert fd.open_card(m3, k, a_k, b_k, Role.SECOND) == deck[k]
+        assert fd.open_card(m3, k, b_k, a_k, Role.FIRST) == deck[k]
+
+
+def test_message_layers_are_as_specified(hand: dict[str, object]) -> None:
+    first, second = materials(hand)
+    m1, m2, m3 = messages(hand)
+    points = ecc.card_points()
+    for i in (0, 25, 51):
+        assert m1[i] == ecc.mul(points[first.permutation[i]], first.deck_key)
+        assert m2[i] == ecc.mul(m1[second.permutation[i]], second.position_keys[i])
+        # Message 3 in one multiplication equals decrypt-then-encrypt.
+        two_step = ecc.mul(ecc.mul(m2[i], ecc.inverse(first.deck_key)), first.position_keys[i])
+        assert m3[i] == two_step
+
+
+def test_open_card_rejects_a_wrong_key(hand: dict[str, object]) -> None:
+    first, second = materials(hand)
+    _, _, m3 = messages(hand)
+    with pytest.raises(PeerFault) as info:
+        fd.open_card(m3, 4, second.position_keys[4], first.position_keys[5], Role.FIRST)
+    assert (info.value.who, info.value.field) == ("first", "key[4]")
+    with pytest.raises(PeerFault) as info:
+        fd.open_card(m3, 4, second.position_keys[4], 0, Role.FIRST)
+    assert info.value.field == "key[4]"
+    with pytest.raises(MalformedInput):
+        fd.open_card(m3, 52, 1, 1, Role.FIRST)
+
+
+def test_verify_key(hand: dict[str, object]) -> None:
+    first, _ = materials(hand)
+    assert fd.verify_key(FIRST_SEED, 9, first.position_keys[9])
+    assert not fd.verify_key(FIRST_SEED, 9, first.position_keys[8])
+    assert not fd.verify_key(SECOND_SEED, 9, first.position_keys[9])
+
+
+def test_validate_message_names_field_and_position(hand: dict[str, object]) -> None:
+    _, m2, _ = messages(hand)
+    assert fd.validate_message(list(m2), "message2") == m2
+    off_curve = next(x for x in (bytes([i]) * 32 for i in range(1, 255)) if not ecc.is_valid_x(x))
+    cases: list[tuple[object, int | None, str]] = [
+        ("nope", None, "expected a list"),
+        (list(m2[:51]), None, "expected 52 entries, got 51"),
+        ([*m2[:17], b"short", *m2[18:]], 17, "message2[17]: expected 32 bytes"),
+        ([*m2[:17], m2[3], *m2[18:]], 17, "message2[17]: repeats position 3"),
+        ([*m2[:40], off_curve, *m2[41:]], 40, "message2[40]: not a point on P-256"),
+        ([*m2[:2], ecc.P.to_bytes(32, "big"), *m2[3:]], 2, "message2[2]: not a point"),
+    ]
+    for value, position, text in cases:
+        with pytest.raises(fd.MalformedDeck) as info:
+            fd.validate_message(value, "message2")
+        assert info.value.field == "message2"
+        assert info.value.position == position
+        assert text in str(info.value)
+
+
+# --- attacks ------------------------------------------------------------------------
+
+
+def _marker_attack(first: fd.SeedMaterial, single_second_key: bool) -> tuple[list[int], int]:
+    """First shuffler plants E_2(E_a(M_c)) in message 1 and hunts for card c after message 2.
+
+    Returns (the positions the search flags, the position that truly holds card c).
+    """
+    target, sacrificed = 10, 20  # card 20's slot carries the marker instead
+    points = ecc.card_points()
+    m1 = list(fd.build_message1(first))
+    marker_slot = first.permutation.index(sacrificed)
+    m1[marker_slot] = ecc.mul(points[target], ecc.product(2, first.deck_key))
+    second = fd.SeedMaterial.from_seed(SECOND_SEED)
+    if single_second_key:
+        second = fd.SeedMaterial(
+            seed=second.seed, permutation=second.permutation, deck_key=second.deck_key,
+            position_keys=(second.deck_key,) * 52,
+        )
+    m2 = fd.build_message2(second, fd.validate_message(m1, "message1"))
+    truth = second.permutation.index(first.permutation.index(target))
+    # The attacker strips its own key and looks for an entry whose double is another entry.
+    stripped = ecc.mul_many(m2, ecc.inverse(first.deck_key))
+    doubled = ecc.mul_many(stripped, 2)
+    return [j for j in range(52) if doubled[j] in set(stripped)], truth
+
+
+def test_marker_attack_finds_the_card_with_a_single_second_key(hand: dict[str, object]) -> None:
+    first, _ = materials(hand)
+    hits, truth = _marker_attack(first, single_second_key=True)
+    assert hits == [truth]  # the attack is real: it locates card 10 exactly
+
+
+def test_marker_attack_finds_nothing_with_per_position_keys(hand: dict[str, object]) -> None:
+    first, _ = materials(hand)
+    hits, _ = _marker_attack(first, single_second_key=False)
+    assert hits == []
+
+
+def _guesses(known: list[int], own: int) -> list[int]:
+    """Every key a side can form for a position: its own key alone or with a known key."""
+    return [own, *known, *(ecc.product(own, k) for k in known)]
+
+
+def test_dealt_keys_open_nothing_else(hand: dict[str, object]) -> None:
+    first, second = materials(hand)
+    _, _, m3 = messages(hand)
+    # Deal: positions 0..9 to the first shuffler, 10..19 to the second, 20 the upcard.
+    first_hand, second_hand, upcard = range(0, 10), range(10, 20), 20
+    hidden_from_first = [*second_hand, *range(21, 52)]
+    hidden_from_second = [*first_hand, *range(21, 52)]
+    # Keys each side learns from the other: those of its own cards and the upcard.
+    first_learns = [second.position_keys[k] for k in (*first_hand, upcard)]
+    second_learns = [first.position_keys[k] for k in (*second_hand, upcard)]
+    for k in hidden_from_first:
+        own = [first.position_keys[k], first.deck_key, ecc.product(first.position_keys[k],
+                                                                   ecc.inverse(first.deck_key))]
+        for own_key in own:
+            for guess in _guesses(first_learns, own_key):
+                assert ecc.card_of(ecc.mul(m3[k], ecc.inverse(guess))) is None
+    for k in hidden_from_second:
+        for guess in _guesses([*second_learns, second.deck_key], second.position_keys[k]):
+            assert ecc.card_of(ecc.mul(m3[k], ecc.inverse(guess))) is None
+    # Sanity: the same procedure does open the positions that were dealt.
+    for k in first_hand:
+        assert fd.open_card(m3, k, first.position_keys[k], second.position_keys[k], Role.SECOND)
+
+
+# --- audit --------------------------------------------------------------------------
+
+
+def _audit(hand: dict[str, object], **changes: object) -> fd.AuditReport:
+    m1, m2, m3 = messages(hand)
+    args: dict[str, object] = {
+        "match_id": MATCH, "hand_number": HAND,
+        "first_seed": FIRST_SEED, "second_seed": SECOND_SEED,
+        "first_commitment": fd.commitment(FIRST_SEED, MATCH, HAND, Role.FIRST),
+        "second_commitment": fd.commitment(SECOND_SEED, MATCH, HAND, Role.SECOND),
+        "message1": m1, "message2": m2, "message3": m3,
+    }
+    args.update(changes)
+    return fd.audit_hand(**args)  # type: ignore[arg-type]
+
+
+def test_honest_hand_passes_audit(hand: dict[str, object]) -> None:
+    first, second = materials(hand)
+    revealed = [(Role.FIRST, k, first.position_keys[k]) for k in range(10, 21)]
+    revealed += [(Role.SECOND, k, second.position_keys[k]) for k in range(0, 10)]
+    report = _audit(hand, revealed_keys=revealed)
+    assert report.ok and report.deviations == ()
+    assert report.deck == ints(doc_vectors()["deck"])
+    report.raise_for_fault()  # no-op
+
+
+def test_wrong_seed_fails_commitment(hand: dict[str, object]) -> None:
+    report = _audit(hand, second_seed=bytes(32))
+    assert [(d.role, d.field) for d in report.deviations] == [(Role.SECOND, "commitment")]
+    assert report.deck is None
+    with pytest.raises(PeerFault) as info:
+        report.raise_for_fault()
+    assert (info.value.who, info.value.field) == ("second", "commitment")
+
+
+def test_first_shuffler_with_another_permutation_is_caught(hand: dict[str, object]) -> None:
+    first, _ = materials(hand)
+    other = fd.SeedMaterial(seed=first.seed, permutation=tuple(range(52)),
+                            deck_key=first.deck_key, position_keys=first.position_keys)
+    second = fd.SeedMaterial.from_seed(SECOND_SEED)
+    m1 = fd.build_message1(other)
+    m2 = fd.build_message2(second, m1)
+    m3 = fd.build_message3(first, m2)
+    report = _audit(hand, message1=m1, message2=m2, message3=m3)
+    # Message 2 and 3 were computed honestly from what was received: only message 1 is wrong.
+    assert report.at_fault == {Role.FIRST}
+    assert {d.field for d in report.deviations} == {"message1"}
+    moved = [k for k in range(52) if first.permutation[k] != k]
+    assert [d.position for d in report.deviations] == moved
+    d = report.deviations[0]
+    assert f"holds {fd._card_text(d.position or 0)} instead of" in d.detail
+
+
+def test_substituted_card_point_in_message1(hand: dict[str, object]) -> None:
+    first, second = materials(hand)
+    m1 = list(messages(hand)[0])
+    m1[5] = ecc.mul(m1[5], 3)  # not any card under the deck key
+    m2 = fd.build_message2(second, m1)
+    m3 = fd.build_message3(first, m2)
+    report = _audit(hand, message1=tuple(m1), message2=m2, message3=m3)
+    assert [(d.role, d.field, d.position) for d in report.deviations] == [
+        (Role.FIRST, "message1", 5)
+    ]
+    assert "not a card under the deck key" in report.deviations[0].detail
+
+
+def test_duplicated_card_in_message1_fails_shape(hand: dict[str, object]) -> None:
+    m1 = list(messages(hand)[0])
+    m1[7] = m1[2]
+    report = _audit(hand, message1=tuple(m1))
+    d = report.deviations[0]
+    assert (d.role, d.field, d.position) == (Role.FIRST, "message1", 7)
+    assert "repeats position 2" in d.detail
+
+
+def test_second_shuffler_reusing_an_entry_is_caught(hand: dict[str, object]) -> None:
+    first, second = materials(hand)
+    m1, m2, _ = messages(hand)
+    bad2 = list(m2)
+    # Position 30 re-encrypts the entry meant for position 31: card duplicated, one dropped.
+    bad2[30] = ecc.mul(m1[second.permutation[31]], second.position_keys[30])
+    m3 = fd.build_message3(first, bad2)
+    report = _audit(hand, message2=tuple(bad2), message3=m3)
+    assert [(d.role, d.field, d.position) for d in report.deviations] == [
+        (Role.SECOND, "message2", 30)
+    ]
+    assert f"re-encrypts message1[{second.permutation[31]}]" in report.deviations[0].detail
+
+
+def test_first_shuffler_bad_rekey_and_bad_key(hand: dict[str, object]) -> None:
+    first, second = materials(hand)
+    _, m2, m3 = messages(hand)
+    bad3 = list(m3)
+    # Position 12 re-keys the entry of position 13 (a card shown twice); 13 uses a wrong key.
+    bad3[12] = ecc.mul(m2[13], ecc.product(first.position_keys[12], ecc.inverse(first.deck_key)))
+    bad3[13] = ecc.mul(m2[13], ecc.product(first.position_keys[14], ecc.inverse(first.deck_key)))
+    report = _audit(
+        hand, message3=tuple(bad3),
+        revealed_keys=[(Role.SECOND, 3, second.position_keys[4]), (Role.FIRST, 60, 1)],
+    )
+    summary = [(d.role, d.field, d.position) for d in report.deviations]
+    assert summary == [
+        (Role.FIRST, "message3", 12), (Role.FIRST, "message3", 13),
+        (Role.SECOND, "key", 3), (Role.FIRST, "key", None),
+    ]
+    assert "re-keys message2[13] instead of message2[12]" in report.deviations[0].detail
+    assert "not a re-keying of any message2 entry" in report.deviations[1].detail
+    assert report.at_fault == {Role.FIRST, Role.SECOND}
+
+
+def test_both_cheating_are_both_attributed(hand: dict[str, object]) -> None:
+    first, second = materials(hand)
+    m1, m2, m3 = messages(hand)
+    bad1 = (*m1[:51], ecc.mul(m1[51], 5))
+    bad2 = fd.build_message2(second, bad1)
+    bad2 = (ecc.mul(bad2[0], 7), *bad2[1:])
+    bad3 = fd.build_message3(first, bad2)
+    report = _audit(hand, message1=bad1, message2=bad2, message3=bad3)
+    assert [(d.role, d.field, d.position) for d in report.deviations] == [
+        (Role.FIRST, "message1", 51), (Role.SECOND, "message2", 0),
+    ]
+
+
+def test_trust_skips_recomputing_that_side(hand: dict[str, object]) -> None:
+    first, second = materials(hand)
+    m1, m2, _ = messages(hand)
+    bad1 = (ecc.mul(m1[0], 5), *m1[1:])
+    bad2 = fd.build_message2(second, bad1)
+    bad3 = fd.build_message3(first, bad2)
+    changed = {"message1": bad1, "message2": bad2, "message3": bad3}
+    assert [d.field for d in _audit(hand, **changed).deviations] == ["message1"]
+    assert _audit(hand, trust=Role.FIRST, **changed).ok
+    bad2 = (ecc.mul(m2[0], 5), *m2[1:])
+    changed = {"message2": bad2, "message3": fd.build_message3(first, bad2)}
+    assert [d.field for d in _audit(hand, **changed).deviations] == ["message2"]
+    assert _audit(hand, trust=Role.SECOND, **changed).ok
