@@ -1,0 +1,290 @@
+"""The table's controller: every game decision outside the user interface.
+
+A :class:`Game` holds the :class:`~gin.Match`, shuffles each deck with an
+injected :class:`random.Random`, asks the opponent for its moves, applies the
+human's actions, and saves each finished hand and the match in progress after
+every action. The UI only presents a :class:`~gin.Observation` and calls these
+methods; it never touches the match.
+
+The opponent is anything with ``choose(observation, legal) -> action`` (the
+:class:`Opponent` protocol), made by an :data:`OpponentFactory`. :data:`PLAY_MODES`
+lists what the player may play against; a mode that is not ready yet is listed
+with no factory (shown as not yet available), so a later one (a friend online)
+plugs in by giving it a factory.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from client.storage import Storage, StorageError
+from gin import (
+    Action,
+    Card,
+    HandResult,
+    IllegalAction,
+    Knock,
+    MalformedInput,
+    Match,
+    Observation,
+    Phase,
+    Ruleset,
+    shuffled_deck,
+)
+from gin.cards import cards_mask
+from gin.melds import discard_deadwoods
+
+HUMAN = 0
+OPPONENT = 1
+SAVE_FORMAT = 1
+
+
+class Opponent(Protocol):
+    """Whoever sits across the table. ``choose`` may block (it runs in a thread)."""
+
+    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action: ...
+
+
+OpponentFactory = Callable[[str, random.Random], Opponent]
+DeckSource = Callable[[random.Random], Sequence[Card]]
+
+
+def computer_player(strength: str, rng: random.Random) -> Opponent:
+    """A computer player of ``strength`` (easy, normal, hard)."""
+    from gin import players  # imported on first use: keeps the first frame fast
+
+    return players.get(strength, rng)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayMode:
+    """One entry of "Play against". ``factory`` makes the opponent from a strength
+    and a random source; None means the mode is not available yet."""
+
+    key: str
+    label: str
+    factory: OpponentFactory | None
+
+    @property
+    def available(self) -> bool:
+        return self.factory is not None
+
+
+PLAY_MODES: tuple[PlayMode, ...] = (
+    PlayMode("computer", "Computer", computer_player),
+    PlayMode("online", "Friend online", None),
+)
+#: The computer's strengths: key and label.
+STRENGTHS: tuple[tuple[str, str], ...] = (("easy", "Easy"), ("normal", "Normal"), ("hard", "Hard"))
+
+
+@dataclass(frozen=True, slots=True)
+class HintView:
+    """What the strongest computer would do now, and why."""
+
+    action: Action
+    reason: str
+
+
+def _rng_state(rng: random.Random) -> list[Any]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _set_rng_state(rng: random.Random, state: Any) -> None:
+    version, internal, gauss = state
+    rng.setstate((version, tuple(internal), gauss))
+
+
+class Game:
+    """One match against one opponent, seen from the human's seat (player 0).
+
+    The opponent deals the first hand, so the human is offered the first upcard.
+    """
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        vs: str,
+        rng: random.Random,
+        storage: Storage | None = None,
+        *,
+        make_opponent: OpponentFactory = computer_player,
+        deck_source: DeckSource = shuffled_deck,
+        match: Match | None = None,
+        opponent_rng: random.Random | None = None,
+    ) -> None:
+        self.rng = rng
+        self.storage = storage
+        self.deck_source = deck_source
+        # The opponent's own random source is separate, so that its play never
+        # shifts the decks, and both are saved so a resumed match goes on exactly.
+        self.opponent_rng = opponent_rng or random.Random(rng.getrandbits(64))
+        self.make_opponent = make_opponent
+        self.vs = vs
+        self.opponent = self._make_opponent(vs)
+        self.match = Match(rules, first_dealer=OPPONENT) if match is None else match
+        self.warnings: list[str] = []
+        self._unsaved_hands: list[dict[str, Any]] = []
+        if self.match.needs_deal:
+            self.next_hand()
+
+    # -- construction ------------------------------------------------------
+
+    def _make_opponent(self, strength: str) -> Opponent:
+        if strength not in dict(STRENGTHS):
+            raise MalformedInput(f"unknown strength {strength!r}: choose one of "
+                                 + ", ".join(dict(STRENGTHS)))
+        return self.make_opponent(strength, self.opponent_rng)
+
+    @classmethod
+    def resume(
+        cls,
+        storage: Storage,
+        *,
+        make_opponent: OpponentFactory = computer_player,
+        deck_source: DeckSource = shuffled_deck,
+    ) -> Game | None:
+        """The match saved in ``storage``, exactly where it stopped, or None.
+
+        StorageError if the save cannot be read or does not replay.
+        """
+        data = storage.load_match()
+        if data is None:
+            return None
+        try:
+            if data.get("format") != SAVE_FORMAT:
+                raise MalformedInput(f"unknown save format {data.get('format')!r}")
+            match = Match.from_dict(data["match"])
+            rng, opponent_rng = random.Random(), random.Random()
+            _set_rng_state(rng, data["rng"])
+            _set_rng_state(opponent_rng, data["opponent_rng"])
+            vs = str(data["vs"])
+        except (MalformedInput, KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise StorageError(f"The saved match in {storage.match_path} cannot be "
+                               f"continued: {exc}") from None
+        return cls(match.rules, vs, rng, storage, make_opponent=make_opponent,
+                   deck_source=deck_source,
+                   match=match, opponent_rng=opponent_rng)
+
+    # -- reading -------------------------------------------------------------
+
+    @property
+    def rules(self) -> Ruleset:
+        return self.match.rules
+
+    def observation(self) -> Observation:
+        """What the human may see now: the only view of the game the UI reads."""
+        return self.match.observation(HUMAN)
+
+    def legal(self) -> list[Action]:
+        """The human's legal actions now (empty while the opponent is to move)."""
+        if self.match.hand is None or self.match.turn != HUMAN:
+            return []
+        return self.match.legal_actions()
+
+    @property
+    def opponent_to_move(self) -> bool:
+        hand = self.match.hand
+        return hand is not None and hand.phase is not Phase.OVER and hand.turn == OPPONENT
+
+    def knock_counts(self) -> dict[Card, int]:
+        """For each card the human may knock by throwing, the deadwood it leaves."""
+        knockable = {a.card for a in self.legal() if isinstance(a, Knock)}
+        if not knockable:
+            return {}
+        best = discard_deadwoods(cards_mask(self.observation().hand))
+        return {card: best[card.mask] for card in sorted(knockable)}
+
+    def hint(self) -> HintView:
+        """The strongest computer's move for the human now, with its reason."""
+        from gin import players
+
+        legal = self.legal()
+        if not legal:
+            raise IllegalAction("it is not your turn")
+        hint = players.hint(self.observation(), legal)
+        return HintView(hint.action, hint.reason)
+
+    # -- acting --------------------------------------------------------------
+
+    def play(self, action: Action) -> HandResult | None:
+        """Apply the human's action (IllegalAction, nothing changed, if refused)."""
+        return self._apply(HUMAN, action)
+
+    def opponent_move(self) -> Action:
+        """The opponent's choice now. Reads only, so it may run in a worker thread."""
+        if not self.opponent_to_move:
+            raise IllegalAction("it is not the opponent's turn")
+        return self.opponent.choose(self.match.observation(OPPONENT), self.match.legal_actions())
+
+    def apply_opponent(self, action: Action) -> HandResult | None:
+        return self._apply(OPPONENT, action)
+
+    def next_hand(self) -> None:
+        """Deal the next hand from a deck shuffled with the game's random source."""
+        self.match.deal(self.deck_source(self.rng))
+        self.save()
+
+    def set_strength(self, strength: str) -> None:
+        """Play the rest of the match against another computer strength."""
+        self.opponent = self._make_opponent(strength)
+        self.vs = strength
+        self.save()
+
+    def new_match(self, rules: Ruleset | None = None) -> None:
+        """Abandon the match in play (if any) and start another."""
+        self.match = Match(rules or self.rules, first_dealer=OPPONENT)
+        self.next_hand()
+
+    def _apply(self, player: int, action: Action) -> HandResult | None:
+        result = self.match.apply(player, action)
+        if result is not None:
+            self._unsaved_hands.append(self._hand_record(result))
+        self.save()
+        return result
+
+    def _hand_record(self, result: HandResult) -> dict[str, Any]:
+        assert self.match.hand is not None
+        return {
+            "hand_number": len(self.match.results),
+            "players": ["you", f"computer ({self.vs})"],
+            "hand": self.match.hand.to_dict(),
+            "result": result.to_dict(),
+            "scores_after": list(self.match.scores),
+        }
+
+    # -- saving --------------------------------------------------------------
+
+    def save(self) -> None:
+        """Save unsaved hands and the match in progress; a failure becomes a warning.
+
+        Nothing in play is lost: hands that could not be written are kept and
+        written by the next save that succeeds.
+        """
+        if self.storage is None:
+            return
+        try:
+            while self._unsaved_hands:
+                self.storage.save_hand(self._unsaved_hands[0])
+                self._unsaved_hands.pop(0)
+            if self.match.over:
+                self.storage.clear_match()
+            else:
+                self.storage.save_match({
+                    "format": SAVE_FORMAT,
+                    "vs": self.vs,
+                    "match": self.match.to_dict(),
+                    "rng": _rng_state(self.rng),
+                    "opponent_rng": _rng_state(self.opponent_rng),
+                })
+        except StorageError as exc:
+            self.warnings.append(str(exc))
+
+    def take_warnings(self) -> list[str]:
+        """Warnings (failed saves) since the last call."""
+        out, self.warnings = self.warnings, []
+        return out
