@@ -1,0 +1,85 @@
+"""The plain players: Random, Easy, and the EAAI challenge's "simple player"."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from gin.actions import Action, BigGin, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
+from gin.cards import cards_mask
+from gin.hand import Observation, Phase
+from gin.melds import arrange_mask
+from gin.players.evaluate import best_knock, bit_value, bits, discards
+
+
+class RandomPlayer:
+    """Uniform over the legal actions: a floor for the others to beat."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        return self.rng.choice(list(legal))
+
+
+def _draw(legal: Sequence[Action], take: bool) -> Action:
+    """Take the pile card if asked to and allowed, else pass the upcard or draw."""
+    if take and DrawPile() in legal:
+        return DrawPile()
+    return Pass() if Pass() in legal else DrawStock()
+
+
+class EasyPlayer:
+    """Never takes from the pile, throws the costliest loose card, knocks at the
+    first chance (with its least deadwood)."""
+
+    name = "easy"
+
+    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        if obs.phase in (Phase.UPCARD, Phase.DRAW):
+            return _draw(legal, take=False)
+        if obs.phase is Phase.LAYOFF:
+            return LayOff()
+        if BigGin() in legal:
+            return BigGin()
+        hand = cards_mask(obs.hand)
+        knock = best_knock(hand, legal, 0)
+        if knock is not None:
+            return knock[0]
+        allowed = {c.mask: c for c in discards(legal)}
+        loose = arrange_mask(hand).deadwood_mask & sum(allowed)
+        pool = loose or sum(allowed)  # all eleven melded: throw the costliest card
+        costliest = max(bits(pool), key=lambda b: (bit_value(b), b.bit_length() % 13, b))
+        return Discard(allowed[costliest])
+
+
+class SimplePlayer:
+    """The EAAI Gin Rummy challenge's SimpleGinRummyPlayer.
+
+    Takes the upcard or pile card only if it ends up in a meld of the best
+    arrangement; otherwise draws from the stock. Throws a card that leaves the least
+    deadwood (random among ties, never the card just taken), knocks as early as
+    possible, and ignores the opponent.
+    """
+
+    name = "simple"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        hand = cards_mask(obs.hand)
+        if obs.phase in (Phase.UPCARD, Phase.DRAW):
+            top = obs.top_of_pile
+            melds = top is not None and not arrange_mask(hand | top.mask).deadwood_mask & top.mask
+            return _draw(legal, take=melds)
+        if obs.phase is Phase.LAYOFF:
+            return LayOff()
+        if BigGin() in legal:
+            return BigGin()
+        left = {c: arrange_mask(hand & ~c.mask).deadwood for c in discards(legal)}
+        least = min(left.values())
+        card = self.rng.choice(sorted(c for c, d in left.items() if d == least))
+        return Knock(card) if Knock(card) in legal else Discard(card)

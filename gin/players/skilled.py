@@ -1,0 +1,161 @@
+"""Normal and Hard: one player, two styles.
+
+Both score a ten-card hand as its deadwood minus how close its loose cards are to
+melding with the live cards (see :func:`gin.players.evaluate.potential`). Hard
+adds a model of the opponent built from every card they took, threw or refused,
+and holds back the cards that would complete their melds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gin.actions import Action, BigGin, Discard, DrawPile, DrawStock, LayOff, Pass
+from gin.cards import Card, format_cards, mask_cards
+from gin.hand import Observation, Phase
+from gin.melds import arrange_mask
+from gin.players.evaluate import (
+    _NOT_ACE,
+    _NOT_KING,
+    _RANK_BITS,
+    best_knock,
+    bits,
+    discards,
+    meld_partners,
+    potential,
+)
+from gin.players.view import View, view_of
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A suggested action and a one-line reason a person understands."""
+
+    action: Action
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """The knobs that tell Normal from Hard."""
+
+    name: str
+    reach: float  # weight of a loose card's chance to meld, in deadwood points
+    caution: float  # weight of the chance a discard completes an opponent's meld
+    knock_at_once: int  # knock immediately on this much deadwood or less
+    wait_while_stock: int  # otherwise keep drawing while the stock is above this
+    take_margin: float  # how much a pile card must improve the score to be taken
+
+
+NORMAL = Style("normal", reach=3.0, caution=0.0, knock_at_once=4, wait_while_stock=12,
+               take_margin=1.0)
+HARD = Style("hard", reach=3.0, caution=12.0, knock_at_once=99, wait_while_stock=52,
+             take_margin=1.0)
+
+
+class SkilledPlayer:
+    """Normal or Hard, by style. Deterministic: ties go to the lower-ranked score
+    then to the card order."""
+
+    def __init__(self, style: Style) -> None:
+        self.style = style
+        self.name = style.name
+
+    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        return self.decide(obs, legal).action
+
+    def decide(self, obs: Observation, legal: Sequence[Action]) -> Hint:
+        if obs.phase is Phase.LAYOFF:
+            return Hint(LayOff(), "Lay off every card that fits and meld the rest.")
+        if BigGin() in legal:
+            return Hint(BigGin(), "Big gin: all eleven cards are in melds.")
+        view = view_of(obs)
+        if obs.phase is Phase.DISCARD:
+            return self._discard(obs, legal, view)
+        return self._draw(obs, legal, view)
+
+    # -- scoring -------------------------------------------------------------
+
+    def _score(self, hand: int, live: int) -> float:
+        """Lower is better: deadwood less the value of waiting for the live cards."""
+        arrangement = arrange_mask(hand)
+        reach = potential(arrangement.deadwood_mask, live)
+        return arrangement.deadwood - self.style.reach * reach / max(live.bit_count(), 1)
+
+    def _danger(self, bit: int, view: View) -> float:
+        """Roughly the chance that ``bit`` completes a three-card meld for the opponent."""
+        if not self.style.caution:
+            return 0.0
+        unseen = view.unseen
+        base = view.opp_unknown / max(unseen.bit_count(), 1)
+        # Ranks they threw or refused, and the cards beside them, they are not collecting.
+        cold_cards = view.opp_thrown | view.opp_refused
+        ranks = (cold_cards | cold_cards >> 13 | cold_cards >> 26 | cold_cards >> 39) & 0x1FFF
+        cold = (ranks * _RANK_BITS) | (cold_cards << 1 & _NOT_ACE) | (cold_cards >> 1 & _NOT_KING)
+
+        def held(card: int) -> float:
+            if card & view.opp_known:
+                return 1.0
+            if card & unseen:
+                return base * (0.5 if card & cold else 1.0)
+            return 0.0
+
+        return sum(held(a) * held(b) for a, b in meld_partners(bit))
+
+    # -- drawing -------------------------------------------------------------
+
+    def _draw(self, obs: Observation, legal: Sequence[Action], view: View) -> Hint:
+        refuse: Action = Pass() if Pass() in legal else DrawStock()
+        top = obs.top_of_pile
+        verb = "Pass" if isinstance(refuse, Pass) else "Draw from the stock"
+        if top is None or DrawPile() not in legal:
+            return Hint(refuse, f"{verb}: the pile is closed to you this turn.")
+        live = view.unseen
+        now = self._score(view.hand, live)
+        taken = view.hand | top.mask
+        after = min(self._score(taken & ~b, live) for b in bits(view.hand))
+        arrangement = arrange_mask(taken)
+        melded = not arrangement.deadwood_mask & top.mask
+        if melded and after < now - self.style.take_margin:
+            meld = next(m for m in arrangement.meld_masks if m & top.mask)
+            return Hint(DrawPile(), f"Take the {top.name}: it completes "
+                        f"{format_cards(mask_cards(meld))}.")
+        return Hint(refuse, f"{verb}: the {top.name} would not improve your hand enough "
+                    "to show the opponent what you collect.")
+
+    # -- discarding and knocking -------------------------------------------
+
+    def _discard(self, obs: Observation, legal: Sequence[Action], view: View) -> Hint:
+        style = self.style
+        knock = best_knock(view.hand, legal, view.unseen)
+        if knock is not None:
+            action, arrangement = knock
+            left = arrangement.deadwood
+            if left == 0:
+                return Hint(action, f"Gin: throw the {action.card.name} and every card is "
+                            "in a meld (25 bonus, nothing can be laid off).")
+            if left <= style.knock_at_once or obs.stock_count <= style.wait_while_stock:
+                why = ("low enough that an undercut is unlikely" if left <= 4
+                       else "take the points before the opponent improves")
+                return Hint(action, f"Knock, throwing the {action.card.name}: {left} "
+                            f"deadwood — {why}.")
+        live = view.unseen
+        scored = []
+        for card in discards(legal):
+            danger = self._danger(card.mask, view)
+            score = self._score(view.hand & ~card.mask, live) + style.caution * danger
+            scored.append((score, -card.value, card.index, card, danger))
+        _, _, _, card, danger = min(scored)
+        return Hint(Discard(card), _discard_reason(card, view, danger))
+
+
+def _discard_reason(card: Card, view: View, danger: float) -> str:
+    left = arrange_mask(view.hand & ~card.mask).deadwood
+    if card.mask & arrange_mask(view.hand).deadwood_mask:
+        reason = f"Throw the {card.name}: it is the loose card least likely to meld"
+    else:
+        reason = f"Throw the {card.name}: breaking up that meld costs least"
+    if view.opp_known | view.opp_thrown and danger < 0.05:
+        reason += ", and the opponent does not look to be collecting it"
+    return f"{reason} ({left} deadwood left)."
