@@ -112,12 +112,12 @@ class SkilledPlayer:
         if top is None or DrawPile() not in legal:
             return Hint(refuse, f"{verb}: the pile is closed to you this turn.")
         live = view.unseen
-        now = self._score(view.hand, live)
         taken = view.hand | top.mask
-        after = min(self._score(taken & ~b, live) for b in bits(view.hand))
         arrangement = arrange_mask(taken)
-        melded = not arrangement.deadwood_mask & top.mask
-        if melded and after < now - self.style.take_margin:
+        # Only a card that melds is worth showing: test that before the full scoring.
+        if not arrangement.deadwood_mask & top.mask and min(
+            self._score(taken & ~b, live) for b in bits(view.hand)
+        ) < self._score(view.hand, live) - self.style.take_margin:
             meld = next(m for m in arrangement.meld_masks if m & top.mask)
             return Hint(DrawPile(), f"Take the {top.name}: it completes "
                         f"{format_cards(mask_cards(meld))}.")

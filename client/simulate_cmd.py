@@ -1,0 +1,129 @@
+"""`gin simulate`: computer players against each other, with statistics.
+
+The per-match work is the pure :func:`gin.simulate.play_match`; this module adds
+what is I/O: the process pool, the clock, the progress bar and the printing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from gin.errors import MalformedInput
+from gin.players import NAMES
+from gin.rules import PRESETS, ruleset
+from gin.simulate import MatchRecord, Summary, play_match, play_match_task, summarize
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "simulate",
+        help="play computer players against each other and report statistics",
+        description="Play matches between two computer players (seats and first deal "
+        "alternate) and report the match win rate with a 95%% Wilson interval, points "
+        "per hand, how hands end, hands per match, moves per hand and hands per second.",
+    )
+    parser.add_argument("--players", default="hard,normal",
+                        help=f"two of {', '.join(NAMES)}, comma separated (default hard,normal)")
+    parser.add_argument("--matches", type=int, default=1000, help="matches to play (default 1000)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
+    parser.add_argument("--rules", default="standard",
+                        help=f"ruleset: {', '.join(PRESETS)} (default standard)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object only")
+    parser.set_defaults(func=run)
+
+
+def parse_players(text: str) -> tuple[str, str]:
+    """Two known player names from ``a,b``; MalformedInput otherwise."""
+    names = [n.strip().lower() for n in text.split(",")]
+    if len(names) != 2:
+        raise MalformedInput(f"--players needs two names such as hard,normal, got {text!r}")
+    for name in names:
+        if name not in NAMES:
+            raise MalformedInput(f"unknown player {name!r}; choose from {', '.join(NAMES)}")
+    return names[0], names[1]
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        names = parse_players(args.players)
+        rules = ruleset(args.rules)
+        if args.matches < 1:
+            raise MalformedInput(f"--matches must be at least 1, got {args.matches}")
+        if not 1 <= args.jobs <= 256:
+            raise MalformedInput(f"--jobs must be between 1 and 256, got {args.jobs}")
+    except MalformedInput as exc:
+        print(f"gin simulate: {exc}", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    records: list[MatchRecord] = []
+    progress = sys.stderr.isatty() and not args.json
+    for done, record in enumerate(_records(names, args.seed, args.matches, rules, args.jobs), 1):
+        records.append(record)
+        if progress:
+            _progress(done, args.matches)
+    if progress:
+        print(file=sys.stderr)
+    elapsed = max(time.perf_counter() - started, 1e-9)
+    summary = summarize(names, records)
+    data = summary.to_dict() | {
+        "seed": args.seed,
+        "rules": rules.name,
+        "jobs": args.jobs,
+        "seconds": elapsed,
+        "hands_per_second": summary.hands / elapsed,
+    }
+    print(json.dumps(data) if args.json else report(summary, data))
+    return 0
+
+
+def _records(
+    names: tuple[str, str], seed: int, matches: int, rules: Any, jobs: int
+) -> Iterator[MatchRecord]:
+    """Match records in index order, from this process or a pool."""
+    if jobs == 1:
+        for index in range(matches):
+            yield play_match(names, seed, index, rules)
+        return
+    tasks = [(names, seed, index, rules) for index in range(matches)]
+    with multiprocessing.Pool(jobs) as pool:
+        chunk = max(1, min(16, matches // jobs // 8))
+        yield from pool.imap(play_match_task, tasks, chunksize=chunk)
+
+
+def _progress(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // total
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} matches")
+    sys.stderr.flush()
+
+
+def report(summary: Summary, data: dict[str, Any]) -> str:
+    """The human-readable report."""
+    a, b = summary.names
+    low, high = summary.interval
+    hands = max(summary.hands, 1)
+    lines = [
+        f"{a} vs {b}: {summary.matches} matches, seed {data['seed']}, {data['rules']} rules",
+        f"{a} won {summary.wins[0]} ({summary.win_rate:.1%}), 95% CI {low:.1%}–{high:.1%}; "
+        f"{b} won {summary.wins[1]}",
+        f"points per hand: {a} {summary.points[0] / hands:.2f}, "
+        f"{b} {summary.points[1] / hands:.2f}",
+        "hands ended by:",
+    ]
+    for kind, by in summary.ends.items():
+        lines.append(f"  {kind:<9}{sum(by) / hands:6.1%}  ({a} {by[0]}, {b} {by[1]})")
+    lines.append(f"  {'dead':<9}{summary.dead / hands:6.1%}  ({summary.dead})")
+    lines += [
+        f"hands per match: {summary.hands / summary.matches:.2f}",
+        f"moves per hand: {summary.moves / hands:.1f}",
+        f"speed: {data['hands_per_second']:.0f} hands/s ({data['jobs']} job(s), "
+        f"{data['seconds']:.1f} s)",
+    ]
+    return "\n".join(lines)
