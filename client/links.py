@@ -1,0 +1,175 @@
+"""Invite links: ``http[s]://RELAY[:PORT][/PREFIX]/j/ROOM#SECRET``.
+
+The fragment (after ``#``) is a 256-bit secret in url-safe base64 without
+padding. Browsers never send a fragment to a server, and neither does this
+client: the WebSocket URL is built from the rest only. http maps to ws and https
+to wss, so a relay behind a TLS proxy needs no special link.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+import secrets
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TextIO
+from urllib.parse import urlsplit
+
+from relay.roomid import ROOM_ID_LENGTH, ROOM_ID_PATTERN
+
+SECRET_BYTES = 32
+SECRET_LENGTH = 43  # base64 of 32 bytes without its one "=" of padding
+LINK_ENV = "GIN_LINK"
+
+_WS_SCHEME = {"http": "ws", "https": "wss", "ws": "ws", "wss": "wss"}
+_HTTP_SCHEME = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
+_SECRET_PATTERN = re.compile(rf"[A-Za-z0-9_-]{{{SECRET_LENGTH}}}")
+
+
+class InvalidLinkError(ValueError):
+    """A link or relay address that cannot be used; the message says what is wrong."""
+
+
+def new_secret() -> bytes:
+    return secrets.token_bytes(SECRET_BYTES)
+
+
+def encode_secret(secret: bytes) -> str:
+    if len(secret) != SECRET_BYTES:
+        raise ValueError(f"secret must be {SECRET_BYTES} bytes, got {len(secret)}")
+    return base64.urlsafe_b64encode(secret).rstrip(b"=").decode("ascii")
+
+
+def decode_secret(text: str) -> bytes:
+    if not _SECRET_PATTERN.fullmatch(text):
+        raise InvalidLinkError(
+            f"the secret after '#' must be {SECRET_LENGTH} url-safe base64 characters, "
+            f"got {len(text)} characters; was the link cut short?"
+        )
+    # 43 characters from the url-safe alphabet always decode to 32 bytes.
+    secret = base64.urlsafe_b64decode(text + "=")
+    # Reject non-canonical spellings (stray low bits in the last character), so
+    # one secret has exactly one link.
+    if encode_secret(secret) != text:
+        raise InvalidLinkError("the secret after '#' is not canonical base64; was it altered?")
+    return secret
+
+
+@dataclass(frozen=True)
+class RelayAddress:
+    """Where a relay is: scheme (http or https), host, optional port and path prefix."""
+
+    scheme: str
+    host: str
+    port: int | None = None
+    prefix: str = ""  # e.g. "/gin" for a relay proxied under https://example.org/gin/
+
+    @property
+    def netloc(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return host if self.port is None else f"{host}:{self.port}"
+
+    @property
+    def http_url(self) -> str:
+        return f"{self.scheme}://{self.netloc}{self.prefix}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"{_WS_SCHEME[self.scheme]}://{self.netloc}{self.prefix}"
+
+
+@dataclass(frozen=True)
+class Invite:
+    relay: RelayAddress
+    room: str
+    secret: bytes
+
+    @property
+    def url(self) -> str:
+        """The link to give a friend."""
+        return f"{self.relay.http_url}/j/{self.room}#{encode_secret(self.secret)}"
+
+    @property
+    def websocket_url(self) -> str:
+        """The room's WebSocket URL: never carries the secret."""
+        return f"{self.relay.ws_url}/j/{self.room}"
+
+
+def _split(text: str, what: str) -> tuple[str, str, int | None, str, str, str]:
+    text = text.strip().strip("<>").strip()
+    if not text:
+        raise InvalidLinkError(f"the {what} is empty")
+    if any(ch.isspace() for ch in text):
+        raise InvalidLinkError(f"the {what} contains spaces or line breaks: {text!r}")
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError as exc:
+        raise InvalidLinkError(f"the {what} is not a valid URL ({exc}): {text!r}") from None
+    scheme = parts.scheme.lower()
+    if scheme not in _HTTP_SCHEME:
+        raise InvalidLinkError(f"the {what} must start with http:// or https://, got {text!r}")
+    if not parts.hostname:
+        raise InvalidLinkError(f"the {what} names no relay host: {text!r}")
+    if parts.username is not None or parts.password is not None:
+        raise InvalidLinkError(f"the {what} must not contain a user name or password")
+    if parts.query:
+        raise InvalidLinkError(f"the {what} must not contain a query ('?{parts.query}')")
+    return scheme, parts.hostname, port, parts.path, parts.fragment, text
+
+
+def parse_relay(text: str) -> RelayAddress:
+    """Parse a relay address such as ``https://relay.example.org`` or ``ws://host:8765``."""
+    scheme, host, port, path, fragment, _ = _split(text, "relay address")
+    if fragment:
+        raise InvalidLinkError("a relay address has no '#' part; did you paste an invite link?")
+    return RelayAddress(_HTTP_SCHEME[scheme], host, port, path.rstrip("/"))
+
+
+def parse_invite(text: str) -> Invite:
+    """Parse an invite link; raises InvalidLinkError naming what is wrong."""
+    scheme, host, port, path, fragment, original = _split(text, "invite link")
+    if scheme not in ("http", "https"):
+        raise InvalidLinkError(f"an invite link starts with http:// or https://, got {original!r}")
+    prefix, sep, room = path.rpartition("/j/")
+    if not sep:
+        raise InvalidLinkError(f"an invite link's path ends in /j/ROOM, got {path or '/'!r}")
+    if not ROOM_ID_PATTERN.fullmatch(room):
+        raise InvalidLinkError(
+            f"the room id after /j/ must be {ROOM_ID_LENGTH} url-safe base64 characters, "
+            f"got {room!r}"
+        )
+    if not fragment:
+        raise InvalidLinkError(
+            "the invite link has no secret after '#'; copy the whole link, including "
+            "the part after '#'"
+        )
+    return Invite(RelayAddress(scheme, host, port, prefix), room, decode_secret(fragment))
+
+
+def read_link(
+    argument: str | None,
+    environ: Mapping[str, str] | None = None,
+    stdin: TextIO | None = None,
+) -> str:
+    """The link from the argument, else ``GIN_LINK``, else one line of standard input.
+
+    ``-`` as the argument means standard input explicitly. The last two ways keep
+    the secret out of shell history and process listings.
+    """
+    if argument is not None and argument != "-":
+        return argument
+    env = os.environ if environ is None else environ
+    if argument is None and env.get(LINK_ENV, "").strip():
+        return env[LINK_ENV]
+    stream = sys.stdin if stdin is None else stdin
+    # sys.stdin is None when the process was started without one.
+    line = stream.readline().strip() if stream is not None else ""
+    if not line:
+        raise InvalidLinkError(
+            f"no invite link: give it as an argument, set {LINK_ENV}, or paste it on standard input"
+        )
+    return line

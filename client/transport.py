@@ -1,0 +1,522 @@
+"""An asyncio connection to a gin relay, independent of the game.
+
+A ``RelayTransport`` holds one seat in one room. It sends opaque frames to the
+other seat and yields, in order, the peer's frames and status events (see
+``Event``). When its connection drops it reconnects by itself, with exponential
+backoff and jitter, reclaiming the same seat with its token.
+
+It never queues, repeats or reorders a frame: ``send`` while disconnected
+returns False and sends nothing. Across a reconnect the relay may lose or
+repeat frames that were in flight, so the layer above resends every
+unacknowledged frame after ``Reconnected`` and after ``PeerJoined`` (whose
+``returning`` is true when the peer reconnected), and ignores frames whose
+sequence number it does not expect. docs/running-a-relay.md states the rules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import secrets
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, Self
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
+
+from client.links import RelayAddress, parse_relay
+
+# ------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """A frame from the other seat, exactly as it sent it."""
+
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Connected:
+    """The first connection is up; ``room`` is known (the host's room was just made)."""
+
+    room: str
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reconnected:
+    """This side's connection is back, on the same seat: resend what is unacknowledged."""
+
+    attempts: int
+
+
+@dataclass(frozen=True, slots=True)
+class WaitingForPeer:
+    """Connected, and the other seat has never been taken (or was given up)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PeerJoined:
+    """The other seat is connected. ``returning``: it had dropped and came back."""
+
+    returning: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PeerLeft:
+    """The other seat's connection dropped; the relay keeps its seat for ``grace`` s."""
+
+    grace: float
+
+
+@dataclass(frozen=True, slots=True)
+class PeerGone:
+    """The other seat's grace ran out; frames sent now are dropped until it rejoins."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reconnecting:
+    """This side's connection dropped; the next attempt starts after ``delay`` s."""
+
+    attempt: int
+    delay: float
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """The transport is finished; always the last event. ``code`` is the close code."""
+
+    code: int | None
+    reason: str
+
+
+Event = (
+    Frame
+    | Connected
+    | Reconnected
+    | WaitingForPeer
+    | PeerJoined
+    | PeerLeft
+    | PeerGone
+    | Reconnecting
+    | Closed
+)
+
+
+class TransportError(Exception):
+    """A connection attempt failed. ``permanent``: retrying cannot help."""
+
+    def __init__(self, reason: str, code: int | None = None, permanent: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+        self.permanent = permanent
+
+
+class TransportClosedError(RuntimeError):
+    """The transport was used after it closed."""
+
+
+# Close codes after which reconnecting cannot help (the relay's table in
+# docs/running-a-relay.md); every other code, and any network failure, is retried.
+FINAL_CLOSE_CODES = frozenset(
+    {1000, 1002, 1003, 1007, 1008, 1009, 1010, 4000, 4400, 4404, 4409, 4410}
+)
+
+
+def is_final(code: int | None) -> bool:
+    return code in FINAL_CLOSE_CODES
+
+
+# ----------------------------------------------------------------- settings
+
+
+class ExponentialBackoff:
+    """Delay before attempt n: min(maximum, initial * factor**(n-1)), half of it jittered."""
+
+    def __init__(
+        self,
+        initial: float = 0.5,
+        factor: float = 2.0,
+        maximum: float = 30.0,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.initial = initial
+        self.factor = factor
+        self.maximum = maximum
+        self._rng = rng or random.Random()
+
+    def __call__(self, attempt: int) -> float:
+        base = min(self.maximum, self.initial * self.factor ** (attempt - 1))
+        # "Equal jitter": spreads reconnect storms after a relay restart, yet
+        # never retries sooner than half the nominal delay.
+        return base / 2 + self._rng.random() * base / 2
+
+
+@dataclass
+class TransportSettings:
+    ping_interval: float | None = 20.0
+    ping_timeout: float | None = 20.0
+    open_timeout: float = 10.0
+    close_timeout: float = 5.0
+    max_attempts: int | None = None  # per outage; None retries until close()
+    backoff: Callable[[int], float] = field(default_factory=ExponentialBackoff)
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    inbox_limit: int = 256  # peer frames buffered before reading pauses
+
+
+# -------------------------------------------------------------------- inbox
+
+
+class _Inbox:
+    """Events for the consumer. Frames wait for room; status events never block."""
+
+    def __init__(self, limit: int) -> None:
+        self._items: deque[Event] = deque()
+        self._limit = limit
+        self._readable = asyncio.Event()
+        self._writable = asyncio.Event()
+        self._writable.set()
+
+    def force(self, item: Event) -> None:
+        self._items.append(item)
+        self._readable.set()
+        if len(self._items) >= self._limit:
+            self._writable.clear()
+
+    async def put(self, item: Event) -> None:
+        await self._writable.wait()
+        self.force(item)
+
+    async def get(self) -> Event:
+        while not self._items:
+            self._readable.clear()
+            await self._readable.wait()
+        item = self._items.popleft()
+        if len(self._items) < self._limit:
+            self._writable.set()
+        return item
+
+
+# ---------------------------------------------------------------- transport
+
+
+class RelayTransport:
+    """One seat in one relay room. Use ``host()`` or ``join()`` to get a started one."""
+
+    def __init__(
+        self,
+        relay: str | RelayAddress,
+        *,
+        room: str | None = None,
+        seat: int = 0,
+        token: str | None = None,
+        settings: TransportSettings | None = None,
+    ) -> None:
+        if seat not in (0, 1):
+            raise ValueError(f"seat must be 0 or 1, got {seat}")
+        if room is None and seat != 0:
+            raise ValueError("only the host (seat 0) creates a room; give the room to join")
+        address = relay if isinstance(relay, RelayAddress) else parse_relay(relay)
+        self._base = address.ws_url
+        self._room = room
+        self.seat = seat
+        # The seat token proves, on reconnect, that this is the seat's owner.
+        self.token = token or secrets.token_hex(16)
+        self.settings = settings or TransportSettings()
+        self.max_frame: int | None = None  # the relay's limit, from its welcome
+        self.peer = "unknown"  # "connected", "away", "absent" as last reported
+        self._ws: ClientConnection | None = None
+        self._inbox = _Inbox(self.settings.inbox_limit)
+        self._task: asyncio.Task[None] | None = None
+        self._closed: Closed | None = None
+        self._yielded_closed = False
+
+    @classmethod
+    async def host(
+        cls, relay: str | RelayAddress, *, settings: TransportSettings | None = None
+    ) -> RelayTransport:
+        """Create a room and take seat 0; ``.room`` is set when this returns."""
+        transport = cls(relay, seat=0, settings=settings)
+        await transport.start()
+        return transport
+
+    @classmethod
+    async def join(
+        cls,
+        relay: str | RelayAddress,
+        room: str,
+        *,
+        seat: int = 1,
+        token: str | None = None,
+        settings: TransportSettings | None = None,
+    ) -> RelayTransport:
+        """Take ``seat`` (the guest's by default) in an existing room."""
+        transport = cls(relay, room=room, seat=seat, token=token, settings=settings)
+        await transport.start()
+        return transport
+
+    @property
+    def room(self) -> str:
+        if self._room is None:
+            raise RuntimeError("the room is not known until the transport has started")
+        return self._room
+
+    @property
+    def connected(self) -> bool:
+        return self._ws is not None
+
+    @property
+    def closed(self) -> Closed | None:
+        return self._closed
+
+    # ---------------------------------------------------------- public calls
+
+    async def start(self) -> None:
+        """Make the first connection; raises TransportError if it fails."""
+        if self._task is not None or self._closed is not None:
+            raise RuntimeError("transport already started")
+        ws, hello = await self._open()
+        self._adopt(ws, hello, Connected(str(hello["room"]), self.seat))
+        self._task = asyncio.create_task(self._run())
+
+    async def send(self, data: bytes) -> bool:
+        """Send one frame to the other seat.
+
+        Returns False, sending nothing, while this side is disconnected; the
+        layer above resends after ``Reconnected``. A frame may still be lost if
+        the connection dies right after it was written.
+        """
+        if self._closed is not None:
+            raise TransportClosedError(f"transport closed: {self._closed.reason}")
+        if not isinstance(data, bytes | bytearray | memoryview):
+            raise TypeError(f"frames are bytes, not {type(data).__name__}")
+        if self.max_frame is not None and len(data) > self.max_frame:
+            raise ValueError(
+                f"frame of {len(data)} bytes is over the relay's limit of {self.max_frame}"
+            )
+        ws = self._ws
+        if ws is None:
+            return False
+        try:
+            await ws.send(bytes(data))
+        except ConnectionClosed:
+            return False
+        return True
+
+    async def close(self) -> None:
+        """Leave the room for good; the last event is then ``Closed(1000, ...)``."""
+        if self._closed is not None:
+            return
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        ws, self._ws = self._ws, None
+        if ws is not None:
+            await ws.close(1000, "player left")
+        self._finish(1000, "closed by this side")
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def __anext__(self) -> Event:
+        if self._yielded_closed:
+            raise StopAsyncIteration
+        item = await self._inbox.get()
+        if isinstance(item, Closed):
+            self._yielded_closed = True
+        return item
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # -------------------------------------------------------------- internals
+
+    def _url(self) -> str:
+        if self._room is None:
+            return f"{self._base}/new?token={self.token}"
+        return f"{self._base}/j/{self._room}?seat={self.seat}&token={self.token}"
+
+    async def _open(self) -> tuple[ClientConnection, dict[str, Any]]:
+        """Connect and read the relay's welcome; raises TransportError."""
+        s = self.settings
+        try:
+            ws = await connect(
+                self._url(),
+                compression=None,
+                open_timeout=s.open_timeout,
+                ping_interval=s.ping_interval,
+                ping_timeout=s.ping_timeout,
+                close_timeout=s.close_timeout,
+                max_size=2**22,
+            )
+        except InvalidStatus as exc:
+            status = exc.response.status_code
+            body = bytes(exc.response.body).decode("utf-8", "replace").strip()[:200]
+            # 5xx and 429 come from an overloaded or restarting relay or proxy.
+            retry = status >= 500 or status in (408, 429)
+            raise TransportError(
+                f"relay answered HTTP {status}{': ' + body if body else ''}",
+                permanent=not retry,
+            ) from None
+        except InvalidURI as exc:
+            raise TransportError(f"bad relay address: {exc}", permanent=True) from None
+        except (OSError, TimeoutError, InvalidHandshake) as exc:
+            raise TransportError(f"cannot reach relay: {exc or type(exc).__name__}") from None
+        try:
+            async with asyncio.timeout(s.open_timeout):
+                hello = _decode_control(await ws.recv())
+                if hello.get("type") == "error":
+                    await ws.wait_closed()
+        except ConnectionClosed as exc:
+            code = exc.rcvd.code if exc.rcvd is not None else 1006
+            reason = exc.rcvd.reason if exc.rcvd is not None else "connection lost"
+            raise TransportError(
+                f"relay closed the connection: {reason} (code {code})",
+                code=code,
+                permanent=is_final(code),
+            ) from None
+        except TimeoutError:
+            await ws.close()
+            raise TransportError("the relay did not answer in time") from None
+        except TransportError:
+            await ws.close(1002, "not a gin relay")
+            raise
+        except BaseException:  # cancelled by close(): do not leak the new socket
+            ws.transport.abort()
+            raise
+        if hello.get("type") == "error":
+            code = int(ws.close_code or hello.get("code") or 1006)
+            reason = str(ws.close_reason or hello.get("reason") or "refused")
+            raise TransportError(
+                f"relay refused: {reason} (code {code})", code=code, permanent=is_final(code)
+            )
+        if hello.get("type") not in ("created", "joined") or hello.get("seat") != self.seat:
+            await ws.close(1002, "unexpected welcome")
+            raise TransportError(f"unexpected welcome from relay: {hello}", permanent=True)
+        return ws, hello
+
+    def _adopt(self, ws: ClientConnection, hello: dict[str, Any], first: Event) -> None:
+        self._ws = ws
+        self._room = str(hello["room"])
+        max_frame = hello.get("max_frame")
+        self.max_frame = max_frame if isinstance(max_frame, int) else None
+        self._inbox.force(first)
+        peer = hello.get("peer")
+        if peer == "connected":
+            self._status(PeerJoined(returning=False))
+        elif peer == "away":
+            self._status(PeerLeft(float(hello.get("grace", 0))))
+        else:
+            self._status(WaitingForPeer())
+
+    def _status(self, status: Event) -> None:
+        if isinstance(status, PeerJoined):
+            self.peer = "connected"
+        elif isinstance(status, PeerLeft):
+            self.peer = "away"
+        elif isinstance(status, PeerGone | WaitingForPeer):
+            self.peer = "absent"
+        self._inbox.force(status)
+
+    def _finish(self, code: int | None, reason: str) -> None:
+        if self._closed is None:
+            self._closed = Closed(code, reason)
+            self._ws = None
+            self._inbox.force(self._closed)
+
+    async def _run(self) -> None:
+        while True:
+            ws = self._ws
+            assert ws is not None
+            code, reason = await self._pump(ws)
+            self._ws = None
+            if is_final(code):
+                self._finish(code, reason)
+                return
+            outcome = await self._reconnect(f"{reason} (code {code})")
+            if outcome is None:
+                return
+            ws, hello, attempts = outcome
+            self._adopt(ws, hello, Reconnected(attempts))
+
+    async def _pump(self, ws: ClientConnection) -> tuple[int | None, str]:
+        """Deliver everything the connection brings; returns how it closed."""
+        try:
+            async for message in ws:
+                if isinstance(message, bytes):
+                    await self._inbox.put(Frame(message))
+                else:
+                    self._control(message)
+        except ConnectionClosed:
+            pass
+        except TransportError as exc:
+            await ws.close(1002, "bad control message")
+            return 1002, exc.reason
+        return ws.close_code, ws.close_reason or "connection lost"
+
+    def _control(self, text: str) -> None:
+        message = _decode_control(text)
+        kind = message.get("type")
+        if kind == "peer_joined":
+            self._status(PeerJoined(returning=False))
+        elif kind == "peer_reconnected":
+            self._status(PeerJoined(returning=True))
+        elif kind == "peer_left":
+            self._status(PeerLeft(float(message.get("grace", 0))))
+        elif kind == "peer_gone":
+            self._status(PeerGone())
+        # "error" precedes a close whose code and reason tell the same; types
+        # this version does not know are ignored so relays can add new ones.
+
+    async def _reconnect(self, reason: str) -> tuple[ClientConnection, dict[str, Any], int] | None:
+        s = self.settings
+        attempt = 0
+        while True:
+            attempt += 1
+            if s.max_attempts is not None and attempt > s.max_attempts:
+                self._finish(None, f"gave up after {s.max_attempts} attempts: {reason}")
+                return None
+            delay = s.backoff(attempt)
+            self._inbox.force(Reconnecting(attempt, delay, reason))
+            await s.sleep(delay)
+            try:
+                ws, hello = await self._open()
+            except TransportError as exc:
+                if exc.permanent:
+                    self._finish(exc.code, exc.reason)
+                    return None
+                reason = exc.reason
+                continue
+            return ws, hello, attempt
+
+
+def _decode_control(message: str | bytes) -> dict[str, Any]:
+    if not isinstance(message, str):
+        raise TransportError("relay sent a binary frame before its welcome", permanent=True)
+    try:
+        decoded = json.loads(message)
+    except ValueError:
+        decoded = None
+    if not isinstance(decoded, dict):
+        raise TransportError(
+            f"relay sent an unreadable control message: {message[:80]!r}", permanent=True
+        )
+    return decoded

@@ -1,0 +1,215 @@
+"""Relay settings: one dataclass, each field also settable by flag and environment.
+
+Precedence is command-line flag, then environment variable, then default. The
+table ``SETTINGS`` drives both the parser and ``--help`` so they cannot drift.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+
+from relay.roomid import default_key_path
+
+
+@dataclass(frozen=True)
+class RelayConfig:
+    """Everything a relay needs; the defaults suit a small public relay."""
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    # None means an ephemeral in-memory key: fine for an embedded relay whose
+    # rooms die with the process anyway.
+    key_file: Path | None = None
+    max_frame: int = 64 * 1024
+    rate: float = 20.0  # frames per second per connection, sustained
+    burst: int = 60  # frames a connection may send at once before the rate applies
+    max_conns_per_ip: int = 64
+    max_rooms: int = 10_000
+    grace: float = 120.0  # seconds a dropped seat stays reserved for its owner
+    room_idle: float = 3600.0  # seconds without a forwarded frame before a room closes
+    buffer_frames: int = 256  # frames held for a seat without a connection
+    buffer_bytes: int = 256 * 1024
+    ping_interval: float | None = 30.0
+    ping_timeout: float | None = 30.0
+    sweep_interval: float = 1.0  # how often grace and idle deadlines are checked
+    trust_forwarded: bool = False  # take the client address from X-Forwarded-For
+    metrics: bool = True
+    log_level: str = "info"
+    # Injected so tests can move time by hand; used for rate limits and deadlines.
+    clock: Callable[[], float] = field(default=time.monotonic, compare=False)
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str  # RelayConfig field
+    env: str
+    help: str
+    kind: Callable[[str], object]
+    metavar: str | None = None
+
+
+def _optional_seconds(text: str) -> float | None:
+    return None if text.strip().lower() in ("", "none", "off", "0") else float(text)
+
+
+def _flag(text: str) -> bool:
+    value = text.strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off", ""):
+        return False
+    raise ValueError(f"expected yes or no, got {text!r}")
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value <= 0:
+        raise ValueError(f"must be positive, got {value}")
+    return value
+
+
+def _port(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 65535:
+        raise ValueError(f"port must be 0-65535, got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if value <= 0:
+        raise ValueError(f"must be positive, got {value}")
+    return value
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("host", "GIN_RELAY_HOST", "address to listen on", str, "ADDR"),
+    Setting("port", "GIN_RELAY_PORT", "TCP port to listen on (0 picks a free one)", _port),
+    Setting(
+        "key_file",
+        "GIN_RELAY_KEY_FILE",
+        "file holding the key that signs room ids; created (mode 0600) if missing. "
+        "Keep it across restarts so rooms in progress survive",
+        Path,
+        "PATH",
+    ),
+    Setting("max_frame", "GIN_RELAY_MAX_FRAME", "largest frame accepted, bytes", _positive_int),
+    Setting("rate", "GIN_RELAY_RATE", "frames per second per connection", _positive_float),
+    Setting("burst", "GIN_RELAY_BURST", "frames allowed in a burst", _positive_int),
+    Setting(
+        "max_conns_per_ip",
+        "GIN_RELAY_MAX_CONNS_PER_IP",
+        "open connections per client address",
+        _positive_int,
+    ),
+    Setting("max_rooms", "GIN_RELAY_MAX_ROOMS", "rooms held at once", _positive_int),
+    Setting(
+        "grace",
+        "GIN_RELAY_GRACE",
+        "seconds a dropped player's seat and buffered frames are kept",
+        _positive_float,
+    ),
+    Setting(
+        "room_idle",
+        "GIN_RELAY_ROOM_IDLE",
+        "seconds without a forwarded frame before a room is closed",
+        _positive_float,
+    ),
+    Setting(
+        "buffer_frames",
+        "GIN_RELAY_BUFFER_FRAMES",
+        "frames held for an absent player",
+        _positive_int,
+    ),
+    Setting(
+        "buffer_bytes",
+        "GIN_RELAY_BUFFER_BYTES",
+        "bytes held for an absent player",
+        _positive_int,
+    ),
+    Setting(
+        "ping_interval",
+        "GIN_RELAY_PING_INTERVAL",
+        "seconds between keepalive pings ('off' disables)",
+        _optional_seconds,
+        "SECONDS",
+    ),
+    Setting(
+        "ping_timeout",
+        "GIN_RELAY_PING_TIMEOUT",
+        "seconds to wait for a pong before dropping a connection ('off' disables)",
+        _optional_seconds,
+        "SECONDS",
+    ),
+    Setting(
+        "trust_forwarded",
+        "GIN_RELAY_TRUST_FORWARDED",
+        "count connections per address from the last X-Forwarded-For entry "
+        "(only behind a reverse proxy that sets it)",
+        _flag,
+        "yes|no",
+    ),
+    Setting("metrics", "GIN_RELAY_METRICS", "serve Prometheus /metrics", _flag, "yes|no"),
+    Setting(
+        "log_level",
+        "GIN_RELAY_LOG_LEVEL",
+        "debug, info, warning or error",
+        str,
+        "LEVEL",
+    ),
+)
+
+_FIELD_DEFAULTS = {f.name: f.default for f in fields(RelayConfig)}
+
+
+def _shown_default(setting: Setting) -> str:
+    if setting.name == "key_file":
+        return str(default_key_path())
+    value = _FIELD_DEFAULTS[setting.name]
+    if value is None:
+        return "off"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add one flag per setting; unset flags stay None so the env can fill them."""
+    for setting in SETTINGS:
+        parser.add_argument(
+            "--" + setting.name.replace("_", "-"),
+            dest=setting.name,
+            metavar=setting.metavar or setting.name.upper(),
+            type=setting.kind,
+            default=None,
+            help=f"{setting.help} (default: {_shown_default(setting)}; env {setting.env})",
+        )
+
+
+class ConfigError(ValueError):
+    """A setting from the environment could not be parsed."""
+
+
+def config_from_args(
+    args: argparse.Namespace, environ: Mapping[str, str] | None = None
+) -> RelayConfig:
+    """Combine parsed flags with environment variables and defaults."""
+    env = os.environ if environ is None else environ
+    values: dict[str, object] = {}
+    for setting in SETTINGS:
+        flag_value = getattr(args, setting.name, None)
+        if flag_value is not None:
+            values[setting.name] = flag_value
+        elif setting.env in env:
+            try:
+                values[setting.name] = setting.kind(env[setting.env])
+            except ValueError as exc:
+                raise ConfigError(f"{setting.env}={env[setting.env]!r}: {exc}") from exc
+    # The command-line relay always persists its key, so restarts keep rooms.
+    values.setdefault("key_file", default_key_path())
+    return replace(RelayConfig(), **values)  # type: ignore[arg-type]

@@ -1,0 +1,91 @@
+"""Relay counters and their Prometheus exposition.
+
+The hot path bumps plain integers (no locks, no label lookups per frame); a
+collector turns them into metric families only when /metrics is scraped.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+
+@dataclass
+class RelayStats:
+    frames_in: int = 0
+    bytes_in: int = 0
+    frames_out: int = 0
+    bytes_out: int = 0
+    frames_buffered: int = 0
+    connections_accepted: int = 0
+    rooms_created: int = 0
+    rooms_restored: int = 0  # valid ids re-created after a restart or expiry
+    rooms_closed: Counter[str] = field(default_factory=Counter)
+    frames_dropped: Counter[str] = field(default_factory=Counter)
+    refusals: Counter[str] = field(default_factory=Counter)
+
+
+class _RelayCollector(Collector):
+    def __init__(
+        self, stats: RelayStats, rooms: Callable[[], int], connections: Callable[[], int]
+    ) -> None:
+        self._stats = stats
+        self._rooms = rooms
+        self._connections = connections
+
+    def collect(self) -> Iterator[Metric]:
+        s = self._stats
+        yield GaugeMetricFamily("gin_relay_rooms", "Rooms held in memory.", value=self._rooms())
+        yield GaugeMetricFamily(
+            "gin_relay_connections", "Players connected to a seat.", value=self._connections()
+        )
+        simple = (
+            (
+                "gin_relay_connections_accepted",
+                "WebSocket connections seated.",
+                s.connections_accepted,
+            ),
+            ("gin_relay_rooms_created", "Rooms created by /new.", s.rooms_created),
+            ("gin_relay_rooms_restored", "Rooms re-created from a valid id.", s.rooms_restored),
+            ("gin_relay_frames_received", "Binary frames received from players.", s.frames_in),
+            ("gin_relay_bytes_received", "Payload bytes received from players.", s.bytes_in),
+            ("gin_relay_frames_delivered", "Frames delivered to the other seat.", s.frames_out),
+            (
+                "gin_relay_bytes_delivered",
+                "Payload bytes delivered to the other seat.",
+                s.bytes_out,
+            ),
+            ("gin_relay_frames_buffered", "Frames held for an absent seat.", s.frames_buffered),
+        )
+        for name, doc, value in simple:
+            yield CounterMetricFamily(name, doc, value=value)
+        labelled = (
+            ("gin_relay_refusals", "Requests or connections refused.", s.refusals),
+            ("gin_relay_frames_dropped", "Frames discarded undelivered.", s.frames_dropped),
+            ("gin_relay_rooms_closed", "Rooms removed from memory.", s.rooms_closed),
+        )
+        for name, doc, counts in labelled:
+            family = CounterMetricFamily(name, doc, labels=["reason"])
+            for reason, value in sorted(counts.items()):
+                family.add_metric([reason], value)
+            yield family
+
+
+def make_registry(
+    stats: RelayStats, rooms: Callable[[], int], connections: Callable[[], int]
+) -> CollectorRegistry:
+    # A registry per relay, so several relays in one process (tests) stay apart.
+    registry = CollectorRegistry(auto_describe=True)
+    registry.register(_RelayCollector(stats, rooms, connections))
+    return registry
+
+
+def render(registry: CollectorRegistry) -> bytes:
+    return generate_latest(registry)

@@ -1,0 +1,59 @@
+"""The few HTML pages a browser may see when someone opens an invite link."""
+
+from __future__ import annotations
+
+from html import escape
+
+_STYLE = (
+    "body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;"
+    "line-height:1.5;color:#222}code,pre{background:#f3f3f3;padding:.1rem .3rem;"
+    "border-radius:3px}pre{padding:.6rem;overflow-x:auto}"
+)
+
+
+def _page(title: str, body: str) -> str:
+    return (
+        "<!doctype html><html lang=en><head><meta charset=utf-8>"
+        '<meta name=viewport content="width=device-width,initial-scale=1">'
+        f"<title>{escape(title)}</title><style>{_STYLE}</style></head>"
+        f"<body><h1>{escape(title)}</h1>{body}</body></html>"
+    )
+
+
+def invite_page(valid: bool) -> str:
+    """What a browser shows for /j/ROOM: how to join with the gin client."""
+    if valid:
+        status = "<p>You have been invited to a game of Gin Rummy.</p>"
+    else:
+        status = (
+            "<p><strong>This relay did not issue this invite.</strong> Check that the "
+            "link was copied whole, or ask your friend for a new one.</p>"
+        )
+    body = (
+        f"{status}"
+        "<p>Games are played with the <code>gin</code> program, not in the browser.</p>"
+        "<h2>1. Install gin</h2>"
+        "<pre>pip install gin</pre>"
+        "<p>or from a copy of the source: <code>pip install .</code> in its folder.</p>"
+        "<h2>2. Join</h2>"
+        "<p>Copy the <em>whole</em> link from your browser's address bar, then run</p>"
+        "<pre>gin join 'LINK'</pre>"
+        "<p>To keep the link out of your shell history, run <code>gin join</code> and "
+        "paste it when asked, or set <code>GIN_LINK</code>.</p>"
+        "<h2>About the part after #</h2>"
+        "<p>Everything after <code>#</code> in the link is the game's secret key. "
+        "Browsers never send it to this relay, and neither does gin: the relay only "
+        "passes sealed messages between the two players and cannot read or forge them. "
+        "Share the link only with the person you want to play.</p>"
+    )
+    return _page("Join a game of gin", body)
+
+
+def home_page() -> str:
+    body = (
+        "<p>This is a <code>gin</code> relay: it passes sealed messages between two "
+        "players of Gin Rummy and knows nothing about the game.</p>"
+        "<p>Start a game with <code>gin host --relay URL</code>, where URL is this "
+        "page's address, and send the link it prints to a friend.</p>"
+    )
+    return _page("gin relay", body)

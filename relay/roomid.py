@@ -1,0 +1,100 @@
+"""Self-validating room ids and the relay key they are signed with.
+
+A room id is 16 random bytes followed by the first 8 bytes of an HMAC-SHA256 of
+them under the relay's key, in url-safe base64 (32 characters, no padding). The
+relay stores nothing to recognise its own ids, so rooms survive a restart: any
+id whose MAC verifies is re-created on demand, and anything else is refused.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hmac
+import os
+import re
+import secrets
+from hashlib import sha256
+from pathlib import Path
+
+RANDOM_BYTES = 16
+MAC_BYTES = 8
+KEY_BYTES = 32
+ROOM_ID_LENGTH = 32  # base64 of 24 bytes, which needs no padding
+ROOM_ID_PATTERN = re.compile(rf"[A-Za-z0-9_-]{{{ROOM_ID_LENGTH}}}")
+
+# Domain separation, so the key can never be confused with any other MAC use.
+_MAC_LABEL = b"gin-relay room id v1\x00"
+
+
+class KeyFileError(Exception):
+    """The relay key file exists but cannot be used; the message says why."""
+
+
+def default_key_path() -> Path:
+    """Where a relay keeps its key unless told otherwise (XDG data directory)."""
+    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data_home) / "gin" / "relay.key"
+
+
+def load_or_create_key(path: Path) -> bytes:
+    """Read the hex key at ``path``, creating it (mode 0600) when it is missing."""
+    try:
+        text = path.read_text(encoding="ascii")
+    except FileNotFoundError:
+        return _create_key(path)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise KeyFileError(f"cannot read relay key file {path}: {exc}") from exc
+    try:
+        key = bytes.fromhex(text.strip())
+    except ValueError as exc:
+        raise KeyFileError(f"relay key file {path} does not hold hex text") from exc
+    if len(key) < KEY_BYTES:
+        raise KeyFileError(
+            f"relay key file {path} holds {len(key)} bytes; at least {KEY_BYTES} are needed"
+        )
+    return key
+
+
+def _create_key(path: Path) -> bytes:
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    key = secrets.token_bytes(KEY_BYTES)
+    try:
+        # O_EXCL: if another relay process won the race, use its key instead.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return load_or_create_key(path)
+    except OSError as exc:
+        raise KeyFileError(f"cannot create relay key file {path}: {exc}") from exc
+    with os.fdopen(fd, "w", encoding="ascii") as file:
+        file.write(key.hex() + "\n")
+    return key
+
+
+class RoomIds:
+    """Issues room ids and recognises the ones issued under the same key."""
+
+    __slots__ = ("_key",)
+
+    def __init__(self, key: bytes) -> None:
+        if len(key) < KEY_BYTES:
+            raise ValueError(f"relay key must be at least {KEY_BYTES} bytes")
+        self._key = key
+
+    def _mac(self, nonce: bytes) -> bytes:
+        return hmac.new(self._key, _MAC_LABEL + nonce, sha256).digest()[:MAC_BYTES]
+
+    def issue(self) -> str:
+        nonce = secrets.token_bytes(RANDOM_BYTES)
+        return base64.urlsafe_b64encode(nonce + self._mac(nonce)).decode("ascii")
+
+    def verify(self, room: str) -> bool:
+        """True only for a well-formed id whose MAC matches this key."""
+        if not ROOM_ID_PATTERN.fullmatch(room):
+            return False
+        try:
+            raw = base64.urlsafe_b64decode(room)
+        except (binascii.Error, ValueError):
+            return False
+        nonce, mac = raw[:RANDOM_BYTES], raw[RANDOM_BYTES:]
+        return hmac.compare_digest(mac, self._mac(nonce))

@@ -1,0 +1,614 @@
+"""The relay: pairs two WebSocket connections in a room and forwards opaque frames.
+
+It never parses a frame. Its only state is the rooms in memory; room ids are
+self-validating (see ``relay.roomid``), so after a restart a returning player
+re-creates its room simply by joining it. The control protocol is documented
+in docs/running-a-relay.md ("Wire protocol").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import re
+import secrets
+from collections import deque
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import parse_qsl
+
+from websockets.asyncio.server import Server, ServerConnection
+from websockets.asyncio.server import serve as ws_serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode
+from websockets.http11 import Request, Response
+
+from relay import metrics, pages
+from relay.config import RelayConfig
+from relay.logs import event, short_room
+from relay.roomid import ROOM_ID_PATTERN, RoomIds, load_or_create_key
+
+__all__ = [
+    "Close",
+    "JoinRoom",
+    "NewRoom",
+    "Relay",
+    "RelayConfig",
+    "RouteError",
+    "parse_route",
+    "serve",
+]
+
+TOKEN_PATTERN = re.compile(r"[0-9a-f]{32}")
+
+
+class Close:
+    """Close codes the relay sends; docs/running-a-relay.md has the table."""
+
+    GOING_AWAY = 1001  # relay shutting down: reconnect
+    TEXT_FRAME = 1003  # clients send binary frames only
+    FLOOD = 1008  # more frames per second than allowed
+    TOO_BIG = 1009  # sent by websockets itself when a frame exceeds max_frame
+    TOO_SLOW = 1013  # frames for this seat piled up: reconnect
+    SUPERSEDED = 4000  # a newer connection claimed the same seat
+    BAD_REQUEST = 4400  # malformed path or query
+    UNKNOWN_ROOM = 4404  # room id not issued under this relay's key
+    SEAT_TAKEN = 4409  # seat held by someone with another token
+    ROOM_EXPIRED = 4410  # room idle too long
+    TOO_MANY_CONNECTIONS = 4429  # per-address connection cap: retry later
+    RELAY_FULL = 4503  # room cap reached: retry later
+
+
+@dataclass(frozen=True, slots=True)
+class NewRoom:
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class JoinRoom:
+    room: str
+    seat: int
+    token: str
+
+
+class RouteError(ValueError):
+    """A WebSocket request path or query the relay does not understand."""
+
+
+def parse_route(target: str) -> NewRoom | JoinRoom:
+    """Parse ``/new?token=T`` or ``/j/ROOM?seat=S&token=T`` (unknown keys ignored)."""
+    path, _, query = target.partition("?")
+    try:
+        pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query))
+    except ValueError as exc:
+        raise RouteError(f"malformed query: {exc}") from None
+    params: dict[str, str] = {}
+    for key, value in pairs:
+        if key in params:
+            raise RouteError(f"parameter {key!r} given twice")
+        params[key] = value
+    token = params.get("token")
+    if token is None:
+        raise RouteError("missing token=HEX (32 lowercase hex digits chosen by the client)")
+    if not TOKEN_PATTERN.fullmatch(token):
+        raise RouteError("token must be 32 lowercase hex digits")
+    if path == "/new":
+        return NewRoom(token)
+    if not path.startswith("/j/"):
+        raise RouteError("path must be /new or /j/ROOM")
+    room = path[3:]
+    if not ROOM_ID_PATTERN.fullmatch(room):
+        raise RouteError("room id must be 32 url-safe base64 characters")
+    seat = params.get("seat")
+    if seat not in ("0", "1"):
+        raise RouteError("seat must be 0 (host) or 1 (guest)")
+    return JoinRoom(room, int(seat), token)
+
+
+class Seat:
+    """One side of a room: who owns it, its connection, and what waits for it."""
+
+    __slots__ = (
+        "token",
+        "conn",
+        "away_since",
+        "outbox",
+        "outbox_frames",
+        "outbox_bytes",
+        "discarding",
+        "flushing",
+    )
+
+    def __init__(self) -> None:
+        self.token: str | None = None
+        self.conn: ServerConnection | None = None
+        self.away_since: float | None = None  # set while a dropped owner has grace
+        # Frames (bytes) and control messages (str) in the order they must go out.
+        self.outbox: deque[bytes | str] = deque()
+        self.outbox_frames = 0  # the bytes items in outbox, and their total size
+        self.outbox_bytes = 0
+        # After an overflow or an expired grace, frames are dropped until the seat
+        # is next claimed, so a receiver never sees a gap followed by later frames.
+        self.discarding = False
+        self.flushing = False
+
+    def peer_state(self) -> str:
+        if self.conn is not None:
+            return "connected"
+        return "away" if self.away_since is not None else "absent"
+
+    def clear(self) -> int:
+        """Empty the outbox; returns how many frames were in it."""
+        frames = self.outbox_frames
+        self.outbox.clear()
+        self.outbox_frames = self.outbox_bytes = 0
+        return frames
+
+    def drop_control(self) -> None:
+        # Status messages meant for a connection that is gone would mislead its successor.
+        if any(isinstance(item, str) for item in self.outbox):
+            self.outbox = deque(item for item in self.outbox if isinstance(item, bytes))
+
+
+class Room:
+    __slots__ = ("id", "seats", "last_activity")
+
+    def __init__(self, room_id: str, now: float) -> None:
+        self.id = room_id
+        self.seats = (Seat(), Seat())
+        self.last_activity = now
+
+
+def _json(**fields: Any) -> str:
+    return json.dumps(fields, separators=(",", ":"))
+
+
+def _http(status: HTTPStatus, body: bytes, content_type: str, **extra: str) -> Response:
+    headers = Headers(
+        [
+            ("Content-Type", content_type),
+            ("Content-Length", str(len(body))),
+            ("Cache-Control", "no-store"),
+            ("Connection", "close"),
+        ]
+    )
+    for name, value in extra.items():
+        headers[name.replace("_", "-")] = value
+    return Response(status.value, status.phrase, headers, body)
+
+
+class Relay:
+    """A running relay. Create it with ``await serve(config)``."""
+
+    def __init__(self, config: RelayConfig) -> None:
+        self.config = config
+        key = (
+            load_or_create_key(config.key_file)
+            if config.key_file is not None
+            else secrets.token_bytes(32)
+        )
+        self._ids = RoomIds(key)
+        self._rooms: dict[str, Room] = {}
+        self._per_ip: dict[str, int] = {}
+        self._connections = 0
+        self._closing = False
+        self._background: set[asyncio.Task[None]] = set()
+        self.stats = metrics.RelayStats()
+        self._registry = metrics.make_registry(
+            self.stats, lambda: len(self._rooms), lambda: self._connections
+        )
+        self._server: Server | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # ----------------------------------------------------------------- lifecycle
+
+    async def start(self) -> None:
+        cfg = self.config
+        self._server = await ws_serve(
+            self._handle,
+            cfg.host,
+            cfg.port,
+            compression=None,  # small frames; deflate costs ~4x memory per connection
+            process_request=self._process_request,
+            create_connection=_counting_connection(self.stats),
+            server_header="gin-relay",
+            max_size=cfg.max_frame,
+            # Small queues keep an idle connection cheap; game traffic is light.
+            max_queue=8,
+            write_limit=16 * 1024,
+            ping_interval=cfg.ping_interval,
+            ping_timeout=cfg.ping_timeout,
+            close_timeout=5,
+            open_timeout=10,
+        )
+        self._sweeper = asyncio.create_task(self._sweep_forever())
+        event("relay_started", host=cfg.host, port=self.port)
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None, "relay not started"
+        port: int = self._server.sockets[0].getsockname()[1]
+        return port
+
+    @property
+    def host(self) -> str:
+        return self.config.host
+
+    @property
+    def rooms(self) -> int:
+        return len(self._rooms)
+
+    async def close(self) -> None:
+        """Stop accepting, close every connection with 1001 and wait for handlers."""
+        if self._closing:
+            return
+        self._closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        if self._server is not None:
+            self._server.close(code=Close.GOING_AWAY, reason="relay shutting down")
+            await self._server.wait_closed()
+        for task in list(self._background):
+            task.cancel()
+        event("relay_stopped", rooms=len(self._rooms))
+
+    async def wait_closed(self) -> None:
+        assert self._server is not None, "relay not started"
+        await self._server.wait_closed()
+
+    # ------------------------------------------------------------------- HTTP
+
+    def _process_request(self, conn: ServerConnection, request: Request) -> Response | None:
+        path = request.path.partition("?")[0]
+        if path == "/healthz":
+            return _http(HTTPStatus.OK, b"ok\n", "text/plain; charset=utf-8")
+        if path == "/metrics" and self.config.metrics:
+            return _http(HTTPStatus.OK, metrics.render(self._registry), metrics.CONTENT_TYPE)
+        if "websocket" in request.headers.get("Upgrade", "").lower():
+            return None  # the handler routes it, so refusals carry a close code
+        if path.startswith("/j/") or path == "/":
+            page = (
+                pages.invite_page(self._ids.verify(path[3:])) if path != "/" else pages.home_page()
+            )
+            return _http(
+                HTTPStatus.OK,
+                page.encode(),
+                "text/html; charset=utf-8",
+                Content_Security_Policy="default-src 'none'; style-src 'unsafe-inline'",
+                Referrer_Policy="no-referrer",
+                X_Content_Type_Options="nosniff",
+            )
+        self.stats.refusals["not_found"] += 1
+        return _http(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
+
+    def _client_ip(self, conn: ServerConnection) -> str:
+        if self.config.trust_forwarded and conn.request is not None:
+            forwarded = conn.request.headers.get("X-Forwarded-For")
+            if forwarded:
+                # The proxy appends the address it saw; earlier entries are client-supplied.
+                return forwarded.rsplit(",", 1)[-1].strip()
+        address = conn.remote_address
+        return str(address[0]) if address else "?"
+
+    # -------------------------------------------------------------- WebSocket
+
+    async def _handle(self, conn: ServerConnection) -> None:
+        ip = self._client_ip(conn)
+        if self._per_ip.get(ip, 0) >= self.config.max_conns_per_ip:
+            await self._refuse(
+                conn,
+                Close.TOO_MANY_CONNECTIONS,
+                "too many connections from your address; try again later",
+                "conns_per_ip",
+            )
+            return
+        self._per_ip[ip] = self._per_ip.get(ip, 0) + 1
+        self._connections += 1
+        try:
+            await self._serve_connection(conn)
+        finally:
+            self._connections -= 1
+            left = self._per_ip[ip] - 1
+            if left:
+                self._per_ip[ip] = left
+            else:
+                del self._per_ip[ip]
+
+    async def _serve_connection(self, conn: ServerConnection) -> None:
+        assert conn.request is not None
+        try:
+            route = parse_route(conn.request.path)
+        except RouteError as exc:
+            await self._refuse(conn, Close.BAD_REQUEST, str(exc), "bad_request")
+            return
+        now = self.config.clock()
+        if isinstance(route, NewRoom):
+            if len(self._rooms) >= self.config.max_rooms:
+                await self._refuse(conn, Close.RELAY_FULL, "relay full; try later", "relay_full")
+                return
+            room = Room(self._ids.issue(), now)
+            self._rooms[room.id] = room
+            self.stats.rooms_created += 1
+            event("room_created", room=short_room(room.id))
+            seat_no, token, kind = 0, route.token, "created"
+        else:
+            if not self._ids.verify(route.room):
+                await self._refuse(
+                    conn,
+                    Close.UNKNOWN_ROOM,
+                    "unknown room: not issued by this relay",
+                    "unknown_room",
+                )
+                return
+            found = self._rooms.get(route.room)
+            if found is None:
+                if len(self._rooms) >= self.config.max_rooms:
+                    await self._refuse(
+                        conn, Close.RELAY_FULL, "relay full; try later", "relay_full"
+                    )
+                    return
+                # A valid id the relay does not hold: it restarted or the room idled out.
+                found = self._rooms[route.room] = Room(route.room, now)
+                self.stats.rooms_restored += 1
+                event("room_restored", room=short_room(route.room))
+            room = found
+            seat_no, token, kind = route.seat, route.token, "joined"
+            held = room.seats[seat_no].token
+            if held is not None and not hmac.compare_digest(held, token):
+                await self._refuse(conn, Close.SEAT_TAKEN, f"seat {seat_no} is taken", "seat_taken")
+                return
+        await self._attach(conn, room, seat_no, token, kind)
+        try:
+            await self._forward(conn, room, seat_no)
+        finally:
+            self._detach(conn, room, seat_no)
+
+    async def _attach(
+        self, conn: ServerConnection, room: Room, seat_no: int, token: str, kind: str
+    ) -> None:
+        seat, other = room.seats[seat_no], room.seats[1 - seat_no]
+        returning = seat.token is not None
+        seat.token = token
+        old, seat.conn = seat.conn, conn
+        seat.away_since = None
+        seat.discarding = False
+        seat.drop_control()
+        room.last_activity = self.config.clock()
+        self.stats.connections_accepted += 1
+        if old is not None:
+            self._spawn(old.close(Close.SUPERSEDED, "replaced by a newer connection for this seat"))
+        hello = _json(
+            type=kind,
+            room=room.id,
+            seat=seat_no,
+            peer=other.peer_state(),
+            grace=self.config.grace,
+            max_frame=self.config.max_frame,
+        )
+        # Ahead of any frames buffered while the seat was empty.
+        seat.outbox.appendleft(hello)
+        event(
+            "seat_" + ("reclaimed" if returning else "claimed"),
+            room=short_room(room.id),
+            seat=seat_no,
+            buffered=len(seat.outbox) - 1,
+        )
+        if other.conn is not None:
+            await self._push(other, _json(type="peer_reconnected" if returning else "peer_joined"))
+        await self._flush(seat)
+
+    def _detach(self, conn: ServerConnection, room: Room, seat_no: int) -> None:
+        seat = room.seats[seat_no]
+        if seat.conn is not conn:
+            return  # superseded: the seat belongs to the newer connection
+        seat.conn = None
+        seat.drop_control()
+        if self._closing or self._rooms.get(room.id) is not room:
+            return
+        rcvd = conn.protocol.close_rcvd
+        if rcvd is not None and rcvd.code == CloseCode.NORMAL_CLOSURE:
+            # 1000 from the player means "I am leaving": no grace to wait out.
+            self._expire_seat(room, seat_no, "left")
+            return
+        seat.away_since = self.config.clock()
+        event("seat_dropped", room=short_room(room.id), seat=seat_no, code=conn.close_code)
+        other = room.seats[1 - seat_no]
+        if other.conn is not None:
+            self._spawn(self._push(other, _json(type="peer_left", grace=self.config.grace)))
+
+    async def _forward(self, conn: ServerConnection, room: Room, seat_no: int) -> None:
+        cfg, clock, stats = self.config, self.config.clock, self.stats
+        target = room.seats[1 - seat_no]
+        tokens, stamp = float(cfg.burst), clock()
+        while True:
+            try:
+                message = await conn.recv()
+            except ConnectionClosed as exc:
+                if exc.sent is not None and exc.sent.code == CloseCode.MESSAGE_TOO_BIG:
+                    stats.refusals["frame_too_large"] += 1
+                    event(
+                        "refused",
+                        logging.WARNING,
+                        reason="frame_too_large",
+                        room=short_room(room.id),
+                    )
+                return
+            if isinstance(message, str):
+                await self._refuse(
+                    conn,
+                    Close.TEXT_FRAME,
+                    "text frames are not accepted; send binary",
+                    "text_frame",
+                )
+                return
+            now = clock()
+            tokens = min(float(cfg.burst), tokens + (now - stamp) * cfg.rate)
+            stamp = now
+            if tokens < 1.0:
+                await self._refuse(
+                    conn, Close.FLOOD, f"rate limit: over {cfg.rate:g} frames per second", "flood"
+                )
+                return
+            tokens -= 1.0
+            stats.frames_in += 1
+            stats.bytes_in += len(message)
+            room.last_activity = now
+            await self._push(target, message)
+
+    # ---------------------------------------------------------------- outbox
+
+    async def _push(self, seat: Seat, item: bytes | str) -> None:
+        """Queue ``item`` for ``seat`` and deliver what its connection can take."""
+        if isinstance(item, str):
+            if seat.conn is None:
+                return  # the next hello states the peer's status anyway
+        elif not self._hold(seat, item):
+            return
+        seat.outbox.append(item)
+        await self._flush(seat)
+
+    def _hold(self, seat: Seat, frame: bytes) -> bool:
+        """Account for a frame about to be queued; False if it must be dropped."""
+        stats = self.stats
+        if seat.discarding:
+            stats.frames_dropped["discarding"] += 1
+            return False
+        cfg = self.config
+        if (
+            seat.outbox_frames >= cfg.buffer_frames
+            or seat.outbox_bytes + len(frame) > cfg.buffer_bytes
+        ):
+            frames = seat.clear()
+            stats.frames_dropped["buffer_full"] += frames + 1
+            seat.discarding = True
+            event("buffer_overflow", logging.WARNING, dropped=frames + 1)
+            if seat.conn is not None:
+                # Connected but not keeping up: make it reconnect, which tells the
+                # sender to resend, rather than deliver frames after a gap.
+                self._spawn(seat.conn.close(Close.TOO_SLOW, "too far behind; reconnect"))
+            return False
+        seat.outbox_frames += 1
+        seat.outbox_bytes += len(frame)
+        if seat.conn is None:
+            stats.frames_buffered += 1
+        return True
+
+    async def _flush(self, seat: Seat) -> None:
+        # One flusher per seat at a time; whoever runs it also sends what others queue.
+        if seat.flushing:
+            return
+        seat.flushing = True
+        stats = self.stats
+        try:
+            while seat.outbox and (conn := seat.conn) is not None:
+                item = seat.outbox[0]
+                try:
+                    await conn.send(item)
+                except ConnectionClosed:
+                    if seat.conn is conn:
+                        return  # kept for the next connection of this seat
+                    continue  # a newer connection took over: carry on with it
+                # Peek, send, then pop: a frame lost with a dying connection is resent.
+                if seat.outbox and seat.outbox[0] is item:
+                    seat.outbox.popleft()
+                    if isinstance(item, bytes):
+                        seat.outbox_frames -= 1
+                        seat.outbox_bytes -= len(item)
+                        stats.frames_out += 1
+                        stats.bytes_out += len(item)
+        finally:
+            seat.flushing = False
+
+    # ------------------------------------------------------------- refusals
+
+    async def _refuse(self, conn: ServerConnection, code: int, reason: str, key: str) -> None:
+        self.stats.refusals[key] += 1
+        event("refused", logging.WARNING, reason=key, code=code, detail=reason)
+        with contextlib.suppress(ConnectionClosed):
+            await conn.send(_json(type="error", code=code, reason=reason))
+            await conn.close(code, reason)
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        async def run() -> None:
+            with contextlib.suppress(ConnectionClosed):
+                await work
+
+        task = asyncio.create_task(run())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    # ---------------------------------------------------------------- sweeps
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.sweep_interval)
+            self.sweep()
+
+    def sweep(self) -> None:
+        """Expire grace periods and idle rooms; public so tests can drive time."""
+        cfg, now = self.config, self.config.clock()
+        for room in list(self._rooms.values()):
+            if now - room.last_activity >= cfg.room_idle:
+                self._close_room(room, "idle")
+                continue
+            for seat_no, seat in enumerate(room.seats):
+                if seat.away_since is not None and now - seat.away_since >= cfg.grace:
+                    self._expire_seat(room, seat_no, "grace_expired")
+            if all(s.conn is None and s.away_since is None for s in room.seats):
+                self._close_room(room, "empty")
+
+    def _expire_seat(self, room: Room, seat_no: int, why: str) -> None:
+        """Free the seat for any new claimant and tell the other side."""
+        seat = room.seats[seat_no]
+        dropped = seat.clear()
+        if dropped:
+            self.stats.frames_dropped[why] += dropped
+        seat.token = None
+        seat.away_since = None
+        seat.discarding = True
+        event("seat_released", room=short_room(room.id), seat=seat_no, why=why, dropped=dropped)
+        other = room.seats[1 - seat_no]
+        if other.conn is not None:
+            self._spawn(self._push(other, _json(type="peer_gone")))
+
+    def _close_room(self, room: Room, reason: str) -> None:
+        del self._rooms[room.id]
+        self.stats.rooms_closed[reason] += 1
+        dropped = sum(seat.outbox_frames for seat in room.seats)
+        if dropped:
+            self.stats.frames_dropped["room_closed"] += dropped
+        event("room_closed", room=short_room(room.id), reason=reason)
+        for seat in room.seats:
+            if seat.conn is not None:
+                self._spawn(seat.conn.close(Close.ROOM_EXPIRED, "room closed after being idle"))
+
+
+def _counting_connection(stats: metrics.RelayStats) -> type[ServerConnection]:
+    """A connection class that counts requests too broken to reach the relay's code."""
+
+    class CountingConnection(ServerConnection):
+        async def handshake(self, *args: Any, **kwargs: Any) -> None:
+            await super().handshake(*args, **kwargs)
+            if self.request is None and self.protocol.handshake_exc is not None:
+                stats.refusals["bad_http"] += 1
+                event(
+                    "refused",
+                    logging.WARNING,
+                    reason="bad_http",
+                    detail=str(self.protocol.handshake_exc),
+                )
+
+    return CountingConnection
+
+
+async def serve(config: RelayConfig) -> Relay:
+    """Start a relay; ``await relay.close()`` stops it."""
+    relay = Relay(config)
+    await relay.start()
+    return relay

@@ -1,0 +1,131 @@
+"""Helpers for tests that need a relay: a fake clock and a raw wire-protocol client.
+
+They speak the wire protocol of docs/running-a-relay.md directly, without the
+client transport, so the relay's behaviour can be checked frame by frame.
+Other packages' end-to-end tests may use them too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from relay.server import Relay, RelayConfig
+
+TOKEN_A = "a" * 32
+TOKEN_B = "b" * 32
+TOKEN_C = "c" * 32
+
+# Deadlines are checked only when a test calls sweep(); no server pings to wait on.
+TEST_CONFIG = RelayConfig(port=0, sweep_interval=3600, ping_interval=None, ping_timeout=None)
+
+
+class FakeClock:
+    """Time that moves only when a test says so, for rate limits and deadlines."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class WireClient:
+    """A raw WebSocket client speaking the relay's wire protocol directly."""
+
+    def __init__(self, ws: ClientConnection, hello: dict[str, Any]) -> None:
+        self.ws = ws
+        self.hello = hello
+
+    @property
+    def room(self) -> str:
+        return str(self.hello["room"])
+
+    async def control(self, timeout: float = 2.0) -> dict[str, Any]:
+        message = await self.recv(timeout)
+        assert isinstance(message, str), f"expected a control message, got {message!r}"
+        decoded: dict[str, Any] = json.loads(message)
+        return decoded
+
+    async def frame(self, timeout: float = 2.0) -> bytes:
+        message = await self.recv(timeout)
+        assert isinstance(message, bytes), f"expected a frame, got {message!r}"
+        return message
+
+    async def recv(self, timeout: float = 2.0) -> str | bytes:
+        async with asyncio.timeout(timeout):
+            message: str | bytes = await self.ws.recv()
+            return message
+
+
+def ws_url(relay: Relay, path: str) -> str:
+    return f"ws://127.0.0.1:{relay.port}{path}"
+
+
+async def open_raw(relay: Relay, path: str) -> ClientConnection:
+    return await connect(ws_url(relay, path), compression=None, ping_interval=None)
+
+
+async def new_room(relay: Relay, token: str = TOKEN_A) -> WireClient:
+    ws = await open_raw(relay, f"/new?token={token}")
+    client = WireClient(ws, {})
+    client.hello = await client.control()
+    assert client.hello["type"] == "created"
+    return client
+
+
+async def join(relay: Relay, room: str, seat: int = 1, token: str = TOKEN_B) -> WireClient:
+    ws = await open_raw(relay, f"/j/{room}?seat={seat}&token={token}")
+    client = WireClient(ws, {})
+    client.hello = await client.control()
+    assert client.hello["type"] == "joined", client.hello
+    return client
+
+
+async def refused(relay: Relay, path: str) -> tuple[int, str, dict[str, Any] | None]:
+    """Open ``path`` and return the close code, reason and any error message."""
+    ws = await open_raw(relay, path)
+    error: dict[str, Any] | None = None
+    try:
+        async with asyncio.timeout(2):
+            while True:
+                message = await ws.recv()
+                if isinstance(message, str):
+                    error = json.loads(message)
+    except ConnectionClosed as exc:
+        assert exc.rcvd is not None
+        return exc.rcvd.code, exc.rcvd.reason, error
+
+
+async def pair(relay: Relay) -> tuple[WireClient, WireClient]:
+    """A room with both seats taken and the host told about the guest."""
+    host = await new_room(relay)
+    guest = await join(relay, host.room)
+    assert (await host.control())["type"] == "peer_joined"
+    return host, guest
+
+
+async def assert_forwarding(a: WireClient, b: WireClient, payload: bytes = b"ping") -> None:
+    """Frames still flow both ways between ``a`` and ``b``."""
+    await a.ws.send(payload)
+    assert await b.frame() == payload
+    await b.ws.send(payload[::-1])
+    assert await a.frame() == payload[::-1]
+
+
+async def close_of(client: WireClient) -> tuple[int, str]:
+    """Wait for the relay to close ``client``; its close code and reason."""
+    try:
+        async with asyncio.timeout(2):
+            while True:
+                await client.ws.recv()
+    except ConnectionClosed as exc:
+        assert exc.rcvd is not None
+        return exc.rcvd.code, exc.rcvd.reason
