@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from gin.errors import MalformedInput
@@ -39,21 +39,21 @@ class Card:
 
     rank: int
     suit: int
+    #: 0..51, the card's bit in a hand mask (stored: the meld search reads it a lot).
+    index: int = field(init=False, compare=False, repr=False)
+    mask: int = field(init=False, compare=False, repr=False)
 
     _by_index: ClassVar[tuple[Card, ...]]
 
     def __post_init__(self) -> None:
-        if not (1 <= self.rank <= 13 and 0 <= self.suit <= 3):
+        if not (
+            isinstance(self.rank, int) and isinstance(self.suit, int)
+            and 1 <= self.rank <= 13 and 0 <= self.suit <= 3
+        ):
             raise MalformedInput(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
-
-    @property
-    def index(self) -> int:
-        """0..51, the card's bit in a hand mask."""
-        return self.suit * 13 + self.rank - 1
-
-    @property
-    def mask(self) -> int:
-        return 1 << (self.suit * 13 + self.rank - 1)
+        index = self.suit * 13 + self.rank - 1
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "mask", 1 << index)
 
     @property
     def value(self) -> int:
@@ -143,7 +143,7 @@ def cards_mask(cards: Iterable[Card]) -> int:
     """The 52-bit mask of a collection of cards."""
     mask = 0
     for card in cards:
-        mask |= 1 << card.index
+        mask |= card.mask
     return mask
 
 

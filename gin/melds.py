@@ -16,8 +16,8 @@ subsets); combinations are explored depth first, choosing melds in that order.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from gin.cards import Card, cards_mask, mask_cards
 from gin.errors import MalformedInput
@@ -76,6 +76,14 @@ def _highest_card(mask: int) -> int:
     raise AssertionError("empty mask")  # pragma: no cover - callers pass non-empty masks
 
 
+def _has_meld(mask: int) -> bool:
+    """Fast test: is there any run or set in the mask?"""
+    if mask & (mask >> 1) & (mask >> 2) & _RUN_START:
+        return True
+    c, d, h, s = mask & _SUIT, mask >> 13 & _SUIT, mask >> 26 & _SUIT, mask >> 39
+    return bool((c & d & (h | s)) | (h & s & (c | d)))
+
+
 def candidate_melds(mask: int) -> list[int]:
     """Every run and set contained in ``mask``, in the documented order."""
     melds: list[int] = []
@@ -114,11 +122,11 @@ def meld_combinations(melds: list[int]) -> Iterator[tuple[int, int, tuple[int, .
                 stack.append((j + 1, used | meld, value + mask_value(meld), (*chosen, meld)))
 
 
-@dataclass(frozen=True, slots=True)
-class Arrangement:
+class Arrangement(NamedTuple):
     """A hand laid out: its melds (as masks) and its deadwood.
 
     ``melds`` and ``deadwood_cards`` give the cards; ``deadwood`` the points.
+    (A named tuple rather than a frozen dataclass: it is built in the hot path.)
     """
 
     meld_masks: tuple[int, ...]
@@ -150,42 +158,73 @@ def union(masks: Iterable[int]) -> int:
     return out
 
 
+def _search(mask: int, melds: list[int], discarding: bool) -> tuple[int, int]:
+    """The cheapest cover of ``mask`` by disjoint melds: (melded mask, deadwood).
+
+    When ``discarding`` the deadwood is after throwing the highest loose card, and
+    a cover must leave one loose card to throw. One depth-first pass, no tuples
+    of melds built on the way (this is the hot path); ties keep the first found.
+    """
+    total = mask_value(mask)
+    values = [mask_value(m) for m in melds]
+    n = len(melds)
+    best_cost, best_used = total + 1, 0
+    stack = [(0, 0, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        start, used, value = pop()
+        cost = total - value
+        if discarding:
+            loose = mask ^ used
+            ranks = (loose | loose >> 13 | loose >> 26 | loose >> 39) & _SUIT
+            cost = cost - _RANK_VALUE[ranks.bit_length() - 1] if loose else best_cost
+        if cost < best_cost:
+            best_cost, best_used = cost, used
+        for j in range(n - 1, start - 1, -1):
+            meld = melds[j]
+            if not meld & used:
+                push((j + 1, used | meld, value + values[j]))
+    return best_used, best_cost
+
+
+def _partition(melds: list[int], used: int) -> tuple[int, ...]:
+    """The melds (in list order) that exactly tile ``used``."""
+    inside = [m for m in melds if not m & ~used]
+
+    def tile(rest: int, start: int) -> tuple[int, ...] | None:
+        if not rest:
+            return ()
+        for j in range(start, len(inside)):
+            meld = inside[j]
+            if not meld & ~rest:
+                found = tile(rest ^ meld, j + 1)
+                if found is not None:
+                    return (meld, *found)
+        return None
+
+    return tile(used, 0) or ()
+
+
 @lru_cache(maxsize=1 << 16)
 def arrange_mask(mask: int) -> Arrangement:
     """The best arrangement of the cards in ``mask`` (any number of cards)."""
-    total = mask_value(mask)
+    if not _has_meld(mask):
+        return Arrangement((), mask, mask_value(mask))
     melds = candidate_melds(mask)
-    if not melds:
-        return Arrangement((), mask, total)
-    best_chosen: tuple[int, ...] = ()
-    best_value, best_used = -1, 0
-    for used, value, chosen in meld_combinations(melds):
-        if value > best_value:
-            best_value, best_used, best_chosen = value, used, chosen
-    return Arrangement(best_chosen, mask ^ best_used, total - best_value)
+    used, deadwood = _search(mask, melds, discarding=False)
+    return Arrangement(_partition(melds, used), mask ^ used, deadwood)
 
 
 @lru_cache(maxsize=1 << 16)
 def discard_mask(mask: int) -> tuple[int, Arrangement]:
     """Best discard (as a bit) of an eleven-card mask and the arrangement it leaves."""
-    total = mask_value(mask)
-    melds = candidate_melds(mask)
-    if not melds:
+    if not _has_meld(mask):
         bit = _highest_card(mask)
-        rest = mask ^ bit
-        return bit, Arrangement((), rest, total - mask_value(bit))
-    best: tuple[int, int, tuple[int, ...]] = (0, 0, ())
-    best_cost = total + 1
-    for used, value, chosen in meld_combinations(melds):
-        loose = mask ^ used
-        if not loose:
-            continue  # eleven melded cards: some meld must give up the discard
-        bit = _highest_card(loose)
-        cost = total - value - _RANK_VALUE[(bit.bit_length() - 1) % 13]
-        if cost < best_cost:
-            best_cost, best = cost, (bit, used, chosen)
-    bit, used, chosen = best
-    return bit, Arrangement(chosen, mask ^ used ^ bit, best_cost)
+        return bit, Arrangement((), mask ^ bit, mask_value(mask ^ bit))
+    melds = candidate_melds(mask)
+    used, deadwood = _search(mask, melds, discarding=True)
+    bit = _highest_card(mask ^ used)
+    return bit, Arrangement(_partition(melds, used), mask ^ used ^ bit, deadwood)
 
 
 def discard_deadwoods(mask: int) -> dict[int, int]:
