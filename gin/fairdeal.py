@@ -351,6 +351,11 @@ def _explain3(first: SeedMaterial, message2: Deck, got: bytes, position: int) ->
     return "not a re-keying of any message2 entry"
 
 
+def _encrypt_cards(deck: Sequence[int], keys: Sequence[int]) -> Deck:
+    points = ecc.card_points()
+    return tuple(ecc.mul(points[deck[k]], keys[k]) for k in range(DECK_SIZE))
+
+
 def _shape(value: Sequence[bytes], name: str, role: Role, out: list[Deviation]) -> Deck | None:
     try:
         return validate_message(value, name)
@@ -378,9 +383,11 @@ def audit_hand(
     Each message is recomputed from its sender's seed and the predecessor message
     as actually received, so a deviation is pinned on the side that sent it even
     when an earlier message was also wrong. ``revealed_keys`` lists (revealer,
-    position, key) for every key sent during the hand. ``trust`` skips recomputing
-    the messages of that role (a player need not redo its own work). Never raises
-    for a deviation: it is reported; MalformedInput for a bad match id or hand.
+    position, key) for every key sent during the hand. ``trust`` is the caller's
+    own role when it is a player: its messages, which it produced itself, are
+    taken as honest and not recomputed (passing a message it did not produce
+    under ``trust`` gives meaningless results). Never raises for a deviation: it
+    is reported; MalformedInput for a bad match id or hand number.
     """
     deviations: list[Deviation] = []
     material: dict[Role, SeedMaterial] = {}
@@ -395,11 +402,20 @@ def audit_hand(
                 Deviation(role, "commitment", None, "seed does not open the commitment")
             )
 
-    m1 = _shape(message1, "message1", Role.FIRST, deviations)
-    m2 = _shape(message2, "message2", Role.SECOND, deviations)
-    m3 = _shape(message3, "message3", Role.FIRST, deviations)
     first = material.get(Role.FIRST)
     second = material.get(Role.SECOND)
+    deck = (
+        deck_order(first.permutation, second.permutation)
+        if first is not None and second is not None
+        else None
+    )
+    # The trusted side's messages are the caller's own output: no need to re-check them.
+    m1 = tuple(message1) if trust is Role.FIRST else _shape(
+        message1, "message1", Role.FIRST, deviations)
+    m2 = tuple(message2) if trust is Role.SECOND else _shape(
+        message2, "message2", Role.SECOND, deviations)
+    m3 = tuple(message3) if trust is Role.FIRST else _shape(
+        message3, "message3", Role.FIRST, deviations)
 
     if first is not None and trust is not Role.FIRST and m1 is not None:
         for k, (got, want) in enumerate(zip(m1, build_message1(first), strict=True)):
@@ -408,13 +424,30 @@ def audit_hand(
                     Deviation(Role.FIRST, "message1", k, _explain1(first, got, k))
                 )
     if second is not None and trust is not Role.SECOND and m1 is not None and m2 is not None:
-        for k, (got, want) in enumerate(zip(m2, build_message2(second, m1), strict=True)):
+        if trust is Role.FIRST and first is not None and deck is not None:
+            # Our own m1 is honest, so m1[πB[j]] = E_a(M_deck[j]): the same bytes come
+            # from the card points, which stay decoded, instead of decoding m1 again.
+            want2 = _encrypt_cards(
+                deck, [ecc.product(first.deck_key, b) for b in second.position_keys]
+            )
+        else:
+            want2 = build_message2(second, m1)
+        for k, (got, want) in enumerate(zip(m2, want2, strict=True)):
             if got != want:
                 deviations.append(
                     Deviation(Role.SECOND, "message2", k, _explain2(second, m1, got, k))
                 )
     if first is not None and trust is not Role.FIRST and m2 is not None and m3 is not None:
-        for k, (got, want) in enumerate(zip(m3, build_message3(first, m2), strict=True)):
+        if trust is Role.SECOND and second is not None and deck is not None:
+            # Likewise our own honest m2[k] = E_{b_k}(E_a(M_deck[k])).
+            want3 = _encrypt_cards(
+                deck,
+                [ecc.product(a, b) for a, b in zip(first.position_keys, second.position_keys,
+                                                   strict=True)],
+            )
+        else:
+            want3 = build_message3(first, m2)
+        for k, (got, want) in enumerate(zip(m3, want3, strict=True)):
             if got != want:
                 deviations.append(
                     Deviation(Role.FIRST, "message3", k, _explain3(first, m2, got, k))
@@ -433,9 +466,4 @@ def audit_hand(
                 Deviation(role, "key", position, "revealed key differs from the seed's")
             )
 
-    deck = (
-        deck_order(first.permutation, second.permutation)
-        if first is not None and second is not None
-        else None
-    )
     return AuditReport(tuple(deviations), deck)

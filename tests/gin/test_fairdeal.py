@@ -398,16 +398,23 @@ def test_both_cheating_are_both_attributed(hand: dict[str, object]) -> None:
     ]
 
 
-def test_trust_skips_recomputing_that_side(hand: dict[str, object]) -> None:
+def test_trusting_own_messages_finds_the_same_deviations(hand: dict[str, object]) -> None:
     first, second = materials(hand)
-    m1, m2, _ = messages(hand)
-    bad1 = (ecc.mul(m1[0], 5), *m1[1:])
-    bad2 = fd.build_message2(second, bad1)
-    bad3 = fd.build_message3(first, bad2)
-    changed = {"message1": bad1, "message2": bad2, "message3": bad3}
-    assert [d.field for d in _audit(hand, **changed).deviations] == ["message1"]
-    assert _audit(hand, trust=Role.FIRST, **changed).ok
+    _, m2, m3 = messages(hand)
+    assert _audit(hand, trust=Role.FIRST).ok and _audit(hand, trust=Role.SECOND).ok
+    # The second shuffler cheats at position 0; the first shuffler checks from card points.
     bad2 = (ecc.mul(m2[0], 5), *m2[1:])
     changed = {"message2": bad2, "message3": fd.build_message3(first, bad2)}
-    assert [d.field for d in _audit(hand, **changed).deviations] == ["message2"]
-    assert _audit(hand, trust=Role.SECOND, **changed).ok
+    for trust in (None, Role.FIRST):
+        report = _audit(hand, trust=trust, **changed)
+        assert [(d.role, d.field, d.position) for d in report.deviations] == [
+            (Role.SECOND, "message2", 0)
+        ]
+    # The first shuffler cheats in message 3; the second checks it, but the first skips it.
+    bad3 = (*m3[:5], ecc.mul(m3[5], 5), *m3[6:])
+    for trust in (None, Role.SECOND):
+        report = _audit(hand, trust=trust, message3=bad3)
+        assert [(d.role, d.field, d.position) for d in report.deviations] == [
+            (Role.FIRST, "message3", 5)
+        ]
+    assert _audit(hand, trust=Role.FIRST, message3=bad3).ok
