@@ -27,7 +27,6 @@ async def run(config: RelayConfig) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    print(f"gin relay listening on {config.host}:{relay.port}", file=sys.stderr, flush=True)
     try:
         await stop.wait()
         event("signal_received")

@@ -204,6 +204,7 @@ class Relay:
             self.stats, lambda: len(self._rooms), lambda: self._connections
         )
         self._server: Server | None = None
+        self._port: int | None = None
         self._sweeper: asyncio.Task[None] | None = None
 
     # ----------------------------------------------------------------- lifecycle
@@ -227,14 +228,15 @@ class Relay:
             close_timeout=5,
             open_timeout=10,
         )
+        self._port = int(self._server.sockets[0].getsockname()[1])
         self._sweeper = asyncio.create_task(self._sweep_forever())
         event("relay_started", host=cfg.host, port=self.port)
 
     @property
     def port(self) -> int:
-        assert self._server is not None, "relay not started"
-        port: int = self._server.sockets[0].getsockname()[1]
-        return port
+        """The port actually bound (useful with port 0); kept after close()."""
+        assert self._port is not None, "relay not started"
+        return self._port
 
     @property
     def host(self) -> str:

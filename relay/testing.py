@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from typing import Any, Protocol
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from relay.server import Relay, RelayConfig
+from relay.server import RelayConfig
 
 TOKEN_A = "a" * 32
 TOKEN_B = "b" * 32
@@ -22,6 +22,13 @@ TOKEN_C = "c" * 32
 
 # Deadlines are checked only when a test calls sweep(); no server pings to wait on.
 TEST_CONFIG = RelayConfig(port=0, sweep_interval=3600, ping_interval=None, ping_timeout=None)
+
+
+class Listening(Protocol):
+    """Anything with a port on 127.0.0.1: an embedded Relay or a relay process."""
+
+    @property
+    def port(self) -> int: ...
 
 
 class FakeClock:
@@ -65,15 +72,15 @@ class WireClient:
             return message
 
 
-def ws_url(relay: Relay, path: str) -> str:
+def ws_url(relay: Listening, path: str) -> str:
     return f"ws://127.0.0.1:{relay.port}{path}"
 
 
-async def open_raw(relay: Relay, path: str) -> ClientConnection:
+async def open_raw(relay: Listening, path: str) -> ClientConnection:
     return await connect(ws_url(relay, path), compression=None, ping_interval=None)
 
 
-async def new_room(relay: Relay, token: str = TOKEN_A) -> WireClient:
+async def new_room(relay: Listening, token: str = TOKEN_A) -> WireClient:
     ws = await open_raw(relay, f"/new?token={token}")
     client = WireClient(ws, {})
     client.hello = await client.control()
@@ -81,7 +88,7 @@ async def new_room(relay: Relay, token: str = TOKEN_A) -> WireClient:
     return client
 
 
-async def join(relay: Relay, room: str, seat: int = 1, token: str = TOKEN_B) -> WireClient:
+async def join(relay: Listening, room: str, seat: int = 1, token: str = TOKEN_B) -> WireClient:
     ws = await open_raw(relay, f"/j/{room}?seat={seat}&token={token}")
     client = WireClient(ws, {})
     client.hello = await client.control()
@@ -89,7 +96,7 @@ async def join(relay: Relay, room: str, seat: int = 1, token: str = TOKEN_B) -> 
     return client
 
 
-async def refused(relay: Relay, path: str) -> tuple[int, str, dict[str, Any] | None]:
+async def refused(relay: Listening, path: str) -> tuple[int, str, dict[str, Any] | None]:
     """Open ``path`` and return the close code, reason and any error message."""
     ws = await open_raw(relay, path)
     error: dict[str, Any] | None = None
@@ -104,7 +111,7 @@ async def refused(relay: Relay, path: str) -> tuple[int, str, dict[str, Any] | N
         return exc.rcvd.code, exc.rcvd.reason, error
 
 
-async def pair(relay: Relay) -> tuple[WireClient, WireClient]:
+async def pair(relay: Listening) -> tuple[WireClient, WireClient]:
     """A room with both seats taken and the host told about the guest."""
     host = await new_room(relay)
     guest = await join(relay, host.room)
@@ -129,3 +136,19 @@ async def close_of(client: WireClient) -> tuple[int, str]:
     except ConnectionClosed as exc:
         assert exc.rcvd is not None
         return exc.rcvd.code, exc.rcvd.reason
+
+
+async def http_get(relay: Listening, path: str) -> tuple[int, dict[str, str], bytes]:
+    """A plain HTTP/1.1 GET, as a browser or a metrics scraper would send it."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", relay.port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: test\r\n\r\n".encode())
+    async with asyncio.timeout(2):
+        raw = await reader.read()
+    writer.close()
+    head, _, body = raw.partition(b"\r\n\r\n")
+    status_line, *header_lines = head.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in header_lines:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return int(status_line.split()[1]), headers, body

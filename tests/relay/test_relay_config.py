@@ -1,0 +1,117 @@
+"""Settings from flags and environment, the key file, room ids, and JSON logs."""
+
+from __future__ import annotations
+
+import json
+import logging
+import stat
+from pathlib import Path
+
+import pytest
+
+from client.cli import build_parser as gin_parser
+from relay.cli import build_parser
+from relay.config import SETTINGS, ConfigError, RelayConfig, config_from_args
+from relay.logs import JsonFormatter
+from relay.roomid import (
+    ROOM_ID_PATTERN,
+    KeyFileError,
+    RoomIds,
+    default_key_path,
+    load_or_create_key,
+)
+
+
+def test_help_names_every_setting_with_its_default_and_variable() -> None:
+    text = " ".join(build_parser().format_help().split())
+    for setting in SETTINGS:
+        assert "--" + setting.name.replace("_", "-") in text
+        assert f"env {setting.env})" in text
+    assert "(default: 127.0.0.1; env GIN_RELAY_HOST)" in text
+    assert "(default: 8765; env GIN_RELAY_PORT)" in text
+    assert "(default: 30.0; env GIN_RELAY_PING_INTERVAL)" in text
+
+
+def test_gin_relay_is_a_gin_command() -> None:
+    args = gin_parser().parse_args(["relay", "--port", "9999"])
+    assert args.port == 9999 and callable(args.func)
+
+
+def test_flags_beat_environment_beats_defaults(tmp_path: Path) -> None:
+    env = {
+        "GIN_RELAY_PORT": "7000",
+        "GIN_RELAY_HOST": "0.0.0.0",
+        "GIN_RELAY_GRACE": "5",
+        "GIN_RELAY_PING_INTERVAL": "off",
+        "GIN_RELAY_TRUST_FORWARDED": "yes",
+        "GIN_RELAY_KEY_FILE": str(tmp_path / "k"),
+    }
+    config = config_from_args(build_parser().parse_args(["--port", "7001"]), env)
+    assert config.port == 7001  # flag
+    assert config.host == "0.0.0.0" and config.grace == 5.0  # environment
+    assert config.ping_interval is None and config.trust_forwarded is True
+    assert config.key_file == tmp_path / "k"
+    assert config.max_frame == RelayConfig().max_frame  # default
+
+
+def test_command_line_relay_always_has_a_key_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", "/data")
+    config = config_from_args(build_parser().parse_args([]), {})
+    assert config.key_file == Path("/data/gin/relay.key") == default_key_path()
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("GIN_RELAY_PORT", "http"), ("GIN_RELAY_PORT", "70000"), ("GIN_RELAY_RATE", "-1")],
+)
+def test_bad_environment_values_are_named(name: str, value: str) -> None:
+    with pytest.raises(ConfigError, match=f"{name}="):
+        config_from_args(build_parser().parse_args([]), {name: value})
+
+
+def test_bad_flags_are_refused_by_the_parser() -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--burst", "0"])
+
+
+def test_key_file_is_created_private_and_then_reused(tmp_path: Path) -> None:
+    path = tmp_path / "nested" / "relay.key"
+    key = load_or_create_key(path)
+    assert len(key) == 32
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert load_or_create_key(path) == key
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [("not hex\n", "does not hold hex"), ("abcd\n", "holds 2 bytes")],
+)
+def test_unusable_key_files_are_explained(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "relay.key"
+    path.write_text(content)
+    with pytest.raises(KeyFileError, match=message):
+        load_or_create_key(path)
+
+
+def test_room_ids_are_self_validating() -> None:
+    ids = RoomIds(bytes(range(32)))
+    room = ids.issue()
+    assert ROOM_ID_PATTERN.fullmatch(room) and ids.verify(room)
+    assert ids.issue() != room
+    assert RoomIds(bytes(range(32))).verify(room)  # same key after a restart
+    assert not RoomIds(bytes(range(1, 33))).verify(room)
+    flipped = room[:5] + ("A" if room[5] != "A" else "B") + room[6:]
+    assert not ids.verify(flipped)
+    assert not ids.verify(room + "A") and not ids.verify("")
+    with pytest.raises(ValueError):
+        RoomIds(b"short")
+
+
+def test_json_log_lines() -> None:
+    record = logging.LogRecord("relay", logging.WARNING, __file__, 1, "refused", None, None)
+    record.fields = {"reason": "flood", "code": 1008}
+    entry = json.loads(JsonFormatter().format(record))
+    assert entry["event"] == "refused" and entry["level"] == "warning"
+    assert entry["reason"] == "flood" and entry["code"] == 1008
+    assert entry["ts"].endswith("Z")
