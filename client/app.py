@@ -1,0 +1,639 @@
+"""The Textual table: build it with :func:`make_app`.
+
+The app presents the :class:`~client.game.Game` controller's observation and
+turns keys and clicks into the controller's calls; it keeps only presentation
+state (the selected card, the player's own card order, the hint on show). The
+opponent's choice runs in a thread worker, and its moves are applied one at a
+time with a pause between them (``delay``, 0 in tests), so the screen never
+freezes and every move can be followed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Button, Checkbox, Footer, Label, RadioButton, RadioSet, Static
+
+from client.game import (
+    HUMAN,
+    PLAY_MODES,
+    STRENGTHS,
+    DeckSource,
+    Game,
+    HintView,
+    OpponentFactory,
+    computer_player,
+)
+from client.storage import Storage, StorageError
+from client.ui import words
+from client.ui.layout import Group, grouped, moved, own_order
+from client.ui.screens import (
+    ConfirmScreen,
+    HandOverScreen,
+    HowToPlayScreen,
+    KeysScreen,
+    MatchEndScreen,
+    PileScreen,
+)
+from client.ui.table import CardRow, CardView, Choice, Tick
+from gin import (
+    PRESETS,
+    Action,
+    Card,
+    Discard,
+    DrawPile,
+    DrawStock,
+    HandResult,
+    IllegalAction,
+    Knock,
+    LayOff,
+    Observation,
+    Pass,
+    Ruleset,
+    best_arrangement,
+    shuffled_deck,
+)
+from gin.rules import STANDARD
+
+T = TypeVar("T")
+
+#: Buttons of the table's actions: id, label.
+ACTION_BUTTONS = (
+    ("take", "Take"),
+    ("pass_card", "Pass"),
+    ("stock", "Draw from stock"),
+    ("discard", "Throw"),
+    ("knock", "Knock"),
+    ("lay_off", "Lay off"),
+)
+
+
+@dataclass
+class AppConfig:
+    """Everything the app needs from outside; tests inject decks, opponents, delay 0."""
+
+    storage: Storage | None = None
+    rules: Ruleset = STANDARD
+    vs: str = "normal"
+    rng: random.Random = field(default_factory=random.Random)
+    make_opponent: OpponentFactory = computer_player
+    deck_source: DeckSource = shuffled_deck
+    delay: float = 0.7
+    offer_resume: bool = True
+
+
+def make_app(config: AppConfig) -> GinApp:
+    """The table app (a factory, so tests build it with their own config)."""
+    return GinApp(config)
+
+
+class GinApp(App[None]):
+    """Gin Rummy against the computer."""
+
+    TITLE = "Gin Rummy"
+    CSS = """
+    Screen { layout: vertical; }
+    #main { height: 1fr; }
+    #table { width: 1fr; padding: 0 1; }
+    #side { width: 36; padding: 0 1; border-left: vkey $foreground 30%; }
+    .flat CardView { margin: 0; }
+    #strength { layout: horizontal; }
+    #strength RadioButton { margin-right: 1; width: auto; }
+    #side.-hidden { display: none; }
+    #side RadioSet { border: none; padding: 0; background: transparent; width: 1fr; }
+    #side Checkbox { border: none; padding: 0; background: transparent; }
+    #side .head { text-style: bold; }
+    #side .gap { margin-top: 1; }
+    #title { text-style: bold; }
+    #scores { height: 4; }
+    #middle { height: 5; margin-top: 1; }
+    #stock-box, #discard-box { width: 16; height: 5; }
+    #stock-box.-hint CardView, #discard-box.-hint CardView { border: double $success; }
+    #log { width: 1fr; height: 5; color: $text-muted; }
+    #your-label { margin-top: 1; }
+    #prompt { text-style: bold; height: 2; margin-top: 1; }
+    #actions { height: 1; }
+    #actions Button { margin-right: 1; }
+    #actions Button.-hint { text-style: reverse; }
+    #side-buttons { height: 1; margin-top: 1; }
+    #side-buttons Button { margin-right: 1; }
+    #target { margin-top: 1; color: $text-muted; }
+    """
+    BINDINGS = [
+        Binding("t", "take", "Take"),
+        Binding("s", "stock", "Stock"),
+        Binding("p", "pass_card", "Pass"),
+        Binding("d,enter", "discard", "Throw"),
+        Binding("k", "knock", "Knock"),
+        Binding("l", "lay_off", "Lay off"),
+        Binding("left", "select(-1)", "Select", show=False),
+        Binding("right", "select(1)", "Select", show=False),
+        Binding("shift+left,less_than_sign", "move(-1)", "Move left", show=False),
+        Binding("shift+right,greater_than_sign", "move(1)", "Move right", show=False),
+        Binding("g", "toggle_group", "Group"),
+        Binding("h", "hint", "Hint"),
+        Binding("v", "view_pile", "Pile"),
+        Binding("f", "full_screen", "Full screen"),
+        Binding("i", "how_to_play", "How to play"),
+        Binding("question_mark", "keys", "Keys"),
+        Binding("1", "strength('easy')", "Easy", show=False),
+        Binding("2", "strength('normal')", "Normal", show=False),
+        Binding("3", "strength('hard')", "Hard", show=False),
+        Binding("r", "next_rules", "Rules", show=False),
+        Binding("n", "new_match", "New match", show=False),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, config: AppConfig) -> None:
+        super().__init__()
+        self.config = config
+        self.game: Game | None = None
+        self.selected: Card | None = None
+        self.order: list[Card] = []
+        self.grouping = True
+        self.hint: tuple[HintView, tuple[int, int]] | None = None
+        self.message = ""
+
+    # -- building the screen ------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            with Vertical(id="table"):
+                yield Label("Computer", id="opponent-label")
+                yield CardRow(id="opponent", classes="flat")
+                with Horizontal(id="middle"):
+                    with Vertical(id="stock-box"):
+                        yield Label("Stock", id="stock-label")
+                        yield CardRow(id="stock", classes="flat")
+                    with Vertical(id="discard-box"):
+                        yield Label("Discard", id="discard-label")
+                        yield CardRow(id="discard", classes="flat")
+                    yield Static("", id="log")
+                yield Label("Your hand", id="your-label")
+                yield CardRow(id="hand")
+                yield Label("Loose cards", id="loose")
+                yield Static("Dealing…", id="prompt")
+                with Horizontal(id="actions"):
+                    for key, label in ACTION_BUTTONS:
+                        yield _button(label, key)
+            with Vertical(id="side"):
+                yield Static("Gin Rummy", id="title")
+                yield Static("Draw, discard, knock · two players, to 100", id="subtitle")
+                yield Label("Hand 1", id="hand-number", classes="head gap")
+                yield Static("", id="scores")
+                yield Label("Play against", classes="head gap")
+                with RadioSet(id="mode"):
+                    for mode in PLAY_MODES:
+                        label = mode.label if mode.available else f"{mode.label} (not yet)"
+                        yield Choice(label, value=mode is PLAY_MODES[0], id=f"mode-{mode.key}",
+                                          disabled=not mode.available)
+                yield Label("Strength", classes="head")
+                with RadioSet(id="strength"):
+                    for key, label in STRENGTHS:
+                        yield Choice(label, value=key == self.config.vs, id=f"strength-{key}")
+                yield Label("Rules", classes="head")
+                with RadioSet(id="rules"):
+                    for name in PRESETS:
+                        yield Choice(name, value=name == self.config.rules.name,
+                                          id=f"rules-{name}")
+                yield Tick("Group my sets and runs for me", value=True, id="group")
+                with Horizontal(id="side-buttons"):
+                    yield _button("Hint", "hint")
+                    yield _button("How to play", "how_to_play")
+                yield Static("", id="target")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        for widget in self.query("RadioSet, Checkbox").results(Widget):
+            widget.can_focus = False  # keys belong to the table, not to a side widget
+        self._show_target(self.config.rules)
+        # Start after the first frame is up: loading a saved match and the computer
+        # player must not delay it.
+        self.call_after_refresh(self._start)
+
+    # -- starting -------------------------------------------------------------
+
+    def _new_game(self, rules: Ruleset) -> Game:
+        c = self.config
+        return Game(rules, c.vs, c.rng, c.storage, make_opponent=c.make_opponent,
+                    deck_source=c.deck_source)
+
+    def _start(self) -> None:
+        saved: Game | None = None
+        c = self.config
+        if c.storage is not None and c.offer_resume:
+            try:
+                saved = Game.resume(c.storage, make_opponent=c.make_opponent,
+                                    deck_source=c.deck_source)
+            except StorageError as exc:
+                self.notify(str(exc), severity="warning", timeout=10)
+        if saved is None:
+            self._begin(self._new_game(c.rules))
+            return
+        obs = saved.observation()
+        question = (f"You have a match in progress: hand {obs.hand_number}, you "
+                    f"{obs.scores[0]} – computer {obs.scores[1]} ({saved.vs}, "
+                    f"{saved.rules.name} rules).\nContinue where you stopped?")
+
+        def answer(yes: bool | None) -> None:
+            self._begin(saved if yes else self._new_game(c.rules))
+
+        self.push_screen(ConfirmScreen(question, "Continue", "New match"), answer)
+
+    def _begin(self, game: Game) -> None:
+        self.game = game
+        self.order, self.selected, self.hint, self.message = [], None, None, ""
+        with self.prevent(RadioSet.Changed):
+            self.query_one(f"#strength-{game.vs}", RadioButton).value = True
+            self.query_one(f"#rules-{game.rules.name}", RadioButton).value = True
+        self._show_target(game.rules)
+        self._after_action(None)
+
+    def _show_target(self, rules: Ruleset) -> None:
+        self.query_one("#target", Static).update(
+            f"First to {rules.target} points wins the game, with {rules.box_bonus} for "
+            f"every hand won and {rules.game_bonus} for the game itself.")
+
+    # -- showing the state ----------------------------------------------------
+
+    def refresh_table(self) -> None:
+        """Show the controller's observation."""
+        game = self.game
+        if game is None:
+            return
+        obs = game.observation()
+        counts = game.knock_counts()
+        self.order = own_order(self.order, obs.hand)
+        if self.selected not in obs.hand:
+            self.selected = None
+        hint = self._current_hint(obs)
+        hint_card = hint.action.card if hint and isinstance(hint.action, Discard | Knock) \
+            else None
+
+        known = obs.opponent_known
+        backs = (None,) * (obs.opponent_card_count - len(known))
+        self.query_one("#opponent-label", Label).update(
+            f"Computer ({game.vs}){' · dealer' if obs.dealer != HUMAN else ''}"
+            f"{' · took from the pile: ' + ' '.join(c.glyph for c in known) if known else ''}")
+        self.query_one("#opponent", CardRow).show([Group(tuple(known)), Group(backs)])
+        self.query_one("#stock-label", Label).update(f"Stock {obs.stock_count}")
+        self.query_one("#stock", CardRow).show([Group((None,))] if obs.stock_count else [])
+        top = obs.top_of_pile
+        self.query_one("#discard-label", Label).update(f"Discard ({len(obs.pile)})")
+        self.query_one("#discard", CardRow).show([Group((top,))] if top else [])
+        for box, kind in (("#stock-box", DrawStock), ("#discard-box", DrawPile)):
+            self.query_one(box).set_class(hint is not None and isinstance(hint.action, kind),
+                                          "-hint")
+        lines = [line for e in obs.history if (line := words.describe(e, HUMAN))]
+        self.query_one("#log", Static).update("\n".join(lines[-5:]))
+
+        groups = grouped(obs.hand) if self.grouping else [Group(tuple(self.order))]
+        self.query_one("#your-label", Label).update(
+            "Your hand" + ("" if self.grouping else "  (shift+← → to move the selected card)"))
+        self.query_one("#hand", CardRow).show(groups, selected=self.selected,
+                                              dimmed=obs.just_taken, hint=hint_card)
+        self.query_one("#loose", Label).update(self._loose_text(obs, counts))
+
+        text = self.message or words.prompt(obs, bool(counts))
+        if hint is not None and not self.message:
+            text = f"Hint: {words.action_words(hint.action)} — {hint.reason}"
+        self.query_one("#prompt", Static).update(text)
+        legal = game.legal()
+        for key, _ in ACTION_BUTTONS:
+            button = self.query_one(f"#btn-{key}", Button)
+            button.display = self._can(key, legal)
+            button.set_class(hint is not None and key == _action_key(hint.action), "-hint")
+        self.query_one("#btn-knock", Button).label = self._knock_label(counts)
+        if top is not None:
+            self.query_one("#btn-take", Button).label = f"Take the {top.glyph}"
+        self._show_side(obs, game)
+        self.refresh_bindings()
+
+    def _loose_text(self, obs: Observation, counts: dict[Card, int]) -> str:
+        text = f"Loose cards: {best_arrangement(obs.hand).deadwood}"
+        if counts:
+            low = min(counts.values())
+            text += f"  · you can knock (best: {low} after throwing)" if low else \
+                "  · you can go gin!"
+        return text
+
+    def _knock_label(self, counts: dict[Card, int]) -> str:
+        return "Gin!" if counts and min(counts.values()) == 0 else "Knock…"
+
+    def _show_side(self, obs: Observation, game: Game) -> None:
+        self.query_one("#hand-number", Label).update(f"Hand {obs.hand_number}")
+        result = obs.result
+        this = ["—", "—"]
+        if result is not None:
+            this = ["0", "0"]
+            if result.winner is not None:
+                this[result.winner] = str(result.points)
+        rows = [("", "You", "Computer"), ("This hand", *this),
+                ("Game", str(obs.scores[0]), str(obs.scores[1])),
+                ("Hands won", str(obs.hands_won[0]), str(obs.hands_won[1]))]
+        self.query_one("#scores", Static).update(
+            "\n".join(f"{a:<10}{b:>8}{c:>10}" for a, b, c in rows))
+
+    def _current_hint(self, obs: Observation) -> HintView | None:
+        if self.hint is None or self.hint[1] != _state_key(obs):
+            return None
+        return self.hint[0]
+
+    def _can(self, key: str, legal: list[Action]) -> bool:
+        kinds: dict[str, Callable[[Action], bool]] = {
+            "take": lambda a: isinstance(a, DrawPile),
+            "pass_card": lambda a: isinstance(a, Pass),
+            "stock": lambda a: isinstance(a, DrawStock),
+            "discard": lambda a: isinstance(a, Discard),
+            "knock": lambda a: isinstance(a, Knock),
+            "lay_off": lambda a: isinstance(a, LayOff),
+        }
+        return any(kinds[key](a) for a in legal)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide the table's actions from the footer when they do not apply now."""
+        if action in dict(ACTION_BUTTONS):
+            return self.game is not None and self._can(action, self.game.legal())
+        return True
+
+    # -- acting -----------------------------------------------------------------
+
+    def _play(self, action: Action) -> None:
+        game = self.game
+        if game is None:
+            return
+        try:
+            result = game.play(action)
+        except IllegalAction as exc:
+            self.message = str(exc)
+            self.refresh_table()
+            return
+        self.message, self.hint = "", None
+        if isinstance(action, DrawStock | DrawPile):
+            self._select_after_draw(game.observation())
+        self._after_action(result)
+
+    def _select_after_draw(self, obs: Observation) -> None:
+        new = [c for c in obs.hand if c not in self.order]
+        self.selected = new[0] if new and obs.just_taken is None else None
+
+    def _after_action(self, result: HandResult | None) -> None:
+        """Show the new state; then the hand's end, or the opponent's moves."""
+        self._changed(result)
+        if self.game is not None and self.game.opponent_to_move:
+            self.run_opponent()
+
+    def _changed(self, result: HandResult | None) -> None:
+        game = self.game
+        assert game is not None
+        for warning in game.take_warnings():
+            self.notify(warning, severity="error", timeout=10)
+        self.refresh_table()
+        if result is not None:
+            self.push_screen(HandOverScreen(game.observation()), self._hand_closed)
+
+    def _hand_closed(self, _: None) -> None:
+        game = self.game
+        assert game is not None
+        totals = game.match.totals
+        if totals is not None:
+            self.push_screen(MatchEndScreen(totals, game.rules), self._match_closed)
+            return
+        game.next_hand()
+        self.order, self.selected = [], None
+        self._after_action(None)
+
+    def _match_closed(self, rematch: bool | None) -> None:
+        if not rematch:
+            self.exit()
+            return
+        assert self.game is not None
+        self.game.new_match()
+        self.order, self.selected = [], None
+        self._after_action(None)
+
+    async def _in_thread(self, fn: Callable[[], T]) -> T:
+        return await self.run_worker(fn, thread=True, group="thread").wait()
+
+    @work(exclusive=True, group="opponent")
+    async def run_opponent(self) -> None:
+        """The opponent's moves, one at a time, its thinking in a thread."""
+        game = self.game
+        while game is not None and game is self.game and game.opponent_to_move:
+            action = await self._in_thread(game.opponent_move)
+            await asyncio.sleep(self.config.delay)
+            if game is not self.game:
+                return  # a new match was started meanwhile
+            result = game.apply_opponent(action)
+            self._changed(result)
+
+    # -- actions (keys, buttons and clicks) -------------------------------------
+
+    def action_take(self) -> None:
+        self._play(DrawPile())
+
+    def action_stock(self) -> None:
+        self._play(DrawStock())
+
+    def action_pass_card(self) -> None:
+        self._play(Pass())
+
+    def action_lay_off(self) -> None:
+        self._play(LayOff())
+
+    def action_discard(self) -> None:
+        game = self.game
+        if game is None or not self._can("discard", game.legal()):
+            return
+        obs = game.observation()
+        if self.selected is None:
+            self.message = "Select a card to throw: ← → or click it."
+        elif self.selected == obs.just_taken:
+            self.message = (f"You just took the {self.selected.glyph} from the pile: it can't "
+                            "go straight back. Throw another card.")
+        else:
+            self._play(Discard(self.selected))
+            return
+        self.refresh_table()
+
+    def action_knock(self) -> None:
+        game = self.game
+        if game is None:
+            return
+        counts = game.knock_counts()
+        if not counts:
+            return
+        # Knock with the selected card if it may be thrown for a knock, else the best.
+        card = self.selected if self.selected in counts else min(counts, key=counts.__getitem__)
+        count = counts[card]
+        if count == 0:
+            question = f"Go gin, throwing the {card.glyph} face down? Every other card melds."
+        else:
+            question = (f"Knock, throwing the {card.glyph} face down, with {count} in loose "
+                        f"cards? The computer can lay off onto your melds; {count} or less "
+                        "left in its hand undercuts you.")
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self._play(Knock(card))
+
+        self.push_screen(ConfirmScreen(question, "Gin!" if count == 0 else f"Knock with {count}"),
+                         answer)
+
+    def action_select(self, step: int) -> None:
+        game = self.game
+        if game is None:
+            return
+        shown = self._shown_order(game.observation())
+        if not shown:
+            return
+        if self.selected not in shown:
+            self.selected = shown[0 if step > 0 else -1]
+        else:
+            self.selected = shown[(shown.index(self.selected) + step) % len(shown)]
+        self.refresh_table()
+
+    def _shown_order(self, obs: Observation) -> list[Card]:
+        if self.grouping:
+            return [c for g in grouped(obs.hand) for c in g.cards if c is not None]
+        return own_order(self.order, obs.hand)
+
+    def action_move(self, step: int) -> None:
+        if self.grouping:
+            self.message = "Turn off “Group my sets and runs for me” (g) to arrange cards."
+        elif self.selected is not None:
+            self.order = moved(self.order, self.selected, step)
+        self.refresh_table()
+        self.message = ""
+
+    def action_toggle_group(self) -> None:
+        box = self.query_one("#group", Checkbox)
+        box.value = not box.value
+
+    @on(Checkbox.Changed, "#group")
+    def _group_changed(self, event: Checkbox.Changed) -> None:
+        game = self.game
+        if not event.value and game is not None:
+            # Start the player's own order from what they were looking at.
+            self.order = self._shown_order(game.observation())
+        self.grouping = event.value
+        self.refresh_table()
+
+    @work(exclusive=True, group="hint")
+    async def action_hint(self) -> None:
+        game = self.game
+        if game is None or not game.legal():
+            return
+        key = _state_key(game.observation())
+        hint = await self._in_thread(game.hint)
+        if game is self.game and key == _state_key(game.observation()):
+            self.hint, self.message = (hint, key), ""
+            self.refresh_table()
+
+    def action_view_pile(self) -> None:
+        if self.game is not None:
+            self.push_screen(PileScreen(self.game.observation().pile))
+
+    def action_full_screen(self) -> None:
+        self.query_one("#side").toggle_class("-hidden")
+
+    def action_how_to_play(self) -> None:
+        rules = self.game.rules if self.game is not None else self.config.rules
+        self.push_screen(HowToPlayScreen(words.how_to_play(rules)))
+
+    def action_keys(self) -> None:
+        self.push_screen(KeysScreen())
+
+    def action_strength(self, strength: str) -> None:
+        self.query_one(f"#strength-{strength}", RadioButton).value = True
+
+    @on(RadioSet.Changed, "#strength")
+    def _strength_changed(self, event: RadioSet.Changed) -> None:
+        key = (event.pressed.id or "").removeprefix("strength-")
+        if self.game is not None and key != self.game.vs:
+            self.game.set_strength(key)
+            self.notify(f"The computer now plays {key}.")
+            self.refresh_table()
+
+    def action_next_rules(self) -> None:
+        names = list(PRESETS)
+        current = self.game.rules.name if self.game is not None else self.config.rules.name
+        following = names[(names.index(current) + 1) % len(names)] if current in names \
+            else names[0]
+        self.query_one(f"#rules-{following}", RadioButton).value = True
+
+    @on(RadioSet.Changed, "#rules")
+    def _rules_changed(self, event: RadioSet.Changed) -> None:
+        game = self.game
+        name = (event.pressed.id or "").removeprefix("rules-")
+        if game is None or name == game.rules.name:
+            return
+
+        def answer(yes: bool | None) -> None:
+            assert self.game is not None
+            if yes:
+                self._restart(PRESETS[name])
+            else:
+                with self.prevent(RadioSet.Changed):
+                    self.query_one(f"#rules-{self.game.rules.name}", RadioButton).value = True
+
+        self.push_screen(ConfirmScreen(
+            f"Start a new match with the {name} rules? The match in play is abandoned.",
+            "New match"), answer)
+
+    def action_new_match(self) -> None:
+        def answer(yes: bool | None) -> None:
+            if yes and self.game is not None:
+                self._restart(self.game.rules)
+
+        self.push_screen(ConfirmScreen("Start a new match? The match in play is abandoned.",
+                                       "New match"), answer)
+
+    def _restart(self, rules: Ruleset) -> None:
+        assert self.game is not None
+        self.workers.cancel_group(self, "opponent")
+        self.game.new_match(rules)
+        self._begin(self.game)
+
+    @on(CardView.Clicked)
+    def _card_clicked(self, event: CardView.Clicked) -> None:
+        row = next((a.id for a in event.view.ancestors if isinstance(a, CardRow)), None)
+        if row == "stock":
+            self.action_stock()
+        elif row == "discard":
+            game = self.game
+            if game is not None and self._can("take", game.legal()):
+                self.action_take()
+            else:
+                self.action_view_pile()
+        elif row == "hand" and event.card is not None:
+            if event.card == self.selected:
+                self.action_discard()
+            else:
+                self.selected, self.message = event.card, ""
+                self.refresh_table()
+
+
+def _state_key(obs: Observation) -> tuple[int, int]:
+    """Identifies a moment of play, so a hint computed for it is never shown later."""
+    return obs.hand_number, len(obs.history)
+
+
+def _action_key(action: Action) -> str:
+    return {Pass: "pass_card", DrawStock: "stock", DrawPile: "take", Discard: "discard",
+            Knock: "knock", LayOff: "lay_off"}.get(type(action), "")
+
+
+def _button(label: str, action: str) -> Button:
+    button = Button(label, id=f"btn-{action}", action=f"app.{action}", compact=True)
+    button.can_focus = False  # Enter and the arrows stay with the table
+    return button

@@ -1,0 +1,40 @@
+"""`gin play`: the table against the computer (also what bare `gin` opens)."""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+from client.game import STRENGTHS
+from client.storage import Storage, default_data_dir
+from gin.rules import PRESETS
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "play", help="play Gin Rummy against the computer (the default)",
+        description="Open the Gin Rummy table against the computer. A match in progress "
+        "is saved after every move; starting again offers to continue it.")
+    parser.add_argument("--vs", choices=[key for key, _ in STRENGTHS], default="normal",
+                        help="the computer's strength (default: normal)")
+    parser.add_argument("--rules", choices=sorted(PRESETS), default="standard",
+                        help="the ruleset (default: standard)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed the shuffle, for a repeatable match")
+    parser.add_argument("--data-dir", type=Path, default=None,
+                        help="where hands and the match in progress are saved (default: "
+                        "$GIN_DATA_DIR, else $XDG_DATA_HOME/gin, else ~/.local/share/gin)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    # Textual is imported here, not at module level, so `gin --help` stays quick.
+    from client.app import AppConfig, make_app
+
+    storage = Storage(args.data_dir or default_data_dir())
+    rng = random.Random(args.seed)
+    app = make_app(AppConfig(storage=storage, rules=PRESETS[args.rules], vs=args.vs, rng=rng))
+    app.run()
+    return 0 if app.return_code is None else app.return_code
+

@@ -1,0 +1,213 @@
+"""Modal screens: a yes/no question, the end of a hand, the end of a match, the
+discard pile, How to play and the keys. Each presents what it is given and
+answers through ``dismiss``; none of them changes the game.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Markdown, Static
+
+from client.ui.layout import Group, grouped, laid_out
+from client.ui.table import CardRow
+from client.ui.words import THEM, explain_result, totals_rows
+from gin import Card, MatchTotals, Observation, Ruleset
+
+MODAL_CSS = """
+ModalScreen { align: center middle; }
+ModalScreen > Vertical {
+    width: 96; height: auto; max-height: 28;
+    border: thick $accent; background: $surface; padding: 0 1;
+}
+ModalScreen .title { text-style: bold; width: 1fr; }
+ModalScreen .buttons { height: auto; width: 1fr; margin-top: 1; }
+ModalScreen .buttons Button { margin-right: 2; }
+ModalScreen CardRow { margin-bottom: 0; }
+"""
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A question with a yes and a no button (Enter/Y is yes, Escape/N is no)."""
+
+    DEFAULT_CSS = MODAL_CSS
+    BINDINGS = [
+        Binding("enter,y", "answer(True)", "Yes"),
+        Binding("escape,n", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str, yes: str, no: str = "Cancel") -> None:
+        super().__init__()
+        self.question, self.yes, self.no = question, yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question, id="question")
+            with Horizontal(classes="buttons"):
+                yield Button(self.yes, id="yes", variant="primary", compact=True)
+                yield Button(self.no, id="no", compact=True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class _InfoScreen(ModalScreen[None]):
+    """A screen closed by Escape, Enter or its button."""
+
+    DEFAULT_CSS = MODAL_CSS
+    BINDINGS = [Binding("escape,enter,q", "close", "Close")]
+    CLOSE = "Close"
+
+    def body(self) -> ComposeResult:
+        raise NotImplementedError
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield from self.body()
+            with Horizontal(classes="buttons"):
+                yield Button(self.CLOSE, id="close", variant="primary", compact=True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class HandOverScreen(_InfoScreen):
+    """Both hands laid out with melds, the lay-offs marked, and the score explained."""
+
+    CLOSE = "Next hand"
+
+    def __init__(self, obs: Observation) -> None:
+        super().__init__()
+        self.obs = obs
+
+    def body(self) -> ComposeResult:
+        obs, result = self.obs, self.obs.result
+        assert result is not None and obs.opponent_hand is not None
+        titles = {"knock": "knocked", "gin": "went gin", "big_gin": "laid down big gin",
+                  "undercut": "knocked and was undercut"}
+        who = "You" if result.knocker == obs.player else THEM
+        title = "Dead hand" if result.kind == "dead" else f"{who} {titles[result.kind]}"
+        yield Label(f"Hand {obs.hand_number} — {title}", classes="title")
+        yield Static(explain_result(obs), id="explanation")
+        mine: list[Group]
+        theirs: list[Group]
+        if result.outcome is None:
+            mine, theirs = grouped(obs.hand), grouped(obs.opponent_hand)
+        else:
+            i_knocked = result.knocker == obs.player
+            mine = laid_out(result.outcome, knocker=i_knocked)
+            theirs = laid_out(result.outcome, knocker=not i_knocked)
+        yield Label("Your cards")
+        mine_row = CardRow(id="mine")
+        mine_row.show(mine)
+        yield mine_row
+        yield Label(f"{THEM}'s cards")
+        theirs_row = CardRow(id="theirs")
+        theirs_row.show(theirs)
+        yield theirs_row
+        if result.outcome is not None and result.outcome.layoffs:
+            yield Static("Cards with a dashed border were laid off onto the knocker's melds.")
+        yield Static(f"Game: you {obs.scores[0]} · {THEM.lower()} {obs.scores[1]}  "
+                     f"(hands won {obs.hands_won[0]}–{obs.hands_won[1]})", id="game-score")
+
+
+class MatchEndScreen(ModalScreen[bool]):
+    """The final totals with game bonus, boxes and shutout; True means a rematch."""
+
+    DEFAULT_CSS = MODAL_CSS + """
+    MatchEndScreen #totals { height: auto; margin: 1 0; }
+    """
+    BINDINGS = [Binding("enter,r", "answer(True)", "Rematch"),
+                Binding("escape,q", "answer(False)", "Quit")]
+
+    def __init__(self, totals: MatchTotals, rules: Ruleset) -> None:
+        super().__init__()
+        self.totals, self.rules = totals, rules
+
+    def compose(self) -> ComposeResult:
+        won = self.totals.winner == 0
+        rows = [("", "You", "Computer"), *totals_rows(self.totals, self.rules)]
+        table = "\n".join(f"{a:<28}{b:>18}{c:>18}" for a, b, c in rows)
+        with Vertical():
+            yield Label("You won the match!" if won else f"{THEM} won the match.",
+                        classes="title")
+            yield Static(table, id="totals")
+            with Horizontal(classes="buttons"):
+                yield Button("Rematch", id="rematch", variant="primary", compact=True)
+                yield Button("Quit", id="quit", compact=True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "rematch")
+
+    def action_answer(self, rematch: bool) -> None:
+        self.dismiss(rematch)
+
+
+class PileScreen(_InfoScreen):
+    """The whole discard pile, bottom first."""
+
+    def __init__(self, pile: tuple[Card, ...]) -> None:
+        super().__init__()
+        self.pile = pile
+
+    def body(self) -> ComposeResult:
+        yield Label(f"The discard pile — {len(self.pile)} cards, the top last", classes="title")
+        text = "  ".join(
+            f"[$text-error]{c.glyph}[/]" if c.is_red else c.glyph for c in self.pile
+        )
+        yield Static(text or "(empty)", id="pile-cards")
+
+
+class HowToPlayScreen(_InfoScreen):
+    """The rules in the project's own words, numbers from the ruleset in play."""
+
+    DEFAULT_CSS = MODAL_CSS + """
+    HowToPlayScreen VerticalScroll { height: 24; }
+    HowToPlayScreen Markdown { margin: 0; }
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def body(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Markdown(self.text)
+
+
+KEYS_TEXT = """\
+[b]Keys[/b] (every action also works with the mouse)
+
+  ← →            select a card               click a card: select it
+  shift+← →  < > move it (grouping off)      click it again: throw it
+  t              take the discard / upcard   click the discard pile
+  s              draw from the stock         click the stock
+  p              pass the first card
+  d  enter       throw the selected card
+  k              knock or gin (asks first, showing your count)
+  l              lay out and lay off, after the computer knocks
+  v              see the whole discard pile
+  g              group my sets and runs for me (on/off)
+  h              hint: what the strongest computer would do
+  1 2 3          computer strength: easy, normal, hard
+  r              change the rules (starts a new match)
+  n              new match
+  f              full-screen table
+  i              how to play
+  ?              this list
+  q              quit (the match is saved; `gin` continues it)
+"""
+
+
+class KeysScreen(_InfoScreen):
+    def body(self) -> ComposeResult:
+        yield Static(KEYS_TEXT)

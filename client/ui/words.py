@@ -1,0 +1,205 @@
+"""The table's words: what to do now, what the opponent did, how a hand was scored,
+and the rules in the project's own words (numbers from the chosen ruleset).
+
+Pure functions of an :class:`~gin.Observation` and a :class:`~gin.Ruleset`, so
+they are tested without a terminal.
+"""
+
+from __future__ import annotations
+
+from gin import (
+    Action,
+    Discard,
+    DrawPile,
+    DrawStock,
+    Event,
+    Knock,
+    LayOff,
+    MatchTotals,
+    Observation,
+    Pass,
+    Phase,
+    Ruleset,
+)
+
+THEM = "The computer"
+
+
+def prompt(obs: Observation, can_knock: bool) -> str:
+    """What the human should do now, in plain words."""
+    top = obs.top_of_pile
+    if obs.phase is Phase.OVER:
+        return "The hand is over."
+    if not obs.my_turn:
+        if obs.phase is Phase.LAYOFF:
+            return f"{THEM} is laying off onto your melds…"
+        return f"{THEM} is thinking…"
+    if obs.phase is Phase.UPCARD:
+        return f"Take the {top.glyph} or pass" if top else "Pass"
+    if obs.phase is Phase.DRAW:
+        if obs.upcard_closed or top is None:
+            return "Both passed the first card: draw from the stock"
+        return f"Take the {top.glyph} or draw from the stock"
+    if obs.phase is Phase.DISCARD:
+        text = "Throw a card"
+        if can_knock:
+            text += ", or knock"
+        if obs.just_taken is not None:
+            text += f" (not the {obs.just_taken.glyph} you just took)"
+        return text
+    return f"{THEM} knocked: lay out your cards and lay off what fits"
+
+
+def describe(event: Event, me: int) -> str | None:
+    """One line for a move of the opponent (None for the human's own moves)."""
+    if event.player == me:
+        return None
+    card = event.card.glyph if event.card is not None else ""
+    return {
+        "pass": f"{THEM} passed on the first card.",
+        "stock": f"{THEM} drew from the stock.",
+        "take": f"{THEM} took the {card}.",
+        "discard": f"{THEM} threw the {card}.",
+        "knock": f"{THEM} knocked.",
+        "biggin": f"{THEM} laid down big gin.",
+        "layoff": f"{THEM} laid off onto your melds.",
+        "dead": "The stock is down to two cards: the hand is dead.",
+    }[event.kind]
+
+
+def action_words(action: Action) -> str:
+    """An action as a short imperative, for hints."""
+    if isinstance(action, Pass):
+        return "pass"
+    if isinstance(action, DrawStock):
+        return "draw from the stock"
+    if isinstance(action, DrawPile):
+        return "take the discard"
+    if isinstance(action, Discard):
+        return f"throw the {action.card.glyph}"
+    if isinstance(action, Knock):
+        return f"knock, throwing the {action.card.glyph}"
+    if isinstance(action, LayOff):
+        return "lay off"
+    return "lay down big gin"
+
+
+def _who(player: int | None, me: int) -> str:
+    return "You" if player == me else THEM
+
+
+def explain_result(obs: Observation) -> str:
+    """How the hand that just ended was scored, from the human's seat."""
+    result = obs.result
+    if result is None:
+        return ""
+    if result.kind == "dead" or result.outcome is None:
+        return ("Dead hand: a discard left two cards in the stock and nobody knocked. "
+                "Nobody scores, and the same dealer deals again.")
+    out = result.outcome
+    me = obs.player
+    knocker, winner = _who(result.knocker, me), _who(result.winner, me)
+    defender = _who(None if result.knocker is None else 1 - result.knocker, me)
+    rules = obs.rules
+    if out.kind in ("gin", "big_gin"):
+        bonus = rules.big_gin_bonus if out.kind == "big_gin" and rules.big_gin_bonus else \
+            rules.gin_bonus
+        name = "big gin" if out.kind == "big_gin" else "gin"
+        return (f"{knocker} went {name}: {bonus} + {out.defender_deadwood} loose points "
+                f"= {result.points} to {winner.lower() if winner == 'You' else winner}.")
+    laid = len(out.layoffs)
+    laid_text = f" after laying off {laid} card{'s' * (laid != 1)}" if laid else ""
+    left = (f"{knocker} knocked with {out.knocker_deadwood}; {defender.lower()} "
+            f"{'were' if defender == 'You' else 'was'} left with {out.defender_deadwood}"
+            f"{laid_text}.")
+    if out.kind == "undercut":
+        return (f"{left} An undercut: {out.knocker_deadwood} − {out.defender_deadwood} + "
+                f"{rules.undercut_bonus} = {result.points} to "
+                f"{'you' if winner == 'You' else winner}.")
+    return (f"{left} The difference: {out.defender_deadwood} − {out.knocker_deadwood} = "
+            f"{result.points} to {'you' if winner == 'You' else winner}.")
+
+
+def totals_rows(totals: MatchTotals, rules: Ruleset) -> list[tuple[str, str, str]]:
+    """The end-of-match table: label, the human's column, the computer's column."""
+    you, them = 0, 1
+    rows = [
+        ("Points", str(totals.points[you]), str(totals.points[them])),
+        ("Game bonus", str(totals.game_bonus[you]), str(totals.game_bonus[them])),
+        (f"Boxes ({rules.box_bonus} a hand won)",
+         f"{totals.hands_won[you]} × {rules.box_bonus} = {totals.box_bonus[you]}",
+         f"{totals.hands_won[them]} × {rules.box_bonus} = {totals.box_bonus[them]}"),
+    ]
+    if totals.shutout:
+        doubled = "game bonus doubled" if rules.shutout == "double_bonus" else "total doubled"
+        rows.append(("Shutout", doubled if totals.winner == you else "",
+                     doubled if totals.winner == them else ""))
+    rows.append(("Total", str(totals.totals[you]), str(totals.totals[them])))
+    return rows
+
+
+def how_to_play(rules: Ruleset) -> str:
+    """The rules in the project's own words, as Markdown, numbers from ``rules``."""
+    if rules.knock_limit_from_upcard:
+        knock = ("Knock when the card you throw away leaves you no more deadwood than the "
+                 "first upcard's value (an ace upcard means gin only).")
+        limit = "the limit"
+    else:
+        knock = (f"Knock when the card you throw away leaves you {rules.knock_limit} points "
+                 "of deadwood or less.")
+        limit = str(rules.knock_limit)
+    shutout, shutout_short = {
+        "double_bonus": (f"the game bonus doubles to {2 * rules.game_bonus} if the other "
+                         "player never won a hand", "doubled in a shutout"),
+        "double_total": ("the winner's whole total doubles if the other player never won "
+                         "a hand", "and the total doubled in a shutout"),
+        "none": ("there is no shutout bonus", "no shutout bonus"),
+    }[rules.shutout]
+    big_gin = (f"\n\nLay down all eleven cards after your draw and it's big gin: "
+               f"{rules.big_gin_bonus} plus the other hand's deadwood."
+               if rules.big_gin_bonus is not None else "")
+    return f"""\
+# How to play — {rules.name} rules
+
+Ten cards each. On your turn take a card — the face-up discard or the top of the
+stock — and then throw one away, so you always end with ten.
+
+Build **sets** (three or four of a kind) and **runs** (three or more in a row in one
+suit; the ace is low, and the run doesn't turn the corner at the king).
+
+Everything outside a set or a run is **deadwood** — your *loose cards*. Aces count 1,
+court cards 10, everything else its own number.
+
+{knock} Your opponent then lays any of their loose cards onto your sets and runs,
+and you score the difference between the two piles of deadwood.
+
+Lay every card down and it's **gin**: nothing can be laid off against you, and you
+take the other hand's deadwood plus {rules.gin_bonus}.{big_gin}
+
+Knock and come off no better — a tie counts — and you have been **undercut**: your
+opponent takes the difference plus {rules.undercut_bonus}.
+
+The first play of a hand is the turned-up card: it's offered to the player who
+wasn't dealing, then to the dealer, and if neither wants it the first draw comes off
+the stock.
+
+You can't throw back the very card you just took from the discard pile (it is
+dimmed), and when a discard leaves the stock at its last {rules.dead_stock} cards the
+hand is dead — nobody scores and the same dealer deals again.
+
+Play runs to {rules.target}. The winner adds {rules.game_bonus} for the game, each
+player adds {rules.box_bonus} for every hand they won, and {shutout}.
+
+## Scoring
+
+| The hand ends with | Points |
+| --- | --- |
+| Knock (deadwood at most {limit}) | the difference in deadwood |
+| Gin | their deadwood + {rules.gin_bonus} |
+| Undercut | the difference + {rules.undercut_bonus} |
+| Every hand won | {rules.box_bonus} at the end |
+| Winning the game | {rules.game_bonus}, {shutout_short} |
+
+**Hint** shows what the strongest computer would do. Press **F** for a full-screen
+table and **?** for the keys.
+"""
