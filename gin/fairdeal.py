@@ -153,7 +153,10 @@ def commitment(seed: bytes, match_id: bytes, hand_number: int, role: Role) -> by
     """
     if not isinstance(match_id, bytes) or not 1 <= len(match_id) <= MAX_MATCH_ID_BYTES:
         raise MalformedInput("match id must be 1..65535 bytes")
-    if isinstance(hand_number, bool) or not 0 <= hand_number <= MAX_HAND_NUMBER:
+    if (
+        isinstance(hand_number, bool) or not isinstance(hand_number, int)
+        or not 0 <= hand_number <= MAX_HAND_NUMBER
+    ):
         raise MalformedInput(f"hand number must be 0..{MAX_HAND_NUMBER}, got {hand_number!r}")
     data = (
         DOMAIN + b"\x00commitment\x00"
@@ -250,6 +253,7 @@ def open_card(final: Deck, position: int, own_key: int, their_key: int, their_ro
     field="key[position]"). Raises MalformedInput for a bad position or scalar.
     """
     _check_position(position)
+    ecc.check_scalar(own_key)
     try:
         undo = ecc.inverse(ecc.product(own_key, their_key))
     except ecc.InvalidScalar:

@@ -81,7 +81,9 @@ DEFAULT_LIMITS = Limits()
 
 def pack(msg_type: str, fields: Mapping[str, object] | None = None, *,
          version: int = PROTOCOL_VERSION) -> bytes:
-    """Encode a message. Raises MalformedInput for reserved keys or an oversized result."""
+    """Encode a message. Raises MalformedInput for a bad type, reserved keys or oversize."""
+    if not 1 <= len(msg_type) <= 64:
+        raise MalformedInput("message type must be 1..64 characters")
     body: dict[str, object] = {"t": msg_type, "v": version}
     for key, value in (fields or {}).items():
         if key in body:
@@ -95,6 +97,14 @@ def pack(msg_type: str, fields: Mapping[str, object] | None = None, *,
 
 def _no_ext(code: int, data: bytes) -> NoReturn:
     raise ValueError(f"extension type {code} is not allowed")
+
+
+def _unique_keys(pairs: list[tuple[object, object]]) -> dict[object, object]:
+    # A repeated key would let two decoders disagree on the value; refuse it.
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise ValueError("a map repeats a key")
+    return out
 
 
 def unpack(data: bytes, *, limits: Limits = DEFAULT_LIMITS,
@@ -114,10 +124,11 @@ def unpack(data: bytes, *, limits: Limits = DEFAULT_LIMITS,
             max_map_len=limits.max_map_len,
             max_ext_len=0,
             ext_hook=_no_ext,
+            object_pairs_hook=_unique_keys,
         )
     except (ValueError, msgpack.UnpackException) as exc:
         # Every msgpack decoding failure (limits, truncation, bad UTF-8, trailing
-        # bytes, nesting) is a ValueError or UnpackException.
+        # bytes, nesting, repeated keys) is a ValueError or UnpackException.
         raise MalformedMessage(f"undecodable message: {exc}") from None
     if not isinstance(body, dict):
         raise MalformedMessage("message is not a map")
@@ -126,6 +137,8 @@ def unpack(data: bytes, *, limits: Limits = DEFAULT_LIMITS,
             raise MalformedMessage("message field names must be text")
     top = Message("", 0, body, "")
     msg_type = top.text("t", max_len=64)
+    if not msg_type:
+        raise MalformedMessage("field 't': empty message type", field="t")
     version = top.integer("v", low=0, high=0xFFFF)
     if version not in versions:
         raise MalformedMessage(f"unsupported protocol version {version}", field="v")
@@ -471,7 +484,12 @@ class SealedChannel:
     # -- persistence
 
     def to_state(self) -> dict[str, object]:
-        """Plain data (ints, bytes, text, lists) to restore the channel; no key material."""
+        """Plain data (ints, bytes, text, lists) to restore the channel; no key material.
+
+        Persist it after every ``seal`` and before the frame leaves: a channel
+        restored from an older state would seal a different frame under a used
+        seq, which reuses a nonce.
+        """
         return {
             "v": STATE_VERSION,
             "side": self.side.value,

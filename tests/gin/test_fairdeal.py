@@ -178,6 +178,8 @@ def test_open_card_rejects_a_wrong_key(hand: dict[str, object]) -> None:
     assert info.value.field == "key[4]"
     with pytest.raises(MalformedInput):
         fd.open_card(m3, 52, 1, 1, Role.FIRST)
+    with pytest.raises(ecc.InvalidScalar):  # our own key is bad: a local error, no blame
+        fd.open_card(m3, 4, 0, first.position_keys[4], Role.FIRST)
 
 
 def test_verify_key(hand: dict[str, object]) -> None:

@@ -43,6 +43,8 @@ def test_pack_rejects_reserved_fields() -> None:
     with pytest.raises(MalformedInput):
         wire.pack("x", {"t": "y"})
     with pytest.raises(MalformedInput):
+        wire.pack("")
+    with pytest.raises(MalformedInput):
         wire.pack("x", {"blob": b"\x00" * wire.MAX_PLAINTEXT_BYTES})
 
 
@@ -64,6 +66,10 @@ def test_pack_rejects_reserved_fields() -> None:
         (msgpack.packb({"v": 1}), "field 't': missing"),
         (msgpack.packb({"t": 5, "v": 1}), "field 't': expected text"),
         (msgpack.packb({"t": "x", "v": 2}), "unsupported protocol version 2"),
+        (msgpack.packb({"t": "", "v": 1}), "empty message type"),
+        (b"\x83\xa1t\xa1a\xa1v\x01\xa1t\xa1b", "repeats a key"),
+        (msgpack.packb({"t": "x", "v": 1, "m": {"a": 1}})[:-4] + b"\x82\xa1a\x01\xa1a\x02",
+         "repeats a key"),
         (msgpack.packb({"t": "x", "v": True}), "field 'v': expected an integer"),
     ],
 )
