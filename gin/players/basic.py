@@ -51,7 +51,7 @@ class EasyPlayer:
         allowed = {c.mask: c for c in discards(legal)}
         loose = arrange_mask(hand).deadwood_mask & sum(allowed)
         pool = loose or sum(allowed)  # all eleven melded: throw the costliest card
-        costliest = max(bits(pool), key=lambda b: (bit_value(b), b.bit_length() % 13, b))
+        costliest = max(bits(pool), key=lambda b: (bit_value(b), (b.bit_length() - 1) % 13, b))
         return Discard(allowed[costliest])
 
 

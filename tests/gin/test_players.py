@@ -1,0 +1,215 @@
+import dataclasses
+import random
+
+import pytest
+
+from gin import Card, Hand, MalformedInput, Phase, parse_cards, shuffled_deck
+from gin.actions import Action, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
+from gin.cards import DECK
+from gin.players import NAMES, Hint, Player, get, hint
+from gin.players.evaluate import potential
+from gin.players.view import view_of
+
+
+def build_deck(p0: str, upcard: str, stock: str = "", p1: str = "") -> list[Card]:
+    """A deck where player 0 (non-dealer, dealer 1) is dealt ``p0``, player 1 ``p1``
+    (default: the first unused cards from the king of spades down), then the
+    upcard and the stock in the given order, the rest after it."""
+    mine, up, top = parse_cards(p0), Card.parse(upcard), parse_cards(stock)
+    named = [*mine, up, *top, *parse_cards(p1)]
+    theirs = parse_cards(p1) or [c for c in reversed(DECK) if c not in named][:10]
+    named += [] if p1 else theirs
+    assert len(set(named)) == len(named), "a test deck repeats a card"
+    rest = [c for c in DECK if c not in named]
+    deal = [card for pair in zip(mine, theirs, strict=True) for card in pair]
+    return [*deal, up, *top, *rest]
+
+
+def hand_at_discard(p0: str, drawn: str) -> Hand:
+    """Player 0 holds ``p0`` and has just drawn ``drawn`` from the stock."""
+    spare = [c for c in DECK if c not in parse_cards(p0 + " " + drawn)]
+    hand = Hand(build_deck(p0, str(spare[0]), drawn), dealer=1)
+    hand.apply(0, Pass())
+    hand.apply(1, Pass())
+    hand.apply(0, DrawStock())
+    return hand
+
+
+def decide(name: str, hand: Hand, **changes: object) -> Action:
+    obs = dataclasses.replace(hand.observation(hand.turn), **changes)  # type: ignore[arg-type]
+    return get(name, random.Random(1)).choose(obs, hand.legal_actions())
+
+
+def test_get_knows_every_name_and_rejects_others() -> None:
+    for name in NAMES:
+        player: Player = get(name, random.Random(0))
+        assert player.name == name
+    with pytest.raises(MalformedInput, match="easy, normal, hard, simple, random"):
+        get("grandmaster")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_player_plays_whole_hands_legally(name: str) -> None:
+    rng = random.Random(5)
+    players = [get(name, random.Random(1)), get("normal")]
+    for dealer in (0, 1, 0):
+        hand = Hand(shuffled_deck(rng), dealer=dealer)
+        while hand.phase is not Phase.OVER:
+            seat = hand.turn
+            action = players[seat].choose(hand.observation(seat), hand.legal_actions())
+            assert hand.is_legal(seat, action), (name, action)
+            hand.apply(seat, action)
+
+
+def _swap_hidden(hand: Hand, rng: random.Random) -> list[Card]:
+    """The same deck with the opponent's (player 1's) never-shown cards swapped for
+    cards still deep in the stock: player 0 cannot tell the two apart."""
+    deck = [hand.card_at(i) for i in range(52)]
+    shown = {e.card for e in hand.observation(0).history if e.card is not None}
+    secret = [i for i in range(20) if i % 2 == 1 and deck[i] not in shown
+              and deck[i] in hand.cards(1)]
+    deep = list(range(hand.next_stock_position + 1, 52))
+    rng.shuffle(deep)
+    for pos, other in zip(secret, deep, strict=False):
+        deck[pos], deck[other] = deck[other], deck[pos]
+    return [c for c in deck if c is not None]
+
+
+@pytest.mark.parametrize("name", ["easy", "normal", "hard", "simple"])
+def test_decisions_depend_only_on_what_the_player_sees(name: str) -> None:
+    rng = random.Random(11)
+    for _ in range(10):
+        deck = shuffled_deck(rng)
+        first = Hand(deck, dealer=1)
+        bots = [get("normal"), get("normal")]
+        for _ in range(rng.randrange(3, 16)):
+            if first.phase is Phase.OVER:
+                break
+            seat = first.turn
+            first.apply(seat, bots[seat].choose(first.observation(seat), first.legal_actions()))
+        if first.phase is Phase.OVER or first.turn != 0:
+            continue
+        second = Hand(_swap_hidden(first, rng), dealer=1)
+        for seat, action in first.actions:
+            second.apply(seat, action)
+        assert second.cards(1) != first.cards(1)
+        seen_first, seen_second = first.observation(0), second.observation(0)
+        assert seen_first == seen_second
+        legal = first.legal_actions()
+        assert get(name, random.Random(3)).choose(seen_first, legal) == \
+            get(name, random.Random(3)).choose(seen_second, legal)
+
+
+def test_easy_throws_its_costliest_loose_card_and_knocks_at_once() -> None:
+    hand = hand_at_discard("5c 6c 7c 9h 9d 9s Kd 2s 4h 3c", "Qs")
+    assert decide("easy", hand) == Discard(Card.parse("Kd"))  # K beats Q on rank
+    hand = hand_at_discard("5c 6c 7c 9h 9d 9s Jd 2s 3d Ah", "As")
+    assert decide("easy", hand) == Knock(Card.parse("Jd"))  # 7 deadwood: knock now
+
+
+def test_simple_takes_only_a_card_that_melds() -> None:
+    base = "5c 6c 9h 9d Kd Ks 2s 4h Qd Jc"
+    melds = Hand(build_deck(base, "7c"), dealer=1)
+    assert decide("simple", melds) == DrawPile()
+    misses = Hand(build_deck(base, "3c"), dealer=1)
+    assert decide("simple", misses) == Pass()
+
+
+def test_simple_throws_for_least_deadwood_never_the_card_just_taken() -> None:
+    hand = Hand(build_deck("5c 6c 9h 9d Kd Ks 2s 4h Qd Jc", "Kc"), dealer=1)
+    hand.apply(0, DrawPile())  # the king makes a set; now the kings may not go back
+    action = decide("simple", hand)
+    assert action == Discard(Card.parse("Qd")) or action == Discard(Card.parse("Jc"))
+
+
+def test_normal_knocks_at_once_on_four_or_less_and_takes_gin() -> None:
+    low = hand_at_discard("5c 6c 7c 8c 9h 9d 9s Ad Ah 2s", "Kd")
+    assert decide("normal", low) == Knock(Card.parse("Kd"))  # 4 deadwood
+    gin = hand_at_discard("5c 6c 7c 9h 9d 9s 2s 3s 4s Kd", "8c")
+    assert decide("normal", gin) == Knock(Card.parse("Kd"))
+
+
+def test_normal_waits_for_a_tidier_knock_until_the_stock_is_low() -> None:
+    hand = hand_at_discard("5c 6c 7c 9h 9d 9s 4d 3s 2h Ac", "Kd")  # knock on 10
+    assert isinstance(decide("normal", hand), Discard)
+    assert decide("normal", hand, stock_count=12) == Knock(Card.parse("Kd"))
+    assert decide("hard", hand) == Knock(Card.parse("Kd"))  # Hard knocks when it can
+
+
+def test_normal_refuses_an_upcard_that_does_not_help() -> None:
+    base = "5c 6c 9h 9d Kd Ks 2s 4h Qd Jc"
+    useless = Hand(build_deck(base, "8s"), dealer=1)
+    assert decide("normal", useless) == Pass()
+    melds = Hand(build_deck(base, "7c"), dealer=1)
+    assert decide("normal", melds) == DrawPile()
+
+
+@pytest.mark.parametrize("name", ["normal", "hard"])
+def test_knock_melds_leave_fewest_lay_offs(name: str) -> None:
+    # 7h can sit in the set or extend 8h9hTh: as a run 7h-Th it would take 6h and
+    # Jh; as the four sevens plus 8h9hTh only Jh. Same deadwood either way.
+    hand = hand_at_discard("7c 7d 7h 7s 8h 9h Th Ac Ad 2s", "Kc")
+    action = decide(name, hand)
+    assert isinstance(action, Knock) and action.card == Card.parse("Kc")
+    assert action.melds is not None
+    assert {frozenset(m) for m in action.melds} == {
+        frozenset(parse_cards("7c 7d 7h 7s")), frozenset(parse_cards("8h 9h Th"))}
+    assert hand.is_legal(0, action)
+
+
+def test_hard_holds_back_a_card_the_opponent_collects() -> None:
+    # Player 1 took the ten of hearts. The jack of hearts and king of spades are
+    # equally loose for player 0; only Hard sees that the jack would feed them.
+    hand = Hand(build_deck("2c 3c 4c 5d 5h 5s 8d Ks Jh Ah", "Th", "9c",
+                           "6c 7c Qd Qc 2h 3s 4s 6d 9d Tc"), dealer=1)
+    hand.apply(0, Pass())
+    hand.apply(1, DrawPile())
+    hand.apply(1, Discard(Card.parse("2h")))
+    hand.apply(0, DrawStock())
+    assert decide("normal", hand) == Discard(Card.parse("Jh"))
+    assert decide("hard", hand) == Discard(Card.parse("Ks"))
+
+
+def test_hint_gives_hards_move_and_a_reason() -> None:
+    hand = hand_at_discard("5c 6c 7c 9h 9d 9s 2s 3s 4s Kd", "8c")
+    advice = hint(hand.observation(0), hand.legal_actions())
+    assert isinstance(advice, Hint)
+    assert advice.action == Knock(Card.parse("Kd"))
+    assert advice.reason.startswith("Gin")
+    upcard = Hand(build_deck("5c 6c 9h 9d Kd Ks 2s 4h Qd Jc", "8s"), dealer=1)
+    advice = hint(upcard.observation(0), upcard.legal_actions())
+    assert advice.action == Pass() and "eight of spades" in advice.reason
+
+
+def test_lay_off_phase_answers_with_the_best_layout() -> None:
+    hand = hand_at_discard("5c 6c 7c 9h 9d 9s Ad As 2s 4h", "Kd")
+    hand.apply(0, Knock(Card.parse("Kd")))
+    assert hand.phase is Phase.LAYOFF
+    for name in NAMES:
+        assert decide(name, hand) == LayOff()
+
+
+def test_view_tracks_what_the_opponent_threw_and_refused() -> None:
+    hand = Hand(build_deck("2c 3c 4c 5d 5h 5s 8s Qd Ah Ac", "7d", "Kc 6h 9s",
+                           "8c 8d 2h 3s Jd Kh 4s 6c 9d Tc"), dealer=1)
+    hand.apply(0, Pass())
+    hand.apply(1, Pass())  # refuses the 7d
+    hand.apply(0, DrawStock())
+    hand.apply(0, Discard(Card.parse("Kc")))
+    hand.apply(1, DrawStock())  # refuses the Kc
+    hand.apply(1, Discard(Card.parse("6h")))
+    view = view_of(hand.observation(0))
+    assert view.opp_thrown == Card.parse("6h").mask
+    assert view.opp_refused == Card.parse("7d").mask | Card.parse("Kc").mask
+    assert view.opp_unknown == 10
+    assert not view.unseen & (view.hand | Card.parse("6h").mask)
+
+
+def test_potential_counts_live_cards_that_complete_a_meld() -> None:
+    loose = Card.parse("5h").mask | Card.parse("6h").mask
+    both = Card.parse("4h").mask | Card.parse("7h").mask
+    assert potential(loose, both) == 2 * potential(loose, Card.parse("4h").mask) > 0
+    assert potential(loose, Card.parse("8h").mask) == 0
+    pair = Card.parse("9c").mask | Card.parse("9d").mask
+    assert potential(pair, Card.parse("9s").mask) == 18
+
