@@ -27,7 +27,7 @@ class RelayConfig:
     key_file: Path | None = None
     max_frame: int = 64 * 1024
     rate: float = 20.0  # frames per second per connection, sustained
-    burst: int = 60  # frames a connection may send at once before the rate applies
+    burst: int = 100  # frames a connection may send at once before the rate applies
     max_conns_per_ip: int = 64
     max_rooms: int = 10_000
     grace: float = 120.0  # seconds a dropped seat stays reserved for its owner

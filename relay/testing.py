@@ -152,3 +152,65 @@ async def http_get(relay: Listening, path: str) -> tuple[int, dict[str, str], by
         name, _, value = line.partition(":")
         headers[name.strip().lower()] = value.strip()
     return int(status_line.split()[1]), headers, body
+
+
+class TcpProxy:
+    """A TCP forwarder on 127.0.0.1 that a test can cut, as if the network failed."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self._port: int | None = None
+        self._server: asyncio.Server | None = None
+        self._links: set[asyncio.StreamWriter] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def port(self) -> int:
+        assert self._port is not None, "proxy not started"
+        return self._port
+
+    async def start(self) -> None:
+        """Listen (again, on the same port after ``stop``)."""
+        self._server = await asyncio.start_server(self._accept, "127.0.0.1", self._port or 0)
+        self._port = int(self._server.sockets[0].getsockname()[1])
+
+    def cut(self) -> None:
+        """Drop every open connection at once, without a close handshake."""
+        for writer in list(self._links):
+            writer.transport.abort()
+        self._links.clear()
+
+    async def stop(self) -> None:
+        """Cut everything and refuse new connections until ``start``."""
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+            self._server = None
+        self.cut()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        except OSError:
+            writer.transport.abort()
+            return
+        self._links.update((writer, up_writer))
+        for source, sink in ((reader, up_writer), (up_reader, writer)):
+            task = asyncio.create_task(self._pipe(source, sink))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _pipe(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+        try:
+            while data := await source.read(65536):
+                sink.write(data)
+                await sink.drain()
+        except (ConnectionError, OSError):
+            sink.transport.abort()
+        else:
+            sink.close()  # an orderly end: let buffered bytes go out first
+        finally:
+            self._links.discard(sink)

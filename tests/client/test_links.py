@@ -1,0 +1,111 @@
+"""Invite links: building, parsing, http→ws mapping, and errors that say what is wrong."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from client.links import (
+    InvalidLinkError,
+    Invite,
+    RelayAddress,
+    decode_secret,
+    encode_secret,
+    parse_invite,
+    parse_relay,
+    read_link,
+)
+
+ROOM = "jXcICbPb1X0UQ4C3Oxg2IjXfFZ7EzEwq"
+SECRET = bytes(range(32))
+SECRET_TEXT = encode_secret(SECRET)
+
+
+def test_round_trip_and_websocket_url_without_the_secret() -> None:
+    link = f"https://relay.example.org/j/{ROOM}#{SECRET_TEXT}"
+    invite = parse_invite(link)
+    assert invite == Invite(RelayAddress("https", "relay.example.org"), ROOM, SECRET)
+    assert invite.url == link
+    assert invite.websocket_url == f"wss://relay.example.org/j/{ROOM}"
+    assert SECRET_TEXT not in invite.websocket_url and "#" not in invite.websocket_url
+
+
+def test_http_maps_to_ws_with_port_and_prefix() -> None:
+    invite = parse_invite(f"http://192.0.2.7:8765/games/gin/j/{ROOM}#{SECRET_TEXT}")
+    assert invite.relay == RelayAddress("http", "192.0.2.7", 8765, "/games/gin")
+    assert invite.websocket_url == f"ws://192.0.2.7:8765/games/gin/j/{ROOM}"
+    assert invite.relay.ws_url == "ws://192.0.2.7:8765/games/gin"
+
+
+def test_ipv6_hosts_keep_their_brackets() -> None:
+    invite = parse_invite(f"http://[::1]:8765/j/{ROOM}#{SECRET_TEXT}")
+    assert invite.relay.host == "::1"
+    assert invite.websocket_url == f"ws://[::1]:8765/j/{ROOM}"
+    assert invite.url == f"http://[::1]:8765/j/{ROOM}#{SECRET_TEXT}"
+
+
+def test_pasted_links_may_carry_spaces_and_angle_brackets() -> None:
+    assert parse_invite(f"  <https://r.example/j/{ROOM}#{SECRET_TEXT}>\n").room == ROOM
+
+
+@pytest.mark.parametrize(
+    ("link", "message"),
+    [
+        ("", "the invite link is empty"),
+        (f"ftp://r.example/j/{ROOM}#{SECRET_TEXT}", "must start with http:// or https://"),
+        (f"ws://r.example/j/{ROOM}#{SECRET_TEXT}", "an invite link starts with http"),
+        (f"https:///j/{ROOM}#{SECRET_TEXT}", "names no relay host"),
+        (f"https://r.example:99999/j/{ROOM}#{SECRET_TEXT}", "not a valid URL"),
+        (f"https://u:p@r.example/j/{ROOM}#{SECRET_TEXT}", "user name or password"),
+        (f"https://r.example/j/{ROOM}?x=1#{SECRET_TEXT}", "must not contain a query"),
+        (f"https://r.example/room/{ROOM}#{SECRET_TEXT}", "path ends in /j/ROOM"),
+        (f"https://r.example/j/{ROOM[:-1]}#{SECRET_TEXT}", "room id after /j/ must be 32"),
+        (f"https://r.example/j/{ROOM}", "no secret after '#'"),
+        (f"https://r.example/j/{ROOM}#{SECRET_TEXT[:-3]}", "was the link cut short"),
+        (f"https://r.example/j/{ROOM}#{SECRET_TEXT[:-1]}!", "43 url-safe base64"),
+        (f"https://r.example/j/{ROOM} #{SECRET_TEXT}", "contains spaces"),
+    ],
+)
+def test_malformed_links_say_what_is_wrong(link: str, message: str) -> None:
+    with pytest.raises(InvalidLinkError, match=message.replace("?", r"\?")) as info:
+        parse_invite(link)
+    assert isinstance(info.value, ValueError)
+
+
+def test_non_canonical_secret_is_refused() -> None:
+    # The last character carries 4 spare bits; "B" sets one of them.
+    canonical = encode_secret(bytes(32))
+    assert canonical.endswith("A")
+    with pytest.raises(InvalidLinkError, match="not canonical"):
+        decode_secret(canonical[:-1] + "B")
+
+
+@given(st.binary(min_size=32, max_size=32))
+def test_any_secret_round_trips(secret: bytes) -> None:
+    text = encode_secret(secret)
+    assert len(text) == 43 and "=" not in text
+    assert decode_secret(text) == secret
+
+
+def test_relay_addresses() -> None:
+    assert parse_relay("https://relay.example.org/").ws_url == "wss://relay.example.org"
+    assert parse_relay("ws://127.0.0.1:8765").http_url == "http://127.0.0.1:8765"
+    assert parse_relay("wss://r.example/gin").ws_url == "wss://r.example/gin"
+    with pytest.raises(InvalidLinkError, match="did you paste an invite link"):
+        parse_relay(f"https://r.example/j/{ROOM}#{SECRET_TEXT}")
+    with pytest.raises(InvalidLinkError, match="relay address must start with http"):
+        parse_relay("relay.example.org")
+
+
+def test_read_link_prefers_argument_then_environment_then_stdin() -> None:
+    env = {"GIN_LINK": "from-env"}
+    stdin = io.StringIO("from-stdin\n")
+    assert read_link("from-arg", env, stdin) == "from-arg"
+    assert read_link(None, env, stdin) == "from-env"
+    assert read_link(None, {}, stdin) == "from-stdin"
+    assert read_link("-", env, io.StringIO("  dash means stdin \n")) == "dash means stdin"
+    with pytest.raises(InvalidLinkError, match="give it as an argument, set GIN_LINK"):
+        read_link(None, {"GIN_LINK": "  "}, io.StringIO(""))

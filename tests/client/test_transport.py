@@ -1,0 +1,271 @@
+"""The client transport against a real relay on 127.0.0.1, with a cuttable proxy."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from client.transport import (
+    Closed,
+    Connected,
+    Event,
+    ExponentialBackoff,
+    Frame,
+    PeerGone,
+    PeerJoined,
+    PeerLeft,
+    Reconnected,
+    Reconnecting,
+    RelayTransport,
+    TransportClosedError,
+    TransportError,
+    TransportSettings,
+    WaitingForPeer,
+)
+from relay.server import Relay, serve
+from relay.testing import TEST_CONFIG, TcpProxy
+
+
+class Gate:
+    """An injected backoff sleep that waits until the test opens the gate."""
+
+    def __init__(self) -> None:
+        self.opened = asyncio.Event()
+        self.delays: list[float] = []
+
+    async def sleep(self, delay: float) -> None:
+        self.delays.append(delay)
+        await self.opened.wait()
+
+
+def settings(**overrides: Any) -> TransportSettings:
+    base = TransportSettings(backoff=lambda attempt: attempt / 100, ping_interval=None)
+    return replace(base, **overrides)
+
+
+@pytest.fixture
+async def relay() -> AsyncIterator[Relay]:
+    relay = await serve(replace(TEST_CONFIG, burst=1000))
+    yield relay
+    await relay.close()
+
+
+@pytest.fixture
+async def proxy(relay: Relay) -> AsyncIterator[TcpProxy]:
+    proxy = TcpProxy(relay.port)
+    await proxy.start()
+    yield proxy
+    await proxy.stop()
+
+
+def url(port: int) -> str:
+    return f"http://127.0.0.1:{port}"
+
+
+async def events(transport: RelayTransport, count: int) -> list[Event]:
+    out: list[Event] = []
+    async with asyncio.timeout(2):
+        async for event in transport:
+            out.append(event)
+            if len(out) == count:
+                break
+    return out
+
+
+async def until(transport: RelayTransport, kind: type[Any]) -> list[Event]:
+    """Events up to and including the first of ``kind``."""
+    out: list[Event] = []
+    async with asyncio.timeout(2):
+        async for event in transport:
+            out.append(event)
+            if isinstance(event, kind):
+                break
+    return out
+
+
+async def test_host_and_guest_see_each_other_and_exchange_frames(relay: Relay) -> None:
+    host = await RelayTransport.host(url(relay.port), settings=settings())
+    guest = await RelayTransport.join(url(relay.port), host.room, settings=settings())
+    assert await events(host, 3) == [Connected(host.room, 0), WaitingForPeer(), PeerJoined(False)]
+    assert await events(guest, 2) == [Connected(host.room, 1), PeerJoined(False)]
+    assert host.peer == guest.peer == "connected"
+    assert host.max_frame == relay.config.max_frame
+
+    sent = [b"%04d" % i + bytes(300) for i in range(200)]
+    for frame in sent:
+        assert await host.send(frame)
+    # Every frame exactly once, in order.
+    assert await events(guest, 200) == [Frame(frame) for frame in sent]
+    assert await guest.send(bytearray(b"reply"))
+    assert await events(host, 1) == [Frame(b"reply")]
+    await host.close()
+    await guest.close()
+
+
+async def test_dropped_connection_reconnects_to_the_same_seat(
+    relay: Relay, proxy: TcpProxy
+) -> None:
+    gate = Gate()
+    host = await RelayTransport.host(url(relay.port), settings=settings())
+    guest = await RelayTransport.join(
+        url(proxy.port), host.room, settings=settings(sleep=gate.sleep)
+    )
+    await events(host, 3)
+    await events(guest, 2)
+
+    proxy.cut()
+    reconnecting = (await events(guest, 1))[0]
+    assert isinstance(reconnecting, Reconnecting) and reconnecting.attempt == 1
+    assert "1006" in reconnecting.reason
+    assert not guest.connected
+    assert await guest.send(b"lost") is False  # nothing is queued behind the caller's back
+    assert await events(host, 1) == [PeerLeft(relay.config.grace)]
+    assert await host.send(b"held for you")
+
+    gate.opened.set()
+    assert await events(guest, 3) == [
+        Reconnected(attempts=1),
+        PeerJoined(False),
+        Frame(b"held for you"),
+    ]
+    assert await events(host, 1) == [PeerJoined(returning=True)]
+    assert gate.delays == [0.01]
+    assert await guest.send(b"back")
+    assert await events(host, 1) == [Frame(b"back")]
+    await host.close()
+    await guest.close()
+
+
+async def test_backoff_grows_while_the_relay_is_unreachable(relay: Relay, proxy: TcpProxy) -> None:
+    host = await RelayTransport.host(url(proxy.port), settings=settings())
+    await events(host, 2)
+    await proxy.stop()
+    attempts = await events(host, 3)
+    assert [(e.attempt, e.delay) for e in attempts if isinstance(e, Reconnecting)] == [
+        (1, 0.01),
+        (2, 0.02),
+        (3, 0.03),
+    ]
+    assert "cannot reach relay" in attempts[2].reason  # type: ignore[union-attr]
+    await proxy.start()
+    later = await until(host, Reconnected)
+    assert all(isinstance(e, Reconnecting) for e in later[:-1])
+    assert later[-1] == Reconnected(attempts=3 + len(later) - 1)
+    assert await events(host, 1) == [WaitingForPeer()]
+    await host.close()
+
+
+async def test_gives_up_after_max_attempts(relay: Relay, proxy: TcpProxy) -> None:
+    host = await RelayTransport.host(url(proxy.port), settings=settings(max_attempts=2))
+    await events(host, 2)
+    await proxy.stop()
+    tail = await events(host, 3)
+    assert [type(e) for e in tail] == [Reconnecting, Reconnecting, Closed]
+    closed = tail[-1]
+    assert isinstance(closed, Closed) and closed.code is None
+    assert closed.reason.startswith("gave up after 2 attempts: cannot reach relay")
+    with pytest.raises(TransportClosedError):
+        await host.send(b"x")
+    assert [e async for e in host] == []  # iteration ended with Closed
+
+
+async def test_refusal_by_the_relay_is_final(relay: Relay) -> None:
+    flood = await serve(replace(TEST_CONFIG, rate=1, burst=2))
+    try:
+        host = await RelayTransport.host(url(flood.port), settings=settings())
+        await events(host, 2)
+        for _ in range(3):
+            await host.send(b"x")
+        closed = (await events(host, 1))[0]
+        assert closed == Closed(1008, "rate limit: over 1 frames per second")
+    finally:
+        await flood.close()
+
+
+async def test_close_is_final_and_the_peer_is_told(relay: Relay) -> None:
+    host = await RelayTransport.host(url(relay.port), settings=settings())
+    async with await RelayTransport.join(url(relay.port), host.room) as guest:
+        await events(guest, 2)
+    assert guest.closed == Closed(1000, "closed by this side")
+    assert (await events(guest, 1)) == [Closed(1000, "closed by this side")]
+    assert await events(host, 4) == [
+        Connected(host.room, 0),
+        WaitingForPeer(),
+        PeerJoined(False),
+        PeerGone(),
+    ]
+    assert host.peer == "absent"
+    await host.close()
+    await host.close()  # idempotent
+
+
+async def test_frames_over_the_relay_limit_fail_locally(relay: Relay) -> None:
+    small = await serve(replace(TEST_CONFIG, max_frame=100))
+    try:
+        host = await RelayTransport.host(url(small.port), settings=settings())
+        with pytest.raises(ValueError, match="101 bytes is over the relay's limit of 100"):
+            await host.send(bytes(101))
+        with pytest.raises(TypeError, match="frames are bytes"):
+            await host.send("text")  # type: ignore[arg-type]
+        assert await host.send(bytes(100))
+        await host.close()
+    finally:
+        await small.close()
+
+
+async def test_first_connection_errors_are_raised(relay: Relay) -> None:
+    with pytest.raises(TransportError, match="unknown room") as info:
+        await RelayTransport.join(url(relay.port), "A" * 32)
+    assert info.value.permanent and info.value.code == 4404
+
+    spare = TcpProxy(relay.port)
+    await spare.start()
+    port = spare.port
+    await spare.stop()  # nothing listens there now
+    with pytest.raises(TransportError, match="cannot reach relay") as info:
+        await RelayTransport.host(url(port))
+    assert not info.value.permanent
+
+
+@pytest.mark.parametrize(("status", "permanent"), [(503, False), (429, False), (404, True)])
+async def test_http_answers_are_classified(status: int, permanent: bool) -> None:
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 %d Nope\r\nContent-Length: 5\r\n\r\nbusy\n" % status)
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(answer, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        with pytest.raises(TransportError, match=f"relay answered HTTP {status}: busy") as info:
+            await RelayTransport.host(url(port))
+        assert info.value.permanent is permanent
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+def test_constructor_checks() -> None:
+    with pytest.raises(ValueError, match="only the host"):
+        RelayTransport("http://127.0.0.1:1", seat=1)
+    with pytest.raises(ValueError, match="seat must be 0 or 1"):
+        RelayTransport("http://127.0.0.1:1", room="A" * 32, seat=2)
+    transport = RelayTransport("https://relay.example.org/gin", room="A" * 32, seat=1)
+    assert len(transport.token) == 32 and transport.room == "A" * 32
+    with pytest.raises(RuntimeError, match="not known"):
+        _ = RelayTransport("http://127.0.0.1:1").room
+
+
+def test_exponential_backoff_with_equal_jitter() -> None:
+    backoff = ExponentialBackoff(initial=1, factor=2, maximum=8, rng=random.Random(7))
+    delays = [backoff(n) for n in (1, 2, 3, 4, 5, 30)]
+    for delay, base in zip(delays, [1, 2, 4, 8, 8, 8], strict=True):
+        assert base / 2 <= delay <= base
+    same_seed = ExponentialBackoff(initial=1, factor=2, maximum=8, rng=random.Random(7))
+    assert [same_seed(n) for n in (1, 2, 3, 4, 5, 30)] == delays
