@@ -64,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     records: list[MatchRecord] = []
     progress = sys.stderr.isatty() and not args.json
-    for done, record in enumerate(_records(names, args.seed, args.matches, rules, args.jobs), 1):
+    stream = match_records(names, args.seed, args.matches, rules, args.jobs)
+    for done, record in enumerate(stream, 1):
         records.append(record)
         if progress:
             _progress(done, args.matches)
@@ -83,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _records(
+def match_records(
     names: tuple[str, str], seed: int, matches: int, rules: Any, jobs: int
 ) -> Iterator[MatchRecord]:
     """Match records in index order, from this process or a pool."""

@@ -1,0 +1,105 @@
+"""Figures of the computer players: prints them, asserts nothing.
+
+* The strength table: every pair of easy/normal/hard/simple, match win rate of
+  the first with its 95% Wilson interval (seats and first deal alternate).
+* Self-play speed on one core: normal vs normal and hard vs hard, hands/s.
+* Hard's decision time: median and 95th percentile over real positions.
+* The figures the rules page quotes: dealt-hand statistics, and how self-play
+  hands end (normal vs normal and hard vs hard).
+
+    python benchmarks/players.py [--matches 2000] [--jobs 2] [--seed 1] [--deals 100000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import random
+import statistics
+import time
+
+from client.simulate_cmd import match_records
+from gin.hand import Phase, shuffled_deck
+from gin.match import Match
+from gin.players import get, hint
+from gin.rules import STANDARD
+from gin.simulate import Summary, deal_stats, summarize
+
+PLAYERS = ("hard", "normal", "simple", "easy")
+
+
+def run(names: tuple[str, str], matches: int, seed: int, jobs: int) -> tuple[Summary, float]:
+    started = time.perf_counter()
+    summary = summarize(names, match_records(names, seed, matches, STANDARD, jobs))
+    return summary, time.perf_counter() - started
+
+
+def strength(matches: int, seed: int, jobs: int) -> None:
+    print("| pair | matches | first player's win rate | 95% CI | seconds |")
+    print("|---|---|---|---|---|")
+    for a, b in itertools.combinations(PLAYERS, 2):
+        summary, seconds = run((a, b), matches, seed, jobs)
+        low, high = summary.interval
+        print(f"| {a} vs {b} | {summary.matches} | {summary.win_rate:.1%} | "
+              f"{low:.1%}–{high:.1%} | {seconds:.0f} |", flush=True)
+
+
+def self_play(matches: int, seed: int) -> None:
+    for name in ("normal", "hard"):
+        summary, seconds = run((name, name), matches, seed, 1)
+        data = summary.to_dict()
+        shares = ", ".join(f"{k} {v:.1%}" for k, v in data["ends_share"].items())
+        print(f"{name} vs {name}, one core: {summary.hands / seconds:.0f} hands/s; "
+              f"{data['hands_per_match']:.2f} hands per match; ends: {shares}", flush=True)
+
+
+def decision_times(hands: int, seed: int) -> None:
+    """Time Hard's decisions (through :func:`hint`, as a UI calls it) in hard-vs-normal play."""
+    rng = random.Random(seed)
+    opponent = get("normal")
+    times: list[float] = []
+    for number in range(hands):
+        match = Match(first_dealer=number % 2)
+        hand = match.deal(shuffled_deck(rng))
+        while hand.phase is not Phase.OVER:
+            seat = match.turn
+            obs, legal = match.observation(seat), match.legal_actions()
+            if seat == 0:
+                started = time.perf_counter()
+                action = hint(obs, legal).action
+                times.append(time.perf_counter() - started)
+            else:
+                action = opponent.choose(obs, legal)
+            match.apply(seat, action)
+    times.sort()
+    p95 = times[int(0.95 * (len(times) - 1))]
+    print(f"Hard decision time over {len(times)} decisions: median "
+          f"{statistics.median(times) * 1e3:.3f} ms, p95 {p95 * 1e3:.3f} ms, "
+          f"max {times[-1] * 1e3:.3f} ms", flush=True)
+
+
+def dealt(deals: int, seed: int) -> None:
+    stats = deal_stats(deals, random.Random(seed))
+    one_in = f"one in {deals / stats.knockable:,.0f}" if stats.knockable else "none"
+    print(f"{deals:,} dealt hands: mean points {stats.mean_points:.1f}, mean deadwood "
+          f"{stats.mean_deadwood:.1f}, with a meld {stats.with_meld:.1%}, knockable "
+          f"{stats.knockable} ({one_in}), gins {stats.gins}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=2000)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--deals", type=int, default=100_000)
+    parser.add_argument("--speed-matches", type=int, default=100)
+    parser.add_argument("--timed-hands", type=int, default=300)
+    args = parser.parse_args()
+    dealt(args.deals, args.seed)
+    decision_times(args.timed_hands, args.seed)
+    self_play(args.speed_matches, args.seed)
+    strength(args.matches, args.seed, args.jobs)
+
+
+if __name__ == "__main__":
+    main()
