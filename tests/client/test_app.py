@@ -1,0 +1,313 @@
+"""Pilot tests: whole hands played through the table with fixed decks, and
+snapshots of the main screens at 100×30.
+
+The human is the non-dealer of the first hand; the computer is a scripted
+opponent (see conftest) so every move is known in advance.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Button, Static
+
+from client.app import GinApp
+from client.storage import Storage
+from client.ui.screens import (
+    ConfirmScreen,
+    HandOverScreen,
+    HowToPlayScreen,
+    MatchEndScreen,
+)
+from client.ui.table import CardView
+from gin import Card, Phase
+from gin.rules import STANDARD
+
+SIZE = (100, 30)
+# The player knocks with 1 (A♠ drawn, K♣ thrown); the computer lays off 5♣ and 9♣.
+KNOCK = ("2c 3c 4c 5d 5h 5s 9s 9h 9d Kc", "5c 9c Jd Jh Js 7d 8d 2h 3h 4h", "Qd", "As")
+# The player draws T♠ and goes gin, throwing K♥.
+GIN = ("Ac 2c 3c 4d 4h 4s 7s 8s 9s Kh", "5c 9c Jd Jh Js 7d 8d 2h 3h 5h", "Qd", "Ts")
+# The computer takes the A♦ upcard and knocks with 1; the player lays off 5♣ to 0.
+UNDERCUT = ("Jc Qc Kc 6h 7h 8h 7c 7d 7s 5c", "2c 3c 4c 5d 5h 5s 9s 9h 9d Kh", "Ad")
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Let the computer's worker and the screen catch up."""
+    app = pilot.app
+    for _ in range(2):
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def text(app: GinApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+def held(app: GinApp) -> tuple[Card, ...]:
+    assert app.game is not None
+    return app.game.observation().hand
+
+
+async def press(pilot: Pilot[None], *keys: str) -> None:
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+async def test_upcard_take_dimmed_card_refused_then_discard(table: Any, deal: Any) -> None:
+    app, _ = table(deal("2c 3c 4c 5d 5h 5s 9s 9h 9d Kc", "6c 8c Jd Jh Js 7d 8d 2h 3h 4h",
+                        "9c"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "Take the 9♣ or pass" in text(app, "#prompt")
+        await press(pilot, "t")
+        nine = app.screen.query_one("#hand #card-9c", CardView)
+        assert nine.has_class("-dimmed")
+        # Selecting the card just taken and throwing it is refused; nothing changes.
+        await pilot.click("#hand #card-9c")
+        await press(pilot, "d")
+        assert "can't go straight back" in text(app, "#prompt")
+        assert len(held(app)) == 11
+        # Throw the K♣ with the mouse: click to select, click again to throw.
+        await pilot.click("#hand #card-Kc")
+        await settle(pilot)
+        assert app.screen.query_one("#hand #card-Kc", CardView).has_class("-selected")
+        await pilot.click("#hand #card-Kc")
+        await settle(pilot)
+        # The computer drew from the stock and threw what it drew, one move at a time.
+        log = text(app, "#log")
+        assert "The computer drew from the stock." in log
+        assert "The computer threw the" in log
+        obs = app.game.observation() if app.game else None
+        assert obs is not None and obs.phase is Phase.DRAW and obs.my_turn
+        assert Card.parse("Kc") not in obs.hand and len(obs.hand) == 10
+        assert "or draw from the stock" in text(app, "#prompt")
+
+
+async def test_upcard_pass_then_draw_from_stock_by_mouse(table: Any, deal: Any) -> None:
+    app, opponent = table(deal(*KNOCK))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.click("#btn-pass_card")
+        await settle(pilot)
+        # The computer passed too: the first draw must come from the stock.
+        assert opponent.seen[0].phase is Phase.UPCARD
+        assert "draw from the stock" in text(app, "#prompt")
+        assert not app.screen.query_one("#btn-take", Button).display
+        await pilot.click("#stock CardView")
+        await settle(pilot)
+        assert Card.parse("As") in held(app)
+        assert app.selected == Card.parse("As")  # the card just drawn is selected
+
+
+async def test_knock_with_layoffs(table: Any, deal: Any, storage: Storage) -> None:
+    app, _ = table(deal(*KNOCK))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "p", "s")
+        assert app.screen.query_one("#btn-knock", Button).display
+        await press(pilot, "k")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "with 1 in loose cards" in app.screen.question
+        assert "K♣" in app.screen.question
+        await press(pilot, "enter")
+        assert isinstance(app.screen, HandOverScreen)
+        explanation = text(app, "#explanation")
+        assert "You knocked with 1" in explanation
+        assert "after laying off 2 cards" in explanation
+        assert "15 − 1 = 14 to you" in explanation
+        # The lay-offs are shown on the knocker's melds, marked.
+        laid = app.screen.query("#mine CardView.-laidoff")
+        assert {v.card for v in laid} == {Card.parse("5c"), Card.parse("9c")}
+        await press(pilot, "enter")
+        assert app.game is not None
+        assert app.game.match.scores == [14, 0]
+        assert "Hand 2" in text(app, "#hand-number")
+    # The finished hand was saved: its deck and actions, and its result.
+    [record] = storage.saved_hands()
+    assert record["result"]["kind"] == "knock" and record["result"]["points"] == 14
+    assert record["hand"]["actions"][-1] == [1, "layoff"]
+
+
+async def test_gin(table: Any, deal: Any) -> None:
+    app, _ = table(deal(*GIN))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "p", "s")
+        assert str(app.screen.query_one("#btn-knock", Button).label) == "Gin!"
+        await press(pilot, "k", "enter")
+        assert isinstance(app.screen, HandOverScreen)
+        assert "You went gin: 25 + 39 loose points = 64 to you." in text(app, "#explanation")
+
+
+async def test_undercut(table: Any, deal: Any) -> None:
+    app, _ = table(deal(*UNDERCUT), script=["take", "knock Kh"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "p")
+        assert "The computer knocked" in text(app, "#prompt")
+        assert app.screen.query_one("#btn-lay_off", Button).display
+        await press(pilot, "l")
+        assert isinstance(app.screen, HandOverScreen)
+        explanation = text(app, "#explanation")
+        assert "An undercut: 1 − 0 + 25 = 26 to you." in explanation
+        laid = app.screen.query("#theirs CardView.-laidoff")
+        assert [v.card for v in laid] == [Card.parse("5c")]
+
+
+async def test_dead_hand_same_dealer_deals_again(table: Any, deal: Any) -> None:
+    app, _ = table(deal(*KNOCK[:3]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "p")
+        # Draw and throw the drawn card (it is selected) until the stock runs out.
+        while not isinstance(app.screen, HandOverScreen):
+            await press(pilot, "s", "d")
+        assert "Dead hand" in text(app, "#explanation")
+        assert "Nobody scores" in text(app, "#explanation")
+        await press(pilot, "enter")
+        assert app.game is not None
+        obs = app.game.observation()
+        assert obs.scores == (0, 0) and obs.dealer == 1 and obs.hand_number == 2
+
+
+async def test_match_end_with_bonuses_and_rematch(table: Any, deal: Any) -> None:
+    app, _ = table(deal(*KNOCK), rules=STANDARD.with_options(target=10))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "p", "s", "k", "enter", "enter")
+        assert isinstance(app.screen, MatchEndScreen)
+        totals = text(app, "#totals")
+        assert "You won" in str(app.screen.query_one(".title", Static).render())
+        rows = {line[:28].strip(): line[28:].split() for line in totals.splitlines()}
+        assert rows["Points"] == ["14", "0"]
+        assert rows["Game bonus"] == ["200", "0"]  # doubled: a shutout
+        assert rows["Shutout"] == ["game", "bonus", "doubled"]
+        assert rows["Total"] == ["239", "0"]
+        await press(pilot, "enter")  # rematch
+        assert app.game is not None
+        assert app.game.match.scores == [0, 0] and app.game.observation().hand_number == 1
+
+
+async def test_continue_after_quit(table: Any, deal: Any, storage: Storage) -> None:
+    app, _ = table(deal(*KNOCK))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "p", "s")
+        assert app.game is not None
+        before = app.game.observation()
+    saved = json.loads(storage.match_path.read_text())
+    assert saved["match"]["hands"][0]["actions"] == [[0, "pass"], [1, "pass"], [0, "stock"]]
+
+    again, _ = table()
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(again.screen, ConfirmScreen)
+        assert "Continue where you stopped?" in again.screen.question
+        await press(pilot, "enter")
+        assert again.game is not None
+        assert again.game.observation() == before
+        assert Card.parse("As") in held(again)
+
+
+async def test_grouping_off_lets_cards_be_rearranged(table: Any, deal: Any) -> None:
+    app, _ = table(deal(*KNOCK))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        bars = app.screen.query("#hand .bar")
+        assert sum("━" in str(b.render()) for b in bars) == 3  # three melds, three bars
+        await press(pilot, "g")
+        first = [v.card for v in app.screen.query("#hand CardView")]
+        await pilot.click("#hand #card-Kc")
+        await press(pilot, "shift+left", "shift+left")
+        after = [v.card for v in app.screen.query("#hand CardView")]
+        i = first.index(Card.parse("Kc"))
+        assert after.index(Card.parse("Kc")) == i - 2
+        assert sorted(after) == sorted(first)  # type: ignore[type-var]
+
+
+async def test_hint_highlights_hards_move(table: Any, deal: Any) -> None:
+    app, _ = table(deal(*GIN))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "p", "s", "h")
+        assert text(app, "#prompt").startswith("Hint: knock, throwing the K♥")
+        assert app.screen.query_one("#hand #card-Kh", CardView).has_class("-hint")
+
+
+async def test_side_panel_full_screen_keys_and_friend_online(table: Any, deal: Any) -> None:
+    app, _ = table(deal(*KNOCK))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        online = app.screen.query_one("#mode-online")
+        assert online.disabled and "not yet" in str(online.render())
+        await press(pilot, "f")
+        assert not app.screen.query_one("#side").display
+        await press(pilot, "f", "question_mark")
+        assert "knock or gin" in str(app.screen.query_one(Static).render())
+        await press(pilot, "escape", "i")
+        assert isinstance(app.screen, HowToPlayScreen)
+        assert "their deadwood + 25" in app.screen.text
+
+
+async def test_a_failed_save_is_reported_and_play_goes_on(
+    table: Any, deal: Any, storage: Storage, monkeypatch: Any
+) -> None:
+    from client.storage import StorageError
+
+    def full(path: Any, data: Any) -> None:
+        raise StorageError("Could not save x: the disk is full.")
+
+    app, _ = table(deal(*KNOCK))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        monkeypatch.setattr(storage, "write_json", full)
+        await press(pilot, "p")
+        assert any("disk is full" in str(n.message) for n in app._notifications)
+        await press(pilot, "s")
+        assert Card.parse("As") in held(app)
+
+
+# -- snapshots of the main screens -------------------------------------------
+
+SnapCompare = Callable[..., bool]
+
+
+def test_snapshot_table(snap_compare: SnapCompare, table: Any, deal: Any) -> None:
+    app, _ = table(deal(*KNOCK))
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+
+
+def test_snapshot_knock_result(snap_compare: SnapCompare, table: Any, deal: Any) -> None:
+    app, _ = table(deal(*KNOCK))
+
+    async def knock(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await press(pilot, "p", "s", "k", "enter")
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=knock)
+
+
+def test_snapshot_match_end(snap_compare: SnapCompare, table: Any, deal: Any) -> None:
+    app, _ = table(deal(*KNOCK), rules=STANDARD.with_options(target=10))
+
+    async def finish(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await press(pilot, "p", "s", "k", "enter", "enter")
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=finish)
+
+
+def test_snapshot_how_to_play(snap_compare: SnapCompare, table: Any, deal: Any) -> None:
+    app, _ = table(deal(*KNOCK))
+
+    async def open_rules(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await press(pilot, "i")
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=open_rules)
