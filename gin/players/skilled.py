@@ -50,7 +50,10 @@ class Style:
 
 NORMAL = Style("normal", reach=3.0, caution=0.0, knock_at_once=4, wait_while_stock=12,
                take_margin=1.0)
-HARD = Style("hard", reach=3.0, caution=12.0, knock_at_once=99, wait_while_stock=52,
+# Knocking whenever a knock is there measured worse (400-match runs: 49.5% against
+# Normal, 58.8% against Simple) than knocking at once only on 3 or less and on
+# anything once the stock is down to 8 (56.2% and 62.0%): see docs/players.md.
+HARD = Style("hard", reach=3.0, caution=12.0, knock_at_once=3, wait_while_stock=8,
              take_margin=1.0)
 
 
