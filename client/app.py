@@ -472,9 +472,10 @@ class GinApp(App[None]):
         counts = game.knock_counts()
         if not counts:
             return
-        # Knock with the selected card if it may be thrown for a knock, else the best.
-        card = self.selected if self.selected in counts else min(counts, key=counts.__getitem__)
-        count = counts[card]
+        # Throw the card that leaves the least deadwood; the selected one if it ties.
+        count = min(counts.values())
+        best = [c for c, n in counts.items() if n == count]
+        card = self.selected if self.selected in best else best[0]
         if count == 0:
             question = f"Go gin, throwing the {card.glyph} face down? Every other card melds."
         else:

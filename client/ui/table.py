@@ -121,7 +121,8 @@ class CardRow(Widget):
                 classes = [name for name, cs in self._marks.items() if card in cs]
                 if card is not None and card in group.marked:
                     classes.append("-laidoff")
-                cards.append(CardView(card, classes=" ".join(classes)))
+                name = None if card is None else f"card-{card}"
+                cards.append(CardView(card, id=name, classes=" ".join(classes)))
             # The bar sits under the meld; loose cards get a blank line so rows align.
             bar = "━" * (CARD_WIDTH * len(group.cards)) if group.meld else " "
             yield _GroupView(Horizontal(*cards), Static(bar, classes="bar"))
