@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Awaitable
 from dataclasses import dataclass
 from http import HTTPStatus
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qsl
 
 from websockets.asyncio.server import Server, ServerConnection
@@ -63,6 +63,17 @@ class Close:
     ROOM_EXPIRED = 4410  # room idle too long
     TOO_MANY_CONNECTIONS = 4429  # per-address connection cap: retry later
     RELAY_FULL = 4503  # room cap reached: retry later
+
+
+class Refusal(NamedTuple):
+    code: int
+    reason: str
+    key: str  # the label in gin_relay_refusals_total
+
+
+TEXT_FRAME = Refusal(Close.TEXT_FRAME, "text frames are not accepted; send binary", "text_frame")
+RELAY_FULL = Refusal(Close.RELAY_FULL, "relay full; try later", "relay_full")
+UNKNOWN_ROOM = Refusal(Close.UNKNOWN_ROOM, "unknown room: not issued by this relay", "unknown_room")
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +141,8 @@ class Seat:
         self.conn: ServerConnection | None = None
         self.away_since: float | None = None  # set while a dropped owner has grace
         # Frames (bytes) and control messages (str) in the order they must go out.
-        self.outbox: deque[bytes | str] = deque()
+        # None while empty: most seats are idle, and an empty deque is ~0.7 KiB.
+        self.outbox: deque[bytes | str] | None = None
         self.outbox_frames = 0  # the bytes items in outbox, and their total size
         self.outbox_bytes = 0
         # After an overflow or an expired grace, frames are dropped until the seat
@@ -143,17 +155,26 @@ class Seat:
             return "connected"
         return "away" if self.away_since is not None else "absent"
 
+    def enqueue(self, item: bytes | str, first: bool = False) -> None:
+        if self.outbox is None:
+            self.outbox = deque()
+        if first:
+            self.outbox.appendleft(item)
+        else:
+            self.outbox.append(item)
+
     def clear(self) -> int:
         """Empty the outbox; returns how many frames were in it."""
         frames = self.outbox_frames
-        self.outbox.clear()
+        self.outbox = None
         self.outbox_frames = self.outbox_bytes = 0
         return frames
 
     def drop_control(self) -> None:
         # Status messages meant for a connection that is gone would mislead its successor.
-        if any(isinstance(item, str) for item in self.outbox):
-            self.outbox = deque(item for item in self.outbox if isinstance(item, bytes))
+        if self.outbox is not None and any(isinstance(item, str) for item in self.outbox):
+            kept: deque[bytes | str] = deque(i for i in self.outbox if isinstance(i, bytes))
+            self.outbox = kept or None
 
 
 class Room:
@@ -301,7 +322,14 @@ class Relay:
     # -------------------------------------------------------------- WebSocket
 
     async def _handle(self, conn: ServerConnection) -> None:
+        # One coroutine per connection, kept flat: each nested frame costs every
+        # idle connection a few hundred bytes.
+        assert conn.request is not None and conn.response is not None
         ip = self._client_ip(conn)
+        path = conn.request.path
+        # Nothing reads the handshake headers again; they are ~3 KiB per connection.
+        conn.request.headers.clear()
+        conn.response.headers.clear()
         if self._per_ip.get(ip, 0) >= self.config.max_conns_per_ip:
             await self._refuse(
                 conn,
@@ -310,11 +338,48 @@ class Relay:
                 "conns_per_ip",
             )
             return
+        admitted = self._admit(path)
+        if isinstance(admitted, Refusal):
+            await self._refuse(conn, *admitted)
+            return
+        room, seat_no, token, kind = admitted
         self._per_ip[ip] = self._per_ip.get(ip, 0) + 1
         self._connections += 1
+        cfg, clock, stats = self.config, self.config.clock, self.stats
+        target = room.seats[1 - seat_no]
+        tokens, stamp = float(cfg.burst), clock()
         try:
-            await self._serve_connection(conn)
+            await self._attach(conn, room, seat_no, token, kind)
+            while True:
+                try:
+                    message = await conn.recv()
+                except ConnectionClosed as exc:
+                    if exc.sent is not None and exc.sent.code == CloseCode.MESSAGE_TOO_BIG:
+                        stats.refusals["frame_too_large"] += 1
+                        event("refused", logging.WARNING, reason="frame_too_large")
+                    return
+                if isinstance(message, str):
+                    await self._refuse(conn, *TEXT_FRAME)
+                    return
+                # Token bucket: refill by elapsed time, spend one per frame.
+                now = clock()
+                tokens = min(float(cfg.burst), tokens + (now - stamp) * cfg.rate)
+                stamp = now
+                if tokens < 1.0:
+                    await self._refuse(
+                        conn,
+                        Close.FLOOD,
+                        f"rate limit: over {cfg.rate:g} frames per second",
+                        "flood",
+                    )
+                    return
+                tokens -= 1.0
+                stats.frames_in += 1
+                stats.bytes_in += len(message)
+                room.last_activity = now
+                await self._push(target, message)
         finally:
+            self._detach(conn, room, seat_no)
             self._connections -= 1
             left = self._per_ip[ip] - 1
             if left:
@@ -322,54 +387,35 @@ class Relay:
             else:
                 del self._per_ip[ip]
 
-    async def _serve_connection(self, conn: ServerConnection) -> None:
-        assert conn.request is not None
+    def _admit(self, path: str) -> tuple[Room, int, str, str] | Refusal:
+        """Find or make the room a request names, and check the seat is free or its own."""
         try:
-            route = parse_route(conn.request.path)
+            route = parse_route(path)
         except RouteError as exc:
-            await self._refuse(conn, Close.BAD_REQUEST, str(exc), "bad_request")
-            return
+            return Refusal(Close.BAD_REQUEST, str(exc), "bad_request")
         now = self.config.clock()
         if isinstance(route, NewRoom):
             if len(self._rooms) >= self.config.max_rooms:
-                await self._refuse(conn, Close.RELAY_FULL, "relay full; try later", "relay_full")
-                return
+                return RELAY_FULL
             room = Room(self._ids.issue(), now)
             self._rooms[room.id] = room
             self.stats.rooms_created += 1
             event("room_created", room=short_room(room.id))
-            seat_no, token, kind = 0, route.token, "created"
-        else:
-            if not self._ids.verify(route.room):
-                await self._refuse(
-                    conn,
-                    Close.UNKNOWN_ROOM,
-                    "unknown room: not issued by this relay",
-                    "unknown_room",
-                )
-                return
-            found = self._rooms.get(route.room)
-            if found is None:
-                if len(self._rooms) >= self.config.max_rooms:
-                    await self._refuse(
-                        conn, Close.RELAY_FULL, "relay full; try later", "relay_full"
-                    )
-                    return
-                # A valid id the relay does not hold: it restarted or the room idled out.
-                found = self._rooms[route.room] = Room(route.room, now)
-                self.stats.rooms_restored += 1
-                event("room_restored", room=short_room(route.room))
-            room = found
-            seat_no, token, kind = route.seat, route.token, "joined"
-            held = room.seats[seat_no].token
-            if held is not None and not hmac.compare_digest(held, token):
-                await self._refuse(conn, Close.SEAT_TAKEN, f"seat {seat_no} is taken", "seat_taken")
-                return
-        await self._attach(conn, room, seat_no, token, kind)
-        try:
-            await self._forward(conn, room, seat_no)
-        finally:
-            self._detach(conn, room, seat_no)
+            return room, 0, route.token, "created"
+        if not self._ids.verify(route.room):
+            return UNKNOWN_ROOM
+        found = self._rooms.get(route.room)
+        if found is None:
+            if len(self._rooms) >= self.config.max_rooms:
+                return RELAY_FULL
+            # A valid id the relay does not hold: it restarted or the room idled out.
+            found = self._rooms[route.room] = Room(route.room, now)
+            self.stats.rooms_restored += 1
+            event("room_restored", room=short_room(route.room))
+        held = found.seats[route.seat].token
+        if held is not None and not hmac.compare_digest(held, route.token):
+            return Refusal(Close.SEAT_TAKEN, f"seat {route.seat} is taken", "seat_taken")
+        return found, route.seat, route.token, "joined"
 
     async def _attach(
         self, conn: ServerConnection, room: Room, seat_no: int, token: str, kind: str
@@ -394,12 +440,12 @@ class Relay:
             max_frame=self.config.max_frame,
         )
         # Ahead of any frames buffered while the seat was empty.
-        seat.outbox.appendleft(hello)
+        seat.enqueue(hello, first=True)
         event(
             "seat_" + ("reclaimed" if returning else "claimed"),
             room=short_room(room.id),
             seat=seat_no,
-            buffered=len(seat.outbox) - 1,
+            buffered=seat.outbox_frames,
         )
         if other.conn is not None:
             await self._push(other, _json(type="peer_reconnected" if returning else "peer_joined"))
@@ -424,56 +470,39 @@ class Relay:
         if other.conn is not None:
             self._spawn(self._push(other, _json(type="peer_left", grace=self.config.grace)))
 
-    async def _forward(self, conn: ServerConnection, room: Room, seat_no: int) -> None:
-        cfg, clock, stats = self.config, self.config.clock, self.stats
-        target = room.seats[1 - seat_no]
-        tokens, stamp = float(cfg.burst), clock()
-        while True:
-            try:
-                message = await conn.recv()
-            except ConnectionClosed as exc:
-                if exc.sent is not None and exc.sent.code == CloseCode.MESSAGE_TOO_BIG:
-                    stats.refusals["frame_too_large"] += 1
-                    event(
-                        "refused",
-                        logging.WARNING,
-                        reason="frame_too_large",
-                        room=short_room(room.id),
-                    )
-                return
-            if isinstance(message, str):
-                await self._refuse(
-                    conn,
-                    Close.TEXT_FRAME,
-                    "text frames are not accepted; send binary",
-                    "text_frame",
-                )
-                return
-            now = clock()
-            tokens = min(float(cfg.burst), tokens + (now - stamp) * cfg.rate)
-            stamp = now
-            if tokens < 1.0:
-                await self._refuse(
-                    conn, Close.FLOOD, f"rate limit: over {cfg.rate:g} frames per second", "flood"
-                )
-                return
-            tokens -= 1.0
-            stats.frames_in += 1
-            stats.bytes_in += len(message)
-            room.last_activity = now
-            await self._push(target, message)
-
     # ---------------------------------------------------------------- outbox
 
     async def _push(self, seat: Seat, item: bytes | str) -> None:
-        """Queue ``item`` for ``seat`` and deliver what its connection can take."""
+        """Deliver ``item`` to ``seat`` in order, queueing it while that cannot be done."""
+        first = False
+        conn = seat.conn
+        if conn is not None and seat.outbox is None and not seat.flushing and not seat.discarding:
+            # The usual case: nothing is queued ahead, so skip the queue.
+            if await self._send_now(seat, conn, item):
+                if seat.outbox:
+                    await self._flush(seat)  # what others queued while this was sent
+                return
+            first = True  # older than anything queued while the send failed
         if isinstance(item, str):
             if seat.conn is None:
                 return  # the next hello states the peer's status anyway
         elif not self._hold(seat, item):
             return
-        seat.outbox.append(item)
+        seat.enqueue(item, first)
         await self._flush(seat)
+
+    async def _send_now(self, seat: Seat, conn: ServerConnection, item: bytes | str) -> bool:
+        seat.flushing = True  # anything pushed meanwhile queues behind this item
+        try:
+            await conn.send(item)
+        except ConnectionClosed:
+            return False
+        finally:
+            seat.flushing = False
+        if isinstance(item, bytes):
+            self.stats.frames_out += 1
+            self.stats.bytes_out += len(item)
+        return True
 
     def _hold(self, seat: Seat, frame: bytes) -> bool:
         """Account for a frame about to be queued; False if it must be dropped."""
@@ -508,8 +537,8 @@ class Relay:
         seat.flushing = True
         stats = self.stats
         try:
-            while seat.outbox and (conn := seat.conn) is not None:
-                item = seat.outbox[0]
+            while (box := seat.outbox) and (conn := seat.conn) is not None:
+                item = box[0]
                 try:
                     await conn.send(item)
                 except ConnectionClosed:
@@ -517,8 +546,9 @@ class Relay:
                         return  # kept for the next connection of this seat
                     continue  # a newer connection took over: carry on with it
                 # Peek, send, then pop: a frame lost with a dying connection is resent.
-                if seat.outbox and seat.outbox[0] is item:
-                    seat.outbox.popleft()
+                box = seat.outbox
+                if box and box[0] is item:
+                    box.popleft()
                     if isinstance(item, bytes):
                         seat.outbox_frames -= 1
                         seat.outbox_bytes -= len(item)
@@ -526,6 +556,8 @@ class Relay:
                         stats.bytes_out += len(item)
         finally:
             seat.flushing = False
+            if not seat.outbox:
+                seat.outbox = None  # an idle seat holds no deque (~0.7 KiB)
 
     # ------------------------------------------------------------- refusals
 
@@ -597,7 +629,10 @@ def _counting_connection(stats: metrics.RelayStats) -> type[ServerConnection]:
     class CountingConnection(ServerConnection):
         async def handshake(self, *args: Any, **kwargs: Any) -> None:
             await super().handshake(*args, **kwargs)
-            if self.request is None and self.protocol.handshake_exc is not None:
+            exc = self.protocol.handshake_exc
+            # A connection closed before sending anything is a port probe (load
+            # balancers, monitoring), not a bad request.
+            if self.request is None and exc is not None and not isinstance(exc.__cause__, EOFError):
                 stats.refusals["bad_http"] += 1
                 event(
                     "refused",
