@@ -286,6 +286,12 @@ class RelayTransport:
         ws, hello = await self._open()
         self._adopt(ws, hello, Connected(str(hello["room"]), self.seat))
         self._task = asyncio.create_task(self._run())
+        self._task.add_done_callback(self._on_run_done)
+
+    def _on_run_done(self, task: asyncio.Task[None]) -> None:
+        # A bug below must end the event stream, not leave the consumer waiting.
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            self._finish(None, f"transport failed: {exc!r}")
 
     async def send(self, data: bytes) -> bool:
         """Send one frame to the other seat.

@@ -260,10 +260,6 @@ class Relay:
         return self._port
 
     @property
-    def host(self) -> str:
-        return self.config.host
-
-    @property
     def rooms(self) -> int:
         return len(self._rooms)
 
@@ -282,6 +278,7 @@ class Relay:
         event("relay_stopped", rooms=len(self._rooms))
 
     async def wait_closed(self) -> None:
+        """Return once the relay has stopped (after close(), from any task)."""
         assert self._server is not None, "relay not started"
         await self._server.wait_closed()
 

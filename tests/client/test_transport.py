@@ -269,3 +269,17 @@ def test_exponential_backoff_with_equal_jitter() -> None:
         assert base / 2 <= delay <= base
     same_seed = ExponentialBackoff(initial=1, factor=2, maximum=8, rng=random.Random(7))
     assert [same_seed(n) for n in (1, 2, 3, 4, 5, 30)] == delays
+
+
+async def test_a_failure_inside_the_transport_ends_the_stream(
+    relay: Relay, proxy: TcpProxy
+) -> None:
+    async def broken_sleep(delay: float) -> None:
+        raise RuntimeError("clock on fire")
+
+    host = await RelayTransport.host(url(proxy.port), settings=settings(sleep=broken_sleep))
+    await events(host, 2)
+    proxy.cut()
+    tail = await events(host, 2)
+    assert isinstance(tail[0], Reconnecting)
+    assert tail[1] == Closed(None, "transport failed: RuntimeError('clock on fire')")

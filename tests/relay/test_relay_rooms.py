@@ -242,7 +242,10 @@ async def test_forwarded_address_counts_when_trusted(start_relay: StartRelay) ->
 async def test_shutdown_closes_with_going_away(start_relay: StartRelay) -> None:
     relay = await start_relay()
     host, guest = await pair(relay)
+    waiter = asyncio.create_task(relay.wait_closed())
     await relay.close()
+    async with asyncio.timeout(1):
+        await waiter
     for client in (host, guest):
         code, reason = await close_of(client)
         assert (code, reason) == (1001, "relay shutting down")
