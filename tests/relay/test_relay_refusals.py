@@ -121,10 +121,11 @@ async def test_garbage_bytes_request_is_dropped(start_relay: StartRelay) -> None
     async with asyncio.timeout(2):
         answer = await reader.read()
     writer.close()
-    # Not HTTP at all: websockets hangs up without an answer; the relay counts it.
-    assert answer == b""
+    # websockets 17 hangs up without an answer on a request line that is not
+    # ASCII; 16 read it and the relay answered 404. Either way it is counted.
+    assert answer == b"" or answer.startswith(b"HTTP/1.1 404 ")
     async with asyncio.timeout(2):
-        while not relay.stats.refusals["bad_http"]:
+        while not (relay.stats.refusals["bad_http"] or relay.stats.refusals["not_found"]):
             await asyncio.sleep(0.01)
     await assert_forwarding(host, guest)
 
