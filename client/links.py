@@ -98,27 +98,34 @@ class Invite:
         return f"{self.relay.ws_url}/j/{self.room}"
 
 
+def _redacted(text: str) -> str:
+    # Error messages end up on screens and in bug reports: never echo the secret.
+    head, sep, _ = text.partition("#")
+    return repr(head + ("#…" if sep else ""))
+
+
 def _split(text: str, what: str) -> tuple[str, str, int | None, str, str, str]:
     text = text.strip().strip("<>").strip()
     if not text:
         raise InvalidLinkError(f"the {what} is empty")
+    shown = _redacted(text)
     if any(ch.isspace() for ch in text):
-        raise InvalidLinkError(f"the {what} contains spaces or line breaks: {text!r}")
+        raise InvalidLinkError(f"the {what} contains spaces or line breaks: {shown}")
     try:
         parts = urlsplit(text)
         port = parts.port
     except ValueError as exc:
-        raise InvalidLinkError(f"the {what} is not a valid URL ({exc}): {text!r}") from None
+        raise InvalidLinkError(f"the {what} is not a valid URL ({exc}): {shown}") from None
     scheme = parts.scheme.lower()
     if scheme not in _HTTP_SCHEME:
-        raise InvalidLinkError(f"the {what} must start with http:// or https://, got {text!r}")
+        raise InvalidLinkError(f"the {what} must start with http:// or https://, got {shown}")
     if not parts.hostname:
-        raise InvalidLinkError(f"the {what} names no relay host: {text!r}")
+        raise InvalidLinkError(f"the {what} names no relay host: {shown}")
     if parts.username is not None or parts.password is not None:
         raise InvalidLinkError(f"the {what} must not contain a user name or password")
     if parts.query:
         raise InvalidLinkError(f"the {what} must not contain a query ('?{parts.query}')")
-    return scheme, parts.hostname, port, parts.path, parts.fragment, text
+    return scheme, parts.hostname, port, parts.path, parts.fragment, shown
 
 
 def parse_relay(text: str) -> RelayAddress:
@@ -131,9 +138,9 @@ def parse_relay(text: str) -> RelayAddress:
 
 def parse_invite(text: str) -> Invite:
     """Parse an invite link; raises InvalidLinkError naming what is wrong."""
-    scheme, host, port, path, fragment, original = _split(text, "invite link")
+    scheme, host, port, path, fragment, shown = _split(text, "invite link")
     if scheme not in ("http", "https"):
-        raise InvalidLinkError(f"an invite link starts with http:// or https://, got {original!r}")
+        raise InvalidLinkError(f"an invite link starts with http:// or https://, got {shown}")
     prefix, sep, room = path.rpartition("/j/")
     if not sep:
         raise InvalidLinkError(f"an invite link's path ends in /j/ROOM, got {path or '/'!r}")

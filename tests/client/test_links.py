@@ -73,6 +73,7 @@ def test_malformed_links_say_what_is_wrong(link: str, message: str) -> None:
     with pytest.raises(InvalidLinkError, match=message.replace("?", r"\?")) as info:
         parse_invite(link)
     assert isinstance(info.value, ValueError)
+    assert SECRET_TEXT not in str(info.value)  # errors never echo the secret
 
 
 def test_non_canonical_secret_is_refused() -> None:
