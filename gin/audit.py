@@ -66,10 +66,7 @@ def audit_record(record: HandRecord, trust_seat: int | None = None) -> AuditResu
         trust=None if trust_seat is None else record.role_of(trust_seat),
     )
     findings = [
-        Finding(SEATS[record.seat_of(d.role)],
-                where_key.get((d.role, d.position), d.field if d.position is None
-                              else f"{d.field}[{d.position}]"),
-                d.detail)
+        Finding(SEATS[record.seat_of(d.role)], _where(d, where_key), d.detail)
         for d in report.deviations
     ]
     if report.deck is None:
@@ -81,6 +78,11 @@ def audit_record(record: HandRecord, trust_seat: int | None = None) -> AuditResu
     if not findings:
         findings += replay_findings
     return AuditResult(tuple(findings), tuple(_tell(record, hand, deck)))
+
+
+def _where(d: fd.Deviation, key_steps: dict[tuple[fd.Role, int | None], str]) -> str:
+    plain = d.field if d.position is None else f"{d.field}[{d.position}]"
+    return key_steps.get((d.role, d.position), plain) if d.field == "key" else plain
 
 
 def _key_steps(record: HandRecord) -> dict[tuple[fd.Role, int | None], str]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -36,6 +36,7 @@ from gin.cards import Card
 from gin.errors import IllegalAction, MalformedInput, PeerFault
 from gin.hand import UPCARD_POSITION, Hand, HandResult, Observation, Phase, dealt_positions
 from gin.match import Match
+from gin.players import Player
 from gin.records import SEATS, HandRecord, Score, Step
 from gin.rules import Ruleset
 from gin.scoring import MatchTotals
@@ -896,3 +897,40 @@ def _read_log(entries: list[object]) -> list[list[object]]:
             raise MalformedInput(f"session state: log[{i}] is not a valid entry")
         out.append(list(entry))
     return out
+
+
+# --- two sessions in one process -----------------------------------------------------------
+
+
+def pump(a: Session, b: Session) -> int:
+    """Hand each session's queued frames to the other until both are quiet.
+
+    For two sessions in one process (tests, benchmarks); returns the bytes moved.
+    """
+    moved = 0
+    while True:
+        frames = [(f, b) for f in a.data_to_send()] + [(f, a) for f in b.data_to_send()]
+        if not frames:
+            return moved
+        for frame, target in frames:
+            moved += len(frame)
+            if not target.over:
+                target.receive(frame)
+
+
+def play_local(host: Session, guest: Session, players: Sequence[Player]) -> int:
+    """Play a whole match between two sessions, ``players[seat]`` choosing each move.
+
+    Stops when both are over or neither can move (a failure); returns wire bytes.
+    """
+    moved = pump(host, guest)
+    while not (host.over and guest.over):
+        mover = next(((s, players[s.seat]) for s in (host, guest) if s.legal_actions()), None)
+        if mover is None:
+            return moved
+        session, player = mover
+        observation = session.observation()
+        assert observation is not None
+        session.act(player.choose(observation, session.legal_actions()))
+        moved += pump(host, guest)
+    return moved
