@@ -16,10 +16,10 @@ from gin.melds import Arrangement, all_arrangements, arrange_mask
 _SUIT = 0x1FFF
 _RANK_VALUE = tuple(min(r + 1, 10) for r in range(13))
 # Bit positions by rank within each suit, for shifts that must not cross suits.
-_NOT_KING = sum(0x0FFF << (13 * s) for s in range(4))
-_NOT_ACE = sum(0x1FFE << (13 * s) for s in range(4))
+NOT_KING = sum(0x0FFF << (13 * s) for s in range(4))
+NOT_ACE = sum(0x1FFE << (13 * s) for s in range(4))
 _UP_TO_JACK = sum(0x07FF << (13 * s) for s in range(4))
-_RANK_BITS = sum(1 << (13 * s) for s in range(4))  # the four aces; shift by rank
+ACES = sum(1 << (13 * s) for s in range(4))  # the four aces; shift by rank
 
 
 def bits(mask: int) -> Iterable[int]:
@@ -42,9 +42,9 @@ def potential(loose: int, live: int) -> int:
     points that meld would save. Zero for a hand with nothing to wait for.
     """
     total = 0
-    adjacent = loose & (loose >> 1) & _NOT_KING
+    adjacent = loose & (loose >> 1) & NOT_KING
     for bit in bits(adjacent):
-        outs = ((bit >> 1) & _NOT_KING | (bit << 2) & _NOT_ACE) & live
+        outs = ((bit >> 1) & NOT_KING | (bit << 2) & NOT_ACE) & live
         total += (bit_value(bit) + bit_value(bit << 1)) * outs.bit_count()
     gaps = loose & (loose >> 2) & ~(loose >> 1) & _UP_TO_JACK
     for bit in bits(gaps):
@@ -54,7 +54,7 @@ def potential(loose: int, live: int) -> int:
     pairs = (c & d) | ((c | d) & (h | s)) | (h & s)
     for rank_bit in bits(pairs):
         rank = rank_bit.bit_length() - 1
-        same = _RANK_BITS << rank
+        same = ACES << rank
         total += _RANK_VALUE[rank] * (loose & same).bit_count() * (live & same).bit_count()
     return total
 

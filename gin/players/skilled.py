@@ -16,9 +16,9 @@ from gin.cards import Card, format_cards, mask_cards
 from gin.hand import Observation, Phase
 from gin.melds import arrange_mask
 from gin.players.evaluate import (
-    _NOT_ACE,
-    _NOT_KING,
-    _RANK_BITS,
+    ACES,
+    NOT_ACE,
+    NOT_KING,
     best_knock,
     bits,
     discards,
@@ -95,7 +95,7 @@ class SkilledPlayer:
         # Ranks they threw or refused, and the cards beside them, they are not collecting.
         cold_cards = view.opp_thrown | view.opp_refused
         ranks = (cold_cards | cold_cards >> 13 | cold_cards >> 26 | cold_cards >> 39) & 0x1FFF
-        cold = (ranks * _RANK_BITS) | (cold_cards << 1 & _NOT_ACE) | (cold_cards >> 1 & _NOT_KING)
+        cold = (ranks * ACES) | (cold_cards << 1 & NOT_ACE) | (cold_cards >> 1 & NOT_KING)
 
         def held(card: int) -> float:
             if card & view.opp_known:
