@@ -1,6 +1,6 @@
 """Re-verify a hand record on its own, and tell the hand as a readable replay.
 
-The checks (``protocol.md`` §8): each seed opens its commitment; each deck
+The checks (``protocol.md`` §9): each seed opens its commitment; each deck
 message equals what its sender's seed makes of the message it received; every
 key revealed is the one its revealer's seed derives; every action replays
 legally through the rules engine on the deck the seeds define; the replayed

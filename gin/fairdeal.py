@@ -14,7 +14,7 @@ Three deck messages follow:
 
 So final position ``k`` holds card ``deck[k] = πA[πB[k]]`` under keys ``a_k`` and
 ``b_k``; whoever holds both opens it. The byte-exact derivations are documented
-in ``docs/fairdeal-math.md``. Pure: seeds are passed in, nothing here does I/O.
+in ``protocol.md`` §8. Pure: seeds are passed in, nothing here does I/O.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ the order the recording peer processed it (an action and/or the keys a seat
 revealed with it), both seeds and the result. Bytes travel as lowercase hex.
 :func:`parse_record` is strict: unknown or missing fields, wrong lengths and
 out-of-range values are :class:`MalformedInput` naming the JSON path. The format
-is specified in ``protocol.md`` §9.
+is specified in ``protocol.md`` §10.
 """
 
 from __future__ import annotations

@@ -55,12 +55,12 @@ SessionRole = Literal["host", "guest"]
 
 
 def match_id_for(secret: bytes) -> bytes:
-    """The match id both peers derive from the invite secret (§4)."""
+    """The match id both peers derive from the invite secret (protocol.md §4)."""
     return hashlib.sha256(DOMAIN + b"match-id\x00" + secret).digest()[:MATCH_ID_BYTES]
 
 
 def rules_digest(rules: Ruleset) -> bytes:
-    """SHA-256 of the ruleset's canonical JSON: what the guest agrees to (§6.1)."""
+    """SHA-256 of the ruleset's canonical JSON: what the guest agrees to (§4, §7.1)."""
     text = json.dumps(rules.to_dict(), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(DOMAIN + b"rules\x00" + text.encode()).digest()
 
@@ -70,7 +70,7 @@ def _coin(nonce: bytes) -> bytes:
 
 
 def first_dealer_for(host_nonce: bytes, guest_nonce: bytes) -> int:
-    """The seat that deals the first hand: a coin both sides toss (§6.1)."""
+    """The seat that deals the first hand: a coin both sides toss (§4, §7.1)."""
     return hashlib.sha256(DOMAIN + b"first-dealer\x00" + host_nonce + guest_nonce).digest()[0] & 1
 
 
@@ -349,7 +349,7 @@ class Session:
         try:
             plaintext = self._channel.open(frame)
         except wire.FrameIgnored:
-            return  # a re-send or reordering: harmless, nothing changed (§3.3)
+            return  # a re-send or reordering: harmless, nothing changed (§5)
         except wire.ChannelFault as exc:
             self._fail(ProtocolError(exc.who, exc.field, str(exc)))
             return
@@ -383,7 +383,7 @@ class Session:
     def to_state(self) -> dict[str, object]:
         """Plain data (msgpack-able; holds this hand's secret seed: keep it private).
 
-        Write-ahead rule (§3.4): persist after every input whose call queued frames,
+        Write-ahead rule (§11.2): persist after every input whose call queued frames,
         and before sending them.
         """
         failure = self._failure

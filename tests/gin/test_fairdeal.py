@@ -14,7 +14,7 @@ from gin import fairdeal as fd
 from gin.errors import MalformedInput, PeerFault
 from gin.fairdeal import Role
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "fairdeal-math.md"
+DOC = Path(__file__).resolve().parents[2] / "protocol.md"
 FIRST_SEED = bytes(range(32))
 SECOND_SEED = bytes(range(32, 64))
 MATCH = b"vector-match"
@@ -22,7 +22,7 @@ HAND = 1
 
 
 def doc_vectors() -> dict[str, str]:
-    """``name = value`` lines of the ```vectors block of docs/fairdeal-math.md."""
+    """``name = value`` lines of the ```vectors block of protocol.md."""
     block = re.search(r"```vectors\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
     assert block is not None, "no vectors block in the doc"
     pairs = (line.split(" = ", 1) for line in block.group(1).splitlines() if line.strip())

@@ -12,7 +12,7 @@ from gin import wire
 from gin.errors import MalformedInput, PeerFault
 from gin.wire import Side
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "fairdeal-math.md"
+DOC = Path(__file__).resolve().parents[2] / "protocol.md"
 SECRET = bytes(range(32))
 MATCH = b"vector-match"
 
