@@ -1,0 +1,72 @@
+"""`gin audit`: verdicts, the replay, exit statuses, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from client.cli import main
+from gin.players import get
+from gin.records import HandRecord
+from gin.rules import STANDARD
+from gin.session import HandVerified, Session, play_local
+
+
+@pytest.fixture(scope="module")
+def record() -> HandRecord:
+    rules = STANDARD.with_options(target=1)  # the first scored hand ends the match
+    host = Session("host", bytes(32), rules, random.Random(1).randbytes)
+    guest = Session("guest", bytes(32), None, random.Random(2).randbytes)
+    play_local(host, guest, [get("easy"), get("easy")])
+    return next(e.record for e in host.events() if isinstance(e, HandVerified))
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_a_good_record_verifies(record: HandRecord, tmp_path: Path,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "hand.json", record.to_json())
+    assert main(["audit", path]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{path}:\n") and out.rstrip().endswith("verified")
+    assert "is dealt" in out and "result:" in out
+    assert main(["audit", "--quiet", path]) == 0
+    assert capsys.readouterr().out == f"{path}:\nverified\n"
+
+
+def test_a_tampered_record_says_what_and_who(record: HandRecord, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    data = record.to_dict()
+    m3 = data["messages"]["message3"]
+    m3[30], m3[31] = m3[31], m3[30]
+    path = write(tmp_path, "bad.json", json.dumps(data))
+    assert main(["audit", "-q", path]) == 1
+    out = capsys.readouterr().out
+    dealer = ("host", "guest")[record.dealer]
+    assert "FAILED message3[30]: " in out and f"(at fault: {dealer})" in out
+    assert "verified" not in out
+
+
+@pytest.mark.parametrize(("content", "text"), [
+    (None, "cannot read"),
+    ("{not json", "not JSON"),
+    ('{"format": "gin-hand-record"}', "record.version"),
+], ids=["missing", "corrupt", "incomplete"])
+def test_unreadable_files_are_one_line_errors(
+    record: HandRecord, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    content: str | None, text: str,
+) -> None:
+    bad = str(tmp_path / "nope.json") if content is None else write(tmp_path, "x.json", content)
+    good = write(tmp_path, "good.json", record.to_json())
+    assert main(["audit", "-q", bad, good]) == 2
+    captured = capsys.readouterr()
+    (line,) = captured.err.splitlines()
+    assert line.startswith(f"gin audit: {bad}: ") and text in line
+    assert "Traceback" not in captured.err and captured.out.endswith("verified\n")
