@@ -36,7 +36,7 @@ from gin.actions import (
 from gin.cards import DECK, Card, mask_cards
 from gin.errors import IllegalAction, MalformedInput
 from gin.layoffs import Defence, best_defence, check_defence
-from gin.melds import check_meld, discard_deadwoods, mask_value, union
+from gin.melds import arrange_mask, check_meld, discard_table, mask_value, union
 from gin.rules import STANDARD, Ruleset
 from gin.scoring import Outcome, knocker_layout, settle_masks
 
@@ -193,6 +193,9 @@ class Hand:
         self._knock: tuple[int, tuple[int, ...], Card | None] | None = None
         self.result: HandResult | None = None
         self.events: list[Event] = []
+        # Each player's view of ``events``, kept as they happen (observations are
+        # asked for on every move; rebuilding them each time was a hot spot).
+        self._seen: tuple[list[Event], list[Event]] = ([], [])
         self.actions: list[tuple[int, Action]] = []
 
     # -- reading the state -------------------------------------------------
@@ -326,26 +329,32 @@ class Hand:
         In the lay-off phase the defender's layout is free; this lists the best
         one (``LayOff()``), and any other valid layout is legal too.
         """
+        # Built to agree with ``refusal`` without asking it of every candidate (the
+        # simulator calls this on every move); tests check the two agree.
         player, phase = self.turn, self.phase
-        candidates: list[Action]
         if phase is Phase.UPCARD:
-            candidates = [DrawPile(), Pass()]
-        elif phase is Phase.DRAW:
-            candidates = [DrawStock(), DrawPile()]
-        elif phase is Phase.DISCARD:
-            cards = mask_cards(self._masks[player])
-            candidates = [Discard(c) for c in cards]
+            return [DrawPile(), Pass()]
+        if phase is Phase.DRAW:
+            return [DrawStock()] if self.upcard_closed else [DrawStock(), DrawPile()]
+        if phase is Phase.DISCARD:
+            mask, taken = self._masks[player], self.just_taken
+            cards = [c for c in mask_cards(mask) if c != taken]
+            legal: list[Action] = [Discard(c) for c in cards]
             if not self._hidden[player]:
-                best = discard_deadwoods(self._masks[player])
-                candidates += [
-                    Knock(c) for c in cards if best.get(c.mask, 99) <= self.knock_limit
-                ]
-                candidates.append(BigGin())
-        elif phase is Phase.LAYOFF:
-            candidates = [LayOff()]
-        else:
-            return []
-        return [a for a in candidates if self.refusal(player, a) is None]
+                table = discard_table(mask)
+                least = min(o.deadwood for o in table)
+                if least <= self.knock_limit:
+                    best = {o.bit: o.deadwood for o in table}
+                    legal += [Knock(c) for c in cards if best[c.mask] <= self.knock_limit]
+                # Eleven cards in melds always include a four-card meld, so some
+                # discard leaves no deadwood: only then is the full test worth it.
+                if least == 0 and self.rules.big_gin_bonus is not None \
+                        and not arrange_mask(mask).deadwood_mask:
+                    legal.append(BigGin())
+            return legal
+        if phase is Phase.LAYOFF:
+            return [a for a in [LayOff()] if self.refusal(player, a) is None]
+        return []
 
     # -- changing the state ------------------------------------------------
 
@@ -359,7 +368,7 @@ class Hand:
         self.actions.append((player, action))
         other = 1 - player
         if isinstance(action, Pass):
-            self.events.append(Event(player, "pass"))
+            self._log(Event(player, "pass"))
             self._passes += 1
             if self._passes == 1:
                 self.turn = other
@@ -370,22 +379,22 @@ class Hand:
             self._masks[player] |= card.mask
             self._known[player] |= card.mask
             self.just_taken = card
-            self.events.append(Event(player, "take", card))
+            self._log(Event(player, "take", card))
             self.phase = Phase.DISCARD
         elif isinstance(action, DrawStock):
             pos = self._next_stock
             self._next_stock += 1
             self._give(player, pos)
             self.just_taken = None
-            self.events.append(Event(player, "stock", self._deck[pos]))
+            self._log(Event(player, "stock", self._deck[pos]))
             self.phase = Phase.DISCARD
         elif isinstance(action, Discard):
             self._remove(player, action.card)
             self._pile.append(action.card)
-            self.events.append(Event(player, "discard", action.card))
+            self._log(Event(player, "discard", action.card))
             self.just_taken = None
             if self.stock_count <= self.rules.dead_stock:
-                self.events.append(Event(player, "dead"))
+                self._log(Event(player, "dead"))
                 self._finish(HandResult("dead", None, None, 0, None))
             else:
                 self.turn, self.phase = other, Phase.DRAW
@@ -393,7 +402,7 @@ class Hand:
             self._remove(player, action.card)
             melds, _ = self._declared(self._masks[player], action.melds)
             self._knock = (player, melds, action.card)
-            self.events.append(Event(player, "knock", action.card))
+            self._log(Event(player, "knock", action.card))
             if not self._masks[player] & ~union(melds):
                 self._settle(None)  # gin: nothing may be laid off
             else:
@@ -401,11 +410,11 @@ class Hand:
         elif isinstance(action, BigGin):
             melds, _ = self._declared(self._masks[player], action.melds)
             self._knock = (player, melds, None)
-            self.events.append(Event(player, "biggin"))
+            self._log(Event(player, "biggin"))
             self._settle(None)
         elif isinstance(action, LayOff):
             defence = self._defence(player, action)
-            self.events.append(Event(player, "layoff"))
+            self._log(Event(player, "layoff"))
             self._settle(defence)
 
     def reveal(self, position: int, card: Card) -> None:
@@ -456,16 +465,27 @@ class Hand:
     def _finish(self, result: HandResult) -> None:
         self.result = result
         self.phase = Phase.OVER
+        # The knocker's face-down discard is shown to both once the hand is over.
+        for player, seen in enumerate(self._seen):
+            seen[:] = [self._seen_as(e, player) for e in self.events]
+
+    def _log(self, event: Event) -> None:
+        self.events.append(event)
+        for player, seen in enumerate(self._seen):
+            seen.append(self._seen_as(event, player))
 
     # -- what a player sees --------------------------------------------------
 
     def observation(self, player: int) -> Observation:
         """Exactly what ``player`` may see now."""
+        return self._observation(player, (0, 0), (0, 0), 1)
+
+    def _observation(
+        self, player: int, scores: tuple[int, int], hands_won: tuple[int, int], number: int
+    ) -> Observation:
+        """:meth:`observation` with the match context filled in (for :class:`Match`)."""
         other = 1 - player
         over = self.phase is Phase.OVER
-        history = tuple(
-            e if self._visible(e, player) else Event(e.player, e.kind) for e in self.events
-        )
         knock_melds = None
         if self._knock is not None and self.phase in (Phase.LAYOFF, Phase.OVER):
             knock_melds = tuple(mask_cards(m) for m in self._knock[1])
@@ -480,21 +500,27 @@ class Hand:
             stock_count=self.stock_count,
             opponent_card_count=self.card_count(other),
             opponent_known=mask_cards(self._known[other]),
-            history=history,
+            history=tuple(self._seen[player]),
             knock_limit=self.knock_limit,
             rules=self.rules,
             upcard_closed=self.upcard_closed,
             result=self.result,
             opponent_hand=mask_cards(self._masks[other]) if over else None,
             knock_melds=knock_melds,
+            scores=scores,
+            hands_won=hands_won,
+            hand_number=number,
         )
 
-    def _visible(self, event: Event, player: int) -> bool:
+    def _seen_as(self, event: Event, player: int) -> Event:
+        """``event`` as ``player`` sees it: a hidden card is left out."""
         if event.kind == "stock":
-            return event.player == player
-        if event.kind == "knock":
-            return event.player == player or self.phase is Phase.OVER
-        return True
+            visible = event.player == player
+        elif event.kind == "knock":
+            visible = event.player == player or self.phase is Phase.OVER
+        else:
+            return event
+        return event if visible else Event(event.player, event.kind)
 
     # -- saving --------------------------------------------------------------
 

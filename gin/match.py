@@ -6,7 +6,6 @@ random source, or fixed by the fair deal), so a match is deterministic.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -81,11 +80,11 @@ class Match:
     def observation(self, player: int) -> Observation:
         if self.hand is None:
             raise IllegalAction("no hand has been dealt")
-        return dataclasses.replace(
-            self.hand.observation(player),
-            scores=(self.scores[0], self.scores[1]),
-            hands_won=(self.hands_won[0], self.hands_won[1]),
-            hand_number=self.hand_number,
+        return self.hand._observation(
+            player,
+            (self.scores[0], self.scores[1]),
+            (self.hands_won[0], self.hands_won[1]),
+            self.hand_number,
         )
 
     def _record(self, result: HandResult) -> None:

@@ -227,20 +227,67 @@ def discard_mask(mask: int) -> tuple[int, Arrangement]:
     return bit, Arrangement(_partition(melds, used), mask ^ used ^ bit, deadwood)
 
 
+class DiscardOption(NamedTuple):
+    """What discarding one card of an eleven-card hand leaves."""
+
+    bit: int  # the card thrown
+    deadwood: int  # least deadwood of the ten cards left
+    deadwood_mask: int  # their loose cards, as ``arrange_mask`` lays them out
+
+
+@lru_cache(maxsize=1 << 14)
+def discard_table(mask: int) -> tuple[DiscardOption, ...]:
+    """Every discard of ``mask`` (lowest card first) and the best arrangement it leaves.
+
+    One pass over the meld combinations of the whole hand serves every discard:
+    the ten cards left after throwing a card are covered exactly by the
+    combinations that avoid it. Combinations are visited in the order
+    :func:`_search` visits those of the smaller hand and only a strictly lower
+    deadwood replaces the best, so each ``deadwood_mask`` equals
+    ``arrange_mask(mask & ~bit).deadwood_mask`` (tie-break included).
+    """
+    total = mask_value(mask)
+    if not _has_meld(mask):
+        return tuple(
+            DiscardOption(bit, total - _RANK_VALUE[(bit.bit_length() - 1) % 13], mask ^ bit)
+            for bit in _bits(mask)
+        )
+    melds = candidate_melds(mask)
+    values = [mask_value(m) for m in melds]
+    n = len(melds)
+    best: dict[int, tuple[int, int]] = {}  # bit -> (deadwood, melded mask)
+    stack = [(0, 0, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        start, used, value = pop()
+        base = total - value
+        for bit in _bits(mask ^ used):
+            cost = base - _RANK_VALUE[(bit.bit_length() - 1) % 13]
+            if cost < best.get(bit, _NEVER)[0]:
+                best[bit] = (cost, used)
+        for j in range(n - 1, start - 1, -1):
+            meld = melds[j]
+            if not meld & used:
+                push((j + 1, used | meld, value + values[j]))
+    return tuple(
+        DiscardOption(bit, cost, mask ^ used ^ bit)
+        for bit, (cost, used) in sorted(best.items())
+    )
+
+
+_NEVER = (1 << 30, 0)
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low
+        mask ^= low
+
+
 def discard_deadwoods(mask: int) -> dict[int, int]:
     """For each card bit of ``mask``, the least deadwood left after discarding it."""
-    total = mask_value(mask)
-    best: dict[int, int] = {}
-    for used, value, _ in meld_combinations(candidate_melds(mask)):
-        loose = mask ^ used
-        base = total - value
-        while loose:
-            bit = loose & -loose
-            loose ^= bit
-            cost = base - _RANK_VALUE[(bit.bit_length() - 1) % 13]
-            if cost < best.get(bit, 1000):
-                best[bit] = cost
-    return best
+    return {option.bit: option.deadwood for option in discard_table(mask)}
 
 
 def is_big_gin_mask(mask: int) -> bool:

@@ -26,7 +26,11 @@ from gin import (
     shuffled_deck,
     stacked_deck,
 )
-from gin.cards import Card, format_cards
+from gin.actions import Action
+from gin.cards import DECK, Card, format_cards
+from gin.hand import Event
+from gin.players import get
+from gin.rules import OKLAHOMA, STANDARD, Ruleset
 
 NON_DEALER = "2c 3c 4c 5d 5h 5s 7s 8s 9s Tc"  # deadwood 10 as dealt
 DEALER = "Ac Ad As 7h 8h 9h Th Kd Qh Jd"
@@ -323,3 +327,41 @@ def test_random_legal_play_always_ends_with_every_card_accounted(seed: int, name
             assert result.points >= 0 and result.winner in (0, 1)
     assert sum(r.points for r in match.results if r.winner == 0) == match.scores[0]
     assert sum(r.points for r in match.results if r.winner == 1) == match.scores[1]
+
+
+def _every_action(hand: Hand) -> list[Action]:
+    per_card = [a for c in DECK for a in (Discard(c), Knock(c))]
+    return [Pass(), DrawPile(), DrawStock(), *per_card, BigGin(), LayOff()]
+
+
+def _seen(hand: Hand, player: int) -> tuple[Event, ...]:
+    """The observer's history as the rules define it, rebuilt from all events."""
+    over = hand.phase is Phase.OVER
+    return tuple(
+        e if e.kind not in ("stock", "knock") or e.player == player or (e.kind == "knock" and over)
+        else Event(e.player, e.kind)
+        for e in hand.events
+    )
+
+
+@pytest.mark.parametrize("rules", [STANDARD, OKLAHOMA, Ruleset(name="big", big_gin_bonus=31)])
+def test_legal_actions_agree_with_refusal_and_history_with_the_events(rules: Ruleset) -> None:
+    # legal_actions and the per-player histories are built incrementally for speed;
+    # check both against their definitions through whole matches of skilled play.
+    players = [get("hard"), get("easy")]
+    rng = random.Random(7)
+    match = Match(rules)
+    kinds: set[type] = set()
+    while not match.over:
+        hand = match.deal(shuffled_deck(rng))
+        while hand.phase is not Phase.OVER:
+            legal = match.legal_actions()
+            expected = [a for a in _every_action(hand) if hand.refusal(hand.turn, a) is None]
+            assert set(legal) == set(expected) and len(legal) == len(expected)
+            for player in (0, 1):
+                assert match.observation(player).history == _seen(hand, player)
+            match.apply(hand.turn, players[hand.turn].choose(match.observation(hand.turn), legal))
+        kinds.add(type(hand.actions[-1][1]))
+        for player in (0, 1):
+            assert match.observation(player).history == _seen(hand, player)
+    assert Knock in kinds or LayOff in kinds

@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gin import DECK, Card, best_arrangement, best_discard, parse_cards
-from gin.melds import all_arrangements, arrange_mask, is_meld_mask
+from gin.cards import mask_cards
+from gin.melds import all_arrangements, arrange_mask, discard_table, is_meld_mask
 
 
 def cards(text: str) -> list[Card]:
@@ -121,3 +122,15 @@ def test_best_discard_is_minimum_over_all_eleven(hand: list[Card]) -> None:
     assert a.deadwood == expected
     rest = [c for c in hand if c != discard]
     assert arrange_mask(sum(c.mask for c in rest)).deadwood == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 8), st.lists(st.integers(0, 19), min_size=11, max_size=11, unique=True))
+def test_discard_table_equals_arranging_each_ten_card_hand(low: int, picks: list[int]) -> None:
+    # Eleven of the twenty cards of five ranks in a row: rich in overlapping melds.
+    hand = sum(1 << (13 * (p % 4) + low + p // 4) for p in picks)
+    table = discard_table(hand)
+    assert [o.bit for o in table] == [c.mask for c in mask_cards(hand)]
+    for option in table:
+        best = arrange_mask(hand & ~option.bit)
+        assert (option.deadwood, option.deadwood_mask) == (best.deadwood, best.deadwood_mask)
