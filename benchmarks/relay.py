@@ -6,7 +6,9 @@ frames, nothing else) as the yardstick. This process is the load: N rooms, each
 a host and a guest playing ping-pong with frames of ~300 bytes (the size of a
 sealed move). Figures are medians over several runs; nothing is asserted.
 
-- throughput: frames forwarded per second with all rooms busy;
+- throughput: frames forwarded per second with all rooms busy, and the server
+  process's CPU time per forwarded frame (steadier than throughput when other
+  work shares the machine: this process is the load and competes for cores);
 - latency: one-way send-to-receive time through the server, p50 and p99, with
   one room (what a player feels) and under full load;
 - idle memory: growth of the server's RSS divided by the connections held,
@@ -94,6 +96,10 @@ class Server:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
         raise RuntimeError("no VmRSS")
+
+    def cpu_seconds(self) -> float:
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def stop(self) -> None:
         self.process.terminate()
@@ -221,10 +227,13 @@ async def measure_traffic(server: Server, rooms: int, seconds: float) -> dict[st
     _, quiet = await ping_pong(one, seconds / 2)
     await close_rooms(one)
     busy_rooms = await open_rooms(server, rooms)
+    cpu_before = server.cpu_seconds()
     rate, busy = await ping_pong(busy_rooms, seconds)
+    cpu = server.cpu_seconds() - cpu_before
     await close_rooms(busy_rooms)
     return {
         "rate": rate,
+        "cpu": cpu / (rate * seconds) * 1e6,
         "p50_1": percentile(quiet, 0.5) * 1e6,
         "p99_1": percentile(quiet, 0.99) * 1e6,
         "p50_n": percentile(busy, 0.5) * 1e6,
@@ -291,19 +300,20 @@ def report(args: argparse.Namespace, key_file: Path) -> None:
         for kind, results in runs.items()
     }
     print(
-        f"{'':8} {'frames/s':>10} {'p50 1 room':>11} {'p99 1 room':>11} "
-        f"{'p50 busy':>10} {'p99 busy':>10}   (latency in µs, one way)"
+        f"{'':8} {'frames/s':>10} {'CPU/frame':>10} {'p50 1 room':>11} {'p99 1 room':>11} "
+        f"{'p50 busy':>10} {'p99 busy':>10}   (µs; latency one way)"
     )
     for kind, t in traffic.items():
         print(
-            f"{kind:8} {t['rate']:10.0f} {t['p50_1']:11.0f} {t['p99_1']:11.0f} "
+            f"{kind:8} {t['rate']:10.0f} {t['cpu']:10.1f} {t['p50_1']:11.0f} {t['p99_1']:11.0f} "
             f"{t['p50_n']:10.0f} {t['p99_n']:10.0f}"
         )
     bare, relay = traffic["bare"], traffic["relay"]
     print(
-        f"relay/bare throughput {relay['rate'] / bare['rate']:.0%}; latency added by the "
-        f"relay over bare: p50 {relay['p50_1'] - bare['p50_1']:+.0f} µs, "
-        f"p99 {relay['p99_1'] - bare['p99_1']:+.0f} µs (one room)"
+        f"relay/bare: throughput {relay['rate'] / bare['rate']:.0%}, server CPU per frame "
+        f"{relay['cpu'] / bare['cpu']:.0%}; latency added by the relay over bare (one room): "
+        f"p50 {relay['p50_1'] - bare['p50_1']:+.0f} µs, "
+        f"p99 {relay['p99_1'] - bare['p99_1']:+.0f} µs"
     )
 
     sizes = [args.idle] + ([10_000] if args.big else [])
