@@ -53,8 +53,20 @@ class Setting:
     metavar: str | None = None
 
 
+# Converters raise ArgumentTypeError, whose text argparse shows as it is.
+
+
+def _number(text: str, kind: Callable[[str], float], what: str) -> float:
+    try:
+        return kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+
+
 def _optional_seconds(text: str) -> float | None:
-    return None if text.strip().lower() in ("", "none", "off", "0") else float(text)
+    if text.strip().lower() in ("", "none", "off", "0"):
+        return None
+    return _number(text, float, "seconds or 'off'")
 
 
 def _flag(text: str) -> bool:
@@ -63,33 +75,40 @@ def _flag(text: str) -> bool:
         return True
     if value in ("0", "false", "no", "off", ""):
         return False
-    raise ValueError(f"expected yes or no, got {text!r}")
+    raise argparse.ArgumentTypeError(f"expected yes or no, got {text!r}")
+
+
+def _level(text: str) -> str:
+    level = text.strip().lower()
+    if level not in ("debug", "info", "warning", "error"):
+        raise argparse.ArgumentTypeError(f"expected debug, info, warning or error, got {text!r}")
+    return level
 
 
 def _positive_int(text: str) -> int:
-    value = int(text)
+    value = int(_number(text, int, "a whole number"))
     if value <= 0:
-        raise ValueError(f"must be positive, got {value}")
+        raise argparse.ArgumentTypeError(f"must be positive, got {value}")
     return value
 
 
 def _port(text: str) -> int:
-    value = int(text)
+    value = int(_number(text, int, "a port number"))
     if not 0 <= value <= 65535:
-        raise ValueError(f"port must be 0-65535, got {value}")
+        raise argparse.ArgumentTypeError(f"port must be 0-65535, got {value}")
     return value
 
 
 def _positive_float(text: str) -> float:
-    value = float(text)
+    value = _number(text, float, "a number")
     if value <= 0:
-        raise ValueError(f"must be positive, got {value}")
+        raise argparse.ArgumentTypeError(f"must be positive, got {value:g}")
     return value
 
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("host", "GIN_RELAY_HOST", "address to listen on", str, "ADDR"),
-    Setting("port", "GIN_RELAY_PORT", "TCP port to listen on (0 picks a free one)", _port),
+    Setting("port", "GIN_RELAY_PORT", "TCP port to listen on (0 picks a free one)", _port, "PORT"),
     Setting(
         "key_file",
         "GIN_RELAY_KEY_FILE",
@@ -98,39 +117,46 @@ SETTINGS: tuple[Setting, ...] = (
         Path,
         "PATH",
     ),
-    Setting("max_frame", "GIN_RELAY_MAX_FRAME", "largest frame accepted, bytes", _positive_int),
-    Setting("rate", "GIN_RELAY_RATE", "frames per second per connection", _positive_float),
-    Setting("burst", "GIN_RELAY_BURST", "frames allowed in a burst", _positive_int),
+    Setting(
+        "max_frame", "GIN_RELAY_MAX_FRAME", "largest frame accepted, bytes", _positive_int, "BYTES"
+    ),
+    Setting("rate", "GIN_RELAY_RATE", "frames per second per connection", _positive_float, "FPS"),
+    Setting("burst", "GIN_RELAY_BURST", "frames allowed in a burst", _positive_int, "N"),
     Setting(
         "max_conns_per_ip",
         "GIN_RELAY_MAX_CONNS_PER_IP",
         "open connections per client address",
         _positive_int,
+        "N",
     ),
-    Setting("max_rooms", "GIN_RELAY_MAX_ROOMS", "rooms held at once", _positive_int),
+    Setting("max_rooms", "GIN_RELAY_MAX_ROOMS", "rooms held at once", _positive_int, "N"),
     Setting(
         "grace",
         "GIN_RELAY_GRACE",
         "seconds a dropped player's seat and buffered frames are kept",
         _positive_float,
+        "SECONDS",
     ),
     Setting(
         "room_idle",
         "GIN_RELAY_ROOM_IDLE",
         "seconds without a forwarded frame before a room is closed",
         _positive_float,
+        "SECONDS",
     ),
     Setting(
         "buffer_frames",
         "GIN_RELAY_BUFFER_FRAMES",
         "frames held for an absent player",
         _positive_int,
+        "N",
     ),
     Setting(
         "buffer_bytes",
         "GIN_RELAY_BUFFER_BYTES",
         "bytes held for an absent player",
         _positive_int,
+        "BYTES",
     ),
     Setting(
         "ping_interval",
@@ -159,7 +185,7 @@ SETTINGS: tuple[Setting, ...] = (
         "log_level",
         "GIN_RELAY_LOG_LEVEL",
         "debug, info, warning or error",
-        str,
+        _level,
         "LEVEL",
     ),
 )
@@ -208,7 +234,7 @@ def config_from_args(
         elif setting.env in env:
             try:
                 values[setting.name] = setting.kind(env[setting.env])
-            except ValueError as exc:
+            except argparse.ArgumentTypeError as exc:
                 raise ConfigError(f"{setting.env}={env[setting.env]!r}: {exc}") from exc
     # The command-line relay always persists its key, so restarts keep rooms.
     values.setdefault("key_file", default_key_path())

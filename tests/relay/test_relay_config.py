@@ -62,7 +62,14 @@ def test_command_line_relay_always_has_a_key_file(monkeypatch: pytest.MonkeyPatc
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("GIN_RELAY_PORT", "http"), ("GIN_RELAY_PORT", "70000"), ("GIN_RELAY_RATE", "-1")],
+    [
+        ("GIN_RELAY_PORT", "http"),
+        ("GIN_RELAY_PORT", "70000"),
+        ("GIN_RELAY_RATE", "-1"),
+        ("GIN_RELAY_LOG_LEVEL", "loud"),
+        ("GIN_RELAY_METRICS", "maybe"),
+        ("GIN_RELAY_PING_INTERVAL", "soon"),
+    ],
 )
 def test_bad_environment_values_are_named(name: str, value: str) -> None:
     with pytest.raises(ConfigError, match=f"{name}="):
