@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import ClassVar
 
 from gin.errors import MalformedInput
@@ -149,12 +150,14 @@ def cards_mask(cards: Iterable[Card]) -> int:
 
 def mask_cards(mask: int) -> tuple[Card, ...]:
     """The cards of a mask, in index order (suit, then rank)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(DECK[low.bit_length() - 1])
-        mask ^= low
-    return tuple(out)
+    # A suit at a time from a cache: observations turn masks into cards on every move.
+    return (_suit_cards(mask & 0x1FFF, 0) + _suit_cards(mask >> 13 & 0x1FFF, 13)
+            + _suit_cards(mask >> 26 & 0x1FFF, 26) + _suit_cards(mask >> 39 & 0x1FFF, 39))
+
+
+@lru_cache(maxsize=1 << 15)
+def _suit_cards(suit: int, base: int) -> tuple[Card, ...]:
+    return tuple(DECK[base + r] for r in range(13) if suit >> r & 1)
 
 
 def format_cards(cards: Iterable[Card]) -> str:

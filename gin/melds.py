@@ -241,41 +241,40 @@ def discard_table(mask: int) -> tuple[DiscardOption, ...]:
 
     One pass over the meld combinations of the whole hand serves every discard:
     the ten cards left after throwing a card are covered exactly by the
-    combinations that avoid it. Combinations are visited in the order
-    :func:`_search` visits those of the smaller hand and only a strictly lower
-    deadwood replaces the best, so each ``deadwood_mask`` equals
-    ``arrange_mask(mask & ~bit).deadwood_mask`` (tie-break included).
+    combinations that avoid it, and the best of those is the one melding the
+    most points (the thrown card's value is the same for all). Among equals the
+    first in :func:`_search`'s order wins, as it does there, so each
+    ``deadwood_mask`` equals ``arrange_mask(mask & ~bit).deadwood_mask``.
     """
     total = mask_value(mask)
-    if not _has_meld(mask):
-        return tuple(
-            DiscardOption(bit, total - _RANK_VALUE[(bit.bit_length() - 1) % 13], mask ^ bit)
-            for bit in _bits(mask)
-        )
-    melds = candidate_melds(mask)
-    values = [mask_value(m) for m in melds]
-    n = len(melds)
-    best: dict[int, tuple[int, int]] = {}  # bit -> (deadwood, melded mask)
-    stack = [(0, 0, 0)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        start, used, value = pop()
-        base = total - value
-        for bit in _bits(mask ^ used):
-            cost = base - _RANK_VALUE[(bit.bit_length() - 1) % 13]
-            if cost < best.get(bit, _NEVER)[0]:
-                best[bit] = (cost, used)
-        for j in range(n - 1, start - 1, -1):
-            meld = melds[j]
-            if not meld & used:
-                push((j + 1, used | meld, value + values[j]))
-    return tuple(
-        DiscardOption(bit, cost, mask ^ used ^ bit)
-        for bit, (cost, used) in sorted(best.items())
-    )
+    combos = [(0, 0)]  # (melded value, melded mask), in the search's order
+    if _has_meld(mask):
+        melds = candidate_melds(mask)
+        values = [mask_value(m) for m in melds]
+        n = len(melds)
+        combos.clear()
+        stack = [(0, 0, 0)]
+        pop, push = stack.pop, stack.append
+        while stack:
+            start, used, value = pop()
+            combos.append((value, used))
+            for j in range(n - 1, start - 1, -1):
+                meld = melds[j]
+                if not meld & used:
+                    push((j + 1, used | meld, value + values[j]))
+        combos.sort(key=_by_value_down)  # stable: the search's order among equals
+    options = []
+    for bit in _bits(mask):
+        value, used = next(c for c in combos if not c[1] & bit)  # (0, 0) always fits
+        options.append(DiscardOption(bit, total - value - _BIT_VALUE[bit], mask ^ used ^ bit))
+    return tuple(options)
 
 
-_NEVER = (1 << 30, 0)
+def _by_value_down(combo: tuple[int, int]) -> int:
+    return -combo[0]
+
+
+_BIT_VALUE = {1 << i: _RANK_VALUE[i % 13] for i in range(52)}
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -283,8 +282,6 @@ def _bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low
         mask ^= low
-
-
 def discard_deadwoods(mask: int) -> dict[int, int]:
     """For each card bit of ``mask``, the least deadwood left after discarding it."""
     return {option.bit: option.deadwood for option in discard_table(mask)}

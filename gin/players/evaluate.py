@@ -7,11 +7,12 @@ simulator plays hundreds of hands a second and Hard must answer inside a UI.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from gin.actions import Action, Discard, Knock
 from gin.cards import Card, mask_cards
 from gin.layoffs import layoff_closure
-from gin.melds import Arrangement, all_arrangements, arrange_mask
+from gin.melds import Arrangement, all_arrangements, arrange_mask, discard_table
 
 _SUIT = 0x1FFF
 _RANK_VALUE = tuple(min(r + 1, 10) for r in range(13))
@@ -42,23 +43,44 @@ def potential(loose: int, live: int) -> int:
     points that meld would save. Zero for a hand with nothing to wait for.
     """
     total = 0
-    adjacent = loose & (loose >> 1) & NOT_KING
-    for bit in bits(adjacent):
-        outs = ((bit >> 1) & NOT_KING | (bit << 2) & NOT_ACE) & live
-        total += (bit_value(bit) + bit_value(bit << 1)) * outs.bit_count()
-    gaps = loose & (loose >> 2) & ~(loose >> 1) & _UP_TO_JACK
-    for bit in bits(gaps):
-        if bit << 1 & live:
-            total += bit_value(bit) + bit_value(bit << 2)
+    for shift in (0, 13, 26, 39):  # runs, one suit at a time, from a cached table
+        suit = loose >> shift & _SUIT
+        if suit & (suit >> 1 | suit >> 2):
+            alive = live >> shift & _SUIT
+            for points, cards in _suit_outs(suit):
+                total += points * (cards & alive).bit_count()
     c, d, h, s = loose & _SUIT, loose >> 13 & _SUIT, loose >> 26 & _SUIT, loose >> 39
     pairs = (c & d) | ((c | d) & (h | s)) | (h & s)
-    for rank_bit in bits(pairs):
+    while pairs:  # sets: a pair waits for the other cards of its rank
+        rank_bit = pairs & -pairs
+        pairs ^= rank_bit
         rank = rank_bit.bit_length() - 1
         same = ACES << rank
         total += _RANK_VALUE[rank] * (loose & same).bit_count() * (live & same).bit_count()
     return total
 
 
+@lru_cache(maxsize=1 << 13)
+def _suit_outs(suit: int) -> tuple[tuple[int, int], ...]:
+    """The run part of :func:`potential` in one suit (13-bit masks), as weights on
+    the cards: ``(points, cards)`` pairs, each live card of ``cards`` being worth
+    ``points``."""
+    worth = [0] * 13
+    for rank in range(12):
+        if suit >> rank & 3 == 3:  # two in a row: either end completes a run
+            for out in (rank - 1, rank + 2):
+                if 0 <= out <= 12:
+                    worth[out] += _RANK_VALUE[rank] + _RANK_VALUE[rank + 1]
+        if rank <= 10 and suit >> rank & 7 == 5:  # two with a gap: the middle card
+            worth[rank + 1] += _RANK_VALUE[rank] + _RANK_VALUE[rank + 2]
+    grouped: dict[int, int] = {}
+    for rank, points in enumerate(worth):
+        if points:
+            grouped[points] = grouped.get(points, 0) | 1 << rank
+    return tuple(grouped.items())
+
+
+@lru_cache(maxsize=52)
 def meld_partners(bit: int) -> tuple[tuple[int, int], ...]:
     """Every pair of other cards that would make a three-card meld with ``bit``."""
     index = bit.bit_length() - 1
@@ -72,28 +94,44 @@ def meld_partners(bit: int) -> tuple[tuple[int, int], ...]:
     return tuple(pairs)
 
 
-def best_knock(
-    hand: int, legal: Sequence[Action], live: int
-) -> tuple[Knock, Arrangement] | None:
-    """The legal knock leaving least deadwood, with its melds chosen to leave the
-    defender fewest lay-offs; None when no knock is legal.
+def melds_with(bit: int, hand: int) -> bool:
+    """Whether ``bit`` makes a meld with two cards of ``hand`` (a cheap test that
+    must pass before a card can end up in a meld of ``hand | bit``)."""
+    return any(a & hand and b & hand for a, b in meld_partners(bit))
+
+
+def least_knock(hand: int, legal: Sequence[Action]) -> tuple[int, Knock] | None:
+    """The legal knock leaving least deadwood, and that deadwood; None when no
+    knock is legal. Cheap: the melds to declare are chosen by :func:`declare`."""
+    knocks = [a for a in legal if isinstance(a, Knock)]
+    if not knocks:
+        return None
+    left = {option.bit: option.deadwood for option in discard_table(hand)}
+    deadwood, index = min((left[k.card.mask], i) for i, k in enumerate(knocks))
+    return deadwood, knocks[index]
+
+
+def declare(hand: int, knock: Knock, deadwood: int, live: int) -> tuple[Knock, Arrangement]:
+    """``knock`` with its melds chosen to leave the defender fewest lay-offs.
 
     The knocker cannot see the defender's cards, so lay-offs are estimated by how
     many live cards could go onto the melds.
     """
-    knocks = [a for a in legal if isinstance(a, Knock)]
-    if not knocks:
-        return None
-    scored = [(arrange_mask(hand & ~k.card.mask).deadwood, i) for i, k in enumerate(knocks)]
-    deadwood, index = min(scored)
-    card = knocks[index].card
-    rest = hand & ~card.mask
+    rest = hand & ~knock.card.mask
     options = [a for a in all_arrangements(rest, deadwood) if a.deadwood == deadwood]
     if len(options) <= 1:
-        return Knock(card), arrange_mask(rest)
+        return knock, arrange_mask(rest)
     chosen = min(options, key=lambda a: len(layoff_closure(live, a.meld_masks)))
-    melds = tuple(mask_cards(m) for m in chosen.meld_masks)
-    return Knock(card, melds), chosen
+    return Knock(knock.card, tuple(mask_cards(m) for m in chosen.meld_masks)), chosen
+
+
+def best_knock(
+    hand: int, legal: Sequence[Action], live: int
+) -> tuple[Knock, Arrangement] | None:
+    """The legal knock leaving least deadwood, declared by :func:`declare`; None
+    when no knock is legal."""
+    least = least_knock(hand, legal)
+    return None if least is None else declare(hand, least[1], least[0], live)
 
 
 def discards(legal: Sequence[Action]) -> list[Card]:

@@ -14,15 +14,16 @@ from dataclasses import dataclass
 from gin.actions import Action, BigGin, Discard, DrawPile, DrawStock, LayOff, Pass
 from gin.cards import Card, format_cards, mask_cards
 from gin.hand import Observation, Phase
-from gin.melds import arrange_mask
+from gin.melds import arrange_mask, discard_table
 from gin.players.evaluate import (
     ACES,
     NOT_ACE,
     NOT_KING,
-    best_knock,
-    bits,
+    declare,
     discards,
+    least_knock,
     meld_partners,
+    melds_with,
     potential,
 )
 from gin.players.view import View, view_of
@@ -80,11 +81,9 @@ class SkilledPlayer:
 
     # -- scoring -------------------------------------------------------------
 
-    def _score(self, hand: int, live: int) -> float:
+    def _score(self, deadwood: int, loose: int, live: int) -> float:
         """Lower is better: deadwood less the value of waiting for the live cards."""
-        arrangement = arrange_mask(hand)
-        reach = potential(arrangement.deadwood_mask, live)
-        return arrangement.deadwood - self.style.reach * reach / max(live.bit_count(), 1)
+        return deadwood - self.style.reach * potential(loose, live) / max(live.bit_count(), 1)
 
     def _danger(self, bit: int, view: View) -> float:
         """Roughly the chance that ``bit`` completes a three-card meld for the opponent."""
@@ -116,14 +115,18 @@ class SkilledPlayer:
             return Hint(refuse, f"{verb}: the pile is closed to you this turn.")
         live = view.unseen
         taken = view.hand | top.mask
-        arrangement = arrange_mask(taken)
         # Only a card that melds is worth showing: test that before the full scoring.
-        if not arrangement.deadwood_mask & top.mask and min(
-            self._score(taken & ~b, live) for b in bits(view.hand)
-        ) < self._score(view.hand, live) - self.style.take_margin:
-            meld = next(m for m in arrangement.meld_masks if m & top.mask)
-            return Hint(DrawPile(), f"Take the {top.name}: it completes "
-                        f"{format_cards(mask_cards(meld))}.")
+        if melds_with(top.mask, view.hand):
+            arrangement = arrange_mask(taken)
+            if not arrangement.deadwood_mask & top.mask:
+                now = arrange_mask(view.hand)
+                best = min(self._score(o.deadwood, o.deadwood_mask, live)
+                           for o in discard_table(taken) if o.bit != top.mask)
+                if best < self._score(now.deadwood, now.deadwood_mask, live) \
+                        - self.style.take_margin:
+                    meld = next(m for m in arrangement.meld_masks if m & top.mask)
+                    return Hint(DrawPile(), f"Take the {top.name}: it completes "
+                                f"{format_cards(mask_cards(meld))}.")
         return Hint(refuse, f"{verb}: the {top.name} would not improve your hand enough "
                     "to show the opponent what you collect.")
 
@@ -131,30 +134,34 @@ class SkilledPlayer:
 
     def _discard(self, obs: Observation, legal: Sequence[Action], view: View) -> Hint:
         style = self.style
-        knock = best_knock(view.hand, legal, view.unseen)
-        if knock is not None:
-            action, arrangement = knock
-            left = arrangement.deadwood
+        least = least_knock(view.hand, legal)
+        if least is not None and (least[0] == 0 or least[0] <= style.knock_at_once
+                                  or obs.stock_count <= style.wait_while_stock):
+            left = least[0]
+            action, _ = declare(view.hand, least[1], left, view.unseen)
             if left == 0:
                 return Hint(action, f"Gin: throw the {action.card.name} and every card is "
                             "in a meld (25 bonus, nothing can be laid off).")
-            if left <= style.knock_at_once or obs.stock_count <= style.wait_while_stock:
-                why = ("low enough that an undercut is unlikely" if left <= 4
-                       else "take the points before the opponent improves")
-                return Hint(action, f"Knock, throwing the {action.card.name}: {left} "
-                            f"deadwood — {why}.")
+            why = ("low enough that an undercut is unlikely" if left <= 4
+                   else "take the points before the opponent improves")
+            return Hint(action, f"Knock, throwing the {action.card.name}: {left} "
+                        f"deadwood — {why}.")
         live = view.unseen
+        allowed = {c.mask: c for c in discards(legal)}
         scored = []
-        for card in discards(legal):
-            danger = self._danger(card.mask, view)
-            score = self._score(view.hand & ~card.mask, live) + style.caution * danger
-            scored.append((score, -card.value, card.index, card, danger))
-        _, _, _, card, danger = min(scored)
-        return Hint(Discard(card), _discard_reason(card, view, danger))
+        for option in discard_table(view.hand):
+            card = allowed.get(option.bit)
+            if card is None:
+                continue
+            danger = self._danger(option.bit, view)
+            score = self._score(option.deadwood, option.deadwood_mask, live) \
+                + style.caution * danger
+            scored.append((score, -card.value, card.index, card, danger, option.deadwood))
+        _, _, _, card, danger, left = min(scored)
+        return Hint(Discard(card), _discard_reason(card, view, danger, left))
 
 
-def _discard_reason(card: Card, view: View, danger: float) -> str:
-    left = arrange_mask(view.hand & ~card.mask).deadwood
+def _discard_reason(card: Card, view: View, danger: float, left: int) -> str:
     if card.mask & arrange_mask(view.hand).deadwood_mask:
         reason = f"Throw the {card.name}: it is the loose card least likely to meld"
     else:
