@@ -33,6 +33,7 @@ from client.game import (
     OpponentFactory,
     computer_player,
 )
+from client.online import OnlineStart
 from client.storage import Storage, StorageError
 from client.ui import words
 from client.ui.layout import Group, grouped, moved, own_order
@@ -89,6 +90,7 @@ class AppConfig:
     deck_source: DeckSource = shuffled_deck
     delay: float = 0.7
     offer_resume: bool = True
+    online: OnlineStart | None = None  # connect at once: `gin host` / `gin join`
 
 
 def make_app(config: AppConfig) -> GinApp:

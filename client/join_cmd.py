@@ -1,0 +1,45 @@
+"""`gin join [LINK]`: take the seat an invite link offers.
+
+The link comes from the argument, else ``$GIN_LINK``, else one line of standard
+input, so its secret need not sit in shell history. A saved match for the same
+link is continued (after a crash or a closed terminal).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import Any
+
+from client import online
+from client.host_cmd import add_common_arguments, open_table, run_bot
+from client.links import LINK_ENV, InvalidLinkError, parse_invite, read_link
+from client.storage import Storage, default_data_dir
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "join", help="join a friend's online match with their invite link",
+        description="Join the online match of the invite link a friend sent you (made "
+        f"by `gin host`). Without LINK the link is read from ${LINK_ENV}, else from "
+        "standard input, which keeps its secret out of shell history. Running it again "
+        "with the same link continues an interrupted match.")
+    parser.add_argument("link", nargs="?", default=None, metavar="LINK",
+                        help="the invite link, http[s]://RELAY/j/ROOM#SECRET ('-': read it "
+                        "from standard input)")
+    add_common_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        invite = parse_invite(read_link(args.link))
+    except InvalidLinkError as exc:
+        print(f"gin join: bad invite link: {exc}", file=sys.stderr)
+        return 2
+    if args.bot is None:
+        return open_table(args, online.OnlineStart("join", invite=invite))
+    storage = Storage(args.data_dir or default_data_dir())
+    return asyncio.run(run_bot("gin join", lambda: online.join(invite, storage), args.bot,
+                               args.bot_delay))

@@ -1,0 +1,518 @@
+"""Online play: a :class:`~gin.session.Session` driven over a relay connection.
+
+:class:`OnlineMatch` is the glue between the sans-I/O session and the
+:class:`~client.transport.RelayTransport`: it feeds the peer's frames to the
+session, sends what the session queues (in order, through one sender task),
+resends every unacknowledged frame after a reconnect or when the peer (re)joins,
+runs the timer that reports a peer who owes a message for too long, saves the
+session in the data folder by the write-ahead rule (save, then send) and writes
+each verified hand record to ``records/``. Listeners get the session's events and
+the connection's state; the table and the ``--bot`` commands are listeners.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import os
+import secrets
+import socket
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any, Literal
+
+import msgpack
+
+from client.links import Invite, RelayAddress, new_secret, parse_relay
+from client.storage import Storage, StorageError
+from client.transport import (
+    Closed,
+    Connected,
+    Event,
+    PeerGone,
+    PeerJoined,
+    PeerLeft,
+    Reconnected,
+    Reconnecting,
+    RelayTransport,
+    TransportClosedError,
+    TransportSettings,
+    WaitingForPeer,
+)
+from client.transport import Frame as FrameEvent
+from gin.actions import Action
+from gin.errors import IllegalAction, MalformedInput
+from gin.players import Player
+from gin.rules import STANDARD, Ruleset
+from gin.session import (
+    CheatDetected,
+    Failure,
+    HandVerified,
+    MatchOver,
+    Session,
+    SessionEvent,
+    match_id_for,
+)
+
+RECORDS_DIR = "records"
+ONLINE_DIR = "online"
+SAVE_FORMAT = 1
+
+
+class Link(Enum):
+    """The connection as the player should see it."""
+
+    CONNECTING = "connecting to the relay…"
+    WAITING = "waiting for your friend to join"
+    CONNECTED = "connected"
+    RECONNECTING = "connection lost, reconnecting…"
+    FRIEND_AWAY = "your friend's connection dropped; waiting for them to come back"
+    FRIEND_GONE = "your friend left"
+    CLOSED = "disconnected"
+
+
+@dataclass(frozen=True)
+class LinkChanged:
+    link: Link
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something to tell the player that is not part of the game (a failed save)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ConnectionFailed(Failure):
+    """The relay refused this side for good or could not be reached again."""
+
+
+Update = SessionEvent | LinkChanged | Notice
+
+
+@dataclass
+class OnlineSettings:
+    """Timers of the online session; the defaults suit people over the internet."""
+
+    # A message the peer's program sends by itself (keys, deck, seed): long enough
+    # for its connection to come back (§11.3 of protocol.md).
+    reply_timeout: float = 180.0
+    move_timeout: float = 900.0  # a person thinking about a move
+    # After the match: stay this long (while connected) so a frame lost in a drop
+    # can still be resent; leave earlier when the friend leaves.
+    linger: float = 3.0
+    transport: TransportSettings = field(default_factory=TransportSettings)
+
+
+# --------------------------------------------------------------- persistence
+
+
+class MatchFiles:
+    """The match in progress (``online/MATCHID.json``) and its records (``records/``).
+
+    The saved session holds this hand's secret seed; the files are created 0600.
+    """
+
+    def __init__(self, storage: Storage, invite: Invite) -> None:
+        self.storage = storage
+        self.match_id = match_id_for(invite.secret)
+        self.invite = invite
+        self.state_path = storage.root / ONLINE_DIR / f"{self.match_id.hex()}.json"
+
+    def record_path(self, hand: int, suffix: str = "") -> Path:
+        return self.storage.root / RECORDS_DIR / f"{self.match_id.hex()}-{hand:03d}{suffix}.json"
+
+    def save(self, session: Session, token: str) -> None:
+        packed = msgpack.packb(session.to_state(), use_bin_type=True)
+        self.storage.write_json(self.state_path, {
+            "format": SAVE_FORMAT, "role": session.role, "token": token,
+            "session": base64.b64encode(packed).decode("ascii")})
+
+    def load(self) -> tuple[Session, str] | None:
+        """The saved session and its seat token, or None; StorageError if unusable."""
+        data = self.storage.read_json(self.state_path)
+        if data is None:
+            return None
+        try:
+            state = msgpack.unpackb(base64.b64decode(data["session"]), raw=False)
+            session = Session.from_state(self.invite.secret, state, os.urandom)
+            return session, str(data["token"])
+        except (MalformedInput, KeyError, TypeError, ValueError) as exc:
+            raise StorageError(f"The saved online match in {self.state_path} cannot be "
+                               f"continued: {exc}") from None
+
+    def clear(self) -> None:
+        with contextlib.suppress(OSError):
+            self.state_path.unlink(missing_ok=True)
+
+    def save_record(self, event: HandVerified | CheatDetected) -> Path | None:
+        record = event.record
+        if record is None:
+            return None
+        suffix = "-failed" if isinstance(event, CheatDetected) else ""
+        path = self.record_path(record.hand_number, suffix)
+        self.storage.write_json(path, record.to_dict())
+        return path
+
+
+# -------------------------------------------------------------------- driver
+
+
+class OnlineMatch:
+    """One side of an online match: build it with :func:`host` or :func:`join`."""
+
+    def __init__(self, session: Session, transport: RelayTransport, invite: Invite, *,
+                 files: MatchFiles | None = None,
+                 settings: OnlineSettings | None = None) -> None:
+        self.session = session
+        self.transport = transport
+        self.invite = invite
+        self.files = files
+        self.settings = settings or OnlineSettings()
+        self.link = Link.CONNECTING
+        self.result: MatchOver | None = None
+        self.failure: Failure | None = None
+        self.records: list[Path] = []
+        self.finished = False  # run() has returned
+        self.local_relay: Any = None  # an embedded relay, closed when run() ends
+        self.changed = asyncio.Event()  # set after every change; waiters clear it
+        self._wake = asyncio.Event()
+        self._listeners: list[Callable[[Update], None]] = []
+        self._outbox: deque[bytes] = deque()
+        self._outbox_ready = asyncio.Event()
+        self._peer_seen = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_key: tuple[str, int] | None = None
+
+    @property
+    def seat(self) -> int:
+        return self.session.seat
+
+    def listen(self, listener: Callable[[Update], None]) -> None:
+        self._listeners.append(listener)
+
+    # -- the local player -----------------------------------------------------
+
+    def act(self, action: Action) -> None:
+        """Play the local player's move; IllegalAction (nothing changes) if refused."""
+        self.session.act(action)
+        self._flush()
+
+    # -- running -----------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Play until the match is over (then linger) or the relay gives up on us."""
+        sender = asyncio.create_task(self._send_forever())
+        pending: asyncio.Task[Event] | None = None
+        try:
+            self._flush()
+            self._resend()  # a restored session: frames the peer may never have had
+            events = aiter(self.transport)
+            while True:
+                if pending is None:
+                    pending = asyncio.create_task(anext(events))
+                # Once the match is over, wait only ``linger`` for the next event.
+                limit = self.settings.linger if self.session.over else None
+                self._wake.clear()
+                waker: asyncio.Task[object] = asyncio.create_task(self._wake.wait())
+                done, _ = await asyncio.wait((pending, waker), timeout=limit,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                waker.cancel()
+                if pending in done:
+                    event, pending = pending.result(), None
+                    if self._handle(event):
+                        break
+                elif not done:
+                    break  # lingered long enough after the end
+            await self._drain()
+        finally:
+            if pending is not None:
+                pending.cancel()
+            self._stop_timer()
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sender
+            await self.transport.close()
+            if self.local_relay is not None:
+                await self.local_relay.close()
+            if self.files is not None and self.session.over:
+                self.files.clear()
+            self.finished = True
+            self.changed.set()
+
+    def _handle(self, event: Event) -> bool:
+        """Take one transport event; True when the run is over."""
+        if isinstance(event, FrameEvent):
+            if not self.session.over:
+                self.session.receive(event.data)
+                self._flush()
+        elif isinstance(event, Connected | Reconnected):
+            self._set_link(Link.CONNECTED)
+            self._restart_timer()
+            if isinstance(event, Reconnected):
+                self._resend()
+        elif isinstance(event, WaitingForPeer):
+            self._set_link(Link.WAITING)
+        elif isinstance(event, PeerJoined):
+            # After a relay restart a returning peer looks new: resend either way.
+            self._peer_seen = True
+            self._set_link(Link.CONNECTED)
+            self._restart_timer()
+            self._resend()
+        elif isinstance(event, PeerLeft):
+            self._set_link(Link.FRIEND_AWAY)
+        elif isinstance(event, PeerGone):
+            self._set_link(Link.FRIEND_GONE)
+            return self.session.over
+        elif isinstance(event, Reconnecting):
+            self._set_link(Link.RECONNECTING, event.reason)
+            self._stop_timer()
+        elif isinstance(event, Closed):
+            self._set_link(Link.CLOSED, event.reason)
+            if not self.session.over:
+                self._record_failure(ConnectionFailed(
+                    "relay", "connection", f"the relay connection ended: {event.reason}"))
+            return True
+        return False
+
+    # -- the session's output -------------------------------------------------------
+
+    def _flush(self) -> None:
+        """Save (write-ahead), queue the frames, then tell listeners what happened."""
+        frames = self.session.data_to_send()
+        events = self.session.events()
+        if (frames or events) and self.files is not None:
+            try:
+                if not self.session.over:
+                    self.files.save(self.session, self.transport.token)
+            except StorageError as exc:
+                self._tell(Notice(str(exc)))
+        self._outbox.extend(frames)
+        if frames:
+            self._outbox_ready.set()
+        for event in events:
+            self._on_session_event(event)
+            self._tell(event)
+        self._restart_timer(force=False)
+        if self.session.over:
+            self._wake.set()  # the run loop starts lingering
+        self.changed.set()
+
+    def _on_session_event(self, event: SessionEvent) -> None:
+        if isinstance(event, HandVerified | CheatDetected) and self.files is not None:
+            try:
+                path = self.files.save_record(event)
+            except StorageError as exc:
+                self._tell(Notice(str(exc)))
+            else:
+                if path is not None:
+                    self.records.append(path)
+        if isinstance(event, MatchOver):
+            self.result = event
+        elif isinstance(event, Failure):
+            self.failure = event
+
+    def _record_failure(self, failure: Failure) -> None:
+        self.failure = failure
+        self._tell(failure)
+
+    def _tell(self, update: Update) -> None:
+        for listener in self._listeners:
+            listener(update)
+
+    def _set_link(self, link: Link, detail: str = "") -> None:
+        self.link = link
+        self._tell(LinkChanged(link, detail))
+        self.changed.set()
+
+    # -- sending ----------------------------------------------------------------------
+
+    def _resend(self) -> None:
+        # Everything unacknowledged, oldest first, replaces what was still queued
+        # (a superset of it): the peer ignores the frames it already has.
+        self._outbox.clear()
+        self._outbox.extend(self.session.resend())
+        if self._outbox:
+            self._outbox_ready.set()
+
+    async def _send_forever(self) -> None:
+        while True:
+            await self._outbox_ready.wait()
+            while self._outbox:
+                frame = self._outbox.popleft()
+                try:
+                    await self.transport.send(frame)  # False while disconnected: resent later
+                except TransportClosedError:
+                    return
+            self._outbox_ready.clear()
+
+    async def _drain(self) -> None:
+        """Give the sender a moment to write the last frames (an abort, a seed)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.settings.linger):
+                while self._outbox and self.transport.connected:
+                    await asyncio.sleep(0.01)
+
+    # -- the timer on what the peer owes (protocol.md §11.3) -------------------------------
+
+    def _restart_timer(self, force: bool = True) -> None:
+        owed = None if self.session.over else self.session.waiting_for()
+        key = None if owed is None else (owed, self.session.received)
+        if key is None or not self._peer_seen or not self.transport.connected:
+            self._stop_timer()
+            return
+        if not force and key == self._timer_key and self._timer is not None:
+            return  # still waiting for the same thing: the clock keeps running
+        self._stop_timer()
+        s = self.settings
+        delay = s.move_timeout if owed == "move" else s.reply_timeout
+        self._timer = asyncio.get_running_loop().call_later(delay, self._timed_out)
+        self._timer_key = key
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer, self._timer_key = None, None
+
+    def _timed_out(self) -> None:
+        self._timer, self._timer_key = None, None
+        if not self.session.over:
+            self.session.peer_timed_out()
+            self._flush()
+
+
+# ------------------------------------------------------------------- starting
+
+
+@dataclass(frozen=True)
+class OnlineStart:
+    """How to begin: host on ``relay`` (None: an embedded relay on ``bind``:``port``,
+    default the LAN address), or join ``invite``."""
+
+    role: Literal["host", "join"]
+    relay: str | None = None
+    bind: str | None = None
+    port: int = 0
+    rules: Ruleset = STANDARD
+    invite: Invite | None = None
+
+
+async def begin(start: OnlineStart, storage: Storage | None = None,
+                settings: OnlineSettings | None = None) -> OnlineMatch:
+    """Connect as ``start`` says. TransportError, StorageError, OSError (the local relay)."""
+    if start.role == "join":
+        assert start.invite is not None
+        return await join(start.invite, storage, settings)
+    if start.relay is not None:
+        return await host(start.relay, start.rules, storage, settings)
+    local, url = await start_local_relay(start.bind or lan_address(), start.port)
+    try:
+        match = await host(url, start.rules, storage, settings)
+    except BaseException:
+        await local.close()
+        raise
+    match.local_relay = local
+    return match
+
+
+async def host(relay: str | RelayAddress, rules: Ruleset, storage: Storage | None = None,
+               settings: OnlineSettings | None = None) -> OnlineMatch:
+    """Create a room on ``relay`` and a new match; its ``invite`` is for the friend.
+
+    TransportError when the relay cannot be reached or refuses.
+    """
+    settings = settings or OnlineSettings()
+    address = relay if isinstance(relay, RelayAddress) else parse_relay(relay)
+    secret = new_secret()
+    session = Session("host", secret, rules, os.urandom)
+    transport = await RelayTransport.host(address, settings=settings.transport)
+    invite = Invite(address, transport.room, secret)
+    files = None if storage is None else MatchFiles(storage, invite)
+    return OnlineMatch(session, transport, invite, files=files, settings=settings)
+
+
+async def join(invite: Invite, storage: Storage | None = None,
+               settings: OnlineSettings | None = None) -> OnlineMatch:
+    """Take a seat in the invite's room; continues this link's saved match if any.
+
+    TransportError when the relay cannot be reached or refuses; StorageError when
+    a saved match for the link cannot be read.
+    """
+    settings = settings or OnlineSettings()
+    files = None if storage is None else MatchFiles(storage, invite)
+    saved = None if files is None else files.load()
+    session, token = saved if saved is not None else (
+        Session("guest", invite.secret, None, os.urandom), secrets.token_hex(16))
+    transport = await RelayTransport.join(invite.relay, invite.room, seat=session.seat,
+                                          token=token, settings=settings.transport)
+    return OnlineMatch(session, transport, invite, files=files, settings=settings)
+
+
+async def play_bot(match: OnlineMatch, player: Player, delay: float = 0.0) -> None:
+    """Let ``player`` take the local seat until the match ends."""
+    while not match.finished and not match.session.over:
+        match.changed.clear()
+        legal = match.session.legal_actions()
+        if not legal:
+            await match.changed.wait()
+            continue
+        if delay:
+            await asyncio.sleep(delay)
+        obs = match.session.observation()
+        if obs is None or legal != match.session.legal_actions():
+            continue  # something arrived meanwhile: look again
+        with contextlib.suppress(IllegalAction):
+            match.act(player.choose(obs, legal))
+
+
+def outcome_line(match: OnlineMatch) -> str:
+    """One line telling how the match ended, from the local player's seat."""
+    failure, result = match.failure, match.result
+    if failure is not None:
+        kind = {"CheatDetected": "cheat detected", "ProtocolError": "protocol error",
+                "PeerTimedOut": "timed out", "PeerAborted": "match aborted",
+                "ConnectionFailed": "connection failed"}.get(type(failure).__name__, "failed")
+        return f"{kind}: {failure.reason} (at fault: {failure.who}, field {failure.field})"
+    if result is None:
+        return "the match did not finish"
+    who = "you won" if result.winner == match.seat else "your friend won"
+    if result.totals is None:
+        return f"the match is over: {who}"
+    totals = result.totals.totals
+    return (f"the match is over: {who}, {totals[match.seat]} to {totals[1 - match.seat]}; "
+            f"{len(match.records)} hands verified")
+
+
+# --------------------------------------------------------------- a local relay
+
+
+def lan_address() -> str:
+    """This machine's address on its local network (127.0.0.1 when there is none).
+
+    Connecting a UDP socket sends nothing; it only asks the system which local
+    address would be used for the route (192.0.2.1 is a documentation address).
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+async def start_local_relay(bind: str, port: int = 0) -> tuple[Any, str]:
+    """An embedded relay on ``bind``:``port``; returns it and its http address."""
+    from relay.server import RelayConfig, serve
+
+    # Only two players use it: the public relay's per-connection limits can go.
+    relay = await serve(RelayConfig(host=bind, port=port, rate=500.0, burst=5000,
+                                    metrics=False, log_level="warning"))
+    shown = lan_address() if bind in ("0.0.0.0", "") else bind
+    netloc = f"[{shown}]" if ":" in shown else shown
+    return relay, f"http://{netloc}:{relay.port}"

@@ -1,0 +1,243 @@
+"""The online driver against a real relay on 127.0.0.1: whole matches between two
+computer players, connections cut at several points of a hand, a relay restart,
+a client restarted from its saved state, and a peer that stops answering."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from client import online
+from client.cli import main as gin_main
+from client.links import Invite, RelayAddress
+from client.storage import Storage
+from client.transport import TransportSettings
+from gin import players
+from gin.rules import STANDARD
+from gin.session import HandDealt, HandScored, HandVerified, MatchOver, Moved, PeerTimedOut
+from relay.server import Relay, serve
+from relay.testing import TEST_CONFIG, TcpProxy
+
+FAST = online.OnlineSettings(
+    reply_timeout=20, move_timeout=20, linger=0.3,
+    transport=TransportSettings(backoff=lambda attempt: 0.05, ping_interval=None,
+                                open_timeout=2))
+MATCH_TIMEOUT = 60
+
+
+@pytest.fixture
+async def relay(tmp_path: Path) -> AsyncIterator[Relay]:
+    relay = await serve(replace(TEST_CONFIG, key_file=tmp_path / "relay.key", rate=10_000.0,
+                                burst=100_000))
+    yield relay
+    await relay.close()
+
+
+def url(port: int) -> str:
+    return f"http://127.0.0.1:{port}"
+
+
+def via(invite: Invite, port: int) -> Invite:
+    """The same invite, reached through another port (a cuttable proxy)."""
+    return replace(invite, relay=RelayAddress("http", "127.0.0.1", port))
+
+
+async def play(*matches: online.OnlineMatch, seed: int = 1) -> None:
+    """Run the matches with a computer player in each seat until all have ended."""
+    rng = random.Random(seed)
+    tasks = [online.play_bot(m, players.get("normal", random.Random(rng.random())))
+             for m in matches]
+    async with asyncio.timeout(MATCH_TIMEOUT):
+        await asyncio.gather(*(m.run() for m in matches), *tasks)
+
+
+def record_files(root: Path) -> list[Path]:
+    return sorted((root / online.RECORDS_DIR).glob("*.json"))
+
+
+def comparable(path: Path) -> dict[str, Any]:
+    """A record with its steps in a canonical order: the two peers' records of a hand
+    differ only in the interleaving of steps sent at the same time (protocol.md §10)."""
+    data = json.loads(path.read_text())
+    data["steps"] = sorted(data["steps"], key=lambda s: json.dumps(s, sort_keys=True))
+    return dict(data)
+
+
+def assert_clean_and_identical(host_dir: Path, guest_dir: Path,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    host_files, guest_files = record_files(host_dir), record_files(guest_dir)
+    assert host_files and [p.name for p in host_files] == [p.name for p in guest_files]
+    for h, g in zip(host_files, guest_files, strict=True):
+        assert comparable(h) == comparable(g)
+    assert gin_main(["audit", "-q", *map(str, host_files + guest_files)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("verified") == 2 * len(host_files)
+
+
+def assert_finished(host: online.OnlineMatch, guest: online.OnlineMatch) -> None:
+    assert host.failure is None and guest.failure is None, (host.failure, guest.failure)
+    assert host.result is not None and guest.result is not None
+    assert host.result.totals is not None
+    assert host.result == guest.result
+    assert max(host.result.totals.points) >= STANDARD.target
+    # Nothing of the match in progress is left behind; only the records.
+    assert not any((host.files.storage.root / online.ONLINE_DIR).glob("*.json")) \
+        if host.files else True
+
+
+async def start_pair(relay_port: int, tmp_path: Path, guest_port: int | None = None
+                     ) -> tuple[online.OnlineMatch, online.OnlineMatch]:
+    host = await online.host(url(relay_port), STANDARD, Storage(tmp_path / "host"), FAST)
+    invite = host.invite if guest_port is None else via(host.invite, guest_port)
+    guest = await online.join(invite, Storage(tmp_path / "guest"), FAST)
+    return host, guest
+
+
+async def test_two_bots_play_a_whole_match_and_both_records_audit_clean(
+        relay: Relay, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    host, guest = await start_pair(relay.port, tmp_path)
+    assert host.invite.url.startswith(f"http://127.0.0.1:{relay.port}/j/")
+    seen: list[Any] = []
+    guest.listen(seen.append)
+    await play(host, guest)
+    assert_finished(host, guest)
+    verified = [u for u in seen if isinstance(u, HandVerified)]
+    assert [u.hand_number for u in verified] == list(range(1, len(verified) + 1))
+    assert isinstance(seen[-2 if isinstance(seen[-1], online.LinkChanged) else -1],
+                      MatchOver | online.LinkChanged)
+    assert_clean_and_identical(tmp_path / "host", tmp_path / "guest", capsys)
+
+
+class Cutter:
+    """Cuts a proxy's connections when a client's update matches the next trigger."""
+
+    def __init__(self, proxy: TcpProxy, triggers: list[Callable[[Any], bool]]) -> None:
+        self.proxy, self.triggers, self.cuts = proxy, triggers, 0
+
+    def __call__(self, update: Any) -> None:
+        if self.triggers and self.triggers[0](update):
+            self.triggers.pop(0)
+            self.cuts += 1
+            self.proxy.cut()
+
+
+def moves(n: int) -> Callable[[Any], bool]:
+    """Fires at the n-th move seen after the previous trigger."""
+    count = 0
+
+    def trigger(update: Any) -> bool:
+        nonlocal count
+        count += isinstance(update, Moved)
+        return count >= n
+
+    return trigger
+
+
+@pytest.mark.parametrize("side", ["guest", "host"])
+async def test_cut_connections_at_several_points_the_match_still_completes(
+        relay: Relay, tmp_path: Path, capsys: pytest.CaptureFixture[str], side: str) -> None:
+    proxy = TcpProxy(relay.port)
+    await proxy.start()
+    try:
+        if side == "guest":
+            host, guest = await start_pair(relay.port, tmp_path, guest_port=proxy.port)
+            watched = guest
+        else:
+            host, guest = await start_pair(proxy.port, tmp_path)
+            guest_direct = via(host.invite, relay.port)
+            await guest.transport.close()
+            guest = await online.join(guest_direct, Storage(tmp_path / "guest"), FAST)
+            watched = host
+        cutter = Cutter(proxy, [
+            lambda u: isinstance(u, HandDealt),  # right after the deal
+            moves(1),  # the first move (an upcard decision)
+            moves(3),  # mid-hand: draws and discards in flight
+            lambda u: isinstance(u, HandScored),  # between the two seeds
+            lambda u: isinstance(u, HandDealt) and u.hand_number == 2,
+            moves(7),
+        ])
+        watched.listen(cutter)
+        await play(host, guest, seed=2)
+    finally:
+        await proxy.stop()
+    assert cutter.cuts >= 4
+    assert_finished(host, guest)
+    assert_clean_and_identical(tmp_path / "host", tmp_path / "guest", capsys)
+
+
+async def test_relay_restart_mid_match_play_resumes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = replace(TEST_CONFIG, key_file=tmp_path / "relay.key", rate=10_000.0,
+                     burst=100_000)
+    relays = [await serve(config)]
+    config = replace(config, port=relays[0].port)
+    restarts: list[asyncio.Task[None]] = []
+
+    async def restart() -> None:
+        await relays[-1].close()
+        await asyncio.sleep(0.2)
+        relays.append(await serve(config))
+
+    def on_update(update: Any) -> None:
+        if isinstance(update, Moved) and not restarts and update.seat == 0:
+            restarts.append(asyncio.create_task(restart()))
+
+    try:
+        host, guest = await start_pair(config.port, tmp_path)
+        guest.listen(on_update)
+        await play(host, guest, seed=3)
+    finally:
+        for r in relays:
+            await r.close()
+    assert len(relays) == 2
+    assert_finished(host, guest)
+    assert_clean_and_identical(tmp_path / "host", tmp_path / "guest", capsys)
+
+
+async def test_a_client_restarted_from_its_saved_state_finishes_the_match(
+        relay: Relay, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    host, guest = await start_pair(relay.port, tmp_path)
+    stopped = asyncio.Event()
+
+    def crash_at_hand_two(update: Any) -> None:
+        if isinstance(update, HandDealt) and update.hand_number == 2:
+            stopped.set()
+
+    guest.listen(crash_at_hand_two)
+    rng = random.Random(4)
+    host_run = asyncio.gather(host.run(), online.play_bot(host, players.get("normal", rng)))
+    guest_run = asyncio.gather(guest.run(), online.play_bot(guest, players.get("easy", rng)))
+    async with asyncio.timeout(MATCH_TIMEOUT):
+        await stopped.wait()
+        guest_run.cancel()  # as if the process died: no goodbye to the relay
+        with pytest.raises(asyncio.CancelledError):
+            await guest_run
+        saved = list((tmp_path / "guest" / online.ONLINE_DIR).glob("*.json"))
+        assert len(saved) == 1
+        resumed = await online.join(host.invite, Storage(tmp_path / "guest"), FAST)
+        assert resumed.session.role == "guest" and resumed.session.observation() is not None
+        await asyncio.gather(host_run, resumed.run(),
+                             online.play_bot(resumed, players.get("easy", rng)))
+    assert_finished(host, resumed)
+    assert_clean_and_identical(tmp_path / "host", tmp_path / "guest", capsys)
+
+
+async def test_a_friend_who_stops_answering_times_out(relay: Relay, tmp_path: Path) -> None:
+    quick = replace(FAST, move_timeout=0.5, reply_timeout=5)
+    host = await online.host(url(relay.port), STANDARD, Storage(tmp_path / "host"), quick)
+    guest = await online.join(host.invite, Storage(tmp_path / "guest"), quick)
+    async with asyncio.timeout(MATCH_TIMEOUT):
+        # Only the host has a player: the guest's person never moves.
+        await asyncio.gather(host.run(), guest.run(),
+                             online.play_bot(host, players.get("easy", random.Random(5))))
+    assert isinstance(host.failure, PeerTimedOut) and host.failure.who == "guest"
+    assert host.result is not None and host.result.forfeited_by == "guest"
+    assert guest.failure is not None and "guest" in guest.failure.reason
+    assert "timed out" in online.outcome_line(host)
