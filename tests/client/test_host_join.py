@@ -1,0 +1,158 @@
+"""`gin host` and `gin join`: the real commands as subprocesses against a relay
+process on 127.0.0.1, the embedded relay, and their one-line errors."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from client import online
+from client.cli import main as gin_main
+from client.links import parse_invite
+from client.storage import Storage
+from gin import players
+
+TIMEOUT = 90
+BOT = ["--bot", "easy", "--bot-delay", "0"]
+
+
+def gin(*args: str) -> list[str]:
+    return [sys.executable, "-m", "client.cli", *args]
+
+
+async def start(*argv: str, env: dict[str, str] | None = None,
+                stdin: int | None = None) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        *argv, env={**os.environ, **(env or {})}, stdin=stdin,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+
+
+async def finish(process: asyncio.subprocess.Process) -> tuple[int, str, str]:
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            out, err = await process.communicate()
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()
+
+
+async def relay_port(process: asyncio.subprocess.Process) -> int:
+    assert process.stderr is not None
+    async with asyncio.timeout(10):
+        while line := await process.stderr.readline():
+            entry: dict[str, Any] = json.loads(line)
+            if entry["event"] == "relay_started":
+                return int(entry["port"])
+    raise AssertionError("the relay exited before it started")
+
+
+async def read_link(process: asyncio.subprocess.Process) -> str:
+    assert process.stdout is not None
+    async with asyncio.timeout(10):
+        line = await process.stdout.readline()
+    return line.decode().strip()
+
+
+def records(root: Path) -> list[str]:
+    return sorted(str(p) for p in (root / online.RECORDS_DIR).glob("*.json"))
+
+
+async def test_gin_host_and_gin_join_bots_play_a_match_through_python_m_relay(
+        tmp_path: Path) -> None:
+    relay = await start(sys.executable, "-m", "relay", env={
+        "GIN_RELAY_HOST": "127.0.0.1", "GIN_RELAY_PORT": "0",
+        "GIN_RELAY_KEY_FILE": str(tmp_path / "relay.key"),
+        # The bots play without pauses: lift the per-connection frame rate.
+        "GIN_RELAY_RATE": "10000", "GIN_RELAY_BURST": "100000"})
+    try:
+        port = await relay_port(relay)
+        host = await start(*gin("host", "--relay", f"http://127.0.0.1:{port}", *BOT,
+                                "--data-dir", str(tmp_path / "host")))
+        link = await read_link(host)
+        assert parse_invite(link).relay.port == port
+        # The link goes in on standard input, so it never shows in a process list.
+        guest = await start(*gin("join", *BOT, "--data-dir", str(tmp_path / "guest")),
+                            stdin=asyncio.subprocess.PIPE)
+        assert guest.stdin is not None
+        guest.stdin.write(link.encode() + b"\n")
+        guest.stdin.close()
+        (host_rc, host_out, host_err), (guest_rc, _, guest_err) = await asyncio.gather(
+            finish(host), finish(guest))
+    finally:
+        relay.terminate()
+        await relay.wait()
+    assert (host_rc, guest_rc) == (0, 0), (host_err, guest_err)
+    assert host_out == ""  # the link was the only line, read above
+    assert "deck verified" in host_err and "the match is over" in guest_err
+    host_records, guest_records = records(tmp_path / "host"), records(tmp_path / "guest")
+    assert len(host_records) == len(guest_records) >= 1
+    assert gin_main(["audit", "-q", *host_records, *guest_records]) == 0
+
+
+async def test_gin_host_with_its_embedded_relay(tmp_path: Path) -> None:
+    host = await start(*gin("host", "--bind", "127.0.0.1", *BOT, "--rules", "classic",
+                            "--data-dir", str(tmp_path / "host")))
+    link = await read_link(host)
+    invite = parse_invite(link)
+    assert invite.relay.host == "127.0.0.1" and invite.relay.port
+    guest = await online.join(invite, Storage(tmp_path / "guest"))
+    async with asyncio.timeout(TIMEOUT):
+        await asyncio.gather(guest.run(), online.play_bot(
+            guest, players.get("easy", random.Random(1))))
+    rc, _, err = await finish(host)
+    assert rc == 0, err
+    assert guest.failure is None and guest.result is not None
+    assert guest.session.rules is not None and guest.session.rules.name == "classic"
+    assert len(records(tmp_path / "host")) == len(records(tmp_path / "guest"))
+
+
+def one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+LINK = "http://127.0.0.1:1/j/" + "A" * 32 + "#" + "B" * 42 + "A"
+
+
+def test_join_with_a_bad_link_says_what_is_wrong(capsys: pytest.CaptureFixture[str]) -> None:
+    assert gin_main(["join", "--bot", "easy", "http://127.0.0.1:1/j/short#x"]) == 2
+    err = one_line_error(capsys)
+    assert err.startswith("gin join: bad invite link:") and "room id" in err
+
+
+def test_join_reads_gin_link_and_reports_an_unreachable_relay(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("GIN_LINK", LINK)
+    assert gin_main(["join", *BOT, "--data-dir", str(tmp_path)]) == 1
+    err = one_line_error(capsys)
+    assert err.startswith("gin join: cannot use the relay: cannot reach relay")
+    assert "#" not in err  # the secret is never echoed
+
+
+def test_host_reports_an_unreachable_relay(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert gin_main(["host", *BOT, "--relay", "http://127.0.0.1:1",
+                     "--data-dir", str(tmp_path)]) == 1
+    assert one_line_error(capsys).startswith("gin host: cannot use the relay:")
+    assert capsys.readouterr().out == ""
+
+
+def test_host_and_join_help_explain_the_link(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("host", "join"):
+        with pytest.raises(SystemExit):
+            gin_main([command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "never reaches the relay" in out and "local-network" in out
+    assert "GIN_LINK" in out and "standard input" in out
