@@ -1,4 +1,4 @@
-"""Helpers for tests that need a relay: a fake clock and a raw wire-protocol client.
+"""Helpers for tests that need a relay: a fake clock, a raw client, a cuttable proxy.
 
 They speak the wire protocol of docs/running-a-relay.md directly, without the
 client transport, so the relay's behaviour can be checked frame by frame.
