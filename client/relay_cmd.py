@@ -5,8 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from relay.cli import DESCRIPTION, run_from_args
-from relay.config import add_arguments
+from relay.config import DESCRIPTION, add_arguments
+
+
+def _run(args: argparse.Namespace) -> int:
+    # Imported here: the server pulls in websockets, which `gin` alone never needs.
+    from relay.cli import run_from_args
+
+    return run_from_args(args)
 
 
 def register(subparsers: Any) -> None:
@@ -14,4 +20,4 @@ def register(subparsers: Any) -> None:
         "relay", help="run a relay for online games", description=DESCRIPTION
     )
     add_arguments(parser)
-    parser.set_defaults(func=run_from_args)
+    parser.set_defaults(func=_run)

@@ -16,7 +16,7 @@ subsets); combinations are explored depth first, choosing melds in that order.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from gin.cards import Card, cards_mask, mask_cards
@@ -32,27 +32,29 @@ _RANK_VALUE = tuple(min(r + 1, 10) for r in range(13))
 
 
 def _suit_values() -> tuple[int, ...]:
-    return tuple(
-        sum(_RANK_VALUE[r] for r in range(13) if sm >> r & 1) for sm in range(1 << 13)
-    )
+    # Each mask's value is its lowest card's plus the rest's, already computed.
+    values = [0] * (1 << 13)
+    for sm in range(1, 1 << 13):
+        low = sm & -sm
+        values[sm] = values[sm ^ low] + _RANK_VALUE[low.bit_length() - 1]
+    return tuple(values)
 
 
-def _suit_runs() -> tuple[tuple[int, ...], ...]:
-    table = []
-    for sm in range(1 << 13):
-        runs = []
-        for start in range(11):
-            length = 0
-            while start + length < 13 and sm >> (start + length) & 1:
-                length += 1
-                if length >= 3:
-                    runs.append(((1 << length) - 1) << start)
-        table.append(tuple(runs))
-    return tuple(table)
+@cache
+def _runs13(sm: int) -> tuple[int, ...]:
+    """Every run of three or more inside one suit's 13-bit mask (computed on demand:
+    building all 8,192 at import would slow the program's start)."""
+    runs = []
+    for start in range(11):
+        length = 0
+        while start + length < 13 and sm >> (start + length) & 1:
+            length += 1
+            if length >= 3:
+                runs.append(((1 << length) - 1) << start)
+    return tuple(runs)
 
 
 _VALUE13 = _suit_values()
-_RUNS13 = _suit_runs()
 
 
 def mask_value(mask: int) -> int:
@@ -92,7 +94,7 @@ def candidate_melds(mask: int) -> list[int]:
         for s in range(4):
             if starts >> (13 * s) & _SUIT:
                 shift = 13 * s
-                melds.extend(run << shift for run in _RUNS13[mask >> shift & _SUIT])
+                melds.extend(run << shift for run in _runs13(mask >> shift & _SUIT))
     c, d, h, s_ = mask & _SUIT, mask >> 13 & _SUIT, mask >> 26 & _SUIT, mask >> 39
     three = (c & d & (h | s_)) | (h & s_ & (c | d))
     while three:

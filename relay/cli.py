@@ -8,16 +8,16 @@ import signal
 import sys
 from collections.abc import Sequence
 
-from relay.config import ConfigError, RelayConfig, add_arguments, config_from_args
+from relay.config import (
+    DESCRIPTION,
+    ConfigError,
+    RelayConfig,
+    add_arguments,
+    config_from_args,
+)
 from relay.logs import configure, event
 from relay.roomid import KeyFileError
 from relay.server import serve
-
-DESCRIPTION = (
-    "Run a gin relay: it pairs two players in a room and forwards their sealed "
-    "messages without reading them. Every option can also be set by the "
-    "environment variable named in its help; flags win over the environment."
-)
 
 
 async def run(config: RelayConfig) -> None:

@@ -15,6 +15,12 @@ from pathlib import Path
 
 from relay.roomid import default_key_path
 
+DESCRIPTION = (
+    "Run a gin relay: it pairs two players in a room and forwards their sealed "
+    "messages without reading them. Every option can also be set by the "
+    "environment variable named in its help; flags win over the environment."
+)
+
 
 @dataclass(frozen=True)
 class RelayConfig:
