@@ -14,7 +14,7 @@ import asyncio
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from textual import on, work
 from textual.app import App, ComposeResult
@@ -24,25 +24,27 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Footer, Label, RadioButton, RadioSet, Static
 
 from client.game import (
-    HUMAN,
     PLAY_MODES,
     STRENGTHS,
     DeckSource,
     Game,
     HintView,
+    OnlineGame,
     OpponentFactory,
     computer_player,
 )
-from client.online import OnlineStart
 from client.storage import Storage, StorageError
 from client.ui import words
 from client.ui.layout import Group, grouped, moved, own_order
 from client.ui.screens import (
+    AlertScreen,
     ConfirmScreen,
     HandOverScreen,
     HowToPlayScreen,
+    InviteScreen,
     KeysScreen,
     MatchEndScreen,
+    OnlineScreen,
     PileScreen,
 )
 from client.ui.table import CardRow, CardView, Choice, Tick
@@ -64,6 +66,9 @@ from gin import (
     shuffled_deck,
 )
 from gin.rules import STANDARD
+
+if TYPE_CHECKING:  # the network stack loads only when a friend is played
+    from client.online import OnlineSettings, OnlineStart, Update
 
 T = TypeVar("T")
 
@@ -91,6 +96,7 @@ class AppConfig:
     delay: float = 0.7
     offer_resume: bool = True
     online: OnlineStart | None = None  # connect at once: `gin host` / `gin join`
+    online_settings: OnlineSettings | None = None  # timers; tests shorten them
 
 
 def make_app(config: AppConfig) -> GinApp:
@@ -158,7 +164,10 @@ class GinApp(App[None]):
     def __init__(self, config: AppConfig) -> None:
         super().__init__()
         self.config = config
-        self.game: Game | None = None
+        self.game: Game | OnlineGame | None = None
+        self.online_state = ""  # the connection, as the player should see it
+        self.verified = ""  # the last hand's deck check
+        self._hand_over_open = False
         self.selected: Card | None = None
         self.order: list[Card] = []
         self.grouping = True
@@ -190,6 +199,7 @@ class GinApp(App[None]):
             with Vertical(id="side"):
                 yield Static("Gin Rummy", id="title")
                 yield Static("Draw, discard, knock · two players, to 100", id="subtitle")
+                yield Static("", id="online")
                 yield Label("Hand 1", id="hand-number", classes="head gap")
                 yield Static("", id="scores")
                 yield Label("Play against", classes="head gap")
@@ -232,6 +242,9 @@ class GinApp(App[None]):
     def _start(self) -> None:
         saved: Game | None = None
         c = self.config
+        if c.online is not None:
+            self._go_online(c.online)
+            return
         if c.storage is not None and c.offer_resume:
             try:
                 saved = Game.resume(c.storage, make_opponent=c.make_opponent,
@@ -254,7 +267,9 @@ class GinApp(App[None]):
     def _begin(self, game: Game) -> None:
         self.game = game
         self.order, self.selected, self.hint, self.message = [], None, None, ""
+        self.online_state = self.verified = ""
         with self.prevent(RadioSet.Changed):
+            self.query_one("#mode-computer", RadioButton).value = True
             self.query_one(f"#strength-{game.vs}", RadioButton).value = True
             self.query_one(f"#rules-{game.rules.name}", RadioButton).value = True
         self._show_target(game.rules)
@@ -265,15 +280,144 @@ class GinApp(App[None]):
             f"First to {rules.target} points wins the game, with {rules.box_bonus} for "
             f"every hand won and {rules.game_bonus} for the game itself.")
 
+    # -- online: a friend through a relay --------------------------------------
+
+    @on(RadioSet.Changed, "#mode")
+    def _mode_changed(self, event: RadioSet.Changed) -> None:
+        if event.pressed.id != "mode-online" or isinstance(self.game, OnlineGame):
+            return
+        self.push_screen(OnlineScreen(), self._online_chosen)
+
+    def _online_chosen(self, answer: tuple[str, str] | None) -> None:
+        from client.links import InvalidLinkError, parse_invite
+        from client.online import OnlineStart
+
+        if answer is None:
+            with self.prevent(RadioSet.Changed):
+                self.query_one("#mode-computer", RadioButton).value = True
+            return
+        kind, text = answer
+        rules = self.game.rules if self.game is not None else self.config.rules
+        try:
+            start = OnlineStart("join", invite=parse_invite(text)) if kind == "join" else \
+                OnlineStart("host", relay=text or None, rules=rules)
+        except InvalidLinkError as exc:
+            self.push_screen(OnlineScreen(f"That link cannot be used: {exc}"),
+                             self._online_chosen)
+            return
+        self._go_online(start)
+
+    def _go_online(self, start: OnlineStart) -> None:
+        self.workers.cancel_group(self, "opponent")
+        self.run_worker(self._run_online(start), group="online", exclusive=True)
+
+    async def _run_online(self, start: OnlineStart) -> None:
+        """Connect, then play until the match ends; the driver's updates drive the table."""
+        from client import online
+        from client.transport import TransportError
+
+        self.online_state = online.Link.CONNECTING.value
+        self._show_online()
+        try:
+            match = await online.begin(start, self.config.storage, self.config.online_settings)
+        except (TransportError, StorageError, OSError) as exc:
+            reason = exc.reason if isinstance(exc, TransportError) else str(exc)
+            self.online_state = ""
+            self.push_screen(AlertScreen("Could not start the online match", reason))
+            if self.game is None or isinstance(self.game, OnlineGame):
+                self._begin(self._new_game(self.config.rules))
+            else:
+                self._begin(self.game)
+            return
+        game = OnlineGame(match)
+        self.game = game
+        self.order, self.selected, self.hint, self.message = [], None, None, ""
+        with self.prevent(RadioSet.Changed):
+            self.query_one("#mode-online", RadioButton).value = True
+        match.listen(self._online_update)
+        if start.role == "host":
+            self.push_screen(InviteScreen(match.invite.url, self.online_state))
+        self.refresh_table()
+        await match.run()
+
+    def _online_update(self, update: Update) -> None:
+        """Show what the driver reports: the connection, the friend's moves, the checks."""
+        from client import online
+        from gin import session
+
+        game = self.game
+        if not isinstance(game, OnlineGame):
+            return
+        if isinstance(update, online.LinkChanged):
+            detail = f" ({update.detail})" if update.link is online.Link.RECONNECTING else ""
+            self.online_state = update.link.value + detail
+            if isinstance(self.screen, InviteScreen):
+                self.screen.show_state(self.online_state)
+        elif isinstance(update, online.Notice):
+            self.notify(update.text, severity="warning", timeout=10)
+        elif isinstance(update, session.HandDealt):
+            self.order, self.selected, self.hint, self.message = [], None, None, ""
+            if isinstance(self.screen, InviteScreen):
+                self.screen.dismiss(None)
+            self._show_target(game.rules)
+        elif isinstance(update, session.HandScored):
+            self.verified = f"Hand {update.hand_number}: checking the deck…"
+            self.refresh_table()
+            self._show_hand_over()
+        elif isinstance(update, session.HandVerified):
+            self.verified = f"Hand {update.hand_number}: deck verified ✓"
+            self.notify(f"Hand {update.hand_number}: deck verified — the shuffle was fair "
+                        "and every move checks out.")
+        elif isinstance(update, session.MatchOver):
+            if update.totals is not None and not self._hand_over_open:
+                self._show_match_end()
+        elif isinstance(update, session.Failure):
+            title, text = words.failure_words(update, game.seat)
+            self.verified = title
+            self.push_screen(AlertScreen(title, text))
+        self.refresh_table()
+
+    def _show_online(self) -> None:
+        state = self.query_one("#online", Static)
+        online = isinstance(self.game, OnlineGame)
+        state.display = online
+        if online:
+            state.update("\n".join(x for x in (f"Online: {self.online_state}", self.verified)
+                                   if x))
+
+    def _show_undealt(self) -> None:
+        """Before the first deal: who we wait for, and nothing to play."""
+        self.query_one("#opponent-label", Label).update(self._opponent_title())
+        for row in ("#opponent", "#stock", "#discard", "#hand"):
+            self.query_one(row, CardRow).show([])
+        self.query_one("#prompt", Static).update(self.online_state.capitalize())
+        for key, _ in ACTION_BUTTONS:
+            self.query_one(f"#btn-{key}", Button).display = False
+        self.refresh_bindings()
+
+    def _them(self) -> str:
+        return words.FRIEND if isinstance(self.game, OnlineGame) else words.THEM
+
+    def _opponent_title(self) -> str:
+        game = self.game
+        if isinstance(game, OnlineGame):
+            return f"Your friend · {self.online_state}"
+        return f"Computer ({game.vs})" if game is not None else "Computer"
+
     # -- showing the state ----------------------------------------------------
 
     def refresh_table(self) -> None:
         """Show the controller's observation."""
         game = self.game
+        self._show_online()
         if game is None:
+            return
+        if isinstance(game, OnlineGame) and not game.dealt:
+            self._show_undealt()
             return
         obs = game.observation()
         counts = game.knock_counts()
+        them = self._them()
         self.order = own_order(self.order, obs.hand)
         if self.selected not in obs.hand:
             self.selected = None
@@ -284,7 +428,7 @@ class GinApp(App[None]):
         known = obs.opponent_known
         backs = (None,) * (obs.opponent_card_count - len(known))
         self.query_one("#opponent-label", Label).update(
-            f"Computer ({game.vs}){' · dealer' if obs.dealer != HUMAN else ''}"
+            f"{self._opponent_title()}{' · dealer' if obs.dealer != obs.player else ''}"
             f"{' · took from the pile: ' + ' '.join(c.glyph for c in known) if known else ''}")
         self.query_one("#opponent", CardRow).show([Group(tuple(known)), Group(backs)])
         self.query_one("#stock-label", Label).update(f"Stock {obs.stock_count}")
@@ -295,7 +439,7 @@ class GinApp(App[None]):
         for box, kind in (("#stock-box", DrawStock), ("#discard-box", DrawPile)):
             self.query_one(box).set_class(hint is not None and isinstance(hint.action, kind),
                                           "-hint")
-        lines = [line for e in obs.history if (line := words.describe(e, HUMAN))]
+        lines = [line for e in obs.history if (line := words.describe(e, obs.player, them))]
         self.query_one("#log", Static).update("\n".join(lines[-5:]))
 
         groups = grouped(obs.hand) if self.grouping else [Group(tuple(self.order))]
@@ -305,7 +449,7 @@ class GinApp(App[None]):
                                               dimmed=obs.just_taken, hint=hint_card)
         self.query_one("#loose", Label).update(self._loose_text(obs, counts))
 
-        text = self.message or words.prompt(obs, bool(counts))
+        text = self.message or words.prompt(obs, bool(counts), them)
         if hint is not None and not self.message:
             text = f"Hint: {words.action_words(hint.action)} — {hint.reason}"
         self.query_one("#prompt", Static).update(text)
@@ -331,17 +475,19 @@ class GinApp(App[None]):
     def _knock_label(self, counts: dict[Card, int]) -> str:
         return "Gin!" if counts and min(counts.values()) == 0 else "Knock…"
 
-    def _show_side(self, obs: Observation, game: Game) -> None:
+    def _show_side(self, obs: Observation, game: Game | OnlineGame) -> None:
         self.query_one("#hand-number", Label).update(f"Hand {obs.hand_number}")
         result = obs.result
+        me, other = obs.player, 1 - obs.player
         this = ["—", "—"]
         if result is not None:
             this = ["0", "0"]
             if result.winner is not None:
                 this[result.winner] = str(result.points)
-        rows = [("", "You", "Computer"), ("This hand", *this),
-                ("Game", str(obs.scores[0]), str(obs.scores[1])),
-                ("Hands won", str(obs.hands_won[0]), str(obs.hands_won[1]))]
+        column = "Friend" if isinstance(game, OnlineGame) else "Computer"
+        rows = [("", "You", column), ("This hand", this[me], this[other]),
+                ("Game", str(obs.scores[me]), str(obs.scores[other])),
+                ("Hands won", str(obs.hands_won[me]), str(obs.hands_won[other]))]
         self.query_one("#scores", Static).update(
             "\n".join(f"{a:<10}{b:>8}{c:>10}" for a, b, c in rows))
 
@@ -394,6 +540,12 @@ class GinApp(App[None]):
         if self.game is not None and self.game.opponent_to_move:
             self.run_opponent()
 
+    def _show_hand_over(self) -> None:
+        assert self.game is not None
+        self._hand_over_open = True
+        self.push_screen(HandOverScreen(self.game.observation(), self._them()),
+                         self._hand_closed)
+
     def _changed(self, result: HandResult | None) -> None:
         game = self.game
         assert game is not None
@@ -401,24 +553,35 @@ class GinApp(App[None]):
             self.notify(warning, severity="error", timeout=10)
         self.refresh_table()
         if result is not None:
-            self.push_screen(HandOverScreen(game.observation()), self._hand_closed)
+            self._show_hand_over()
 
     def _hand_closed(self, _: None) -> None:
+        self._hand_over_open = False
         game = self.game
         assert game is not None
-        totals = game.match.totals
-        if totals is not None:
-            self.push_screen(MatchEndScreen(totals, game.rules), self._match_closed)
+        if game.totals is not None:
+            self._show_match_end()
             return
+        if isinstance(game, OnlineGame):
+            return  # the session deals the next hand by itself
         game.next_hand()
         self.order, self.selected = [], None
         self._after_action(None)
 
+    def _show_match_end(self) -> None:
+        game = self.game
+        assert game is not None and game.totals is not None
+        online = isinstance(game, OnlineGame)
+        self.push_screen(MatchEndScreen(game.totals, game.rules, game.observation().player,
+                                        self._them(), rematch=not online), self._match_closed)
+
     def _match_closed(self, rematch: bool | None) -> None:
-        if not rematch:
+        if isinstance(self.game, OnlineGame) and self.config.online is None:
+            self._begin(self._new_game(self.config.rules))  # back to the computer
+            return
+        if not rematch or not isinstance(self.game, Game):
             self.exit()
             return
-        assert self.game is not None
         self.game.new_match()
         self.order, self.selected = [], None
         self._after_action(None)
@@ -430,7 +593,7 @@ class GinApp(App[None]):
     async def run_opponent(self) -> None:
         """The opponent's moves, one at a time, its thinking in a thread."""
         game = self.game
-        while game is not None and game is self.game and game.opponent_to_move:
+        while isinstance(game, Game) and game is self.game and game.opponent_to_move:
             action = await self._in_thread(game.opponent_move)
             await asyncio.sleep(self.config.delay)
             if game is not self.game:
@@ -482,8 +645,8 @@ class GinApp(App[None]):
             question = f"Go gin, throwing the {card.glyph} face down? Every other card melds."
         else:
             question = (f"Knock, throwing the {card.glyph} face down, with {count} in loose "
-                        f"cards? The computer can lay off onto your melds; {count} or less "
-                        "left in its hand undercuts you.")
+                        f"cards? {self._them()} can lay off onto your melds; {count} or less "
+                        "left in their hand undercuts you.")
 
         def answer(yes: bool | None) -> None:
             if yes:
@@ -562,7 +725,7 @@ class GinApp(App[None]):
     @on(RadioSet.Changed, "#strength")
     def _strength_changed(self, event: RadioSet.Changed) -> None:
         key = (event.pressed.id or "").removeprefix("strength-")
-        if self.game is not None and key != self.game.vs:
+        if isinstance(self.game, Game) and key != self.game.vs:
             self.game.set_strength(key)
             self.notify(f"The computer now plays {key}.")
             self.refresh_table()
@@ -578,7 +741,7 @@ class GinApp(App[None]):
     def _rules_changed(self, event: RadioSet.Changed) -> None:
         game = self.game
         name = (event.pressed.id or "").removeprefix("rules-")
-        if game is None or name == game.rules.name:
+        if not isinstance(game, Game) or name == game.rules.name:
             return
 
         def answer(yes: bool | None) -> None:
@@ -595,14 +758,14 @@ class GinApp(App[None]):
 
     def action_new_match(self) -> None:
         def answer(yes: bool | None) -> None:
-            if yes and self.game is not None:
+            if yes and isinstance(self.game, Game):
                 self._restart(self.game.rules)
 
         self.push_screen(ConfirmScreen("Start a new match? The match in play is abandoned.",
                                        "New match"), answer)
 
     def _restart(self, rules: Ruleset) -> None:
-        assert self.game is not None
+        assert isinstance(self.game, Game)
         self.workers.cancel_group(self, "opponent")
         self.game.new_match(rules)
         self._begin(self.game)

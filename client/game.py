@@ -8,9 +8,12 @@ methods; it never touches the match.
 
 The opponent is anything with ``choose(observation, legal) -> action`` (the
 :class:`Opponent` protocol), made by an :data:`OpponentFactory`. :data:`PLAY_MODES`
-lists what the player may play against; a mode that is not ready yet is listed
-with no factory (shown as not yet available), so a later one (a friend online)
-plugs in by giving it a factory.
+lists what the player may play against; a mode with no factory is either online
+(a friend, through :class:`OnlineGame`) or not ready yet.
+
+:class:`OnlineGame` is the same controller surface for a match against a friend:
+the session decides, the friend's moves arrive from the network, and the table
+reads it exactly as it reads a :class:`Game`.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from client.storage import Storage, StorageError
 from gin import (
@@ -36,6 +39,10 @@ from gin import (
 )
 from gin.cards import cards_mask
 from gin.melds import discard_deadwoods
+from gin.scoring import MatchTotals
+
+if TYPE_CHECKING:  # the network stack loads only when a friend is played
+    from client.online import OnlineMatch
 
 HUMAN = 0
 OPPONENT = 1
@@ -67,15 +74,16 @@ class PlayMode:
     key: str
     label: str
     factory: OpponentFactory | None
+    online: bool = False  # played through the network (OnlineGame), no factory
 
     @property
     def available(self) -> bool:
-        return self.factory is not None
+        return self.factory is not None or self.online
 
 
 PLAY_MODES: tuple[PlayMode, ...] = (
     PlayMode("computer", "Computer", computer_player),
-    PlayMode("online", "Friend online", None),
+    PlayMode("online", "Friend online", None, online=True),
 )
 #: The computer's strengths: key and label.
 STRENGTHS: tuple[tuple[str, str], ...] = (("easy", "Easy"), ("normal", "Normal"), ("hard", "Hard"))
@@ -87,6 +95,25 @@ class HintView:
 
     action: Action
     reason: str
+
+
+def knock_counts(obs: Observation, legal: Sequence[Action]) -> dict[Card, int]:
+    """For each card the player may knock by throwing, the deadwood it leaves."""
+    knockable = {a.card for a in legal if isinstance(a, Knock)}
+    if not knockable:
+        return {}
+    best = discard_deadwoods(cards_mask(obs.hand))
+    return {card: best[card.mask] for card in sorted(knockable)}
+
+
+def hint_for(obs: Observation, legal: Sequence[Action]) -> HintView:
+    """The strongest computer's move now, with its reason."""
+    from gin import players
+
+    if not legal:
+        raise IllegalAction("it is not your turn")
+    hint = players.hint(obs, legal)
+    return HintView(hint.action, hint.reason)
 
 
 def _rng_state(rng: random.Random) -> list[Any]:
@@ -193,21 +220,15 @@ class Game:
 
     def knock_counts(self) -> dict[Card, int]:
         """For each card the human may knock by throwing, the deadwood it leaves."""
-        knockable = {a.card for a in self.legal() if isinstance(a, Knock)}
-        if not knockable:
-            return {}
-        best = discard_deadwoods(cards_mask(self.observation().hand))
-        return {card: best[card.mask] for card in sorted(knockable)}
+        return knock_counts(self.observation(), self.legal())
 
     def hint(self) -> HintView:
         """The strongest computer's move for the human now, with its reason."""
-        from gin import players
+        return hint_for(self.observation(), self.legal())
 
-        legal = self.legal()
-        if not legal:
-            raise IllegalAction("it is not your turn")
-        hint = players.hint(self.observation(), legal)
-        return HintView(hint.action, hint.reason)
+    @property
+    def totals(self) -> MatchTotals | None:
+        return self.match.totals
 
     # -- acting --------------------------------------------------------------
 
@@ -288,3 +309,59 @@ class Game:
         """Warnings (failed saves) since the last call."""
         out, self.warnings = self.warnings, []
         return out
+
+
+class OnlineGame:
+    """The table's controller for a match against a friend, over an ``OnlineMatch``.
+
+    The same reading calls as :class:`Game`; the local player's moves go to the
+    session, the friend's arrive by themselves, and the session deals each hand.
+    """
+
+    opponent_to_move = False  # never computed here: the friend's moves arrive
+    vs = "friend"
+
+    def __init__(self, match: OnlineMatch) -> None:
+        self.online = match
+
+    @property
+    def rules(self) -> Ruleset:
+        rules = self.online.session.rules
+        assert rules is not None, "the rules are agreed before the first deal"
+        return rules
+
+    @property
+    def seat(self) -> int:
+        return self.online.seat
+
+    @property
+    def dealt(self) -> bool:
+        return self.online.session.observation() is not None
+
+    def observation(self) -> Observation:
+        obs = self.online.session.observation()
+        if obs is None:
+            raise IllegalAction("the first hand is not dealt yet")
+        return obs
+
+    def legal(self) -> list[Action]:
+        return self.online.session.legal_actions()
+
+    def knock_counts(self) -> dict[Card, int]:
+        return knock_counts(self.observation(), self.legal()) if self.dealt else {}
+
+    def hint(self) -> HintView:
+        return hint_for(self.observation(), self.legal())
+
+    @property
+    def totals(self) -> MatchTotals | None:
+        result = self.online.result
+        return None if result is None else result.totals
+
+    def play(self, action: Action) -> None:
+        """Send the player's move (IllegalAction if refused). The hand's end is told
+        by the session's events, since it may need the friend's answer first."""
+        self.online.act(action)
+
+    def take_warnings(self) -> list[str]:
+        return []  # the driver's notices reach the table as updates

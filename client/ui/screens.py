@@ -9,8 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label, Markdown, Static
+from textual.widgets import Button, Input, Label, Markdown, Static
 
+from client.qr import qr_lines
 from client.ui.layout import Group, grouped, laid_out
 from client.ui.table import CardRow
 from client.ui.words import THEM, explain_result, totals_rows
@@ -85,19 +86,19 @@ class HandOverScreen(_InfoScreen):
 
     CLOSE = "Next hand"
 
-    def __init__(self, obs: Observation) -> None:
+    def __init__(self, obs: Observation, them: str = THEM) -> None:
         super().__init__()
-        self.obs = obs
+        self.obs, self.them = obs, them
 
     def body(self) -> ComposeResult:
         obs, result = self.obs, self.obs.result
         assert result is not None and obs.opponent_hand is not None
         titles = {"knock": "knocked", "gin": "went gin", "big_gin": "laid down big gin",
                   "undercut": "knocked and was undercut"}
-        who = "You" if result.knocker == obs.player else THEM
+        who = "You" if result.knocker == obs.player else self.them
         title = "Dead hand" if result.kind == "dead" else f"{who} {titles[result.kind]}"
         yield Label(f"Hand {obs.hand_number} — {title}", classes="title")
-        yield Static(explain_result(obs), id="explanation")
+        yield Static(explain_result(obs, self.them), id="explanation")
         mine: list[Group]
         theirs: list[Group]
         if result.outcome is None:
@@ -110,14 +111,15 @@ class HandOverScreen(_InfoScreen):
         mine_row = CardRow(id="mine")
         mine_row.show(mine)
         yield mine_row
-        yield Label(f"{THEM}'s cards")
+        yield Label(f"{self.them}'s cards")
         theirs_row = CardRow(id="theirs")
         theirs_row.show(theirs)
         yield theirs_row
         if result.outcome is not None and result.outcome.layoffs:
             yield Static("Cards with a dashed border were laid off onto the knocker's melds.")
-        yield Static(f"Game: you {obs.scores[0]} · {THEM.lower()} {obs.scores[1]}  "
-                     f"(hands won {obs.hands_won[0]}–{obs.hands_won[1]})", id="game-score")
+        me, other = obs.player, 1 - obs.player
+        yield Static(f"Game: you {obs.scores[me]} · {self.them.lower()} {obs.scores[other]}  "
+                     f"(hands won {obs.hands_won[me]}–{obs.hands_won[other]})", id="game-score")
 
 
 class MatchEndScreen(ModalScreen[bool]):
@@ -129,27 +131,31 @@ class MatchEndScreen(ModalScreen[bool]):
     BINDINGS = [Binding("enter,r", "answer(True)", "Rematch"),
                 Binding("escape,q", "answer(False)", "Quit")]
 
-    def __init__(self, totals: MatchTotals, rules: Ruleset) -> None:
+    def __init__(self, totals: MatchTotals, rules: Ruleset, me: int = 0, them: str = THEM,
+                 rematch: bool = True) -> None:
         super().__init__()
-        self.totals, self.rules = totals, rules
+        self.totals, self.rules, self.me, self.them = totals, rules, me, them
+        self.rematch = rematch  # an online match ends here: no rematch button
 
     def compose(self) -> ComposeResult:
-        won = self.totals.winner == 0
-        rows = [("", "You", "Computer"), *totals_rows(self.totals, self.rules)]
+        won = self.totals.winner == self.me
+        column = "Computer" if self.them == THEM else self.them.removeprefix("Your ").title()
+        rows = [("", "You", column), *totals_rows(self.totals, self.rules, self.me)]
         table = "\n".join(f"{a:<28}{b:>18}{c:>18}" for a, b, c in rows)
         with Vertical():
-            yield Label("You won the match!" if won else f"{THEM} won the match.",
+            yield Label("You won the match!" if won else f"{self.them} won the match.",
                         classes="title")
             yield Static(table, id="totals")
             with Horizontal(classes="buttons"):
-                yield Button("Rematch", id="rematch", variant="primary", compact=True)
+                if self.rematch:
+                    yield Button("Rematch", id="rematch", variant="primary", compact=True)
                 yield Button("Quit", id="quit", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "rematch")
 
     def action_answer(self, rematch: bool) -> None:
-        self.dismiss(rematch)
+        self.dismiss(rematch and self.rematch)
 
 
 class PileScreen(_InfoScreen):
@@ -211,3 +217,103 @@ KEYS_TEXT = """\
 class KeysScreen(_InfoScreen):
     def body(self) -> ComposeResult:
         yield Static(KEYS_TEXT)
+
+
+class AlertScreen(_InfoScreen):
+    """A title and a message: a cheat detected, a failed connection."""
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__()
+        self.title_text, self.text = title, text
+
+    def body(self) -> ComposeResult:
+        yield Label(self.title_text, classes="title", id="alert-title")
+        yield Static(self.text, id="alert-text")
+
+
+class OnlineScreen(ModalScreen[tuple[str, str] | None]):
+    """Host a match or join one with a pasted link; answers ("host", relay) or
+    ("join", link), or None."""
+
+    DEFAULT_CSS = MODAL_CSS + """
+    OnlineScreen Input { margin-top: 1; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, error: str = "") -> None:
+        super().__init__()
+        self.error = error
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Play a friend online", classes="title")
+            yield Static("Host: you get a link to send your friend. Leave the relay empty to "
+                         "run one on this computer (your friend must be on the same network), "
+                         "or give a public relay's address.")
+            yield Input(placeholder="relay address (empty: this computer)", id="relay")
+            yield Static("Join: paste the link your friend sent you.", classes="gap")
+            yield Input(placeholder="http://relay/j/ROOM#SECRET", id="link", password=True)
+            yield Static(self.error, id="online-error")
+            with Horizontal(classes="buttons"):
+                yield Button("Host", id="host", variant="primary", compact=True)
+                yield Button("Join", id="join", compact=True)
+                yield Button("Cancel", id="cancel", compact=True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "host":
+            self.dismiss(("host", self.query_one("#relay", Input).value.strip()))
+        elif event.button.id == "join":
+            self.dismiss(("join", self.query_one("#link", Input).value.strip()))
+        else:
+            self.dismiss(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        kind = "join" if event.input.id == "link" else "host"
+        self.dismiss((kind, event.value.strip()))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class InviteScreen(_InfoScreen):
+    """The invite link to send, as text and a QR code, with a copy button and the
+    connection's state (the app updates it with :meth:`show_state`)."""
+
+    DEFAULT_CSS = MODAL_CSS + """
+    InviteScreen #invite-qr { width: auto; margin-right: 2; }
+    InviteScreen #invite-body { height: auto; }
+    InviteScreen #invite-text { width: 1fr; height: auto; }
+    InviteScreen #invite-text Static { margin-bottom: 1; }
+    """
+    CLOSE = "Back to the table"
+
+    def __init__(self, link: str, state: str) -> None:
+        super().__init__()
+        self.link, self.state = link, state
+
+    def body(self) -> ComposeResult:
+        yield Label("Send this link to your friend", classes="title")
+        with Horizontal(id="invite-body"):
+            yield Static("\n".join(qr_lines(self.link)), id="invite-qr")
+            with Vertical(id="invite-text"):
+                yield Static("They run `gin join` and paste it, or choose Friend online → "
+                             "Join. The part after # is the match's secret: it never reaches "
+                             "the relay. Send it privately.")
+                yield Static(self.link, id="invite-link")
+                yield Static(self.state, id="invite-state")
+                yield Button("Copy link", id="copy", compact=True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "copy":
+            self.app.copy_to_clipboard(self.link)
+            self.notify("The link is copied.")
+        else:
+            self.dismiss(None)
+
+    def show_state(self, state: str) -> None:
+        self.state = state  # shown by compose() when it has not run yet
+        for widget in self.query("#invite-state").results(Static):
+            widget.update(state)

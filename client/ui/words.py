@@ -7,6 +7,8 @@ they are tested without a terminal.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gin import (
     Action,
     Discard,
@@ -22,18 +24,22 @@ from gin import (
     Ruleset,
 )
 
+if TYPE_CHECKING:  # the online session's modules load only for online play
+    from gin.session import Failure
+
 THEM = "The computer"
+FRIEND = "Your friend"  # the opponent in an online match
 
 
-def prompt(obs: Observation, can_knock: bool) -> str:
-    """What the human should do now, in plain words."""
+def prompt(obs: Observation, can_knock: bool, them: str = THEM) -> str:
+    """What the human should do now, in plain words (``them``: the opponent's name)."""
     top = obs.top_of_pile
     if obs.phase is Phase.OVER:
         return "The hand is over."
     if not obs.my_turn:
         if obs.phase is Phase.LAYOFF:
-            return f"{THEM} is laying off onto your melds…"
-        return f"{THEM} is thinking…"
+            return f"{them} is laying off onto your melds…"
+        return f"{them} is thinking…"
     if obs.phase is Phase.UPCARD:
         return f"Take the {top.glyph} or pass" if top else "Pass"
     if obs.phase is Phase.DRAW:
@@ -47,22 +53,22 @@ def prompt(obs: Observation, can_knock: bool) -> str:
         if obs.just_taken is not None:
             text += f" (not the {obs.just_taken.glyph} you just took)"
         return text
-    return f"{THEM} knocked: lay out your cards and lay off what fits"
+    return f"{them} knocked: lay out your cards and lay off what fits"
 
 
-def describe(event: Event, me: int) -> str | None:
+def describe(event: Event, me: int, them: str = THEM) -> str | None:
     """One line for a move of the opponent (None for the human's own moves)."""
     if event.player == me:
         return None
     card = event.card.glyph if event.card is not None else ""
     return {
-        "pass": f"{THEM} passed on the first card.",
-        "stock": f"{THEM} drew from the stock.",
-        "take": f"{THEM} took the {card}.",
-        "discard": f"{THEM} threw the {card}.",
-        "knock": f"{THEM} knocked.",
-        "biggin": f"{THEM} laid down big gin.",
-        "layoff": f"{THEM} laid off onto your melds.",
+        "pass": f"{them} passed on the first card.",
+        "stock": f"{them} drew from the stock.",
+        "take": f"{them} took the {card}.",
+        "discard": f"{them} threw the {card}.",
+        "knock": f"{them} knocked.",
+        "biggin": f"{them} laid down big gin.",
+        "layoff": f"{them} laid off onto your melds.",
         "dead": "The stock is down to two cards: the hand is dead.",
     }[event.kind]
 
@@ -84,11 +90,11 @@ def action_words(action: Action) -> str:
     return "lay down big gin"
 
 
-def _who(player: int | None, me: int) -> str:
-    return "You" if player == me else THEM
+def _who(player: int | None, me: int, them: str) -> str:
+    return "You" if player == me else them
 
 
-def explain_result(obs: Observation) -> str:
+def explain_result(obs: Observation, them: str = THEM) -> str:
     """How the hand that just ended was scored, from the human's seat."""
     result = obs.result
     if result is None:
@@ -98,8 +104,8 @@ def explain_result(obs: Observation) -> str:
                 "Nobody scores, and the same dealer deals again.")
     out = result.outcome
     me = obs.player
-    knocker, winner = _who(result.knocker, me), _who(result.winner, me)
-    defender = _who(None if result.knocker is None else 1 - result.knocker, me)
+    knocker, winner = _who(result.knocker, me, them), _who(result.winner, me, them)
+    defender = _who(None if result.knocker is None else 1 - result.knocker, me, them)
     rules = obs.rules
     if out.kind in ("gin", "big_gin"):
         bonus = rules.big_gin_bonus if out.kind == "big_gin" and rules.big_gin_bonus else \
@@ -120,9 +126,10 @@ def explain_result(obs: Observation) -> str:
             f"{result.points} to {'you' if winner == 'You' else winner}.")
 
 
-def totals_rows(totals: MatchTotals, rules: Ruleset) -> list[tuple[str, str, str]]:
-    """The end-of-match table: label, the human's column, the computer's column."""
-    you, them = 0, 1
+def totals_rows(totals: MatchTotals, rules: Ruleset, me: int = 0
+                ) -> list[tuple[str, str, str]]:
+    """The end-of-match table: label, the human's column (seat ``me``), the opponent's."""
+    you, them = me, 1 - me
     rows = [
         ("Points", str(totals.points[you]), str(totals.points[them])),
         ("Game bonus", str(totals.game_bonus[you]), str(totals.game_bonus[them])),
@@ -203,3 +210,24 @@ player adds {rules.box_bonus} for every hand they won, and {shutout}.
 **Hint** shows what the strongest computer would do. Press **F** for a full-screen
 table and **?** for the keys.
 """
+
+
+_FAILURE_TITLES = {
+    "CheatDetected": "Cheat detected",
+    "ProtocolError": "Protocol error",
+    "PeerTimedOut": "Your friend ran out of time",
+    "PeerAborted": "Your friend ended the match",
+    "ConnectionFailed": "The connection failed",
+}
+
+
+def failure_words(failure: Failure, seat: int) -> tuple[str, str]:
+    """A failed online match as a title and an explanation naming who is at fault."""
+    from gin.records import SEATS
+
+    title = _FAILURE_TITLES.get(type(failure).__name__, "The match stopped")
+    who = {SEATS[seat]: "you", SEATS[1 - seat]: "your friend"}.get(failure.who, failure.who)
+    text = f"{failure.reason}\n\nAt fault: {who} (what failed: {failure.field})."
+    if failure.who == SEATS[1 - seat]:
+        text += " The match is forfeited to you."
+    return title, text

@@ -245,7 +245,7 @@ async def test_side_panel_full_screen_keys_and_friend_online(table: Any, deal: A
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         online = app.screen.query_one("#mode-online")
-        assert online.disabled and "not yet" in str(online.render())
+        assert not online.disabled and "not yet" not in str(online.render())
         await press(pilot, "f")
         assert not app.screen.query_one("#side").display
         await press(pilot, "f", "question_mark")

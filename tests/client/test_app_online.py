@@ -1,0 +1,193 @@
+"""The table against a friend online, in Pilot, through a relay on 127.0.0.1: the
+host sees the link and the connection's state; a pasted link joins; a hand is
+played with the keys and the mouse against a computer player on the other side,
+and "deck verified" shows."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
+
+from client import online
+from client.app import AppConfig, GinApp, make_app
+from client.game import OnlineGame
+from client.links import parse_invite
+from client.storage import Storage
+from client.transport import TransportSettings
+from client.ui.screens import AlertScreen, HandOverScreen, InviteScreen, OnlineScreen
+from gin import Discard, DrawPile, DrawStock, Knock, LayOff, Pass, players
+from gin.rules import STANDARD
+from relay.server import Relay, serve
+from relay.testing import TEST_CONFIG
+
+SIZE = (100, 30)
+FAST = online.OnlineSettings(reply_timeout=20, move_timeout=60, linger=0.2,
+                             transport=TransportSettings(backoff=lambda a: 0.05,
+                                                         ping_interval=None))
+
+
+@pytest.fixture
+async def relay() -> AsyncIterator[Relay]:
+    relay = await serve(replace(TEST_CONFIG, rate=10_000.0, burst=100_000))
+    yield relay
+    await relay.close()
+
+
+def relay_url(relay: Relay) -> str:
+    return f"http://127.0.0.1:{relay.port}"
+
+
+def table_text(app: GinApp, selector: str) -> str:
+    return str(app.screen_stack[0].query_one(selector, Static).render())
+
+
+async def until(pilot: Pilot[None], ready: Callable[[], bool], seconds: float = 20) -> None:
+    async with asyncio.timeout(seconds):
+        while not ready():
+            await pilot.pause(0.02)
+
+
+async def play_one_move(pilot: Pilot[None], app: GinApp) -> None:
+    """The local player's move, chosen by a computer player, made with keys and clicks."""
+    game = app.game
+    assert isinstance(game, OnlineGame)
+    legal = game.legal()
+    action = players.get("easy").choose(game.observation(), legal)
+    if isinstance(action, Pass):
+        await pilot.press("p")
+    elif isinstance(action, DrawStock):
+        await pilot.press("s")
+    elif isinstance(action, DrawPile):
+        await pilot.press("t")
+    elif isinstance(action, LayOff):
+        await pilot.press("l")
+    elif isinstance(action, Discard | Knock):
+        await pilot.click(f"#hand #card-{action.card}")  # select it
+        await pilot.pause()
+        if isinstance(action, Discard):
+            await pilot.click(f"#hand #card-{action.card}")  # a second click throws it
+        else:
+            await pilot.press("k")
+            await pilot.pause()
+            await pilot.press("enter")  # confirm the knock
+    else:
+        game.play(action)  # big gin: no key of its own
+    await pilot.pause()
+
+
+async def play_until_verified(pilot: Pilot[None], app: GinApp) -> None:
+    """Play the local seat until the first hand's deck is verified."""
+    async with asyncio.timeout(60):
+        while "deck verified" not in table_text(app, "#online"):
+            game = app.game
+            if isinstance(game, OnlineGame) and game.dealt and game.legal() \
+                    and not isinstance(app.screen, HandOverScreen | AlertScreen):
+                await play_one_move(pilot, app)
+            else:
+                await pilot.pause(0.02)
+
+
+async def bot_side(match: online.OnlineMatch) -> asyncio.Future[object]:
+    return asyncio.gather(match.run(), online.play_bot(
+        match, players.get("normal", random.Random(3))))
+
+
+async def stop(task: asyncio.Future[object]) -> None:
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+
+async def test_host_shows_the_link_and_state_then_plays_a_verified_hand(
+        relay: Relay, tmp_path: Path) -> None:
+    start = online.OnlineStart("host", relay=relay_url(relay), rules=STANDARD)
+    app = make_app(AppConfig(storage=Storage(tmp_path / "host"), online=start,
+                             online_settings=FAST, delay=0))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, InviteScreen))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, InviteScreen)
+        link = str(screen.query_one("#invite-link", Static).render())
+        assert link.startswith(relay_url(relay) + "/j/") and "#" in link
+        await until(pilot, lambda: "waiting for your friend" in
+                    str(screen.query_one("#invite-state", Static).render()))
+        assert "█" in str(screen.query_one("#invite-qr", Static).render())
+        await pilot.click("#copy")
+        assert app.clipboard == link
+        assert "Your friend · waiting for your friend" in str(
+            app.screen_stack[0].query_one("#opponent-label").render())
+
+        guest = await online.join(parse_invite(link), Storage(tmp_path / "guest"),
+                                  FAST)
+        friend = await bot_side(guest)
+        try:
+            # The friend's arrival deals the first hand and closes the link screen.
+            await until(pilot, lambda: not isinstance(app.screen, InviteScreen))
+            await until(pilot, lambda: "Online: connected" in table_text(app, "#online"))
+            await play_until_verified(pilot, app)
+            assert "Hand 1: deck verified" in table_text(app, "#online")
+            assert list((tmp_path / "host" / online.RECORDS_DIR).glob("*-001.json"))
+        finally:
+            await stop(friend)
+        # The friend's program is gone: the table says so.
+        await until(pilot, lambda: "your friend" in table_text(app, "#online").lower()
+                    and "connected" not in table_text(app, "#online"))
+
+
+async def test_join_with_a_pasted_link_from_the_table(relay: Relay, tmp_path: Path,
+                                                      storage: Storage) -> None:
+    host = await online.host(relay_url(relay), STANDARD, Storage(tmp_path / "host"), FAST)
+    friend = await bot_side(host)
+    app = make_app(AppConfig(storage=storage, online_settings=FAST, delay=0,
+                             offer_resume=False, rng=random.Random(1)))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.click("#mode-online")
+            await until(pilot, lambda: isinstance(app.screen, OnlineScreen))
+            # A mangled link is refused with a reason, and the screen asks again.
+            app.screen.query_one("#link", Input).value = host.invite.url[:-5]
+            await pilot.click("#join")
+            await until(pilot, lambda: isinstance(app.screen, OnlineScreen)
+                        and "cut short" in str(app.screen.query_one("#online-error",
+                                                                    Static).render()))
+            app.screen.query_one("#link", Input).value = host.invite.url
+            await pilot.click("#join")
+            await until(pilot, lambda: isinstance(app.game, OnlineGame) and app.game.dealt)
+            assert app.game.seat == 1
+            assert "Your friend" in str(app.screen_stack[0].query_one("#opponent-label")
+                                        .render())
+            await play_until_verified(pilot, app)
+            # Hint still works: from the strongest computer, not from the network.
+            await until(pilot, lambda: isinstance(app.screen, HandOverScreen))
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.game, OnlineGame)
+                        and app.game.observation().hand_number == 2 and bool(app.game.legal()))
+            await pilot.press("h")
+            await until(pilot, lambda: table_text(app, "#prompt").startswith("Hint:"))
+    finally:
+        await stop(friend)
+
+
+async def test_an_unreachable_relay_is_reported_and_the_computer_table_stays(
+        tmp_path: Path, storage: Storage) -> None:
+    app = make_app(AppConfig(storage=storage, online_settings=replace(
+        FAST, transport=TransportSettings(open_timeout=2)), delay=0, offer_resume=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.click("#mode-online")
+        await until(pilot, lambda: isinstance(app.screen, OnlineScreen))
+        app.screen.query_one("#relay", Input).value = "http://127.0.0.1:1"
+        await pilot.click("#host")
+        await until(pilot, lambda: isinstance(app.screen, AlertScreen))
+        assert "cannot reach relay" in str(app.screen.query_one("#alert-text").render())
+        assert not isinstance(app.game, OnlineGame)
+        assert app.screen_stack[0].query_one("#mode-computer").value
