@@ -361,6 +361,8 @@ class OnlineGame:
     def play(self, action: Action) -> None:
         """Send the player's move (IllegalAction if refused). The hand's end is told
         by the session's events, since it may need the friend's answer first."""
+        if self.online.session.over:  # a failed session raises PeerFault on any input
+            raise IllegalAction("the online match is over")
         self.online.act(action)
 
     def take_warnings(self) -> list[str]:

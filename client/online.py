@@ -134,14 +134,15 @@ class MatchFiles:
             "format": SAVE_FORMAT, "role": session.role, "token": token,
             "session": base64.b64encode(packed).decode("ascii")})
 
-    def load(self) -> tuple[Session, str] | None:
+    def load(self, random_bytes: Callable[[int], bytes] = os.urandom
+             ) -> tuple[Session, str] | None:
         """The saved session and its seat token, or None; StorageError if unusable."""
         data = self.storage.read_json(self.state_path)
         if data is None:
             return None
         try:
             state = msgpack.unpackb(base64.b64decode(data["session"]), raw=False)
-            session = Session.from_state(self.invite.secret, state, os.urandom)
+            session = Session.from_state(self.invite.secret, state, random_bytes)
             return session, str(data["token"])
         except (MalformedInput, KeyError, TypeError, ValueError) as exc:
             raise StorageError(f"The saved online match in {self.state_path} cannot be "
@@ -422,15 +423,17 @@ async def begin(start: OnlineStart, storage: Storage | None = None,
 
 
 async def host(relay: str | RelayAddress, rules: Ruleset, storage: Storage | None = None,
-               settings: OnlineSettings | None = None) -> OnlineMatch:
+               settings: OnlineSettings | None = None,
+               random_bytes: Callable[[int], bytes] = os.urandom) -> OnlineMatch:
     """Create a room on ``relay`` and a new match; its ``invite`` is for the friend.
 
+    ``random_bytes`` feeds the seeds and the coin toss (tests make it repeatable).
     TransportError when the relay cannot be reached or refuses.
     """
     settings = settings or OnlineSettings()
     address = relay if isinstance(relay, RelayAddress) else parse_relay(relay)
     secret = new_secret()
-    session = Session("host", secret, rules, os.urandom)
+    session = Session("host", secret, rules, random_bytes)
     transport = await RelayTransport.host(address, settings=settings.transport)
     invite = Invite(address, transport.room, secret)
     files = None if storage is None else MatchFiles(storage, invite)
@@ -438,7 +441,8 @@ async def host(relay: str | RelayAddress, rules: Ruleset, storage: Storage | Non
 
 
 async def join(invite: Invite, storage: Storage | None = None,
-               settings: OnlineSettings | None = None) -> OnlineMatch:
+               settings: OnlineSettings | None = None,
+               random_bytes: Callable[[int], bytes] = os.urandom) -> OnlineMatch:
     """Take a seat in the invite's room; continues this link's saved match if any.
 
     TransportError when the relay cannot be reached or refuses; StorageError when
@@ -446,9 +450,9 @@ async def join(invite: Invite, storage: Storage | None = None,
     """
     settings = settings or OnlineSettings()
     files = None if storage is None else MatchFiles(storage, invite)
-    saved = None if files is None else files.load()
+    saved = None if files is None else files.load(random_bytes)
     session, token = saved if saved is not None else (
-        Session("guest", invite.secret, None, os.urandom), secrets.token_hex(16))
+        Session("guest", invite.secret, None, random_bytes), secrets.token_hex(16))
     transport = await RelayTransport.join(invite.relay, invite.room, seat=session.seat,
                                           token=token, settings=settings.transport)
     return OnlineMatch(session, transport, invite, files=files, settings=settings)

@@ -146,15 +146,14 @@ def test_default_deck_source_shuffles_with_the_injected_rng(storage: Storage) ->
     assert [game.match.hand.card_at(i) for i in range(52)] == expected
 
 
-def test_strength_can_change_and_online_is_listed_unavailable(make_game: Any,
-                                                              deal: Any) -> None:
+def test_strength_can_change_and_online_is_listed(make_game: Any, deal: Any) -> None:
     game, _ = make_game(deal(*KNOCK))
     game.set_strength("hard")
     assert game.vs == "hard"
     with pytest.raises(Exception, match="unknown strength"):
         game.set_strength("grandmaster")
     online = [m for m in PLAY_MODES if m.key == "online"]
-    assert online and not online[0].available
+    assert online and online[0].available and online[0].factory is None  # played via OnlineGame
 
 
 def test_computer_players_plug_in() -> None:

@@ -92,11 +92,18 @@ def assert_finished(host: online.OnlineMatch, guest: online.OnlineMatch) -> None
         if host.files else True
 
 
-async def start_pair(relay_port: int, tmp_path: Path, guest_port: int | None = None
-                     ) -> tuple[online.OnlineMatch, online.OnlineMatch]:
-    host = await online.host(url(relay_port), STANDARD, Storage(tmp_path / "host"), FAST)
+def randomness(seed: int) -> Callable[[int], bytes]:
+    """Repeatable seeds and coin tosses, so each test plays the same decks every run."""
+    return random.Random(seed).randbytes
+
+
+async def start_pair(relay_port: int, tmp_path: Path, guest_port: int | None = None,
+                     seed: int = 0) -> tuple[online.OnlineMatch, online.OnlineMatch]:
+    host = await online.host(url(relay_port), STANDARD, Storage(tmp_path / "host"), FAST,
+                             randomness(seed))
     invite = host.invite if guest_port is None else via(host.invite, guest_port)
-    guest = await online.join(invite, Storage(tmp_path / "guest"), FAST)
+    guest = await online.join(invite, Storage(tmp_path / "guest"), FAST,
+                              randomness(seed + 1))
     return host, guest
 
 
@@ -153,7 +160,8 @@ async def test_cut_connections_at_several_points_the_match_still_completes(
             host, guest = await start_pair(proxy.port, tmp_path)
             guest_direct = via(host.invite, relay.port)
             await guest.transport.close()
-            guest = await online.join(guest_direct, Storage(tmp_path / "guest"), FAST)
+            guest = await online.join(guest_direct, Storage(tmp_path / "guest"), FAST,
+                                      randomness(7))
             watched = host
         cutter = Cutter(proxy, [
             lambda u: isinstance(u, HandDealt),  # right after the deal
@@ -221,7 +229,8 @@ async def test_a_client_restarted_from_its_saved_state_finishes_the_match(
             await guest_run
         saved = list((tmp_path / "guest" / online.ONLINE_DIR).glob("*.json"))
         assert len(saved) == 1
-        resumed = await online.join(host.invite, Storage(tmp_path / "guest"), FAST)
+        resumed = await online.join(host.invite, Storage(tmp_path / "guest"), FAST,
+                                    randomness(8))
         assert resumed.session.role == "guest" and resumed.session.observation() is not None
         await asyncio.gather(host_run, resumed.run(),
                              online.play_bot(resumed, players.get("easy", rng)))
@@ -231,8 +240,9 @@ async def test_a_client_restarted_from_its_saved_state_finishes_the_match(
 
 async def test_a_friend_who_stops_answering_times_out(relay: Relay, tmp_path: Path) -> None:
     quick = replace(FAST, move_timeout=0.5, reply_timeout=5)
-    host = await online.host(url(relay.port), STANDARD, Storage(tmp_path / "host"), quick)
-    guest = await online.join(host.invite, Storage(tmp_path / "guest"), quick)
+    host = await online.host(url(relay.port), STANDARD, Storage(tmp_path / "host"), quick,
+                             randomness(5))
+    guest = await online.join(host.invite, Storage(tmp_path / "guest"), quick, randomness(6))
     async with asyncio.timeout(MATCH_TIMEOUT):
         # Only the host has a player: the guest's person never moves.
         await asyncio.gather(host.run(), guest.run(),
