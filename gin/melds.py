@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from functools import cache, lru_cache
 from typing import NamedTuple
 
-from gin.cards import Card, cards_mask, mask_cards
+from gin.cards import DECK, Card, cards_mask, mask_cards
 from gin.errors import MalformedInput
 
 Meld = tuple[Card, ...]
@@ -360,7 +360,7 @@ def best_discard(cards: Iterable[Card]) -> tuple[Card, Arrangement]:
     if mask.bit_count() != 11:
         raise MalformedInput(f"best_discard needs 11 cards, got {mask.bit_count()}")
     bit, arrangement = discard_mask(mask)
-    return mask_cards(bit)[0], arrangement
+    return DECK[bit.bit_length() - 1], arrangement
 
 
 def deadwood(cards: Iterable[Card]) -> int:
