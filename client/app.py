@@ -143,10 +143,13 @@ class GinApp(App[None]):
         Binding("d,enter", "discard", "Throw"),
         Binding("k", "knock", "Knock"),
         Binding("l", "lay_off", "Lay off"),
-        Binding("left", "select(-1)", "Select", show=False),
-        Binding("right", "select(1)", "Select", show=False),
-        Binding("shift+left,less_than_sign", "move(-1)", "Move left", show=False),
-        Binding("shift+right,greater_than_sign", "move(1)", "Move right", show=False),
+        # Priority: the arrows pick cards even when a radio set or button has focus.
+        Binding("left", "select(-1)", "Select", show=False, priority=True),
+        Binding("right", "select(1)", "Select", show=False, priority=True),
+        Binding("shift+left,less_than_sign", "move(-1)", "Move left", show=False,
+                priority=True),
+        Binding("shift+right,greater_than_sign", "move(1)", "Move right", show=False,
+                priority=True),
         Binding("g", "toggle_group", "Group"),
         Binding("h", "hint", "Hint"),
         Binding("v", "view_pile", "Pile"),
@@ -360,6 +363,9 @@ class GinApp(App[None]):
             if isinstance(self.screen, InviteScreen):
                 self.screen.dismiss(None)
             self._show_target(game.rules)
+        elif isinstance(update, session.CardDrawn):
+            # Online, the drawn card is known only once the friend's key arrives.
+            self.selected = update.card
         elif isinstance(update, session.HandScored):
             self.verified = f"Hand {update.hand_number}: checking the deck…"
             self.refresh_table()

@@ -63,14 +63,18 @@ async def play_one_move(pilot: Pilot[None], app: GinApp) -> None:
     if isinstance(action, Pass):
         await pilot.press("p")
     elif isinstance(action, DrawStock):
+        before = set(game.observation().hand)
         await pilot.press("s")
+        # Once the friend's key opens it, the drawn card is the one selected.
+        await until(pilot, lambda: app.selected is not None and app.selected not in before)
     elif isinstance(action, DrawPile):
         await pilot.press("t")
     elif isinstance(action, LayOff):
         await pilot.press("l")
     elif isinstance(action, Discard | Knock):
-        await pilot.click(f"#hand #card-{action.card}")  # select it
-        await pilot.pause()
+        if app.selected != action.card:  # a drawn card arrives selected
+            await pilot.click(f"#hand #card-{action.card}")  # select it
+            await pilot.pause()
         if isinstance(action, Discard):
             await pilot.click(f"#hand #card-{action.card}")  # a second click throws it
         else:
