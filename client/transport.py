@@ -170,6 +170,10 @@ class TransportSettings:
     backoff: Callable[[int], float] = field(default_factory=ExponentialBackoff)
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     inbox_limit: int = 256  # peer frames buffered before reading pauses
+    # Pace sends below a relay's default flood limit (20 frames/s, bursts of 100),
+    # so a burst (a fast bot, a resend after reconnecting) is never cut off as a flood.
+    send_rate: float | None = 15.0
+    send_burst: float = 50.0
 
 
 # -------------------------------------------------------------------- inbox
@@ -238,6 +242,8 @@ class RelayTransport:
         self._task: asyncio.Task[None] | None = None
         self._closed: Closed | None = None
         self._yielded_closed = False
+        self._tokens = self.settings.send_burst
+        self._tokens_at: float | None = None
 
     @classmethod
     async def host(
@@ -308,6 +314,9 @@ class RelayTransport:
             raise ValueError(
                 f"frame of {len(data)} bytes is over the relay's limit of {self.max_frame}"
             )
+        if self._ws is None:
+            return False
+        await self._pace()
         ws = self._ws
         if ws is None:
             return False
@@ -316,6 +325,22 @@ class RelayTransport:
         except ConnectionClosed:
             return False
         return True
+
+    async def _pace(self) -> None:
+        """Token bucket: wait until a send fits under ``settings.send_rate``."""
+        rate = self.settings.send_rate
+        if rate is None:
+            return
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if self._tokens_at is not None:
+            self._tokens = min(self.settings.send_burst,
+                               self._tokens + (now - self._tokens_at) * rate)
+        self._tokens_at = now
+        if self._tokens < 1:
+            await self.settings.sleep((1 - self._tokens) / rate)
+            self._tokens, self._tokens_at = 1.0, loop.time()
+        self._tokens -= 1
 
     async def close(self) -> None:
         """Leave the room for good; the last event is then ``Closed(1000, ...)``."""

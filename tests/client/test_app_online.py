@@ -30,7 +30,7 @@ from relay.testing import TEST_CONFIG
 SIZE = (100, 30)
 FAST = online.OnlineSettings(reply_timeout=20, move_timeout=60, linger=0.2,
                              transport=TransportSettings(backoff=lambda a: 0.05,
-                                                         ping_interval=None))
+                                                         ping_interval=None, send_rate=None))
 
 
 @pytest.fixture

@@ -28,7 +28,7 @@ from relay.testing import TEST_CONFIG, TcpProxy
 FAST = online.OnlineSettings(
     reply_timeout=20, move_timeout=20, linger=0.3,
     transport=TransportSettings(backoff=lambda attempt: 0.05, ping_interval=None,
-                                open_timeout=2))
+                                open_timeout=2, send_rate=None))
 MATCH_TIMEOUT = 60
 
 

@@ -44,7 +44,8 @@ class Gate:
 
 
 def settings(**overrides: Any) -> TransportSettings:
-    base = TransportSettings(backoff=lambda attempt: attempt / 100, ping_interval=None)
+    base = TransportSettings(backoff=lambda attempt: attempt / 100, ping_interval=None,
+                             send_rate=None)
     return replace(base, **overrides)
 
 
@@ -103,6 +104,28 @@ async def test_host_and_guest_see_each_other_and_exchange_frames(relay: Relay) -
     assert await events(guest, 200) == [Frame(frame) for frame in sent]
     assert await guest.send(bytearray(b"reply"))
     assert await events(host, 1) == [Frame(b"reply")]
+    await host.close()
+    await guest.close()
+
+
+async def test_sends_are_paced_under_the_relay_flood_limit(relay: Relay) -> None:
+    waits: list[float] = []
+
+    async def record(delay: float) -> None:
+        waits.append(delay)
+
+    paced = settings(send_rate=10.0, send_burst=5.0, sleep=record)
+    host = await RelayTransport.host(url(relay.port), settings=paced)
+    guest = await RelayTransport.join(url(relay.port), host.room, settings=settings())
+    await events(host, 3)
+    sent = [b"%02d" % i for i in range(20)]
+    for frame in sent:
+        assert await host.send(frame)
+    # The burst goes at once; each later frame waits for its share of the rate.
+    assert len(waits) >= 14
+    assert all(0 < w <= 0.1 + 1e-6 for w in waits)
+    await events(guest, 2)
+    assert await events(guest, 20) == [Frame(frame) for frame in sent]
     await host.close()
     await guest.close()
 

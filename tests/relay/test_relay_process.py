@@ -25,7 +25,7 @@ from client.transport import (
 from relay.server import serve
 from relay.testing import TEST_CONFIG, assert_forwarding, close_of, pair
 
-FAST = TransportSettings(backoff=lambda attempt: 0.02, ping_interval=None)
+FAST = TransportSettings(backoff=lambda attempt: 0.02, ping_interval=None, send_rate=None)
 
 
 async def next_event(transport: RelayTransport, kind: type[Any]) -> Any:
