@@ -38,7 +38,7 @@ def get(name: str, rng: random.Random | None = None) -> Player:
     if key == "normal":
         return SkilledPlayer(NORMAL)
     if key == "hard":
-        return SkilledPlayer(HARD)
+        return SkilledPlayer(HARD, source)
     if key == "simple":
         return SimplePlayer(source)
     if key == "random":

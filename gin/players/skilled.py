@@ -8,11 +8,12 @@ and holds back the cards that would complete their melds.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gin.actions import Action, BigGin, Discard, DrawPile, DrawStock, LayOff, Pass
-from gin.cards import Card, format_cards, mask_cards
+from gin.cards import Card, cards_mask, format_cards, mask_cards
 from gin.hand import Observation, Phase
 from gin.melds import arrange_mask, discard_table
 from gin.players.evaluate import (
@@ -26,6 +27,7 @@ from gin.players.evaluate import (
     melds_with,
     potential,
 )
+from gin.players.sampling import knock_outlook, opponent_hands, waiting_outlook
 from gin.players.view import View, view_of
 
 
@@ -47,6 +49,10 @@ class Style:
     knock_at_once: int  # knock immediately on this much deadwood or less
     wait_while_stock: int  # otherwise keep drawing while the stock is above this
     take_margin: float  # how much a pile card must improve the score to be taken
+    # Guesses at the opponent's hand to judge a knock by; with any, the two knock
+    # fields above are unused (the knock is weighed against waiting instead).
+    samples: int = 0
+    knock_margin: float = 0.0  # with samples: knock's edge in points over waiting
 
 
 NORMAL = Style("normal", reach=3.0, caution=0.0, knock_at_once=4, wait_while_stock=12,
@@ -55,16 +61,17 @@ NORMAL = Style("normal", reach=3.0, caution=0.0, knock_at_once=4, wait_while_sto
 # Normal, 58.8% against Simple) than knocking at once only on 3 or less and on
 # anything once the stock is down to 8 (56.2% and 62.0%): see docs/players.md.
 HARD = Style("hard", reach=3.0, caution=12.0, knock_at_once=3, wait_while_stock=8,
-             take_margin=1.0)
+             take_margin=1.0, samples=30)
 
 
 class SkilledPlayer:
     """Normal or Hard, by style. Deterministic: ties go to the lower-ranked score
     then to the card order."""
 
-    def __init__(self, style: Style) -> None:
+    def __init__(self, style: Style, rng: random.Random | None = None) -> None:
         self.style = style
         self.name = style.name
+        self.rng = rng  # None: each decision seeds its own from the observation
 
     def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
         return self.decide(obs, legal).action
@@ -135,17 +142,16 @@ class SkilledPlayer:
     def _discard(self, obs: Observation, legal: Sequence[Action], view: View) -> Hint:
         style = self.style
         least = least_knock(view.hand, legal)
-        if least is not None and (least[0] == 0 or least[0] <= style.knock_at_once
-                                  or obs.stock_count <= style.wait_while_stock):
+        if least is not None:
             left = least[0]
-            action, _ = declare(view.hand, least[1], left, view.unseen)
+            action, layout = declare(view.hand, least[1], left, view.unseen)
             if left == 0:
                 return Hint(action, f"Gin: throw the {action.card.name} and every card is "
                             "in a meld (25 bonus, nothing can be laid off).")
-            why = ("low enough that an undercut is unlikely" if left <= 4
-                   else "take the points before the opponent improves")
-            return Hint(action, f"Knock, throwing the {action.card.name}: {left} "
-                        f"deadwood — {why}.")
+            why = self._knock_now(obs, view, action.card.mask, layout.meld_masks, left)
+            if why is not None:
+                return Hint(action, f"Knock, throwing the {action.card.name}: {left} "
+                            f"deadwood — {why}.")
         live = view.unseen
         allowed = {c.mask: c for c in discards(legal)}
         scored = []
@@ -159,6 +165,34 @@ class SkilledPlayer:
             scored.append((score, -card.value, card.index, card, danger, option.deadwood))
         _, _, _, card, danger, left = min(scored)
         return Hint(Discard(card), _discard_reason(card, view, danger, left))
+
+    def _knock_now(self, obs: Observation, view: View, thrown: int,
+                   melds: tuple[int, ...], left: int) -> str | None:
+        """Why to knock on ``left`` deadwood (throwing ``thrown``) now, or None to
+        keep drawing."""
+        style = self.style
+        if not style.samples:
+            if left <= style.knock_at_once:
+                return "low enough that an undercut is unlikely"
+            if obs.stock_count <= style.wait_while_stock:
+                return "take the points before the opponent improves"
+            return None
+        # Knock when that is worth more, against hands the opponent may hold, than
+        # a round of waiting: waiting risks their knock (or gin) but may lower ours.
+        rng = self.rng or random.Random(_seed(obs))
+        hands = opponent_hands(view, rng, style.samples)
+        now = knock_outlook(hands, melds, left, obs.rules)
+        wait = waiting_outlook(view, view.hand ^ thrown, thrown, hands, rng, obs.knock_limit,
+                               obs.rules)
+        if now.points < wait + style.knock_margin:
+            return None
+        return (f"worth about {now.points:.0f} points now against {wait:.0f} for waiting "
+                f"({now.undercut:.0%} of the hands the opponent may hold undercut it)")
+
+
+def _seed(obs: Observation) -> int:
+    """A seed from what the player sees, so a hint repeats for the same position."""
+    return cards_mask(obs.hand) << 8 | len(obs.history)
 
 
 def _discard_reason(card: Card, view: View, danger: float, left: int) -> str:

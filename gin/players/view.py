@@ -31,6 +31,7 @@ class View:
     opp_thrown: int  # discarded by the opponent
     opp_refused: int  # offered on top of the pile and left there by the opponent
     opp_unknown: int  # how many of the opponent's cards are not known
+    opp_draws: int  # how many cards the opponent drew from the stock
 
 
 def view_of(obs: Observation) -> View:
@@ -38,7 +39,7 @@ def view_of(obs: Observation) -> View:
     opp_known = cards_mask(obs.opponent_known)
     pile = cards_mask(obs.pile)
     me = obs.player
-    thrown = refused = 0
+    thrown = refused = draws = 0
     # Replay the pile to know which card the opponent declined each time.
     stack: list[Card] = _initial_pile(obs)
     for event in obs.history:
@@ -51,8 +52,10 @@ def view_of(obs: Observation) -> View:
             stack.append(event.card)
             if not mine:
                 thrown |= event.card.mask
-        elif event.kind in ("pass", "stock") and not mine and top is not None:
-            refused |= top.mask
+        elif event.kind in ("pass", "stock") and not mine:
+            draws += event.kind == "stock"
+            if top is not None:
+                refused |= top.mask
     return View(
         hand=hand,
         unseen=FULL & ~(hand | pile | opp_known),
@@ -60,6 +63,7 @@ def view_of(obs: Observation) -> View:
         opp_thrown=thrown,
         opp_refused=refused & ~opp_known,
         opp_unknown=obs.opponent_card_count - len(obs.opponent_known),
+        opp_draws=draws,
     )
 
 

@@ -1,0 +1,105 @@
+"""Hard's guesses at the opponent's hidden cards, and what a knock is worth
+against them.
+
+A guess holds the cards the opponent is known to hold plus cards dealt from the
+unseen ones (never a card this player has seen). A random ten-card hand is far
+worse than the hand of someone who has been drawing for a while, so each guess
+is then improved the way a plain player improves a hand: one unseen card per
+stock draw the opponent made, throwing whichever card leaves least deadwood.
+The guesses depend only on the observation and the random source.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gin.layoffs import best_defence
+from gin.melds import arrange_mask, discard_table
+from gin.players.evaluate import bits
+from gin.players.view import View
+from gin.rules import Ruleset
+
+
+def opponent_hands(view: View, rng: random.Random, count: int) -> list[int]:
+    """``count`` guesses (masks) at the opponent's hand, drawn from ``rng``."""
+    pool = list(bits(view.unseen))
+    hidden, draws = view.opp_unknown, view.opp_draws
+    hands = []
+    for _ in range(count):
+        deal = rng.sample(pool, min(len(pool), hidden + draws))
+        hand = view.opp_known | sum(deal[:hidden])
+        for card in deal[hidden:]:  # known cards stay: the opponent still holds them
+            hand, _ = _best_ten(hand | card, view.opp_known)
+        hands.append(hand)
+    return hands
+
+
+def _left(option: tuple[int, int, int]) -> int:
+    return option[1]
+
+
+@dataclass(frozen=True, slots=True)
+class KnockOutlook:
+    """A knock judged against the guessed hands."""
+
+    undercut: float  # the share of guesses that undercut it
+    points: float  # the mean points it wins (negative: it loses)
+
+
+def knock_outlook(
+    hands: Sequence[int], melds: tuple[int, ...], deadwood: int, rules: Ruleset
+) -> KnockOutlook:
+    """How a knock on ``deadwood`` with ``melds`` fares against each guessed hand,
+    with the defender's exact best lay-offs (none against gin)."""
+    undercuts, points = 0, 0
+    for hand in hands:
+        won = _settle(deadwood, melds, hand, rules)
+        undercuts += won < 0
+        points += won
+    total = max(len(hands), 1)
+    return KnockOutlook(undercuts / total, points / total)
+
+
+def _settle(knocker_left: int, melds: tuple[int, ...], defender: int, rules: Ruleset) -> int:
+    """Points the knocker wins (negative: loses) against ``defender``'s cards."""
+    if knocker_left == 0:
+        return rules.gin_bonus + arrange_mask(defender).deadwood
+    defended = best_defence(defender, melds).deadwood
+    if defended <= knocker_left:
+        return -(rules.undercut_bonus + knocker_left - defended)
+    return defended - knocker_left
+
+
+def _best_ten(eleven: int, keep: int = 0) -> tuple[int, int]:
+    """The ten cards left after the discard leaving least deadwood (never a card of
+    ``keep``), and that deadwood."""
+    option = min((o for o in discard_table(eleven) if not o.bit & keep), key=_left)
+    return eleven ^ option.bit, option.deadwood
+
+
+def waiting_outlook(
+    view: View, mine: int, thrown: int, hands: Sequence[int], rng: random.Random,
+    limit: int, rules: Ruleset,
+) -> float:
+    """Mean points of throwing ``thrown`` instead of knocking, keeping ``mine``, by
+    looking one round ahead against each guessed hand: the opponent takes the
+    thrown card if it melds, else draws, and knocks if they can (the threat
+    assumed at its worst); if they do not, this player draws and knocks."""
+    total = 0
+    for hand in hands:
+        pool = list(bits(view.unseen & ~hand))
+        if len(pool) < 2:
+            continue  # the stock runs dry: the hand is dead
+        theirs = hand | thrown
+        if arrange_mask(theirs).deadwood_mask & thrown:
+            theirs = hand | pool.pop(rng.randrange(len(pool)))
+        theirs, their_left = _best_ten(theirs)
+        if their_left <= limit:
+            total -= _settle(their_left, arrange_mask(theirs).meld_masks, mine, rules)
+            continue
+        ten, left = _best_ten(mine | rng.choice(pool))
+        if left <= limit:
+            total += _settle(left, arrange_mask(ten).meld_masks, theirs, rules)
+    return total / max(len(hands), 1)
