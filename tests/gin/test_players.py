@@ -8,7 +8,9 @@ from gin.actions import Action, Discard, DrawPile, DrawStock, Knock, LayOff, Pas
 from gin.cards import DECK
 from gin.players import NAMES, Hint, Player, get, hint
 from gin.players.evaluate import potential
+from gin.players.sampling import knock_outlook, opponent_hands
 from gin.players.view import view_of
+from gin.rules import STANDARD
 
 
 def build_deck(p0: str, upcard: str, stock: str = "", p1: str = "") -> list[Card]:
@@ -133,8 +135,6 @@ def test_normal_waits_for_a_tidier_knock_until_the_stock_is_low() -> None:
     hand = hand_at_discard("5c 6c 7c 9h 9d 9s 4d 3s 2h Ac", "Kd")  # knock on 10
     assert isinstance(decide("normal", hand), Discard)
     assert decide("normal", hand, stock_count=12) == Knock(Card.parse("Kd"))
-    assert isinstance(decide("hard", hand), Discard)  # Hard waits longer (measured)
-    assert decide("hard", hand, stock_count=8) == Knock(Card.parse("Kd"))
 
 
 def test_normal_refuses_an_upcard_that_does_not_help() -> None:
@@ -214,3 +214,66 @@ def test_potential_counts_live_cards_that_complete_a_meld() -> None:
     pair = Card.parse("9c").mask | Card.parse("9d").mask
     assert potential(pair, Card.parse("9s").mask) == 18
 
+
+
+def _played(seed: int, moves: int) -> Hand:
+    """A hand of normal against normal, ``moves`` moves in (or ended early)."""
+    hand = Hand(shuffled_deck(random.Random(seed)), dealer=1)
+    bots = [get("normal"), get("normal")]
+    for _ in range(moves):
+        if hand.phase is Phase.OVER:
+            break
+        seat = hand.turn
+        hand.apply(seat, bots[seat].choose(hand.observation(seat), hand.legal_actions()))
+    return hand
+
+
+def test_guessed_hands_hold_what_the_opponent_may_hold_and_nothing_seen() -> None:
+    for seed in range(6):
+        hand = _played(seed, 24)
+        if hand.phase is Phase.OVER:
+            continue
+        obs = hand.observation(0)
+        view = view_of(obs)
+        seen = view.hand | sum(c.mask for c in obs.pile) | view.opp_thrown
+        guesses = opponent_hands(view, random.Random(seed), 20)
+        assert len(guesses) == 20
+        for guess in guesses:
+            assert guess.bit_count() == obs.opponent_card_count
+            assert guess & view.opp_known == view.opp_known
+            assert not guess & seen
+            assert not guess & ~(view.unseen | view.opp_known)
+        assert opponent_hands(view, random.Random(seed), 20) == guesses
+
+
+def test_undercut_share_is_nil_for_gin_and_grows_with_the_count() -> None:
+    # The knocker melds 5c6c7c and the nines; the defender can lay off 8c and the
+    # fourth nine, so only hands low enough after that undercut.
+    melds = (sum(c.mask for c in parse_cards("5c 6c 7c")),
+             sum(c.mask for c in parse_cards("9c 9d 9h")))
+    hands = [sum(c.mask for c in parse_cards(text)) for text in (
+        "8c 9s Ad As 2d 2h Jc Jd Js 3s",  # 8c, 9s off; jacks melded: 1+1+2+2+3 = 9 left
+        "8c 9s Ad As 2d 2h Jc Jd Js Qh",  # 16 left
+        "Kc Kd Ks Qc Qd Qs Jc Jd Js Ah",  # 1 left
+        "2c 3d 4h 5s 6d 7h 8s Td Jh Qs",  # 65 left
+    )]
+    shares = [knock_outlook(hands, melds, left, STANDARD).undercut for left in (0, 1, 5, 9, 10)]
+    assert shares[0] == 0
+    assert shares == sorted(shares) and shares[-1] == 0.5
+    gin = knock_outlook(hands, melds, 0, STANDARD)
+    assert gin.points == 25 + (26 + 33 + 1 + 65) / 4  # no lay-offs against gin
+
+
+def test_hard_weighs_a_knock_against_waiting() -> None:
+    # A knock on 10 at the first draw: random hands seldom undercut, so it knocks.
+    hand = hand_at_discard("5c 6c 7c 9h 9d 9s 4d 3s 2h Ac", "Kd")
+    assert decide("hard", hand) == Knock(Card.parse("Kd"))
+    # Later (21 cards left in the stock), able to knock on 10: the opponent has been drawing
+    # and Hard waits for a lower knock.
+    late = _played(1, 26)
+    legal = late.legal_actions()
+    assert any(isinstance(a, Knock) for a in legal)
+    advice = hint(late.observation(late.turn), legal)
+    assert isinstance(advice.action, Discard)
+    # The hint samples from a seed of the position: asked twice, it answers the same.
+    assert advice == hint(late.observation(late.turn), legal)
