@@ -17,6 +17,17 @@ The public API:
   player may see.
 * Errors — :class:`GinError`, :class:`MalformedInput`, :class:`IllegalAction`,
   :class:`PeerFault`.
+
+Subpackages and modules with their own API, imported on demand (they pull in
+cryptography, which the offline game does not need):
+
+* :mod:`gin.players` — ``get(name, rng)`` for easy, normal, hard, simple and
+  random computer players; ``hint(obs, legal)``, Hard's move with a reason.
+* :mod:`gin.simulate` — pure self-play of matches and dealt-hand statistics.
+* :mod:`gin.fairdeal` and :mod:`gin.ecc` — the commutative-encryption deal.
+* :mod:`gin.wire` — message encoding and the sealed channel.
+* :mod:`gin.session` — the sans-I/O online session (see ``protocol.md``).
+* :mod:`gin.records` and :mod:`gin.audit` — hand records and their audit.
 """
 
 from gin.actions import (
