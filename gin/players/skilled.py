@@ -46,22 +46,21 @@ class Style:
     name: str
     reach: float  # weight of a loose card's chance to meld, in deadwood points
     caution: float  # weight of the chance a discard completes an opponent's meld
-    knock_at_once: int  # knock immediately on this much deadwood or less
-    wait_while_stock: int  # otherwise keep drawing while the stock is above this
     take_margin: float  # how much a pile card must improve the score to be taken
-    # Guesses at the opponent's hand to judge a knock by; with any, the two knock
-    # fields above are unused (the knock is weighed against waiting instead).
+    # Knocking by rule of thumb (without samples):
+    knock_at_once: int = 0  # knock immediately on this much deadwood or less
+    wait_while_stock: int = 0  # otherwise keep drawing while the stock is above this
+    # Knocking by guesses at the opponent's hand (this many; 0: by rule of thumb):
     samples: int = 0
-    knock_margin: float = 0.0  # with samples: knock's edge in points over waiting
+    knock_margin: float = 0.0  # how much more than waiting a knock must be worth
 
 
-NORMAL = Style("normal", reach=3.0, caution=0.0, knock_at_once=4, wait_while_stock=12,
-               take_margin=1.0)
-# Knocking whenever a knock is there measured worse (400-match runs: 49.5% against
-# Normal, 58.8% against Simple) than knocking at once only on 3 or less and on
-# anything once the stock is down to 8 (56.2% and 62.0%): see docs/players.md.
-HARD = Style("hard", reach=3.0, caution=12.0, knock_at_once=3, wait_while_stock=8,
-             take_margin=1.0, samples=30)
+NORMAL = Style("normal", reach=3.0, caution=0.0, take_margin=1.0, knock_at_once=4,
+               wait_while_stock=12)
+# Hard knocks when a knock is worth 3 points more than a round of waiting, judged
+# against 30 guessed opponent hands. Knocking whenever a knock is there, or by
+# fixed deadwood and stock thresholds, measured worse: see docs/players.md.
+HARD = Style("hard", reach=3.0, caution=12.0, take_margin=1.0, samples=30, knock_margin=3.0)
 
 
 class SkilledPlayer:
