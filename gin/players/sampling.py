@@ -81,17 +81,19 @@ def _best_ten(eleven: int, keep: int = 0) -> tuple[int, int]:
 
 def waiting_outlook(
     view: View, mine: int, thrown: int, hands: Sequence[int], rng: random.Random,
-    limit: int, rules: Ruleset,
+    stock: int, limit: int, rules: Ruleset,
 ) -> float:
     """Mean points of throwing ``thrown`` instead of knocking, keeping ``mine``, by
     looking one round ahead against each guessed hand: the opponent takes the
     thrown card if it melds, else draws, and knocks if they can (the threat
-    assumed at its worst); if they do not, this player draws and knocks."""
+    assumed at its worst); if they do not, this player draws and knocks. A
+    discard that leaves ``rules.dead_stock`` cards or fewer in the ``stock``
+    ends the hand dead, worth nothing to either."""
+    if stock <= rules.dead_stock:
+        return 0.0
     total = 0
     for hand in hands:
         pool = list(bits(view.unseen & ~hand))
-        if len(pool) < 2:
-            continue  # the stock runs dry: the hand is dead
         theirs = hand | thrown
         if arrange_mask(theirs).deadwood_mask & thrown:
             theirs = hand | pool.pop(rng.randrange(len(pool)))
@@ -99,6 +101,8 @@ def waiting_outlook(
         if their_left <= limit:
             total -= _settle(their_left, arrange_mask(theirs).meld_masks, mine, rules)
             continue
+        if stock - 1 <= rules.dead_stock or not pool:
+            continue  # their discard ends the hand dead
         ten, left = _best_ten(mine | rng.choice(pool))
         if left <= limit:
             total += _settle(left, arrange_mask(ten).meld_masks, theirs, rules)

@@ -181,9 +181,11 @@ class SkilledPlayer:
         rng = self.rng or random.Random(_seed(obs))
         hands = opponent_hands(view, rng, style.samples)
         now = knock_outlook(hands, melds, left, obs.rules)
-        wait = waiting_outlook(view, view.hand ^ thrown, thrown, hands, rng, obs.knock_limit,
-                               obs.rules)
-        if now.points < wait + style.knock_margin:
+        wait = waiting_outlook(view, view.hand ^ thrown, thrown, hands, rng, obs.stock_count,
+                               obs.knock_limit, obs.rules)
+        # The margin allows for a wait misjudged; a discard ending the hand dead is not.
+        margin = style.knock_margin if obs.stock_count > obs.rules.dead_stock else 0.0
+        if now.points <= wait + margin:
             return None
         return (f"worth about {now.points:.0f} points now against {wait:.0f} for waiting "
                 f"({now.undercut:.0%} of the hands the opponent may hold undercut it)")
