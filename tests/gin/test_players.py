@@ -277,3 +277,14 @@ def test_hard_weighs_a_knock_against_waiting() -> None:
     assert isinstance(advice.action, Discard)
     # The hint samples from a seed of the position: asked twice, it answers the same.
     assert advice == hint(late.observation(late.turn), legal)
+
+
+def test_hard_knocks_at_the_floor_rather_than_let_the_hand_die() -> None:
+    # With 20 cards left Hard prefers waiting to this knock; with the stock at the
+    # floor the next discard ends the hand dead, so a knock worth anything wins.
+    hand = _played(0, 29)
+    obs, legal = hand.observation(hand.turn), hand.legal_actions()
+    assert obs.stock_count == 20
+    assert isinstance(hint(obs, legal).action, Discard)
+    floor = dataclasses.replace(obs, stock_count=STANDARD.dead_stock)
+    assert isinstance(hint(floor, legal).action, Knock)
