@@ -36,7 +36,7 @@ from gin.actions import (
 from gin.cards import DECK, Card, mask_cards
 from gin.errors import IllegalAction, MalformedInput
 from gin.layoffs import Defence, best_defence, check_defence
-from gin.melds import arrange_mask, check_meld, discard_table, mask_value, union
+from gin.melds import check_meld, discard_deadwoods, mask_value, union
 from gin.rules import STANDARD, Ruleset
 from gin.scoring import Outcome, knocker_layout, settle_masks
 
@@ -329,32 +329,28 @@ class Hand:
         In the lay-off phase the defender's layout is free; this lists the best
         one (``LayOff()``), and any other valid layout is legal too.
         """
-        # Built to agree with ``refusal`` without asking it of every candidate (the
-        # simulator calls this on every move); tests check the two agree.
+        # Candidates filtered through ``refusal``, the one place that decides. Knocks
+        # are proposed only where the cached discard table says the limit is met, so
+        # refusal is asked about little more than the legal actions themselves.
         player, phase = self.turn, self.phase
+        candidates: list[Action]
         if phase is Phase.UPCARD:
-            return [DrawPile(), Pass()]
-        if phase is Phase.DRAW:
-            return [DrawStock()] if self.upcard_closed else [DrawStock(), DrawPile()]
-        if phase is Phase.DISCARD:
-            mask, taken = self._masks[player], self.just_taken
-            cards = [c for c in mask_cards(mask) if c != taken]
-            legal: list[Action] = [Discard(c) for c in cards]
+            candidates = [DrawPile(), Pass()]
+        elif phase is Phase.DRAW:
+            candidates = [DrawStock(), DrawPile()]
+        elif phase is Phase.DISCARD:
+            cards = mask_cards(self._masks[player])
+            candidates = [Discard(c) for c in cards]
             if not self._hidden[player]:
-                table = discard_table(mask)
-                least = min(o.deadwood for o in table)
-                if least <= self.knock_limit:
-                    best = {o.bit: o.deadwood for o in table}
-                    legal += [Knock(c) for c in cards if best[c.mask] <= self.knock_limit]
-                # Eleven cards in melds always include a four-card meld, so some
-                # discard leaves no deadwood: only then is the full test worth it.
-                if least == 0 and self.rules.big_gin_bonus is not None \
-                        and not arrange_mask(mask).deadwood_mask:
-                    legal.append(BigGin())
-            return legal
-        if phase is Phase.LAYOFF:
-            return [a for a in [LayOff()] if self.refusal(player, a) is None]
-        return []
+                left = discard_deadwoods(self._masks[player])
+                candidates += [Knock(c) for c in cards if left[c.mask] <= self.knock_limit]
+                if self.rules.big_gin_bonus is not None and 0 in left.values():
+                    candidates.append(BigGin())  # eleven melded cards allow a gin discard
+        elif phase is Phase.LAYOFF:
+            candidates = [LayOff()]
+        else:
+            return []
+        return [a for a in candidates if self.refusal(player, a) is None]
 
     # -- changing the state ------------------------------------------------
 
