@@ -32,6 +32,7 @@ from client.game import (
     OnlineGame,
     OpponentFactory,
     computer_player,
+    knock_choice,
 )
 from client.storage import Storage, StorageError
 from client.ui import words
@@ -643,10 +644,7 @@ class GinApp(App[None]):
         counts = game.knock_counts()
         if not counts:
             return
-        # Throw the card that leaves the least deadwood; the selected one if it ties.
-        count = min(counts.values())
-        best = [c for c, n in counts.items() if n == count]
-        card = self.selected if self.selected in best else best[0]
+        card, count = knock_choice(counts, self.selected)
         if count == 0:
             question = f"Go gin, throwing the {card.glyph} face down? Every other card melds."
         else:

@@ -106,6 +106,14 @@ def knock_counts(obs: Observation, legal: Sequence[Action]) -> dict[Card, int]:
     return {card: best[card.mask] for card in sorted(knockable)}
 
 
+def knock_choice(counts: dict[Card, int], selected: Card | None) -> tuple[Card, int]:
+    """The card to knock with: the one leaving least deadwood, the selected one on a
+    tie; and the count it leaves. ``counts`` comes from :func:`knock_counts`."""
+    count = min(counts.values())
+    best = [c for c, n in counts.items() if n == count]
+    return (selected if selected in best else best[0]), count
+
+
 def hint_for(obs: Observation, legal: Sequence[Action]) -> HintView:
     """The strongest computer's move now, with its reason."""
     from gin import players
