@@ -21,6 +21,14 @@ from gin.players.evaluate import bits
 from gin.players.view import View
 from gin.rules import Ruleset
 
+# From this stock on, the modelled opponent knocks only when the knock wins. Before,
+# knocking whenever they can is the threat at its worst (and how Simple plays).
+# Late, an opponent still holding a knockable hand is one who waits for a safe
+# knock: assuming they would knock into an undercut made two Hards each wait for
+# the other until the hand died. From 12 cost strength against Normal, which
+# knocks anything from 12 down (docs/players.md).
+LATE_STOCK = 6
+
 
 def opponent_hands(view: View, rng: random.Random, count: int) -> list[int]:
     """``count`` guesses (masks) at the opponent's hand, drawn from ``rng``."""
@@ -85,10 +93,10 @@ def waiting_outlook(
 ) -> float:
     """Mean points of throwing ``thrown`` instead of knocking, keeping ``mine``, by
     looking one round ahead against each guessed hand: the opponent takes the
-    thrown card if it melds, else draws, and knocks if they can (the threat
-    assumed at its worst); if they do not, this player draws and knocks. A
-    discard that leaves ``rules.dead_stock`` cards or fewer in the ``stock``
-    ends the hand dead, worth nothing to either."""
+    thrown card if it melds, else draws, and knocks if they can — once the stock
+    is down to ``LATE_STOCK``, only if that knock wins; if they do not, this
+    player draws and knocks. A discard that leaves ``rules.dead_stock`` cards or
+    fewer in the ``stock`` ends the hand dead, worth nothing to either."""
     if stock <= rules.dead_stock:
         return 0.0
     total = 0
@@ -99,8 +107,10 @@ def waiting_outlook(
             theirs = hand | pool.pop(rng.randrange(len(pool)))
         theirs, their_left = _best_ten(theirs)
         if their_left <= limit:
-            total -= _settle(their_left, arrange_mask(theirs).meld_masks, mine, rules)
-            continue
+            won = _settle(their_left, arrange_mask(theirs).meld_masks, mine, rules)
+            if won > 0 or stock - 1 > LATE_STOCK:
+                total -= won
+                continue
         if stock - 1 <= rules.dead_stock or not pool:
             continue  # their discard ends the hand dead
         ten, left = _best_ten(mine | rng.choice(pool))

@@ -8,7 +8,7 @@ from gin.actions import Action, Discard, DrawPile, DrawStock, Knock, LayOff, Pas
 from gin.cards import DECK
 from gin.players import NAMES, Hint, Player, get, hint
 from gin.players.evaluate import potential
-from gin.players.sampling import knock_outlook, opponent_hands
+from gin.players.sampling import LATE_STOCK, knock_outlook, opponent_hands, waiting_outlook
 from gin.players.view import view_of
 from gin.rules import STANDARD
 
@@ -288,3 +288,20 @@ def test_hard_knocks_at_the_floor_rather_than_let_the_hand_die() -> None:
     assert isinstance(hint(obs, legal).action, Discard)
     floor = dataclasses.replace(obs, stock_count=STANDARD.dead_stock)
     assert isinstance(hint(floor, legal).action, Knock)
+
+
+def test_late_in_the_stock_the_modelled_opponent_knocks_only_to_win() -> None:
+    # Hard (6 deadwood) throws the Kd; the guessed opponent takes it and could knock
+    # on 6, which Hard undercuts. Early that knock is assumed (Hard gains 25); late
+    # an opponent knocks only to win, so waiting is worth less.
+    hand = hand_at_discard("5c 6c 7c 9h 9d 9s 2d 2s Ah Ac", "Kd")
+    view = view_of(hand.observation(0))
+    thrown = Card.parse("Kd").mask
+    theirs = [sum(c.mask for c in parse_cards("Kc Ks Qh Qd Qs Jh Jd Js 8h 6d"))]
+
+    def waiting(stock: int) -> float:
+        return waiting_outlook(view, view.hand ^ thrown, thrown, theirs, random.Random(1),
+                               stock, 10, STANDARD)
+
+    assert waiting(20) == 25
+    assert waiting(LATE_STOCK) < 25
