@@ -189,6 +189,16 @@ def _search(mask: int, melds: list[int], discarding: bool) -> tuple[int, int]:
     return best_used, best_cost
 
 
+def _disjoint_union(melds: list[int]) -> int | None:
+    """The union of the melds if no two share a card (the common case), else None."""
+    used = 0
+    for meld in melds:
+        if used & meld:
+            return None
+        used |= meld
+    return used
+
+
 def _partition(melds: list[int], used: int) -> tuple[int, ...]:
     """The melds (in list order) that exactly tile ``used``."""
     inside = [m for m in melds if not m & ~used]
@@ -213,6 +223,9 @@ def arrange_mask(mask: int) -> Arrangement:
     if not _has_meld(mask):
         return Arrangement((), mask, mask_value(mask))
     melds = candidate_melds(mask)
+    used = _disjoint_union(melds)
+    if used is not None:  # no two melds compete for a card: take them all
+        return Arrangement(tuple(melds), mask ^ used, mask_value(mask ^ used))
     used, deadwood = _search(mask, melds, discarding=False)
     return Arrangement(_partition(melds, used), mask ^ used, deadwood)
 
@@ -224,6 +237,13 @@ def discard_mask(mask: int) -> tuple[int, Arrangement]:
         bit = _highest_card(mask)
         return bit, Arrangement((), mask ^ bit, mask_value(mask ^ bit))
     melds = candidate_melds(mask)
+    used = _disjoint_union(melds)
+    if used is not None and used != mask:
+        # All the melds, throwing the highest loose card: leaving a meld out costs
+        # its value and frees a card worth less than that to throw instead.
+        bit = _highest_card(mask ^ used)
+        rest = mask ^ used ^ bit
+        return bit, Arrangement(tuple(melds), rest, mask_value(rest))
     used, deadwood = _search(mask, melds, discarding=True)
     bit = _highest_card(mask ^ used)
     return bit, Arrangement(_partition(melds, used), mask ^ used ^ bit, deadwood)
@@ -369,8 +389,11 @@ def deadwood(cards: Iterable[Card]) -> int:
 
 
 def _distinct_mask(cards: Iterable[Card]) -> int:
-    cards = tuple(cards)
-    mask = cards_mask(cards)
+    if not isinstance(cards, tuple | list):
+        cards = tuple(cards)
+    mask = 0
+    for card in cards:  # inlined cards_mask: this runs on every call of the Card API
+        mask |= card.mask
     if mask.bit_count() != len(cards):
         raise MalformedInput("the same card appears twice in " + " ".join(map(str, cards)))
     return mask
