@@ -143,13 +143,7 @@ class Arrangement(NamedTuple):
     def deadwood_cards(self) -> tuple[Card, ...]:
         return mask_cards(self.deadwood_mask)
 
-    @property
-    def melded_mask(self) -> int:
-        return union(self.meld_masks)
 
-    @property
-    def is_gin(self) -> bool:
-        return self.deadwood_mask == 0
 
 
 def union(masks: Iterable[int]) -> int:
@@ -307,11 +301,6 @@ def _bits(mask: int) -> Iterator[int]:
 def discard_deadwoods(mask: int) -> dict[int, int]:
     """For each card bit of ``mask``, the least deadwood left after discarding it."""
     return {option.bit: option.deadwood for option in discard_table(mask)}
-
-
-def is_big_gin_mask(mask: int) -> bool:
-    """Whether every card of ``mask`` fits in melds."""
-    return arrange_mask(mask).deadwood_mask == 0
 
 
 def all_arrangements(mask: int, max_deadwood: int | None = None) -> list[Arrangement]:
