@@ -144,8 +144,6 @@ class Arrangement(NamedTuple):
         return mask_cards(self.deadwood_mask)
 
 
-
-
 def union(masks: Iterable[int]) -> int:
     """The bitwise union of masks."""
     out = 0
