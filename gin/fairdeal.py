@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -331,6 +331,19 @@ def _card_text(card: int) -> str:
     return str(Card.from_index(card))
 
 
+def _differences(
+    role: Role, field: str, got: Sequence[bytes], want: Sequence[bytes],
+    explain: Callable[[int, bytes], str],
+) -> list[Deviation]:
+    """A deviation, attributed to ``role``, at every position where a received
+    message differs from its recomputation."""
+    return [
+        Deviation(role, field, k, explain(k, g))
+        for k, (g, w) in enumerate(zip(got, want, strict=True))
+        if g != w
+    ]
+
+
 def _explain1(first: SeedMaterial, got: bytes, position: int) -> str:
     card = ecc.card_of(ecc.mul(got, ecc.inverse(first.deck_key)))
     expected = _card_text(first.permutation[position])
@@ -422,11 +435,8 @@ def audit_hand(
         message3, "message3", Role.FIRST, deviations)
 
     if first is not None and trust is not Role.FIRST and m1 is not None:
-        for k, (got, want) in enumerate(zip(m1, build_message1(first), strict=True)):
-            if got != want:
-                deviations.append(
-                    Deviation(Role.FIRST, "message1", k, _explain1(first, got, k))
-                )
+        deviations += _differences(Role.FIRST, "message1", m1, build_message1(first),
+                                   lambda k, got: _explain1(first, got, k))
     if second is not None and trust is not Role.SECOND and m1 is not None and m2 is not None:
         if trust is Role.FIRST and first is not None and deck is not None:
             # Our own m1 is honest, so m1[πB[j]] = E_a(M_deck[j]): the same bytes come
@@ -436,11 +446,8 @@ def audit_hand(
             )
         else:
             want2 = build_message2(second, m1)
-        for k, (got, want) in enumerate(zip(m2, want2, strict=True)):
-            if got != want:
-                deviations.append(
-                    Deviation(Role.SECOND, "message2", k, _explain2(second, m1, got, k))
-                )
+        deviations += _differences(Role.SECOND, "message2", m2, want2,
+                                   lambda k, got: _explain2(second, m1, got, k))
     if first is not None and trust is not Role.FIRST and m2 is not None and m3 is not None:
         if trust is Role.SECOND and second is not None and deck is not None:
             # Likewise our own honest m2[k] = E_{b_k}(E_a(M_deck[k])).
@@ -451,11 +458,8 @@ def audit_hand(
             )
         else:
             want3 = build_message3(first, m2)
-        for k, (got, want) in enumerate(zip(m3, want3, strict=True)):
-            if got != want:
-                deviations.append(
-                    Deviation(Role.FIRST, "message3", k, _explain3(first, m2, got, k))
-                )
+        deviations += _differences(Role.FIRST, "message3", m3, want3,
+                                   lambda k, got: _explain3(first, m2, got, k))
 
     for role, position, key in revealed_keys:
         own = material.get(role)
