@@ -1,22 +1,25 @@
 """Melds and the exact best arrangement of a hand.
 
 A hand is a 52-bit mask (see :mod:`gin.cards`). Runs are found by shifting each
-suit's 13-bit mask, sets by a bitwise "three of four suits" test, and the best
-arrangement by one pass over every combination of pairwise disjoint melds — no
-rule of thumb about sets before runs. The same pass serves all eleven discards of
-an eleven-card hand: for a combination, the best discard is the highest loose card
-outside it.
+suit's 13-bit mask, sets by a bitwise "three of four suits" test. Once the sets
+are chosen, the best use of the other cards is plain: every block of three or
+more in a suit is melded whole. So the exact search only tries choices of sets,
+and only when a set and a run want the same card (few hands; a few dozen
+choices at most); otherwise every set is taken whole. For eleven cards, each
+choice's best discard is its highest loose card.
 
 Tie-break (documented, deterministic): among arrangements of equal deadwood the
-first found wins. Melds are listed runs first (clubs to spades, lower start first,
-shorter first), then sets (ace to king, the four-card set before its three-card
-subsets); combinations are explored depth first, choosing melds in that order.
+first choice of sets wins, in this order: rank by rank from the ace, no set
+before the set of four before the sets of three (dropping clubs, diamonds,
+hearts, spades); so a run wins a tie with a set. A suit's block of run cards is
+one run, however long. Melds are listed runs first (clubs to spades, lowest
+first), then sets (ace to king).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from functools import cache, lru_cache
+from collections.abc import Callable, Iterable, Iterator
+from functools import cache, lru_cache, partial
 from typing import NamedTuple
 
 from gin.cards import DECK, Card, cards_mask, mask_cards
@@ -29,6 +32,7 @@ _SUIT = 0x1FFF
 # shifted test never wraps from one suit's king into the next suit's ace.
 _RUN_START = sum(0x7FF << (13 * s) for s in range(4))
 _RANK_VALUE = tuple(min(r + 1, 10) for r in range(13))
+_ACES = sum(1 << (13 * s) for s in range(4))  # times a 13-bit rank mask: every suit
 
 
 def _suit_values() -> tuple[int, ...]:
@@ -78,12 +82,120 @@ def _highest_card(mask: int) -> int:
     raise AssertionError("empty mask")  # pragma: no cover - callers pass non-empty masks
 
 
-def _has_meld(mask: int) -> bool:
-    """Fast test: is there any run or set in the mask?"""
-    if mask & (mask >> 1) & (mask >> 2) & _RUN_START:
-        return True
+def _run_cover(mask: int) -> int:
+    """The cards of ``mask`` that lie in runs: every block of three or more in a
+    suit, which the best arrangement melds whole once the sets are chosen."""
+    starts = mask & mask >> 1 & mask >> 2 & _RUN_START
+    return starts | starts << 1 | starts << 2
+
+
+def _three_ranks(mask: int) -> int:
+    """The ranks (a 13-bit mask) of which ``mask`` holds three or four cards."""
     c, d, h, s = mask & _SUIT, mask >> 13 & _SUIT, mask >> 26 & _SUIT, mask >> 39
-    return bool((c & d & (h | s)) | (h & s & (c | d)))
+    return (c & d & (h | s)) | (h & s & (c | d))
+
+
+def _set_choices(mask: int, three: int) -> tuple[int, ...]:
+    """The choices of set cards worth trying for ``mask`` (runs take the rest),
+    given its :func:`_three_ranks`.
+
+    When no run wants the cards of those ranks, every set is taken whole: that is
+    the one choice. Otherwise every choice is listed (per rank: no set, the set of
+    four, each set of three; a few dozen at most), no sets first, so that runs win
+    ties.
+    """
+    if not three:
+        return _NO_SETS
+    set_cards = mask & three * _ACES
+    if not set_cards & _run_cover(mask):
+        return (set_cards,)
+    choices = [0]
+    while three:
+        low = three & -three
+        three ^= low
+        cards = mask & low * _ACES
+        options = [0, cards]
+        if cards.bit_count() == 4:
+            options += [cards ^ bit for bit in _bits(cards)]
+        choices = [chosen | option for chosen in choices for option in options]
+    return tuple(choices)
+
+
+_NO_SETS = (0,)
+
+
+def _best_sets(mask: int, three: int) -> int:
+    """The set cards of the best arrangement: the first choice melding most points."""
+    choices = _set_choices(mask, three)
+    if len(choices) == 1:
+        return choices[0]
+    best_value, best = -1, 0
+    for sets in choices:
+        value = mask_value(sets | _run_cover(mask ^ sets))
+        if value > best_value:
+            best_value, best = value, sets
+    return best
+
+
+def _loose(mask: int) -> int:
+    """The deadwood cards of the best arrangement of ``mask``."""
+    three = _three_ranks(mask)
+    rest = mask ^ _best_sets(mask, three) if three else mask
+    starts = rest & rest >> 1 & rest >> 2 & _RUN_START  # _run_cover, inlined: hot
+    return rest ^ (starts | starts << 1 | starts << 2)
+
+
+def _split_melds(sets: int, runs: int) -> tuple[int, ...]:
+    """Melds from the set cards and the run cards: each block of a suit's run
+    cards is one run (clubs to spades, lowest first), then the sets by rank."""
+    melds = []
+    while runs:
+        low = runs & -runs
+        suit = _SUIT << (low.bit_length() - 1) // 13 * 13
+        block = ((runs + low) ^ runs) & runs & suit
+        melds.append(block)
+        runs ^= block
+    while sets:
+        low = sets & -sets
+        rank = sets & _ACES << (low.bit_length() - 1) % 13
+        melds.append(rank)
+        sets ^= rank
+    return tuple(melds)
+
+
+class Arrangement(NamedTuple):
+    """A hand laid out: its melds (as masks) and its deadwood.
+
+    ``melds`` and ``deadwood_cards`` give the cards; ``deadwood`` the points.
+    (A named tuple rather than a frozen dataclass: it is built in the hot path.)
+    """
+
+    meld_masks: tuple[int, ...]
+    deadwood_mask: int
+    deadwood: int
+
+    @property
+    def melds(self) -> tuple[Meld, ...]:
+        return tuple(mask_cards(m) for m in self.meld_masks)
+
+    @property
+    def deadwood_cards(self) -> tuple[Card, ...]:
+        return mask_cards(self.deadwood_mask)
+
+
+class DiscardOption(NamedTuple):
+    """What discarding one card of an eleven-card hand leaves."""
+
+    bit: int  # the card thrown
+    deadwood: int  # least deadwood of the ten cards left
+    deadwood_mask: int  # their loose cards, as ``arrange_mask`` lays them out
+
+
+# Named tuples built without their Python-level __new__ (these are the hot path).
+_new_arrangement: Callable[[tuple[tuple[int, ...], int, int]], Arrangement] = partial(
+    tuple.__new__, Arrangement)
+_new_option: Callable[[tuple[int, int, int]], DiscardOption] = partial(
+    tuple.__new__, DiscardOption)
 
 
 def candidate_melds(mask: int) -> list[int]:
@@ -95,8 +207,7 @@ def candidate_melds(mask: int) -> list[int]:
             if starts >> (13 * s) & _SUIT:
                 shift = 13 * s
                 melds.extend(run << shift for run in _runs13(mask >> shift & _SUIT))
-    c, d, h, s_ = mask & _SUIT, mask >> 13 & _SUIT, mask >> 26 & _SUIT, mask >> 39
-    three = (c & d & (h | s_)) | (h & s_ & (c | d))
+    three = _three_ranks(mask)
     while three:
         low = three & -three
         three ^= low
@@ -124,26 +235,6 @@ def meld_combinations(melds: list[int]) -> Iterator[tuple[int, int, tuple[int, .
                 stack.append((j + 1, used | meld, value + mask_value(meld), (*chosen, meld)))
 
 
-class Arrangement(NamedTuple):
-    """A hand laid out: its melds (as masks) and its deadwood.
-
-    ``melds`` and ``deadwood_cards`` give the cards; ``deadwood`` the points.
-    (A named tuple rather than a frozen dataclass: it is built in the hot path.)
-    """
-
-    meld_masks: tuple[int, ...]
-    deadwood_mask: int
-    deadwood: int
-
-    @property
-    def melds(self) -> tuple[Meld, ...]:
-        return tuple(mask_cards(m) for m in self.meld_masks)
-
-    @property
-    def deadwood_cards(self) -> tuple[Card, ...]:
-        return mask_cards(self.deadwood_mask)
-
-
 def union(masks: Iterable[int]) -> int:
     """The bitwise union of masks."""
     out = 0
@@ -152,140 +243,88 @@ def union(masks: Iterable[int]) -> int:
     return out
 
 
-def _search(mask: int, melds: list[int], discarding: bool) -> tuple[int, int]:
-    """The cheapest cover of ``mask`` by disjoint melds: (melded mask, deadwood).
-
-    When ``discarding`` the deadwood is after throwing the highest loose card, and
-    a cover must leave one loose card to throw. One depth-first pass, no tuples
-    of melds built on the way (this is the hot path); ties keep the first found.
-    """
-    total = mask_value(mask)
-    values = [mask_value(m) for m in melds]
-    n = len(melds)
-    best_cost, best_used = total + 1, 0
-    stack = [(0, 0, 0)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        start, used, value = pop()
-        cost = total - value
-        if discarding:
-            loose = mask ^ used
-            ranks = (loose | loose >> 13 | loose >> 26 | loose >> 39) & _SUIT
-            cost = cost - _RANK_VALUE[ranks.bit_length() - 1] if loose else best_cost
-        if cost < best_cost:
-            best_cost, best_used = cost, used
-        for j in range(n - 1, start - 1, -1):
-            meld = melds[j]
-            if not meld & used:
-                push((j + 1, used | meld, value + values[j]))
-    return best_used, best_cost
-
-
-def _disjoint_union(melds: list[int]) -> int | None:
-    """The union of the melds if no two share a card (the common case), else None."""
-    used = 0
-    for meld in melds:
-        if used & meld:
-            return None
-        used |= meld
-    return used
-
-
-def _partition(melds: list[int], used: int) -> tuple[int, ...]:
-    """The melds (in list order) that exactly tile ``used``."""
-    inside = [m for m in melds if not m & ~used]
-
-    def tile(rest: int, start: int) -> tuple[int, ...] | None:
-        if not rest:
-            return ()
-        for j in range(start, len(inside)):
-            meld = inside[j]
-            if not meld & ~rest:
-                found = tile(rest ^ meld, j + 1)
-                if found is not None:
-                    return (meld, *found)
-        return None
-
-    return tile(used, 0) or ()
+def _arrange(mask: int) -> Arrangement:
+    """The best arrangement of the cards in ``mask`` (any number of cards)."""
+    c, d, h, s = mask & _SUIT, mask >> 13 & _SUIT, mask >> 26 & _SUIT, mask >> 39
+    three = (c & d & (h | s)) | (h & s & (c | d))  # _three_ranks, inlined: the hot path
+    sets = _best_sets(mask, three) if three else 0
+    rest = mask ^ sets
+    starts = rest & rest >> 1 & rest >> 2 & _RUN_START
+    if not (sets or starts):  # no meld: most hands of ten dealt at random
+        return _new_arrangement(((), mask, _VALUE13[c] + _VALUE13[d] + _VALUE13[h] + _VALUE13[s]))
+    runs = starts | starts << 1 | starts << 2  # _run_cover
+    loose = rest ^ runs
+    return _new_arrangement((_split_melds(sets, runs), loose, mask_value(loose)))
 
 
 @lru_cache(maxsize=1 << 16)
 def arrange_mask(mask: int) -> Arrangement:
-    """The best arrangement of the cards in ``mask`` (any number of cards)."""
-    if not _has_meld(mask):
-        return Arrangement((), mask, mask_value(mask))
-    melds = candidate_melds(mask)
-    used = _disjoint_union(melds)
-    if used is not None:  # no two melds compete for a card: take them all
-        return Arrangement(tuple(melds), mask ^ used, mask_value(mask ^ used))
-    used, deadwood = _search(mask, melds, discarding=False)
-    return Arrangement(_partition(melds, used), mask ^ used, deadwood)
+    """The best arrangement of the cards in ``mask`` (any number of cards); cached,
+    as the players ask about the same hands again and again."""
+    return _arrange(mask)
 
 
 @lru_cache(maxsize=1 << 16)
 def discard_mask(mask: int) -> tuple[int, Arrangement]:
-    """Best discard (as a bit) of an eleven-card mask and the arrangement it leaves."""
-    if not _has_meld(mask):
-        bit = _highest_card(mask)
-        return bit, Arrangement((), mask ^ bit, mask_value(mask ^ bit))
-    melds = candidate_melds(mask)
-    used = _disjoint_union(melds)
-    if used is not None and used != mask:
-        # All the melds, throwing the highest loose card: leaving a meld out costs
-        # its value and frees a card worth less than that to throw instead.
-        bit = _highest_card(mask ^ used)
-        rest = mask ^ used ^ bit
-        return bit, Arrangement(tuple(melds), rest, mask_value(rest))
-    used, deadwood = _search(mask, melds, discarding=True)
-    bit = _highest_card(mask ^ used)
-    return bit, Arrangement(_partition(melds, used), mask ^ used ^ bit, deadwood)
+    """Best discard (as a bit) of an eleven-card mask and the arrangement it leaves.
+
+    For each choice of sets, with the runs taken whole, the best discard is the
+    highest loose card: any other layout leaves more loose cards, and throwing one
+    of them saves at most the highest. A hand melded whole tries every discard.
+    """
+    choices = _set_choices(mask, _three_ranks(mask))
+    best_cost, best_bit = mask_value(mask) + 1, 0
+    for sets in choices:
+        runs = _run_cover(mask ^ sets)
+        loose = mask ^ sets ^ runs
+        if not loose:
+            bit = min(discard_table(mask), key=_gin_discard_order).bit
+            return bit, arrange_mask(mask ^ bit)
+        bit = _highest_card(loose)
+        cost = mask_value(loose) - _BIT_VALUE[bit]
+        if cost < best_cost:
+            best_cost, best_bit = cost, bit
+    if len(choices) == 1:  # the arrangement is at hand (and equals arrange_mask's)
+        return best_bit, _new_arrangement((_split_melds(sets, runs), loose ^ best_bit, best_cost))
+    return best_bit, arrange_mask(mask ^ best_bit)
 
 
-class DiscardOption(NamedTuple):
-    """What discarding one card of an eleven-card hand leaves."""
-
-    bit: int  # the card thrown
-    deadwood: int  # least deadwood of the ten cards left
-    deadwood_mask: int  # their loose cards, as ``arrange_mask`` lays them out
+def _gin_discard_order(option: DiscardOption) -> tuple[int, int, int]:
+    """Among discards of a hand melded whole: least deadwood, then the highest card."""
+    return option.deadwood, -_BIT_VALUE[option.bit], -option.bit
 
 
 @lru_cache(maxsize=1 << 14)
 def discard_table(mask: int) -> tuple[DiscardOption, ...]:
-    """Every discard of ``mask`` (lowest card first) and the best arrangement it leaves.
+    """Every discard of ``mask`` (lowest card first) and the best arrangement it
+    leaves: each ``deadwood_mask`` equals ``arrange_mask(mask & ~bit).deadwood_mask``.
 
-    One pass over the meld combinations of the whole hand serves every discard:
-    the ten cards left after throwing a card are covered exactly by the
-    combinations that avoid it, and the best of those is the one melding the
-    most points (the thrown card's value is the same for all). Among equals the
-    first in :func:`_search`'s order wins, as it does there, so each
-    ``deadwood_mask`` equals ``arrange_mask(mask & ~bit).deadwood_mask``.
+    When no run wants a card of the hand's sets (one choice of sets), that stays
+    true after any discard, so each discard's layout follows without a search:
+    the sets less the card thrown (less its rank, if three are no longer left),
+    and the runs of the rest. Throwing a loose card changes nothing else.
     """
-    total = mask_value(mask)
-    combos = [(0, 0)]  # (melded value, melded mask), in the search's order
-    if _has_meld(mask):
-        melds = candidate_melds(mask)
-        values = [mask_value(m) for m in melds]
-        n = len(melds)
-        combos.clear()
-        stack = [(0, 0, 0)]
-        pop, push = stack.pop, stack.append
-        while stack:
-            start, used, value = pop()
-            combos.append((value, used))
-            for j in range(n - 1, start - 1, -1):
-                meld = melds[j]
-                if not meld & used:
-                    push((j + 1, used | meld, value + values[j]))
-        combos.sort(key=_by_value_down)  # stable: the search's order among equals
+    choices = _set_choices(mask, _three_ranks(mask))
+    if len(choices) > 1:
+        return tuple(_new_option((bit, mask_value(left), left))
+                     for bit in _bits(mask) for left in (_loose(mask ^ bit),))
+    sets = choices[0]
+    rest = mask ^ sets
+    loose = rest ^ _run_cover(rest)
+    loose_value = mask_value(loose)
     options = []
     for bit in _bits(mask):
-        value, used = next(c for c in combos if not c[1] & bit)  # (0, 0) always fits
-        options.append(DiscardOption(bit, total - value - _BIT_VALUE[bit], mask ^ used ^ bit))
+        if bit & loose:
+            options.append(_new_option((bit, loose_value - _BIT_VALUE[bit], loose ^ bit)))
+            continue
+        kept = sets
+        if bit & sets:
+            rank = sets & _ACES << (bit.bit_length() - 1) % 13
+            kept ^= bit if rank.bit_count() == 4 else rank
+        rest = mask ^ bit ^ kept
+        left = rest ^ _run_cover(rest)
+        options.append(_new_option((bit, mask_value(left), left)))
     return tuple(options)
-
-
-def _by_value_down(combo: tuple[int, int]) -> int:
-    return -combo[0]
 
 
 _BIT_VALUE = {1 << i: _RANK_VALUE[i % 13] for i in range(52)}
@@ -353,7 +392,8 @@ def check_meld(cards: Iterable[Card]) -> int:
 
 def best_arrangement(cards: Iterable[Card]) -> Arrangement:
     """The exact least-deadwood arrangement of up to ten (or more) cards."""
-    return arrange_mask(_distinct_mask(cards))
+    # Uncached: callers with Card lists ask once (the players' repeats use masks).
+    return _arrange(_distinct_mask(cards))
 
 
 def best_discard(cards: Iterable[Card]) -> tuple[Card, Arrangement]:

@@ -55,6 +55,29 @@ def test_four_card_set_and_long_run_partition() -> None:
     assert a.deadwood == 0
 
 
+def test_tie_break_run_before_set_and_a_block_is_one_run() -> None:
+    # 3-4-5 of hearts or three fours: 8 deadwood either way; the documented
+    # tie-break takes the run. A suit's block of six is one run.
+    a = best_arrangement(cards("3h 4h 5h 4s 4d"))
+    assert (a.deadwood, a.melds) == (8, (tuple(cards("3h 4h 5h")),))
+    a = best_arrangement(cards("Ac 2c 3c 4c 5c 6c 9d 9h 9s Kd"))
+    assert a.melds == (tuple(cards("Ac 2c 3c 4c 5c 6c")), tuple(cards("9d 9h 9s")))
+    assert a.deadwood == 10
+
+
+def test_run_across_suits_is_two_runs() -> None:
+    # Jack-queen-king of clubs and ace-two-three of diamonds sit side by side in a
+    # mask; they are still two runs.
+    a = best_arrangement(cards("Jc Qc Kc Ad 2d 3d"))
+    assert a.melds == (tuple(cards("Jc Qc Kc")), tuple(cards("Ad 2d 3d")))
+
+
+def test_gin_discard_keeps_every_card_melded() -> None:
+    # Eleven cards all in melds: throw the highest card that leaves gin.
+    discard, a = best_discard(cards("Ac 2c 3c 4c 5h 6h 7h 8h 9s Ts Js"))
+    assert (a.deadwood, str(discard)) == (0, "8h")
+
+
 def _brute_force(hand: list[Card]) -> int:
     """Independent reference: try every way to peel one meld off recursively."""
     total = sum(c.value for c in hand)
@@ -114,8 +137,15 @@ def test_arrangement_is_a_valid_partition(hand: list[Card]) -> None:
     assert a.deadwood == sum(c.value for c in a.deadwood_cards)
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(DECK), min_size=11, max_size=11, unique=True))
+eleven = st.lists(st.sampled_from(DECK), min_size=11, max_size=11, unique=True)
+# Eleven of the twenty cards of ranks 4..8: rich in overlapping melds and in gins.
+dense_eleven = st.lists(
+    st.sampled_from([c for c in DECK if 4 <= c.rank <= 8]), min_size=11, max_size=11, unique=True
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(eleven, dense_eleven))
 def test_best_discard_is_minimum_over_all_eleven(hand: list[Card]) -> None:
     discard, a = best_discard(hand)
     expected = min(_brute_force([c for c in hand if c != d]) for d in hand)
@@ -128,7 +158,16 @@ def test_best_discard_is_minimum_over_all_eleven(hand: list[Card]) -> None:
 @given(st.integers(0, 8), st.lists(st.integers(0, 19), min_size=11, max_size=11, unique=True))
 def test_discard_table_equals_arranging_each_ten_card_hand(low: int, picks: list[int]) -> None:
     # Eleven of the twenty cards of five ranks in a row: rich in overlapping melds.
-    hand = sum(1 << (13 * (p % 4) + low + p // 4) for p in picks)
+    _check_discard_table(sum(1 << (13 * (p % 4) + low + p // 4) for p in picks))
+
+
+@settings(max_examples=300, deadline=None)
+@given(eleven)
+def test_discard_table_on_random_hands(hand: list[Card]) -> None:
+    _check_discard_table(sum(c.mask for c in hand))
+
+
+def _check_discard_table(hand: int) -> None:
     table = discard_table(hand)
     assert [o.bit for o in table] == [c.mask for c in mask_cards(hand)]
     for option in table:
