@@ -319,7 +319,9 @@ def test_random_legal_play_always_ends_with_every_card_accounted(seed: int, name
             assert not set(hand.cards(0)) & set(hand.cards(1))
             match.apply(hand.turn, rng.choice(match.legal_actions()))
             steps += 1
-            assert steps < 200
+            # Taking from the pile spares the stock, so a random hand may run long
+            # (seed 2036 takes exactly 200 moves); this bound only stops a hang.
+            assert steps < 2000
         result = hand.result
         if result.kind == "dead":
             assert result.points == 0
