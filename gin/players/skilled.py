@@ -9,26 +9,26 @@ and holds back the cards that would complete their melds.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
-from gin.actions import Action, BigGin, Discard, DrawPile, DrawStock, LayOff, Pass
+from gin.actions import Action, BigGin, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
 from gin.cards import Card, cards_mask, format_cards, mask_cards
 from gin.hand import Observation, Phase
-from gin.melds import arrange_mask, discard_table
+from gin.melds import Arrangement, arrange_mask, discard_table
 from gin.players.evaluate import (
     ACES,
     NOT_ACE,
     NOT_KING,
     declare,
-    discards,
     least_knock,
     meld_partners,
     melds_with,
     potential,
 )
 from gin.players.sampling import knock_outlook, opponent_hands, waiting_outlook
-from gin.players.view import View, view_of
+from gin.players.view import View, unseen_of, view_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +63,18 @@ NORMAL = Style("normal", reach=3.0, caution=0.0, take_margin=1.0, knock_at_once=
 HARD = Style("hard", reach=3.0, caution=12.0, take_margin=1.0, samples=30, knock_margin=3.0)
 
 
+#: An action, and how to put the reason for it in words: only a hint asks, and the
+#: simulator would otherwise spend as long on the words as on the choice.
+Decision = tuple[Action, Callable[[], str]]
+
+_BIG_GIN, _PASS, _DRAW_STOCK, _DRAW_PILE = BigGin(), Pass(), DrawStock(), DrawPile()
+_DEADWOOD = attrgetter("deadwood")
+
+
+def _harmless(bit: int) -> float:
+    return 0.0
+
+
 class SkilledPlayer:
     """Normal or Hard, by style. Deterministic: ties go to the lower-ranked score
     then to the card order."""
@@ -73,17 +85,29 @@ class SkilledPlayer:
         self.rng = rng  # None: each decision seeds its own from the observation
 
     def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
-        return self.decide(obs, legal).action
+        return self._decide(obs, legal)[0]
 
     def decide(self, obs: Observation, legal: Sequence[Action]) -> Hint:
+        action, why = self._decide(obs, legal)
+        return Hint(action, why())
+
+    def _decide(self, obs: Observation, legal: Sequence[Action]) -> Decision:
         if obs.phase is Phase.LAYOFF:
-            return Hint(LayOff(), "Lay off every card that fits and meld the rest.")
-        if BigGin() in legal:
-            return Hint(BigGin(), "Big gin: all eleven cards are in melds.")
-        view = view_of(obs)
+            return LayOff(), lambda: "Lay off every card that fits and meld the rest."
+        allowed: dict[int, Card] = {}  # the cards that may be thrown, by mask
+        knocks: list[Knock] = []
+        for action in legal:  # one pass: `BigGin() in legal` alone compares every action
+            if isinstance(action, Discard):
+                allowed[action.card.mask] = action.card
+            elif isinstance(action, Knock):
+                knocks.append(action)
+            elif action == _BIG_GIN:
+                return _BIG_GIN, lambda: "Big gin: all eleven cards are in melds."
+        hand = cards_mask(obs.hand)
+        live = unseen_of(obs, hand)
         if obs.phase is Phase.DISCARD:
-            return self._discard(obs, legal, view)
-        return self._draw(obs, legal, view)
+            return self._discard(obs, hand, live, allowed, knocks)
+        return self._draw(obs, legal, hand, live)
 
     # -- scoring -------------------------------------------------------------
 
@@ -91,11 +115,19 @@ class SkilledPlayer:
         """Lower is better: deadwood less the value of waiting for the live cards."""
         return deadwood - self.style.reach * potential(loose, live) / max(live.bit_count(), 1)
 
-    def _danger(self, bit: int, view: View) -> float:
-        """Roughly the chance that ``bit`` completes a three-card meld for the opponent."""
+    def _reach(self, hand: int, live: int) -> float:
+        """The most :meth:`_score` takes off the deadwood of any cards kept from
+        ``hand``: :func:`potential` only grows with the loose cards (none of them is
+        live), so a scan of the discards by deadwood stops where deadwood less this
+        exceeds the best score found."""
+        return self.style.reach * potential(hand, live) / max(live.bit_count(), 1)
+
+    def _danger_of(self, obs: Observation) -> Callable[[int], float]:
+        """Roughly the chance that a card completes a three-card meld for the opponent."""
         if not self.style.caution:
-            return 0.0
-        unseen = view.unseen
+            return _harmless
+        view = view_of(obs)
+        known, unseen = view.opp_known, view.unseen
         base = view.opp_unknown / max(unseen.bit_count(), 1)
         # Ranks they threw or refused, and the cards beside them, they are not collecting.
         cold_cards = view.opp_thrown | view.opp_refused
@@ -103,81 +135,105 @@ class SkilledPlayer:
         cold = (ranks * ACES) | (cold_cards << 1 & NOT_ACE) | (cold_cards >> 1 & NOT_KING)
 
         def held(card: int) -> float:
-            if card & view.opp_known:
+            if card & known:
                 return 1.0
             if card & unseen:
                 return base * (0.5 if card & cold else 1.0)
             return 0.0
 
-        return sum(held(a) * held(b) for a, b in meld_partners(bit))
+        def danger(bit: int) -> float:
+            return sum(held(a) * held(b) for a, b in meld_partners(bit))
+
+        return danger
 
     # -- drawing -------------------------------------------------------------
 
-    def _draw(self, obs: Observation, legal: Sequence[Action], view: View) -> Hint:
-        refuse: Action = Pass() if Pass() in legal else DrawStock()
+    def _draw(self, obs: Observation, legal: Sequence[Action], hand: int, live: int) -> Decision:
+        refuse: Action = _PASS if _PASS in legal else _DRAW_STOCK
+        verb = "Pass" if refuse is _PASS else "Draw from the stock"
         top = obs.top_of_pile
-        verb = "Pass" if isinstance(refuse, Pass) else "Draw from the stock"
-        if top is None or DrawPile() not in legal:
-            return Hint(refuse, f"{verb}: the pile is closed to you this turn.")
-        live = view.unseen
-        taken = view.hand | top.mask
+        if top is None or _DRAW_PILE not in legal:
+            return refuse, lambda: f"{verb}: the pile is closed to you this turn."
         # Only a card that melds is worth showing: test that before the full scoring.
-        if melds_with(top.mask, view.hand):
+        if melds_with(top.mask, hand):
+            taken = hand | top.mask
             arrangement = arrange_mask(taken)
             if not arrangement.deadwood_mask & top.mask:
-                now = arrange_mask(view.hand)
-                best = min(self._score(o.deadwood, o.deadwood_mask, live)
-                           for o in discard_table(taken) if o.bit != top.mask)
-                if best < self._score(now.deadwood, now.deadwood_mask, live) \
-                        - self.style.take_margin:
-                    meld = next(m for m in arrangement.meld_masks if m & top.mask)
-                    return Hint(DrawPile(), f"Take the {top.name}: it completes "
-                                f"{format_cards(mask_cards(meld))}.")
-        return Hint(refuse, f"{verb}: the {top.name} would not improve your hand enough "
-                    "to show the opponent what you collect.")
+                now = arrange_mask(hand)
+                wanted = self._score(now.deadwood, now.deadwood_mask, live) \
+                    - self.style.take_margin
+                reach = self._reach(taken, live)
+                for option in sorted(discard_table(taken), key=_DEADWOOD):
+                    if option.deadwood - reach >= wanted:
+                        break
+                    if option.bit != top.mask and \
+                            self._score(option.deadwood, option.deadwood_mask, live) < wanted:
+                        return _DRAW_PILE, lambda: _take_reason(top, arrangement)
+        return refuse, lambda: (f"{verb}: the {top.name} would not improve your hand enough "
+                                "to show the opponent what you collect.")
 
     # -- discarding and knocking -------------------------------------------
 
-    def _discard(self, obs: Observation, legal: Sequence[Action], view: View) -> Hint:
-        style = self.style
-        least = least_knock(view.hand, legal)
+    def _discard(self, obs: Observation, hand: int, live: int, allowed: dict[int, Card],
+                 knocks: list[Knock]) -> Decision:
+        least = least_knock(hand, knocks)
         if least is not None:
-            left = least[0]
-            action, layout = declare(view.hand, least[1], left, view.unseen)
-            if left == 0:
-                return Hint(action, f"Gin: throw the {action.card.name} and every card is "
-                            "in a meld (25 bonus, nothing can be laid off).")
-            why = self._knock_now(obs, view, action.card.mask, layout.meld_masks, left)
-            if why is not None:
-                return Hint(action, f"Knock, throwing the {action.card.name}: {left} "
-                            f"deadwood — {why}.")
-        live = view.unseen
-        allowed = {c.mask: c for c in discards(legal)}
-        scored = []
-        for option in discard_table(view.hand):
+            knocking = self._knock(obs, hand, live, *least)
+            if knocking is not None:
+                return knocking
+        caution = self.style.caution
+        danger_of = self._danger_of(obs)
+        reach = self._reach(hand, live)
+        best: tuple[float, int, int] | None = None
+        for option in sorted(discard_table(hand), key=_DEADWOOD):
             card = allowed.get(option.bit)
             if card is None:
                 continue
-            danger = self._danger(option.bit, view)
-            score = self._score(option.deadwood, option.deadwood_mask, live) \
-                + style.caution * danger
-            scored.append((score, -card.value, card.index, card, danger, option.deadwood))
-        _, _, _, card, danger, left = min(scored)
-        return Hint(Discard(card), _discard_reason(card, view, danger, left))
+            if best is not None and option.deadwood - reach > best[0]:
+                break
+            danger = danger_of(option.bit)
+            key = (self._score(option.deadwood, option.deadwood_mask, live) + caution * danger,
+                   -card.value, card.index)
+            if best is None or key < best:
+                best, chosen, risk, left = key, card, danger, option.deadwood
+        return Discard(chosen), lambda: _discard_reason(chosen, view_of(obs), risk, left)
 
-    def _knock_now(self, obs: Observation, view: View, thrown: int,
-                   melds: tuple[int, ...], left: int) -> str | None:
-        """Why to knock on ``left`` deadwood (throwing ``thrown``) now, or None to
-        keep drawing."""
-        style = self.style
-        if not style.samples:
-            if left <= style.knock_at_once:
-                return "low enough that an undercut is unlikely"
-            if obs.stock_count <= style.wait_while_stock:
-                return "take the points before the opponent improves"
+    def _knock(self, obs: Observation, hand: int, live: int, left: int,
+               knock: Knock) -> Decision | None:
+        """``knock`` with its melds declared, if it is time to knock on ``left``
+        deadwood; None to keep drawing."""
+        if not left:
+            gin, _ = declare(hand, knock, left, live)
+            return gin, lambda: (f"Gin: throw the {gin.card.name} and every card is in a "
+                                 "meld (25 bonus, nothing can be laid off).")
+        if self.style.samples:
+            action, layout = declare(hand, knock, left, live)
+            why = self._knock_by_samples(obs, action.card.mask, layout.meld_masks, left)
+        else:  # by rule of thumb, which needs no melds: they are declared only to knock
+            why = self._knock_by_rule(obs, left)
+            if why is not None:
+                action, _ = declare(hand, knock, left, live)
+        if why is None:
             return None
-        # Knock when that is worth more, against hands the opponent may hold, than
-        # a round of waiting: waiting risks their knock (or gin) but may lower ours.
+        return action, lambda: (f"Knock, throwing the {action.card.name}: {left} "
+                                f"deadwood — {why}.")
+
+    def _knock_by_rule(self, obs: Observation, left: int) -> str | None:
+        """Why to knock on ``left`` deadwood now by rule of thumb, or None to keep drawing."""
+        style = self.style
+        if left <= style.knock_at_once:
+            return "low enough that an undercut is unlikely"
+        if obs.stock_count <= style.wait_while_stock:
+            return "take the points before the opponent improves"
+        return None
+
+    def _knock_by_samples(self, obs: Observation, thrown: int, melds: tuple[int, ...],
+                       left: int) -> str | None:
+        """Why to knock on ``left`` deadwood (throwing ``thrown``) now, or None to keep
+        drawing: when that is worth more, against hands the opponent may hold, than
+        a round of waiting: waiting risks their knock (or gin) but may lower ours."""
+        style = self.style
+        view = view_of(obs)
         rng = self.rng or random.Random(_seed(obs))
         hands = opponent_hands(view, rng, style.samples)
         now = knock_outlook(hands, melds, left, obs.rules)
@@ -194,6 +250,11 @@ class SkilledPlayer:
 def _seed(obs: Observation) -> int:
     """A seed from what the player sees, so a hint repeats for the same position."""
     return cards_mask(obs.hand) << 8 | len(obs.history)
+
+
+def _take_reason(top: Card, arrangement: Arrangement) -> str:
+    meld = next(m for m in arrangement.meld_masks if m & top.mask)
+    return f"Take the {top.name}: it completes {format_cards(mask_cards(meld))}."
 
 
 def _discard_reason(card: Card, view: View, danger: float, left: int) -> str:

@@ -34,31 +34,38 @@ class View:
     opp_draws: int  # how many cards the opponent drew from the stock
 
 
+def unseen_of(obs: Observation, hand: int) -> int:
+    """The live cards of :attr:`View.unseen`, without replaying the history (the
+    only part of the view Normal's moves need)."""
+    return FULL & ~(hand | cards_mask(obs.pile) | cards_mask(obs.opponent_known))
+
+
 def view_of(obs: Observation) -> View:
     hand = cards_mask(obs.hand)
     opp_known = cards_mask(obs.opponent_known)
-    pile = cards_mask(obs.pile)
     me = obs.player
     thrown = refused = draws = 0
     # Replay the pile to know which card the opponent declined each time.
     stack: list[Card] = _initial_pile(obs)
+    push, pop = stack.append, stack.pop
     for event in obs.history:
-        top = stack[-1] if stack else None
-        mine = event.player == me
-        if event.kind == "take":
+        kind = event.kind
+        if kind == "discard":
+            card = event.card
+            if card is not None:
+                push(card)
+                if event.player != me:
+                    thrown |= card.mask
+        elif kind == "take":
             if stack:
-                stack.pop()
-        elif event.kind == "discard" and event.card is not None:
-            stack.append(event.card)
-            if not mine:
-                thrown |= event.card.mask
-        elif event.kind in ("pass", "stock") and not mine:
-            draws += event.kind == "stock"
-            if top is not None:
-                refused |= top.mask
+                pop()
+        elif (kind == "stock" or kind == "pass") and event.player != me:
+            draws += kind == "stock"
+            if stack:
+                refused |= stack[-1].mask
     return View(
         hand=hand,
-        unseen=FULL & ~(hand | pile | opp_known),
+        unseen=unseen_of(obs, hand),
         opp_known=opp_known,
         opp_thrown=thrown,
         opp_refused=refused & ~opp_known,
