@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -36,7 +36,7 @@ from gin.actions import (
 from gin.cards import DECK, Card, mask_cards
 from gin.errors import IllegalAction, MalformedInput
 from gin.layoffs import Defence, best_defence, check_defence
-from gin.melds import check_meld, discard_deadwoods, mask_value, union
+from gin.melds import check_meld, discard_table, mask_value, union
 from gin.rules import STANDARD, Ruleset
 from gin.scoring import Outcome, knocker_layout, settle_masks
 
@@ -239,67 +239,84 @@ class Hand:
 
     def refusal(self, player: int, action: Action) -> str | None:
         """Why ``player`` may not do ``action`` now, or None when it is legal."""
-        phase = self.phase
-        if phase is Phase.OVER:
+        if self.phase is Phase.OVER:
             return "the hand is over"
         if player != self.turn:
             return f"it is player {self.turn}'s turn"
-        if isinstance(action, Pass):
-            return None if phase is Phase.UPCARD else "only the upcard can be passed"
-        if isinstance(action, DrawPile):
-            if phase is Phase.UPCARD:
-                return None
-            if phase is not Phase.DRAW:
-                return "you have drawn already"
-            return "both players passed the upcard: draw from the stock" \
-                if self.upcard_closed else None
-        if isinstance(action, DrawStock):
-            return None if phase is Phase.DRAW else (
-                "take or pass the upcard first" if phase is Phase.UPCARD else "not drawing now"
-            )
-        if isinstance(action, Discard | Knock):
-            if phase is not Phase.DISCARD:
-                return "draw a card first" if phase in (Phase.DRAW, Phase.UPCARD) \
-                    else "not discarding now"
-            if action.card == self.just_taken:
-                return f"{action.card} was just taken from the pile and cannot be thrown now"
-            if not self._masks[player] & action.card.mask:
-                return f"player {player} does not hold {action.card}"
-            if isinstance(action, Knock):
-                return self._knock_refusal(player, action)
+        check = _CHECKS.get(type(action))
+        return f"unknown action {action!r}" if check is None else check(self, player, action)
+
+    # One check per kind of action, chosen by ``refusal`` (the phase and the turn
+    # are already right for a hand in play).
+
+    def _pass_refusal(self, player: int, action: Pass) -> str | None:
+        return None if self.phase is Phase.UPCARD else "only the upcard can be passed"
+
+    def _pile_refusal(self, player: int, action: DrawPile) -> str | None:
+        phase = self.phase
+        if phase is Phase.UPCARD:
             return None
-        if isinstance(action, BigGin):
-            if phase is not Phase.DISCARD:
-                return "big gin is declared with eleven cards, after the draw"
-            if self.rules.big_gin_bonus is None:
-                return f"big gin is not played under the {self.rules.name} rules"
-            try:
-                melds = self._declared(self._masks[player], action.melds)
-            except (IllegalAction, MalformedInput) as exc:
-                return str(exc)
-            return None if melds[1] == 0 else "not every card is in a meld"
-        if isinstance(action, LayOff):
-            if phase is not Phase.LAYOFF:
-                return "there is no knock to answer"
-            try:
-                self._defence(player, action)
-            except (IllegalAction, MalformedInput) as exc:
-                return str(exc)
-            return None
-        return f"unknown action {action!r}"
+        if phase is not Phase.DRAW:
+            return "you have drawn already"
+        return "both players passed the upcard: draw from the stock" \
+            if self.upcard_closed else None
+
+    def _stock_refusal(self, player: int, action: DrawStock) -> str | None:
+        phase = self.phase
+        return None if phase is Phase.DRAW else (
+            "take or pass the upcard first" if phase is Phase.UPCARD else "not drawing now"
+        )
+
+    def _discard_refusal(self, player: int, action: Discard | Knock) -> str | None:
+        phase = self.phase
+        if phase is not Phase.DISCARD:
+            return "draw a card first" if phase in (Phase.DRAW, Phase.UPCARD) \
+                else "not discarding now"
+        card = action.card
+        if card == self.just_taken:
+            return f"{card} was just taken from the pile and cannot be thrown now"
+        if not self._masks[player] & card.mask:
+            return f"player {player} does not hold {card}"
+        return None
 
     def _knock_refusal(self, player: int, action: Knock) -> str | None:
+        why = self._discard_refusal(player, action)
+        if why is not None:
+            return why
         if self._hidden[player]:
             return "the knocker's cards must all be revealed"
-        rest = self._masks[player] & ~action.card.mask
-        try:
-            _, loose = self._declared(rest, action.melds)
-        except (IllegalAction, MalformedInput) as exc:
-            return str(exc)
-        deadwood = mask_value(loose)
+        mask, bit = self._masks[player], action.card.mask
+        if action.melds is None:  # the best melds: the cached discard table knows
+            deadwood = discard_table(mask)[(mask & (bit - 1)).bit_count()].deadwood
+        else:
+            try:
+                _, loose = self._declared(mask & ~bit, action.melds)
+            except (IllegalAction, MalformedInput) as exc:
+                return str(exc)
+            deadwood = mask_value(loose)
         if deadwood > self.knock_limit:
             return (f"knocking with {action.card} leaves {deadwood} deadwood; "
                     f"the knock limit is {self.knock_limit}")
+        return None
+
+    def _big_gin_refusal(self, player: int, action: BigGin) -> str | None:
+        if self.phase is not Phase.DISCARD:
+            return "big gin is declared with eleven cards, after the draw"
+        if self.rules.big_gin_bonus is None:
+            return f"big gin is not played under the {self.rules.name} rules"
+        try:
+            melds = self._declared(self._masks[player], action.melds)
+        except (IllegalAction, MalformedInput) as exc:
+            return str(exc)
+        return None if melds[1] == 0 else "not every card is in a meld"
+
+    def _layoff_refusal(self, player: int, action: LayOff) -> str | None:
+        if self.phase is not Phase.LAYOFF:
+            return "there is no knock to answer"
+        try:
+            self._defence(player, action)
+        except (IllegalAction, MalformedInput) as exc:
+            return str(exc)
         return None
 
     def _declared(
@@ -335,19 +352,22 @@ class Hand:
         player, phase = self.turn, self.phase
         candidates: list[Action]
         if phase is Phase.UPCARD:
-            candidates = [DrawPile(), Pass()]
+            candidates = [_TAKE, _PASS]
         elif phase is Phase.DRAW:
-            candidates = [DrawStock(), DrawPile()]
+            candidates = [_STOCK, _TAKE]
         elif phase is Phase.DISCARD:
-            cards = mask_cards(self._masks[player])
-            candidates = [Discard(c) for c in cards]
+            mask = self._masks[player]
+            candidates = [_DISCARDS[c.index] for c in mask_cards(mask)]
             if not self._hidden[player]:
-                left = discard_deadwoods(self._masks[player])
-                candidates += [Knock(c) for c in cards if left[c.mask] <= self.knock_limit]
-                if self.rules.big_gin_bonus is not None and 0 in left.values():
-                    candidates.append(BigGin())  # eleven melded cards allow a gin discard
+                table = discard_table(mask)
+                limit = self.knock_limit
+                candidates += [_KNOCKS[o.bit.bit_length() - 1] for o in table
+                               if o.deadwood <= limit]
+                if self.rules.big_gin_bonus is not None and any(
+                        o.deadwood == 0 for o in table):
+                    candidates.append(_BIG_GIN)  # eleven melded cards allow a gin discard
         elif phase is Phase.LAYOFF:
-            candidates = [LayOff()]
+            candidates = [_LAYOFF]
         else:
             return []
         return [a for a in candidates if self.refusal(player, a) is None]
@@ -544,4 +564,19 @@ class Hand:
         except IllegalAction as exc:
             raise MalformedInput(f"saved hand replays an illegal action: {exc}") from None
         return hand
+
+
+_CHECKS: dict[type, Callable[[Hand, int, Any], str | None]] = {
+    Pass: Hand._pass_refusal,
+    DrawPile: Hand._pile_refusal,
+    DrawStock: Hand._stock_refusal,
+    Discard: Hand._discard_refusal,
+    Knock: Hand._knock_refusal,
+    BigGin: Hand._big_gin_refusal,
+    LayOff: Hand._layoff_refusal,
+}
+# Actions are frozen values: ``legal_actions`` hands out shared ones.
+_PASS, _TAKE, _STOCK, _BIG_GIN, _LAYOFF = Pass(), DrawPile(), DrawStock(), BigGin(), LayOff()
+_DISCARDS = tuple(Discard(c) for c in DECK)
+_KNOCKS = tuple(Knock(c) for c in DECK)
 
