@@ -272,8 +272,8 @@ class Hand:
         if phase is not Phase.DISCARD:
             return "draw a card first" if phase in (Phase.DRAW, Phase.UPCARD) \
                 else "not discarding now"
-        card = action.card
-        if card == self.just_taken:
+        card, taken = action.card, self.just_taken
+        if taken is not None and card.mask == taken.mask:
             return f"{card} was just taken from the pile and cannot be thrown now"
         if not self._masks[player] & card.mask:
             return f"player {player} does not hold {card}"
@@ -357,10 +357,12 @@ class Hand:
             candidates = [_STOCK, _TAKE]
         elif phase is Phase.DISCARD:
             mask = self._masks[player]
-            candidates = [_DISCARDS[c.index] for c in mask_cards(mask)]
-            if not self._hidden[player]:
+            if self._hidden[player]:  # an online peer's hand: discards of the known cards
+                candidates = [_DISCARDS[c.index] for c in mask_cards(mask)]
+            else:
                 table = discard_table(mask)
                 limit = self.knock_limit
+                candidates = [_DISCARDS[o.bit.bit_length() - 1] for o in table]
                 candidates += [_KNOCKS[o.bit.bit_length() - 1] for o in table
                                if o.deadwood <= limit]
                 if self.rules.big_gin_bonus is not None and any(

@@ -124,9 +124,9 @@ def _set_choices(mask: int, three: int) -> tuple[int, ...]:
 _NO_SETS = (0,)
 
 
-def _best_sets(mask: int, three: int) -> int:
-    """The set cards of the best arrangement: the first choice melding most points."""
-    choices = _set_choices(mask, three)
+def _best_sets(mask: int, choices: tuple[int, ...]) -> int:
+    """The set cards of the best arrangement, given :func:`_set_choices`: the first
+    choice melding most points."""
     if len(choices) == 1:
         return choices[0]
     best_value, best = -1, 0
@@ -140,7 +140,7 @@ def _best_sets(mask: int, three: int) -> int:
 def _loose(mask: int) -> int:
     """The deadwood cards of the best arrangement of ``mask``."""
     three = _three_ranks(mask)
-    rest = mask ^ _best_sets(mask, three) if three else mask
+    rest = mask ^ _best_sets(mask, _set_choices(mask, three)) if three else mask
     starts = rest & rest >> 1 & rest >> 2 & _RUN_START  # _run_cover, inlined: hot
     return rest ^ (starts | starts << 1 | starts << 2)
 
@@ -247,7 +247,7 @@ def _arrange(mask: int) -> Arrangement:
     """The best arrangement of the cards in ``mask`` (any number of cards)."""
     c, d, h, s = mask & _SUIT, mask >> 13 & _SUIT, mask >> 26 & _SUIT, mask >> 39
     three = (c & d & (h | s)) | (h & s & (c | d))  # _three_ranks, inlined: the hot path
-    sets = _best_sets(mask, three) if three else 0
+    sets = _best_sets(mask, _set_choices(mask, three)) if three else 0
     rest = mask ^ sets
     starts = rest & rest >> 1 & rest >> 2 & _RUN_START
     if not (sets or starts):  # no meld: most hands of ten dealt at random
@@ -299,31 +299,38 @@ def discard_table(mask: int) -> tuple[DiscardOption, ...]:
     """Every discard of ``mask`` (lowest card first) and the best arrangement it
     leaves: each ``deadwood_mask`` equals ``arrange_mask(mask & ~bit).deadwood_mask``.
 
-    When no run wants a card of the hand's sets (one choice of sets), that stays
-    true after any discard, so each discard's layout follows without a search:
-    the sets less the card thrown (less its rank, if three are no longer left),
-    and the runs of the rest. Throwing a loose card changes nothing else.
+    Most discards need no search. A card no meld can use (no set of its rank, no
+    run through it) leaves the hand's own best layout less that card: the choices
+    of sets and what each melds are the same without it. And when no run wants a
+    card of the hand's sets (one choice of sets), that stays true after any
+    discard: the layout is the sets less the card thrown (less its rank, if three
+    are no longer left) and the runs of the rest.
     """
-    choices = _set_choices(mask, _three_ranks(mask))
-    if len(choices) > 1:
-        return tuple(_new_option((bit, mask_value(left), left))
-                     for bit in _bits(mask) for left in (_loose(mask ^ bit),))
-    sets = choices[0]
-    rest = mask ^ sets
-    loose = rest ^ _run_cover(rest)
-    loose_value = mask_value(loose)
+    three = _three_ranks(mask)
+    choices = _set_choices(mask, three)
+    rest = mask ^ _best_sets(mask, choices)
+    left = rest ^ _run_cover(rest)  # the hand's own loose cards
+    left_value = mask_value(left)
+    free = left & ~(three * _ACES) & ~_run_cover(mask)  # cards no meld can use
+    sets = choices[0] if len(choices) == 1 else None
     options = []
-    for bit in _bits(mask):
-        if bit & loose:
-            options.append(_new_option((bit, loose_value - _BIT_VALUE[bit], loose ^ bit)))
+    todo = mask
+    while todo:
+        bit = todo & -todo
+        todo ^= bit
+        if bit & free:
+            options.append(_new_option((bit, left_value - _BIT_VALUE[bit], left ^ bit)))
             continue
-        kept = sets
-        if bit & sets:
-            rank = sets & _ACES << (bit.bit_length() - 1) % 13
-            kept ^= bit if rank.bit_count() == 4 else rank
-        rest = mask ^ bit ^ kept
-        left = rest ^ _run_cover(rest)
-        options.append(_new_option((bit, mask_value(left), left)))
+        if sets is None:
+            after = _loose(mask ^ bit)
+        else:
+            kept = sets
+            if bit & sets:
+                rank = sets & _ACES << (bit.bit_length() - 1) % 13
+                kept ^= bit if rank.bit_count() == 4 else rank
+            rest = mask ^ bit ^ kept
+            after = rest ^ _run_cover(rest)
+        options.append(_new_option((bit, mask_value(after), after)))
     return tuple(options)
 
 
