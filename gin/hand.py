@@ -346,33 +346,40 @@ class Hand:
         In the lay-off phase the defender's layout is free; this lists the best
         one (``LayOff()``), and any other valid layout is legal too.
         """
-        # Candidates filtered through ``refusal``, the one place that decides. Knocks
-        # are proposed only where the cached discard table says the limit is met, so
-        # refusal is asked about little more than the legal actions themselves.
+        # Candidates filtered by the checks ``refusal`` would choose for them (its
+        # first tests, a hand in play and the player to move, hold here). Knocks are
+        # proposed only where the cached discard table says the limit is met, so
+        # little more than the legal actions themselves is checked.
         player, phase = self.turn, self.phase
         candidates: list[Action]
         if phase is Phase.UPCARD:
             candidates = [_TAKE, _PASS]
         elif phase is Phase.DRAW:
             candidates = [_STOCK, _TAKE]
-        elif phase is Phase.DISCARD:
-            mask = self._masks[player]
-            if self._hidden[player]:  # an online peer's hand: discards of the known cards
-                candidates = [_DISCARDS[c.index] for c in mask_cards(mask)]
-            else:
-                table = discard_table(mask)
-                limit = self.knock_limit
-                candidates = [_DISCARDS[o.bit.bit_length() - 1] for o in table]
-                candidates += [_KNOCKS[o.bit.bit_length() - 1] for o in table
-                               if o.deadwood <= limit]
-                if self.rules.big_gin_bonus is not None and any(
-                        o.deadwood == 0 for o in table):
-                    candidates.append(_BIG_GIN)  # eleven melded cards allow a gin discard
         elif phase is Phase.LAYOFF:
             candidates = [_LAYOFF]
+        elif phase is Phase.DISCARD:
+            return self._discard_phase_actions(player)
         else:
             return []
-        return [a for a in candidates if self.refusal(player, a) is None]
+        return [a for a in candidates if _CHECKS[type(a)](self, player, a) is None]
+
+    def _discard_phase_actions(self, player: int) -> list[Action]:
+        mask = self._masks[player]
+        check = self._discard_refusal
+        if self._hidden[player]:  # an online peer's hand: discards of the known cards
+            return [a for c in mask_cards(mask) for a in (_DISCARDS[c.index],)
+                    if check(player, a) is None]
+        table = discard_table(mask)
+        legal: list[Action] = [a for o in table for a in (_DISCARDS[o.bit.bit_length() - 1],)
+                               if check(player, a) is None]
+        limit, knock_check = self.knock_limit, self._knock_refusal
+        legal += [a for o in table if o.deadwood <= limit
+                  for a in (_KNOCKS[o.bit.bit_length() - 1],) if knock_check(player, a) is None]
+        if self.rules.big_gin_bonus is not None and any(o.deadwood == 0 for o in table) \
+                and self._big_gin_refusal(player, _BIG_GIN) is None:
+            legal.append(_BIG_GIN)  # eleven melded cards allow a gin discard
+        return legal
 
     # -- changing the state ------------------------------------------------
 

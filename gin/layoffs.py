@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from gin.cards import Card, cards_mask, mask_cards, mask_text
 from gin.errors import IllegalAction
@@ -81,8 +82,10 @@ def layoff_closure(loose: int, knocker_melds: tuple[int, ...]) -> tuple[tuple[in
     return tuple(out)
 
 
+@lru_cache(maxsize=1 << 10)
 def best_defence(defender: int, knocker_melds: tuple[int, ...]) -> Defence:
-    """The defender's least-deadwood combination of own melds and lay-offs."""
+    """The defender's least-deadwood combination of own melds and lay-offs (cached:
+    a knock is answered by asking for it several times)."""
     best: Defence | None = None
     for used, _, chosen in meld_combinations(candidate_melds(defender)):
         loose = defender ^ used
