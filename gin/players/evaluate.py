@@ -43,12 +43,14 @@ def potential(loose: int, live: int) -> int:
     points that meld would save. Zero for a hand with nothing to wait for.
     """
     total = 0
-    for shift in (0, 13, 26, 39):  # runs, one suit at a time, from a cached table
-        suit = loose >> shift & _SUIT
-        if suit & (suit >> 1 | suit >> 2):
-            alive = live >> shift & _SUIT
-            for points, cards in _suit_outs(suit):
-                total += points * (cards & alive).bit_count()
+    # Runs, from a cached table per suit, in the suits with two in a row or a gap.
+    near = loose & (loose >> 1 & NOT_KING | loose >> 2 & _UP_TO_JACK)
+    if near:
+        for shift in (0, 13, 26, 39):
+            if near >> shift & _SUIT:
+                alive = live >> shift & _SUIT
+                for points, cards in _suit_outs(loose >> shift & _SUIT):
+                    total += points * (cards & alive).bit_count()
     c, d, h, s = loose & _SUIT, loose >> 13 & _SUIT, loose >> 26 & _SUIT, loose >> 39
     pairs = (c & d) | ((c | d) & (h | s)) | (h & s)
     while pairs:  # sets: a pair waits for the other cards of its rank
@@ -97,7 +99,12 @@ def meld_partners(bit: int) -> tuple[tuple[int, int], ...]:
 def melds_with(bit: int, hand: int) -> bool:
     """Whether ``bit`` makes a meld with two cards of ``hand`` (a cheap test that
     must pass before a card can end up in a meld of ``hand | bit``)."""
-    return any(a & hand and b & hand for a, b in meld_partners(bit))
+    index = bit.bit_length() - 1
+    rank = index % 13
+    if (hand & ~bit & ACES << rank).bit_count() >= 2:  # a set
+        return True
+    suit = (hand | bit) >> (index - rank) & _SUIT
+    return bool((suit & suit >> 1 & suit >> 2) << 2 >> rank & 7)  # a run from rank-2..rank
 
 
 def least_knock(hand: int, legal: Sequence[Action]) -> tuple[int, Knock] | None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from operator import attrgetter
+from functools import reduce
+from operator import attrgetter, or_
 
 from gin.actions import Action, BigGin, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
 from gin.cards import Card, cards_mask, format_cards, mask_cards
@@ -68,7 +69,7 @@ HARD = Style("hard", reach=3.0, caution=12.0, take_margin=1.0, samples=30, knock
 Decision = tuple[Action, Callable[[], str]]
 
 _BIG_GIN, _PASS, _DRAW_STOCK, _DRAW_PILE = BigGin(), Pass(), DrawStock(), DrawPile()
-_DEADWOOD = attrgetter("deadwood")
+_DEADWOOD, _LOOSE = attrgetter("deadwood"), attrgetter("deadwood_mask")
 
 
 def _harmless(bit: int) -> float:
@@ -94,33 +95,31 @@ class SkilledPlayer:
     def _decide(self, obs: Observation, legal: Sequence[Action]) -> Decision:
         if obs.phase is Phase.LAYOFF:
             return LayOff(), lambda: "Lay off every card that fits and meld the rest."
-        allowed: dict[int, Card] = {}  # the cards that may be thrown, by mask
+        allowed: dict[int, Discard] = {}  # by the mask of the card thrown
         knocks: list[Knock] = []
         for action in legal:  # one pass: `BigGin() in legal` alone compares every action
             if isinstance(action, Discard):
-                allowed[action.card.mask] = action.card
+                allowed[action.card.mask] = action
             elif isinstance(action, Knock):
                 knocks.append(action)
             elif action == _BIG_GIN:
                 return _BIG_GIN, lambda: "Big gin: all eleven cards are in melds."
         hand = cards_mask(obs.hand)
-        live = unseen_of(obs, hand)
         if obs.phase is Phase.DISCARD:
-            return self._discard(obs, hand, live, allowed, knocks)
-        return self._draw(obs, legal, hand, live)
+            return self._discard(obs, hand, allowed, knocks)
+        return self._draw(obs, legal, hand)
 
     # -- scoring -------------------------------------------------------------
 
-    def _score(self, deadwood: int, loose: int, live: int) -> float:
-        """Lower is better: deadwood less the value of waiting for the live cards."""
-        return deadwood - self.style.reach * potential(loose, live) / max(live.bit_count(), 1)
+    def _scorer(self, live: int) -> Callable[[int, int], float]:
+        """The score of the cards kept, from their deadwood and loose cards. Lower is
+        better: deadwood less the value of waiting for the live cards."""
+        reach, count = self.style.reach, max(live.bit_count(), 1)
 
-    def _reach(self, hand: int, live: int) -> float:
-        """The most :meth:`_score` takes off the deadwood of any cards kept from
-        ``hand``: :func:`potential` only grows with the loose cards (none of them is
-        live), so a scan of the discards by deadwood stops where deadwood less this
-        exceeds the best score found."""
-        return self.style.reach * potential(hand, live) / max(live.bit_count(), 1)
+        def score(deadwood: int, loose: int) -> float:
+            return deadwood - reach * potential(loose, live) / count
+
+        return score
 
     def _danger_of(self, obs: Observation) -> Callable[[int], float]:
         """Roughly the chance that a card completes a three-card meld for the opponent."""
@@ -148,7 +147,7 @@ class SkilledPlayer:
 
     # -- drawing -------------------------------------------------------------
 
-    def _draw(self, obs: Observation, legal: Sequence[Action], hand: int, live: int) -> Decision:
+    def _draw(self, obs: Observation, legal: Sequence[Action], hand: int) -> Decision:
         refuse: Action = _PASS if _PASS in legal else _DRAW_STOCK
         verb = "Pass" if refuse is _PASS else "Draw from the stock"
         top = obs.top_of_pile
@@ -160,22 +159,21 @@ class SkilledPlayer:
             arrangement = arrange_mask(taken)
             if not arrangement.deadwood_mask & top.mask:
                 now = arrange_mask(hand)
-                wanted = self._score(now.deadwood, now.deadwood_mask, live) \
-                    - self.style.take_margin
-                reach = self._reach(taken, live)
-                for option in sorted(discard_table(taken), key=_DEADWOOD):
-                    if option.deadwood - reach >= wanted:
-                        break
-                    if option.bit != top.mask and \
-                            self._score(option.deadwood, option.deadwood_mask, live) < wanted:
-                        return _DRAW_PILE, lambda: _take_reason(top, arrangement)
+                score = self._scorer(unseen_of(obs, hand))
+                wanted = score(now.deadwood, now.deadwood_mask) - self.style.take_margin
+                # Least deadwood first: nearly always the first discard is good enough.
+                if any(score(option.deadwood, option.deadwood_mask) < wanted
+                       for option in sorted(discard_table(taken), key=_DEADWOOD)
+                       if option.bit != top.mask):
+                    return _DRAW_PILE, lambda: _take_reason(top, arrangement)
         return refuse, lambda: (f"{verb}: the {top.name} would not improve your hand enough "
                                 "to show the opponent what you collect.")
 
     # -- discarding and knocking -------------------------------------------
 
-    def _discard(self, obs: Observation, hand: int, live: int, allowed: dict[int, Card],
+    def _discard(self, obs: Observation, hand: int, allowed: dict[int, Discard],
                  knocks: list[Knock]) -> Decision:
+        live = unseen_of(obs, hand)
         least = least_knock(hand, knocks)
         if least is not None:
             knocking = self._knock(obs, hand, live, *least)
@@ -183,20 +181,25 @@ class SkilledPlayer:
                 return knocking
         caution = self.style.caution
         danger_of = self._danger_of(obs)
-        reach = self._reach(hand, live)
+        score = self._scorer(live)
+        options = sorted(discard_table(hand), key=_DEADWOOD)
+        # The least the score adds to any option's deadwood: potential only grows with
+        # the loose cards (none of them live), so no option waits for more than all
+        # their loose cards together. Options by deadwood stop where that cannot win.
+        lowest = score(0, reduce(or_, map(_LOOSE, options)))
         best: tuple[float, int, int] | None = None
-        for option in sorted(discard_table(hand), key=_DEADWOOD):
-            card = allowed.get(option.bit)
-            if card is None:
+        for option in options:
+            action = allowed.get(option.bit)
+            if action is None:
                 continue
-            if best is not None and option.deadwood - reach > best[0]:
+            if best is not None and option.deadwood + lowest > best[0]:
                 break
             danger = danger_of(option.bit)
-            key = (self._score(option.deadwood, option.deadwood_mask, live) + caution * danger,
-                   -card.value, card.index)
+            key = (score(option.deadwood, option.deadwood_mask) + caution * danger,
+                   -action.card.value, action.card.index)
             if best is None or key < best:
-                best, chosen, risk, left = key, card, danger, option.deadwood
-        return Discard(chosen), lambda: _discard_reason(chosen, view_of(obs), risk, left)
+                best, chosen, risk, left = key, action, danger, option.deadwood
+        return chosen, lambda: _discard_reason(chosen.card, view_of(obs), risk, left)
 
     def _knock(self, obs: Observation, hand: int, live: int, left: int,
                knock: Knock) -> Decision | None:
