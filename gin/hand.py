@@ -272,12 +272,18 @@ class Hand:
         if phase is not Phase.DISCARD:
             return "draw a card first" if phase in (Phase.DRAW, Phase.UPCARD) \
                 else "not discarding now"
-        card, taken = action.card, self.just_taken
-        if taken is not None and card.mask == taken.mask:
+        card = action.card
+        if card.mask & self._throwable(player):
+            return None
+        if self._masks[player] & card.mask:
             return f"{card} was just taken from the pile and cannot be thrown now"
-        if not self._masks[player] & card.mask:
-            return f"player {player} does not hold {card}"
-        return None
+        return f"player {player} does not hold {card}"
+
+    def _throwable(self, player: int) -> int:
+        """The cards ``player`` may throw in the discard phase: those held, less the
+        card just taken from the pile."""
+        taken = self.just_taken
+        return self._masks[player] & ~(0 if taken is None else taken.mask)
 
     def _knock_refusal(self, player: int, action: Knock) -> str | None:
         why = self._discard_refusal(player, action)
@@ -365,14 +371,14 @@ class Hand:
         return [a for a in candidates if _CHECKS[type(a)](self, player, a) is None]
 
     def _discard_phase_actions(self, player: int) -> list[Action]:
-        mask = self._masks[player]
-        check = self._discard_refusal
+        # The discards are exactly the throwable cards: the rule _discard_refusal
+        # applies, read as a mask instead of asked card by card.
+        mask, throwable = self._masks[player], self._throwable(player)
         if self._hidden[player]:  # an online peer's hand: discards of the known cards
-            return [a for c in mask_cards(mask) for a in (_DISCARDS[c.index],)
-                    if check(player, a) is None]
+            return [_DISCARDS[c.index] for c in mask_cards(throwable)]
         table = discard_table(mask)
-        legal: list[Action] = [a for o in table for a in (_DISCARDS[o.bit.bit_length() - 1],)
-                               if check(player, a) is None]
+        legal: list[Action] = [_DISCARDS[o.bit.bit_length() - 1] for o in table
+                               if o.bit & throwable]
         limit, knock_check = self.knock_limit, self._knock_refusal
         legal += [a for o in table if o.deadwood <= limit
                   for a in (_KNOCKS[o.bit.bit_length() - 1],) if knock_check(player, a) is None]

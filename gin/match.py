@@ -31,7 +31,7 @@ class Match:
         self.results: list[HandResult] = []
         self.hand: Hand | None = None
         self.totals: MatchTotals | None = None
-        self._finished_hands: list[dict[str, Any]] = []
+        self._finished_hands: list[Hand] = []  # over, so no longer changing
 
     @property
     def hand_number(self) -> int:
@@ -90,7 +90,7 @@ class Match:
     def _record(self, result: HandResult) -> None:
         assert self.hand is not None
         self.results.append(result)
-        self._finished_hands.append(self.hand.to_dict())
+        self._finished_hands.append(self.hand)  # saved as data only when asked
         if result.winner is not None:
             self.scores[result.winner] += result.points
             self.hands_won[result.winner] += 1
@@ -106,7 +106,7 @@ class Match:
         return {
             "rules": self.rules.to_dict(),
             "first_dealer": self.first_dealer,
-            "hands": [*self._finished_hands]
+            "hands": [hand.to_dict() for hand in self._finished_hands]
             + ([] if self.hand is None or self.hand.phase is Phase.OVER
                else [self.hand.to_dict()]),
         }
