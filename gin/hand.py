@@ -20,7 +20,7 @@ import enum
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from gin.actions import (
     Action,
@@ -123,9 +123,11 @@ class HandResult:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """Exactly what one player may see. The only input of computer players and UIs."""
+class Observation(NamedTuple):
+    """Exactly what one player may see. The only input of computer players and UIs.
+
+    (A named tuple rather than a frozen dataclass: one is built on every move.)
+    """
 
     player: int
     phase: Phase

@@ -1,4 +1,3 @@
-import dataclasses
 import random
 
 import pytest
@@ -38,7 +37,7 @@ def hand_at_discard(p0: str, drawn: str) -> Hand:
 
 
 def decide(name: str, hand: Hand, **changes: object) -> Action:
-    obs = dataclasses.replace(hand.observation(hand.turn), **changes)  # type: ignore[arg-type]
+    obs = hand.observation(hand.turn)._replace(**changes)
     return get(name, random.Random(1)).choose(obs, hand.legal_actions())
 
 
@@ -286,7 +285,7 @@ def test_hard_knocks_at_the_floor_rather_than_let_the_hand_die() -> None:
     obs, legal = hand.observation(hand.turn), hand.legal_actions()
     assert obs.stock_count == 20
     assert isinstance(hint(obs, legal).action, Discard)
-    floor = dataclasses.replace(obs, stock_count=STANDARD.dead_stock)
+    floor = obs._replace(stock_count=STANDARD.dead_stock)
     assert isinstance(hint(floor, legal).action, Knock)
 
 
