@@ -90,8 +90,7 @@ def stacked_deck(
 EventKind = Literal["pass", "stock", "take", "discard", "knock", "biggin", "layoff", "dead"]
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened in the hand. ``card`` is None where the observer
     may not see it (the opponent's stock draw, a knocker's face-down discard)."""
 

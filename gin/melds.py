@@ -261,14 +261,17 @@ def _arrange(mask: int) -> Arrangement:
     return _new_arrangement((_split_melds(sets, runs), loose, mask_value(loose)))
 
 
-@lru_cache(maxsize=1 << 16)
+# Small caches: their hits come from the same turn (the engine's knock test, then
+# the player), and named tuples stay tracked by the garbage collector, so a large
+# cache of them makes every collection slower than the hits save.
+@lru_cache(maxsize=256)
 def arrange_mask(mask: int) -> Arrangement:
     """The best arrangement of the cards in ``mask`` (any number of cards); cached,
-    as the players ask about the same hands again and again."""
+    as a player and the engine ask about the same hand within a turn."""
     return _arrange(mask)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=256)
 def discard_mask(mask: int) -> tuple[int, Arrangement]:
     """Best discard (as a bit) of an eleven-card mask and the arrangement it leaves.
 
@@ -298,7 +301,7 @@ def _gin_discard_order(option: DiscardOption) -> tuple[int, int, int]:
     return option.deadwood, -_BIT_VALUE[option.bit], -option.bit
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=256)
 def discard_table(mask: int) -> tuple[DiscardOption, ...]:
     """Every discard of ``mask`` (lowest card first) and the best arrangement it
     leaves: each ``deadwood_mask`` equals ``arrange_mask(mask & ~bit).deadwood_mask``.
