@@ -60,8 +60,8 @@ def play_match(
         hand = match.deal(shuffled_deck(deals))
         moves = 0
         while hand.phase is not Phase.OVER:
-            seat = match.turn
-            legal = match.legal_actions()
+            seat = hand.turn  # the hand's own calls: the match's add only checks here
+            legal = hand.legal_actions()
             match.apply(seat, players[seat].choose(match.observation(seat), legal))
             moves += 1
         result = hand.result
