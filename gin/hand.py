@@ -503,8 +503,12 @@ class Hand:
 
     def _log(self, event: Event) -> None:
         self.events.append(event)
-        for player, seen in enumerate(self._seen):
-            seen.append(self._seen_as(event, player))
+        if event.kind in _HIDDEN_CARD_KINDS:
+            for player, seen in enumerate(self._seen):
+                seen.append(self._seen_as(event, player))
+        else:  # seen alike by both
+            self._seen[0].append(event)
+            self._seen[1].append(event)
 
     # -- what a player sees --------------------------------------------------
 
@@ -545,7 +549,8 @@ class Hand:
         )
 
     def _seen_as(self, event: Event, player: int) -> Event:
-        """``event`` as ``player`` sees it: a hidden card is left out."""
+        """``event`` as ``player`` sees it: a hidden card is left out (only in the
+        kinds of :data:`_HIDDEN_CARD_KINDS`)."""
         if event.kind == "stock":
             visible = event.player == player
         elif event.kind == "knock":
@@ -582,6 +587,9 @@ class Hand:
         return hand
 
 
+# Events whose card one player may not see: the other's stock draw, and a knocker's
+# face-down discard until the hand is over.
+_HIDDEN_CARD_KINDS = frozenset({"stock", "knock"})
 _CHECKS: dict[type, Callable[[Hand, int, Any], str | None]] = {
     Pass: Hand._pass_refusal,
     DrawPile: Hand._pile_refusal,

@@ -95,6 +95,9 @@ class SkilledPlayer:
     def _decide(self, obs: Observation, legal: Sequence[Action]) -> Decision:
         if obs.phase is Phase.LAYOFF:
             return LayOff(), lambda: "Lay off every card that fits and meld the rest."
+        hand = cards_mask(obs.hand)
+        if obs.phase is not Phase.DISCARD:
+            return self._draw(obs, legal, hand)
         allowed: dict[int, Discard] = {}  # by the mask of the card thrown
         knocks: list[Knock] = []
         for action in legal:  # one pass: `BigGin() in legal` alone compares every action
@@ -104,10 +107,7 @@ class SkilledPlayer:
                 knocks.append(action)
             elif action == _BIG_GIN:
                 return _BIG_GIN, lambda: "Big gin: all eleven cards are in melds."
-        hand = cards_mask(obs.hand)
-        if obs.phase is Phase.DISCARD:
-            return self._discard(obs, hand, allowed, knocks)
-        return self._draw(obs, legal, hand)
+        return self._discard(obs, hand, allowed, knocks)
 
     # -- scoring -------------------------------------------------------------
 
