@@ -271,8 +271,7 @@ def arrange_mask(mask: int) -> Arrangement:
     return _arrange(mask)
 
 
-@lru_cache(maxsize=256)
-def discard_mask(mask: int) -> tuple[int, Arrangement]:
+def _discard(mask: int) -> tuple[int, Arrangement]:
     """Best discard (as a bit) of an eleven-card mask and the arrangement it leaves.
 
     For each choice of sets, with the runs taken whole, the best discard is the
@@ -294,6 +293,13 @@ def discard_mask(mask: int) -> tuple[int, Arrangement]:
     if len(choices) == 1:  # the arrangement is at hand (and equals arrange_mask's)
         return best_bit, _new_arrangement((_split_melds(sets, runs), loose ^ best_bit, best_cost))
     return best_bit, arrange_mask(mask ^ best_bit)
+
+
+@lru_cache(maxsize=256)
+def discard_mask(mask: int) -> tuple[int, Arrangement]:
+    """Best discard (as a bit) of an eleven-card mask and the arrangement it leaves
+    (cached, like :func:`arrange_mask`)."""
+    return _discard(mask)
 
 
 def _gin_discard_order(option: DiscardOption) -> tuple[int, int, int]:
@@ -442,7 +448,7 @@ def best_discard(cards: Iterable[Card]) -> tuple[Card, Arrangement]:
     mask = _distinct_mask(cards)
     if mask.bit_count() != 11:
         raise MalformedInput(f"best_discard needs 11 cards, got {mask.bit_count()}")
-    bit, arrangement = discard_mask(mask)
+    bit, arrangement = _discard(mask)  # uncached, as in best_arrangement
     return DECK[bit.bit_length() - 1], arrangement
 
 
