@@ -8,6 +8,7 @@
   hands end (normal vs normal and hard vs hard).
 
     python benchmarks/players.py [--matches 2000] [--jobs 2] [--seed 1] [--deals 100000]
+                                 [--speed-runs 5] [--no-strength]
 """
 
 from __future__ import annotations
@@ -44,12 +45,18 @@ def strength(matches: int, seed: int, jobs: int) -> None:
               f"{low:.1%}–{high:.1%} | {seconds:.0f} |", flush=True)
 
 
-def self_play(matches: int, seed: int) -> None:
+def self_play(matches: int, seed: int, runs: int) -> None:
+    """Hands/s on one core: the median of ``runs`` runs for Normal (this machine's
+    speed wanders by tens of percent), one run for the slow Hard."""
     for name in ("normal", "hard"):
-        summary, seconds = run((name, name), matches, seed, 1)
+        speeds = []
+        for _ in range(runs if name == "normal" else 1):
+            summary, seconds = run((name, name), matches, seed, 1)
+            speeds.append(summary.hands / seconds)
         data = summary.to_dict()
         shares = ", ".join(f"{k} {v:.1%}" for k, v in data["ends_share"].items())
-        print(f"{name} vs {name}, one core: {summary.hands / seconds:.0f} hands/s; "
+        spread = f" (runs {min(speeds):.0f}–{max(speeds):.0f})" if len(speeds) > 1 else ""
+        print(f"{name} vs {name}, one core: {statistics.median(speeds):.0f} hands/s{spread}; "
               f"{data['hands_per_match']:.2f} hands per match; ends: {shares}", flush=True)
 
 
@@ -93,12 +100,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--deals", type=int, default=100_000)
     parser.add_argument("--speed-matches", type=int, default=100)
+    parser.add_argument("--speed-runs", type=int, default=5)
     parser.add_argument("--timed-hands", type=int, default=300)
+    parser.add_argument("--no-strength", action="store_true",
+                        help="skip the strength table (minutes of work)")
     args = parser.parse_args()
     dealt(args.deals, args.seed)
     decision_times(args.timed_hands, args.seed)
-    self_play(args.speed_matches, args.seed)
-    strength(args.matches, args.seed, args.jobs)
+    self_play(args.speed_matches, args.seed, args.speed_runs)
+    if not args.no_strength:
+        strength(args.matches, args.seed, args.jobs)
 
 
 if __name__ == "__main__":
