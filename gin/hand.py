@@ -525,27 +525,28 @@ class Hand:
         knock_melds = None
         if self._knock is not None and self.phase in (Phase.LAYOFF, Phase.OVER):
             knock_melds = tuple(mask_cards(m) for m in self._knock[1])
+        # In field order, positionally: keywords cost more than the rest of this call.
         return Observation(
-            player=player,
-            phase=self.phase,
-            turn=self.turn,
-            dealer=self.dealer,
-            hand=mask_cards(self._masks[player]),
-            just_taken=self.just_taken if self.turn == player else None,
-            pile=tuple(self._pile),
-            stock_count=self.stock_count,
-            opponent_card_count=self.card_count(other),
-            opponent_known=mask_cards(self._known[other]),
-            history=tuple(self._seen[player]),
-            knock_limit=self.knock_limit,
-            rules=self.rules,
-            upcard_closed=self.upcard_closed,
-            result=self.result,
-            opponent_hand=mask_cards(self._masks[other]) if over else None,
-            knock_melds=knock_melds,
-            scores=scores,
-            hands_won=hands_won,
-            hand_number=number,
+            player,
+            self.phase,
+            self.turn,
+            self.dealer,
+            mask_cards(self._masks[player]),  # hand
+            self.just_taken if self.turn == player else None,
+            tuple(self._pile),
+            52 - self._next_stock,  # stock_count
+            self.card_count(other),
+            mask_cards(self._known[other]),  # opponent_known
+            tuple(self._seen[player]),  # history
+            self.knock_limit,
+            self.rules,
+            self.upcard_closed,
+            self.result,
+            mask_cards(self._masks[other]) if over else None,  # opponent_hand
+            knock_melds,
+            scores,
+            hands_won,
+            number,
         )
 
     def _seen_as(self, event: Event, player: int) -> Event:
