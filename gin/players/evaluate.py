@@ -20,6 +20,7 @@ _RANK_VALUE = tuple(min(r + 1, 10) for r in range(13))
 NOT_KING = sum(0x0FFF << (13 * s) for s in range(4))
 NOT_ACE = sum(0x1FFE << (13 * s) for s in range(4))
 _UP_TO_JACK = sum(0x07FF << (13 * s) for s in range(4))
+_UP_TO_EIGHT = sum(0x00FF << (13 * s) for s in range(4))
 ACES = sum(1 << (13 * s) for s in range(4))  # the four aces; shift by rank
 
 
@@ -62,11 +63,44 @@ def potential(loose: int, live: int) -> int:
     return total
 
 
+def potential_without(loose: int, live: int, bit: int, whole: int) -> int:
+    """``potential(loose ^ bit, live)`` for a card ``bit`` of ``loose``, given
+    ``whole == potential(loose, live)``: only the starts with ``bit`` are lost (in
+    its suit's runs and its rank's set), so a player scoring each discard of one
+    set of loose cards needs one full :func:`potential`."""
+    index = bit.bit_length() - 1
+    rank = index % 13
+    shift = index - rank
+    alive = live >> shift
+    for points, cards in _suit_loss((loose >> shift & _SUIT) << 4 | rank):
+        whole -= points * (cards & alive).bit_count()
+    same = ACES << rank
+    held = (loose & same).bit_count()
+    if held >= 2:  # the set term, value * held * live, counts from a pair up
+        whole -= _RANK_VALUE[rank] * (live & same).bit_count() * (2 if held == 2 else 1)
+    return whole
+
+
+@lru_cache(maxsize=1 << 13)
+def _suit_loss(key: int) -> tuple[tuple[int, int], ...]:
+    """What :func:`_suit_outs` of a suit (``key >> 4``) loses with the card of rank
+    ``key & 15``, in the same form. Keyed by one int: a tuple key costs more."""
+    suit, rank = key >> 4, key & 15
+    lost = _suit_worth(suit)
+    after = _suit_worth(suit & ~(1 << rank))
+    return _grouped([points - left for points, left in zip(lost, after, strict=True)])
+
+
 @lru_cache(maxsize=1 << 13)
 def _suit_outs(suit: int) -> tuple[tuple[int, int], ...]:
     """The run part of :func:`potential` in one suit (13-bit masks), as weights on
     the cards: ``(points, cards)`` pairs, each live card of ``cards`` being worth
     ``points``."""
+    return _grouped(_suit_worth(suit))
+
+
+def _suit_worth(suit: int) -> list[int]:
+    """By rank, the points a live card of that rank would save in ``suit``'s runs."""
     worth = [0] * 13
     for rank in range(12):
         if suit >> rank & 3 == 3:  # two in a row: either end completes a run
@@ -75,6 +109,11 @@ def _suit_outs(suit: int) -> tuple[tuple[int, int], ...]:
                     worth[out] += _RANK_VALUE[rank] + _RANK_VALUE[rank + 1]
         if rank <= 10 and suit >> rank & 7 == 5:  # two with a gap: the middle card
             worth[rank + 1] += _RANK_VALUE[rank] + _RANK_VALUE[rank + 2]
+    return worth
+
+
+def _grouped(worth: list[int]) -> tuple[tuple[int, int], ...]:
+    """``worth`` by rank as ``(points, cards)`` pairs, one per distinct nonzero worth."""
     grouped: dict[int, int] = {}
     for rank, points in enumerate(worth):
         if points:
@@ -122,14 +161,29 @@ def declare(hand: int, knock: Knock, deadwood: int, live: int) -> tuple[Knock, A
     """``knock`` with its melds chosen to leave the defender fewest lay-offs.
 
     The knocker cannot see the defender's cards, so lay-offs are estimated by how
-    many live cards could go onto the melds.
+    many live cards could go onto the melds. ``deadwood`` is the least the cards
+    kept can leave.
     """
     rest = hand & ~knock.card.mask
+    if _one_best_layout(rest):  # nothing to choose: skip the search of every layout
+        return knock, arrange_mask(rest)
     options = [a for a in all_arrangements(rest, deadwood) if a.deadwood == deadwood]
     if len(options) <= 1:
         return knock, arrange_mask(rest)
     chosen = min(options, key=lambda a: len(layoff_closure(live, a.meld_masks)))
     return Knock(knock.card, tuple(mask_cards(m) for m in chosen.meld_masks)), chosen
+
+
+def _one_best_layout(mask: int) -> bool:
+    """Whether one arrangement alone leaves ``mask`` its least deadwood (a sufficient
+    test). It does when no card is in both a run and a set and no run is six long:
+    each run or set then melds whole in one way only (a run of six would also make
+    two of three)."""
+    starts = mask & mask >> 1 & mask >> 2 & _UP_TO_JACK
+    runs = starts | starts << 1 | starts << 2
+    c, d, h, s = mask & _SUIT, mask >> 13 & _SUIT, mask >> 26 & _SUIT, mask >> 39
+    sets = ((c & d & (h | s)) | (h & s & (c | d))) * ACES & mask
+    return not (runs & sets or starts & starts >> 3 & _UP_TO_EIGHT)
 
 
 def best_knock(

@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import reduce
+from math import inf
 from operator import attrgetter, or_
 
 from gin.actions import Action, BigGin, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
@@ -22,11 +23,13 @@ from gin.players.evaluate import (
     ACES,
     NOT_ACE,
     NOT_KING,
+    bit_value,
     declare,
     least_knock,
     meld_partners,
     melds_with,
     potential,
+    potential_without,
 )
 from gin.players.sampling import knock_outlook, opponent_hands, waiting_outlook
 from gin.players.view import View, unseen_of, view_of
@@ -112,12 +115,13 @@ class SkilledPlayer:
     # -- scoring -------------------------------------------------------------
 
     def _scorer(self, live: int) -> Callable[[int, int], float]:
-        """The score of the cards kept, from their deadwood and loose cards. Lower is
-        better: deadwood less the value of waiting for the live cards."""
+        """The score of the cards kept, from their deadwood and the potential of their
+        loose cards. Lower is better: deadwood less the value of waiting for the
+        live cards."""
         reach, count = self.style.reach, max(live.bit_count(), 1)
 
-        def score(deadwood: int, loose: int) -> float:
-            return deadwood - reach * potential(loose, live) / count
+        def score(deadwood: int, waiting: int) -> float:
+            return deadwood - reach * waiting / count
 
         return score
 
@@ -159,10 +163,12 @@ class SkilledPlayer:
             arrangement = arrange_mask(taken)
             if not arrangement.deadwood_mask & top.mask:
                 now = arrange_mask(hand)
-                score = self._scorer(unseen_of(obs, hand))
-                wanted = score(now.deadwood, now.deadwood_mask) - self.style.take_margin
+                live = unseen_of(obs, hand)
+                score = self._scorer(live)
+                wanted = score(now.deadwood, potential(now.deadwood_mask, live)) \
+                    - self.style.take_margin
                 # Least deadwood first: nearly always the first discard is good enough.
-                if any(score(option.deadwood, option.deadwood_mask) < wanted
+                if any(score(option.deadwood, potential(option.deadwood_mask, live)) < wanted
                        for option in sorted(discard_table(taken), key=_DEADWOOD)
                        if option.bit != top.mask):
                     return _DRAW_PILE, lambda: _take_reason(top, arrangement)
@@ -183,22 +189,36 @@ class SkilledPlayer:
         danger_of = self._danger_of(obs)
         score = self._scorer(live)
         options = sorted(discard_table(hand), key=_DEADWOOD)
-        # The least the score adds to any option's deadwood: potential only grows with
-        # the loose cards (none of them live), so no option waits for more than all
-        # their loose cards together. Options by deadwood stop where that cannot win.
-        lowest = score(0, reduce(or_, map(_LOOSE, options)))
-        best: tuple[float, int, int] | None = None
-        for option in options:
-            action = allowed.get(option.bit)
+        # Most discards throw a card of one set of loose cards (the least deadwood's,
+        # nearly always the hand's own): their potential follows from that set's.
+        first = options[0]
+        loose = first.deadwood_mask | first.bit
+        whole = potential(loose, live)
+        # Options by deadwood stop where none can win. Potential only grows with the
+        # loose cards (none of them live), so no discard of `loose` waits for more
+        # than `whole`, and none at all for more than every option's loose cards
+        # together: a bound taken only once the first no longer lets an option through.
+        near = score(0, whole)
+        lowest: float | None = None
+        best, best_bit = inf, 0  # the best score yet, and the card it throws
+        for bit, deadwood, kept in options:
+            action = allowed.get(bit)
             if action is None:
                 continue
-            if best is not None and option.deadwood + lowest > best[0]:
-                break
-            danger = danger_of(option.bit)
-            key = (score(option.deadwood, option.deadwood_mask) + caution * danger,
-                   -action.card.value, action.card.index)
-            if best is None or key < best:
-                best, chosen, risk, left = key, action, danger, option.deadwood
+            in_loose = kept | bit == loose
+            if deadwood + near > best:
+                if lowest is None:
+                    lowest = score(0, potential(reduce(or_, map(_LOOSE, options)), live))
+                if deadwood + lowest > best:
+                    break
+                if in_loose:
+                    continue
+            waiting = potential_without(loose, live, bit, whole) if in_loose \
+                else potential(kept, live)
+            danger = danger_of(bit)
+            value = score(deadwood, waiting) + caution * danger
+            if value < best or value == best and _order(bit) < _order(best_bit):
+                best, best_bit, chosen, risk, left = value, bit, action, danger, deadwood
         return chosen, lambda: _discard_reason(chosen.card, view_of(obs), risk, left)
 
     def _knock(self, obs: Observation, hand: int, live: int, left: int,
@@ -248,6 +268,11 @@ class SkilledPlayer:
             return None
         return (f"worth about {now.points:.0f} points now against {wait:.0f} for waiting "
                 f"({now.undercut:.0%} of the hands the opponent may hold undercut it)")
+
+
+def _order(bit: int) -> tuple[int, int]:
+    """How discards of equal score rank: the higher card first, then the card order."""
+    return -bit_value(bit), bit
 
 
 def _seed(obs: Observation) -> int:
