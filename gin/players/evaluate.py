@@ -152,9 +152,13 @@ def least_knock(hand: int, legal: Sequence[Action]) -> tuple[int, Knock] | None:
     knocks = [a for a in legal if isinstance(a, Knock)]
     if not knocks:
         return None
-    left = {option.bit: option.deadwood for option in discard_table(hand)}
-    deadwood, index = min((left[k.card.mask], i) for i, k in enumerate(knocks))
-    return deadwood, knocks[index]
+    table = discard_table(hand)  # lowest card first: a card's place is its count of lower
+    least = None
+    for knock in knocks:
+        deadwood = table[(hand & knock.card.mask - 1).bit_count()].deadwood
+        if least is None or deadwood < least[0]:
+            least = deadwood, knock
+    return least
 
 
 def declare(hand: int, knock: Knock, deadwood: int, live: int) -> tuple[Knock, Arrangement]:

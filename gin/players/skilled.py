@@ -152,10 +152,11 @@ class SkilledPlayer:
     # -- drawing -------------------------------------------------------------
 
     def _draw(self, obs: Observation, legal: Sequence[Action], hand: int) -> Decision:
-        refuse: Action = _PASS if _PASS in legal else _DRAW_STOCK
+        kinds = set(map(type, legal))  # `_PASS in legal` calls a dataclass __eq__ per action
+        refuse: Action = _PASS if Pass in kinds else _DRAW_STOCK
         verb = "Pass" if refuse is _PASS else "Draw from the stock"
         top = obs.top_of_pile
-        if top is None or _DRAW_PILE not in legal:
+        if top is None or DrawPile not in kinds:
             return refuse, lambda: f"{verb}: the pile is closed to you this turn."
         # Only a card that melds is worth showing: test that before the full scoring.
         if melds_with(top.mask, hand):
@@ -180,7 +181,7 @@ class SkilledPlayer:
     def _discard(self, obs: Observation, hand: int, allowed: dict[int, Discard],
                  knocks: list[Knock]) -> Decision:
         live = unseen_of(obs, hand)
-        least = least_knock(hand, knocks)
+        least = least_knock(hand, knocks) if knocks else None
         if least is not None:
             knocking = self._knock(obs, hand, live, *least)
             if knocking is not None:
