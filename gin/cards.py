@@ -151,6 +151,8 @@ def cards_mask(cards: Iterable[Card]) -> int:
 def mask_cards(mask: int) -> tuple[Card, ...]:
     """The cards of a mask, in index order (suit, then rank)."""
     # A suit at a time from a cache: observations turn masks into cards on every move.
+    if not mask:  # the opponent's known cards, most of the time
+        return ()
     return (_suit_cards(mask & 0x1FFF, 0) + _suit_cards(mask >> 13 & 0x1FFF, 13)
             + _suit_cards(mask >> 26 & 0x1FFF, 26) + _suit_cards(mask >> 39 & 0x1FFF, 39))
 

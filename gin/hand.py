@@ -497,9 +497,12 @@ class Hand:
     def _finish(self, result: HandResult) -> None:
         self.result = result
         self.phase = Phase.OVER
-        # The knocker's face-down discard is shown to both once the hand is over.
-        for player, seen in enumerate(self._seen):
-            seen[:] = [self._seen_as(e, player) for e in self.events]
+        # The knocker's face-down discard is shown to both once the hand is over (each
+        # player's list of events runs alongside ``events``).
+        for index, event in enumerate(self.events):
+            if event.kind == "knock":
+                for seen in self._seen:
+                    seen[index] = event
 
     def _log(self, event: Event) -> None:
         self.events.append(event)
