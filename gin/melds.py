@@ -59,10 +59,6 @@ def _runs13(sm: int) -> tuple[int, ...]:
 
 
 _VALUE13 = _suit_values()
-# A suit's cards left out of runs, by its 13-bit mask (ranks up to jack start runs).
-_SUIT_LOOSE = tuple(
-    sm ^ (s | s << 1 | s << 2) for sm in range(1 << 13) for s in (sm & sm >> 1 & sm >> 2 & 0x7FF,)
-)
 
 
 def mask_value(mask: int) -> int:
@@ -312,60 +308,38 @@ def discard_table(mask: int) -> tuple[DiscardOption, ...]:
     """Every discard of ``mask`` (lowest card first) and the best arrangement it
     leaves: each ``deadwood_mask`` equals ``arrange_mask(mask & ~bit).deadwood_mask``.
 
-    Most hands need no search. When no run wants a card of the hand's sets (one
-    choice of sets), that stays true after any discard: a set card's discard
-    leaves the sets less that card (less its rank, if three are no longer left);
-    any other discard changes only the runs of its own suit, looked up in a table.
+    Most discards need no search. A card no meld can use (no set of its rank, no
+    run through it) leaves the hand's own best layout less that card: the choices
+    of sets and what each melds are the same without it. And when no run wants a
+    card of the hand's sets (one choice of sets), that stays true after any
+    discard: the layout is the sets less the card thrown (less its rank, if three
+    are no longer left) and the runs of the rest.
     """
     three = _three_ranks(mask)
     choices = _set_choices(mask, three)
-    if len(choices) > 1:
-        return _searched_discard_table(mask, three, choices)
-    sets = choices[0]
-    rest = mask ^ sets
+    rest = mask ^ _best_sets(mask, choices)
     left = rest ^ _run_cover(rest)  # the hand's own loose cards
     left_value = mask_value(left)
+    free = left & ~(three * _ACES) & ~_run_cover(mask)  # cards no meld can use
+    sets = choices[0] if len(choices) == 1 else None
     options = []
-    for shift in (0, 13, 26, 39):
-        held = mask >> shift & _SUIT
-        suit = rest >> shift & _SUIT  # this suit's cards outside the sets
-        loose = _SUIT_LOOSE[suit]
-        others = left_value - _VALUE13[loose]  # the deadwood of the other suits
-        while held:
-            low = held & -held
-            held ^= low
-            bit = low << shift
-            if low & suit:
-                after = _SUIT_LOOSE[suit ^ low]
-                options.append(_new_option(
-                    (bit, others + _VALUE13[after], left ^ (loose ^ after) << shift)))
-            else:
-                rank = sets & _ACES << (low.bit_length() - 1)
-                kept = sets ^ (bit if rank.bit_count() == 4 else rank)
-                rest_after = mask ^ bit ^ kept
-                left_after = rest_after ^ _run_cover(rest_after)
-                options.append(_new_option((bit, mask_value(left_after), left_after)))
-    return tuple(options)
-
-
-def _searched_discard_table(
-    mask: int, three: int, choices: tuple[int, ...]
-) -> tuple[DiscardOption, ...]:
-    """:func:`discard_table` when sets and runs compete for cards. A card no meld
-    can use (no set of its rank, no run through it) still leaves the hand's own
-    best layout less that card: the choices of sets, and what each melds, are the
-    same without it. Other discards are searched."""
-    rest = mask ^ _best_sets(mask, choices)
-    left = rest ^ _run_cover(rest)
-    left_value = mask_value(left)
-    free = left & ~(three * _ACES) & ~_run_cover(mask)
-    options = []
-    for bit in _bits(mask):
+    todo = mask
+    while todo:
+        bit = todo & -todo
+        todo ^= bit
         if bit & free:
             options.append(_new_option((bit, left_value - _BIT_VALUE[bit], left ^ bit)))
-        else:
+            continue
+        if sets is None:
             after = _loose(mask ^ bit)
-            options.append(_new_option((bit, mask_value(after), after)))
+        else:
+            kept = sets
+            if bit & sets:
+                rank = sets & _ACES << (bit.bit_length() - 1) % 13
+                kept ^= bit if rank.bit_count() == 4 else rank
+            rest = mask ^ bit ^ kept
+            after = rest ^ _run_cover(rest)
+        options.append(_new_option((bit, mask_value(after), after)))
     return tuple(options)
 
 
