@@ -36,8 +36,10 @@ class Match:
     @property
     def hand_number(self) -> int:
         """1-based number of the hand in play (or about to be dealt)."""
-        in_play = self.hand is not None and self.hand.phase is not Phase.OVER
-        return max(len(self.results) + in_play, 1)
+        hand = self.hand
+        if hand is None:
+            return 1
+        return len(self.results) + (hand.phase is not Phase.OVER)  # an over hand is counted
 
     @property
     def over(self) -> bool:
