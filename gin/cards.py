@@ -153,13 +153,17 @@ def mask_cards(mask: int) -> tuple[Card, ...]:
     # A suit at a time from a cache: observations turn masks into cards on every move.
     if not mask:  # the opponent's known cards, most of the time
         return ()
-    return (_suit_cards(mask & 0x1FFF, 0) + _suit_cards(mask >> 13 & 0x1FFF, 13)
-            + _suit_cards(mask >> 26 & 0x1FFF, 26) + _suit_cards(mask >> 39 & 0x1FFF, 39))
+    return (_suit_cards(mask & _CLUBS) + _suit_cards(mask & _DIAMONDS)
+            + _suit_cards(mask & _HEARTS) + _suit_cards(mask & _SPADES))
+
+
+_CLUBS, _DIAMONDS, _HEARTS, _SPADES = (0x1FFF << (13 * s) for s in range(4))
 
 
 @lru_cache(maxsize=1 << 15)
-def _suit_cards(suit: int, base: int) -> tuple[Card, ...]:
-    return tuple(DECK[base + r] for r in range(13) if suit >> r & 1)
+def _suit_cards(suit: int) -> tuple[Card, ...]:
+    """The cards of one suit's part of a mask (one int key: the cache's fast path)."""
+    return tuple(card for card in DECK if suit & card.mask)
 
 
 def format_cards(cards: Iterable[Card]) -> str:
