@@ -82,7 +82,7 @@ def layoff_closure(loose: int, knocker_melds: tuple[int, ...]) -> tuple[tuple[in
     return tuple(out)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=8)
 def best_defence(defender: int, knocker_melds: tuple[int, ...]) -> Defence:
     """The defender's least-deadwood combination of own melds and lay-offs (cached:
     a knock is answered by asking for it several times)."""
