@@ -378,11 +378,10 @@ class Hand:
         if self._hidden[player]:  # an online peer's hand: discards of the known cards
             return [_DISCARDS[c.index] for c in mask_cards(throwable)]
         table = discard_table(mask)
-        legal: list[Action] = [_DISCARDS[o.bit.bit_length() - 1] for o in table
-                               if o.bit & throwable]
+        legal: list[Action] = [_DISCARD_OF[bit] for bit, _, _ in table if bit & throwable]
         limit, knock_check = self.knock_limit, self._knock_refusal
-        legal += [a for o in table if o.deadwood <= limit
-                  for a in (_KNOCKS[o.bit.bit_length() - 1],) if knock_check(player, a) is None]
+        legal += [a for bit, deadwood, _ in table if deadwood <= limit
+                  for a in (_KNOCK_OF[bit],) if knock_check(player, a) is None]
         if self.rules.big_gin_bonus is not None and any(o.deadwood == 0 for o in table) \
                 and self._big_gin_refusal(player, _BIG_GIN) is None:
             legal.append(_BIG_GIN)  # eleven melded cards allow a gin discard
@@ -399,28 +398,7 @@ class Hand:
             )
         self.actions.append((player, action))
         other = 1 - player
-        if isinstance(action, Pass):
-            self._log(Event(player, "pass"))
-            self._passes += 1
-            if self._passes == 1:
-                self.turn = other
-            else:  # both passed: the non-dealer draws, from the stock only
-                self.turn, self.phase = 1 - self.dealer, Phase.DRAW
-        elif isinstance(action, DrawPile):
-            card = self._pile.pop()
-            self._masks[player] |= card.mask
-            self._known[player] |= card.mask
-            self.just_taken = card
-            self._log(Event(player, "take", card))
-            self.phase = Phase.DISCARD
-        elif isinstance(action, DrawStock):
-            pos = self._next_stock
-            self._next_stock += 1
-            self._give(player, pos)
-            self.just_taken = None
-            self._log(Event(player, "stock", self._deck[pos]))
-            self.phase = Phase.DISCARD
-        elif isinstance(action, Discard):
+        if isinstance(action, Discard):  # the kinds by how often they come
             self._remove(player, action.card)
             self._pile.append(action.card)
             self._log(Event(player, "discard", action.card))
@@ -430,6 +408,27 @@ class Hand:
                 self._finish(HandResult("dead", None, None, 0, None))
             else:
                 self.turn, self.phase = other, Phase.DRAW
+        elif isinstance(action, DrawStock):
+            pos = self._next_stock
+            self._next_stock += 1
+            self._give(player, pos)
+            self.just_taken = None
+            self._log(Event(player, "stock", self._deck[pos]))
+            self.phase = Phase.DISCARD
+        elif isinstance(action, DrawPile):
+            card = self._pile.pop()
+            self._masks[player] |= card.mask
+            self._known[player] |= card.mask
+            self.just_taken = card
+            self._log(Event(player, "take", card))
+            self.phase = Phase.DISCARD
+        elif isinstance(action, Pass):
+            self._log(Event(player, "pass"))
+            self._passes += 1
+            if self._passes == 1:
+                self.turn = other
+            else:  # both passed: the non-dealer draws, from the stock only
+                self.turn, self.phase = 1 - self.dealer, Phase.DRAW
         elif isinstance(action, Knock):
             self._remove(player, action.card)
             melds, _ = self._declared(self._masks[player], action.melds)
@@ -606,5 +605,6 @@ _CHECKS: dict[type, Callable[[Hand, int, Any], str | None]] = {
 # Actions are frozen values: ``legal_actions`` hands out shared ones.
 _PASS, _TAKE, _STOCK, _BIG_GIN, _LAYOFF = Pass(), DrawPile(), DrawStock(), BigGin(), LayOff()
 _DISCARDS = tuple(Discard(c) for c in DECK)
-_KNOCKS = tuple(Knock(c) for c in DECK)
+_DISCARD_OF = {a.card.mask: a for a in _DISCARDS}  # by the card's bit
+_KNOCK_OF = {c.mask: Knock(c) for c in DECK}
 
