@@ -99,21 +99,26 @@ def _set_choices(mask: int, three: int) -> tuple[int, ...]:
     """The choices of set cards worth trying for ``mask`` (runs take the rest),
     given its :func:`_three_ranks`.
 
-    When no run wants the cards of those ranks, every set is taken whole: that is
-    the one choice. Otherwise every choice is listed (per rank: no set, the set of
-    four, each set of three; a few dozen at most), no sets first, so that runs win
-    ties.
+    A rank no run wants a card of is taken whole: any best arrangement does, as its
+    cards meld no other way. When that holds for every rank, it is the one choice.
+    Otherwise each rank that a run wants is tried every way (no set, the set of
+    four, each set of three; a few dozen choices at most), no sets first, so that
+    runs win ties.
     """
     if not three:
         return _NO_SETS
     set_cards = mask & three * _ACES
-    if not set_cards & _run_cover(mask):
+    runs = _run_cover(mask)
+    if not set_cards & runs:
         return (set_cards,)
     choices = [0]
     while three:
         low = three & -three
         three ^= low
         cards = mask & low * _ACES
+        if not cards & runs:
+            choices = [chosen | cards for chosen in choices]
+            continue
         options = [0, cards]
         if cards.bit_count() == 4:
             options += [cards ^ bit for bit in _bits(cards)]
