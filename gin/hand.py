@@ -36,7 +36,7 @@ from gin.actions import (
 from gin.cards import DECK, Card, mask_cards
 from gin.errors import IllegalAction, MalformedInput
 from gin.layoffs import Defence, best_defence, check_defence
-from gin.melds import check_meld, discard_table, mask_value, union
+from gin.melds import check_meld, discard_option, discard_table, mask_value, union
 from gin.rules import STANDARD, Ruleset
 from gin.scoring import Outcome, knocker_layout, settle_masks
 
@@ -294,7 +294,7 @@ class Hand:
             return "the knocker's cards must all be revealed"
         mask, bit = self._masks[player], action.card.mask
         if action.melds is None:  # the best melds: the cached discard table knows
-            deadwood = discard_table(mask)[(mask & (bit - 1)).bit_count()].deadwood
+            deadwood = discard_option(mask, bit).deadwood
         else:
             try:
                 _, loose = self._declared(mask & ~bit, action.melds)
@@ -376,7 +376,7 @@ class Hand:
         # applies, read as a mask instead of asked card by card.
         mask, throwable = self._masks[player], self._throwable(player)
         if self._hidden[player]:  # an online peer's hand: discards of the known cards
-            return [_DISCARDS[c.index] for c in mask_cards(throwable)]
+            return [_DISCARD_OF[c.mask] for c in mask_cards(throwable)]
         table = discard_table(mask)
         legal: list[Action] = [_DISCARD_OF[bit] for bit, _, _ in table if bit & throwable]
         limit, knock_check = self.knock_limit, self._knock_refusal
@@ -536,7 +536,7 @@ class Hand:
             mask_cards(self._masks[player]),  # hand
             self.just_taken if self.turn == player else None,
             tuple(self._pile),
-            52 - self._next_stock,  # stock_count
+            self.stock_count,
             self.card_count(other),
             mask_cards(self._known[other]),  # opponent_known
             tuple(self._seen[player]),  # history
@@ -604,7 +604,6 @@ _CHECKS: dict[type, Callable[[Hand, int, Any], str | None]] = {
 }
 # Actions are frozen values: ``legal_actions`` hands out shared ones.
 _PASS, _TAKE, _STOCK, _BIG_GIN, _LAYOFF = Pass(), DrawPile(), DrawStock(), BigGin(), LayOff()
-_DISCARDS = tuple(Discard(c) for c in DECK)
-_DISCARD_OF = {a.card.mask: a for a in _DISCARDS}  # by the card's bit
+_DISCARD_OF = {c.mask: Discard(c) for c in DECK}  # by the card's bit
 _KNOCK_OF = {c.mask: Knock(c) for c in DECK}
 

@@ -31,6 +31,8 @@ _SUIT = 0x1FFF
 # Bits where a run of three may start: ranks ace..jack of every suit, so that a
 # shifted test never wraps from one suit's king into the next suit's ace.
 _RUN_START = sum(0x7FF << (13 * s) for s in range(4))
+# Where a run of six may start: ranks ace..eight of every suit.
+_SIX_START = sum(0xFF << (13 * s) for s in range(4))
 _RANK_VALUE = tuple(min(r + 1, 10) for r in range(13))
 _ACES = sum(1 << (13 * s) for s in range(4))  # times a 13-bit rank mask: every suit
 
@@ -358,6 +360,24 @@ def _bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low
         mask ^= low
+
+
+def discard_option(mask: int, bit: int) -> DiscardOption:
+    """The entry of :func:`discard_table` for throwing card ``bit`` of ``mask`` (the
+    table is lowest card first, so a card's place is the count of cards below it)."""
+    return discard_table(mask)[(mask & (bit - 1)).bit_count()]
+
+
+def has_one_layout(mask: int) -> bool:
+    """Whether one arrangement alone leaves ``mask`` its least deadwood (a sufficient
+    test). It does when no card is in both a run and a set and no run is six long:
+    each run or set then melds whole in one way only (a run of six would also make
+    two of three)."""
+    sets = _three_ranks(mask) * _ACES & mask
+    starts = mask & mask >> 1 & mask >> 2 & _RUN_START
+    return not (_run_cover(mask) & sets or starts & starts >> 3 & _SIX_START)
+
+
 def discard_deadwoods(mask: int) -> dict[int, int]:
     """For each card bit of ``mask``, the least deadwood left after discarding it."""
     return {option.bit: option.deadwood for option in discard_table(mask)}

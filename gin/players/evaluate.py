@@ -12,7 +12,7 @@ from functools import lru_cache
 from gin.actions import Action, Discard, Knock
 from gin.cards import Card, mask_cards
 from gin.layoffs import layoff_closure
-from gin.melds import Arrangement, all_arrangements, arrange_mask, discard_table
+from gin.melds import Arrangement, all_arrangements, arrange_mask, discard_option, has_one_layout
 
 _SUIT = 0x1FFF
 _RANK_VALUE = tuple(min(r + 1, 10) for r in range(13))
@@ -20,7 +20,6 @@ _RANK_VALUE = tuple(min(r + 1, 10) for r in range(13))
 NOT_KING = sum(0x0FFF << (13 * s) for s in range(4))
 NOT_ACE = sum(0x1FFE << (13 * s) for s in range(4))
 _UP_TO_JACK = sum(0x07FF << (13 * s) for s in range(4))
-_UP_TO_EIGHT = sum(0x00FF << (13 * s) for s in range(4))
 ACES = sum(1 << (13 * s) for s in range(4))  # the four aces; shift by rank
 
 
@@ -152,10 +151,9 @@ def least_knock(hand: int, legal: Sequence[Action]) -> tuple[int, Knock] | None:
     knocks = [a for a in legal if isinstance(a, Knock)]
     if not knocks:
         return None
-    table = discard_table(hand)  # lowest card first: a card's place is its count of lower
     least = None
     for knock in knocks:
-        deadwood = table[(hand & knock.card.mask - 1).bit_count()].deadwood
+        deadwood = discard_option(hand, knock.card.mask).deadwood
         if least is None or deadwood < least[0]:
             least = deadwood, knock
     return least
@@ -169,25 +167,13 @@ def declare(hand: int, knock: Knock, deadwood: int, live: int) -> tuple[Knock, A
     kept can leave.
     """
     rest = hand & ~knock.card.mask
-    if _one_best_layout(rest):  # nothing to choose: skip the search of every layout
+    if has_one_layout(rest):  # nothing to choose: skip the search of every layout
         return knock, arrange_mask(rest)
     options = [a for a in all_arrangements(rest, deadwood) if a.deadwood == deadwood]
     if len(options) <= 1:
         return knock, arrange_mask(rest)
     chosen = min(options, key=lambda a: len(layoff_closure(live, a.meld_masks)))
     return Knock(knock.card, tuple(mask_cards(m) for m in chosen.meld_masks)), chosen
-
-
-def _one_best_layout(mask: int) -> bool:
-    """Whether one arrangement alone leaves ``mask`` its least deadwood (a sufficient
-    test). It does when no card is in both a run and a set and no run is six long:
-    each run or set then melds whole in one way only (a run of six would also make
-    two of three)."""
-    starts = mask & mask >> 1 & mask >> 2 & _UP_TO_JACK
-    runs = starts | starts << 1 | starts << 2
-    c, d, h, s = mask & _SUIT, mask >> 13 & _SUIT, mask >> 26 & _SUIT, mask >> 39
-    sets = ((c & d & (h | s)) | (h & s & (c | d))) * ACES & mask
-    return not (runs & sets or starts & starts >> 3 & _UP_TO_EIGHT)
 
 
 def best_knock(

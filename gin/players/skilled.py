@@ -18,7 +18,7 @@ from operator import attrgetter, or_
 from gin.actions import Action, BigGin, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
 from gin.cards import Card, cards_mask, format_cards, mask_cards
 from gin.hand import Observation, Phase
-from gin.melds import Arrangement, arrange_mask, discard_table
+from gin.melds import Arrangement, arrange_mask, discard_option, discard_table
 from gin.players.evaluate import (
     ACES,
     NOT_ACE,
@@ -163,16 +163,15 @@ class SkilledPlayer:
             taken = hand | top.mask
             arrangement = arrange_mask(taken)
             if not arrangement.deadwood_mask & top.mask:
-                table = discard_table(taken)
                 # Throwing the pile card back leaves the hand as it is now.
-                now = table[(taken & (top.mask - 1)).bit_count()]
+                now = discard_option(taken, top.mask)
                 live = unseen_of(obs, hand)
                 score = self._scorer(live)
                 wanted = score(now.deadwood, potential(now.deadwood_mask, live)) \
                     - self.style.take_margin
                 # Least deadwood first: nearly always the first discard is good enough.
                 if any(score(option.deadwood, potential(option.deadwood_mask, live)) < wanted
-                       for option in sorted(table, key=_DEADWOOD)
+                       for option in sorted(discard_table(taken), key=_DEADWOOD)
                        if option.bit != top.mask):
                     return _DRAW_PILE, lambda: _take_reason(top, arrangement)
         return refuse, lambda: (f"{verb}: the {top.name} would not improve your hand enough "

@@ -7,7 +7,14 @@ from hypothesis import strategies as st
 
 from gin import DECK, Card, best_arrangement, best_discard, parse_cards
 from gin.cards import mask_cards
-from gin.melds import all_arrangements, arrange_mask, discard_table, is_meld_mask
+from gin.melds import (
+    all_arrangements,
+    arrange_mask,
+    discard_option,
+    discard_table,
+    has_one_layout,
+    is_meld_mask,
+)
 
 
 def cards(text: str) -> list[Card]:
@@ -171,5 +178,28 @@ def _check_discard_table(hand: int) -> None:
     table = discard_table(hand)
     assert [o.bit for o in table] == [c.mask for c in mask_cards(hand)]
     for option in table:
+        assert discard_option(hand, option.bit) == option
         best = arrange_mask(hand & ~option.bit)
         assert (option.deadwood, option.deadwood_mask) == (best.deadwood, best.deadwood_mask)
+
+
+@st.composite
+def _meldy_hands(draw: st.DrawFn) -> int:
+    """Up to 13 cards, mostly runs and sets that touch: where layouts compete."""
+    mask = 0
+    for _ in range(draw(st.integers(0, 3))):
+        rank = draw(st.integers(0, 12))
+        if draw(st.booleans()):
+            base = 13 * draw(st.integers(0, 3))
+            mask |= sum(1 << base + r for r in range(rank, min(13, rank + draw(st.integers(3, 7)))))
+        else:
+            mask |= sum(1 << 13 * s + rank for s in draw(st.sets(st.integers(0, 3), min_size=3)))
+    mask |= sum(1 << i for i in draw(st.sets(st.integers(0, 51), max_size=5)))
+    return mask if mask.bit_count() <= 13 else 0
+
+
+@given(_meldy_hands())
+def test_a_hand_said_to_have_one_best_layout_has_one(mask: int) -> None:
+    if has_one_layout(mask):
+        least = arrange_mask(mask).deadwood
+        assert sum(a.deadwood == least for a in all_arrangements(mask, least)) <= 1

@@ -11,10 +11,9 @@ from gin import Hand, Phase, shuffled_deck
 from gin.actions import Action, Discard, DrawPile, Knock
 from gin.cards import cards_mask
 from gin.hand import Observation
-from gin.melds import all_arrangements, arrange_mask, discard_table
+from gin.melds import arrange_mask, discard_table
 from gin.players import get
 from gin.players.evaluate import (
-    _one_best_layout,
     meld_partners,
     melds_with,
     potential,
@@ -65,28 +64,6 @@ def test_potential_without_a_card_is_potential_less_that_card(
     loose |= bit
     whole = potential(loose, live)
     assert potential_without(loose, live, bit, whole) == potential(loose ^ bit, live)
-
-
-@st.composite
-def _meldy_hands(draw: st.DrawFn) -> int:
-    """Up to 13 cards, mostly runs and sets that touch: where layouts compete."""
-    mask = 0
-    for _ in range(draw(st.integers(0, 3))):
-        rank = draw(st.integers(0, 12))
-        if draw(st.booleans()):
-            base = 13 * draw(st.integers(0, 3))
-            mask |= sum(1 << base + r for r in range(rank, min(13, rank + draw(st.integers(3, 7)))))
-        else:
-            mask |= sum(1 << 13 * s + rank for s in draw(st.sets(st.integers(0, 3), min_size=3)))
-    mask |= sum(1 << i for i in draw(st.sets(st.integers(0, 51), max_size=5)))
-    return mask if mask.bit_count() <= 13 else 0
-
-
-@given(_meldy_hands())
-def test_a_hand_said_to_have_one_best_layout_has_one(mask: int) -> None:
-    if _one_best_layout(mask):
-        least = arrange_mask(mask).deadwood
-        assert sum(a.deadwood == least for a in all_arrangements(mask, least)) <= 1
 
 
 def test_melds_with_is_two_cards_of_a_three_card_meld() -> None:
