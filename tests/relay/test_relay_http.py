@@ -70,7 +70,7 @@ async def test_browser_opening_an_invite_gets_instructions(start_relay: StartRel
     assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
     assert "default-src 'none'" in headers["content-security-policy"]
     assert headers["referrer-policy"] == "no-referrer"
-    assert "pip install gin" in page and "gin join" in page and "GIN_LINK" in page
+    assert "gin_rummy-*.whl" in page and "gin join" in page and "GIN_LINK" in page
     assert "never send it to this relay" in page
     assert "did not issue" not in page
 
