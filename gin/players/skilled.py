@@ -30,7 +30,7 @@ from gin.players.evaluate import (
     potential,
     potential_without,
 )
-from gin.players.sampling import knock_outlook, opponent_hands, waiting_outlook
+from gin.players.sampling import knock_outlook, knock_threat, opponent_hands, waiting_outlook
 from gin.players.view import decision_rand, unseen_of, view_of
 
 
@@ -56,6 +56,10 @@ class Style:
     # Knocking by guesses at the opponent's hand (this many; 0: by rule of thumb):
     samples: int = 0
     knock_margin: float = 0.0  # how much more than waiting a knock must be worth
+    take_to_knock: bool = False  # take a pile card that melds nothing if it lets it knock
+    # Weigh waiting for melds less as the opponent's knock draws near: the reach is
+    # divided by 1 + threat_weight * (share of guessed hands that knock next turn).
+    threat_weight: float = 0.0
 
 
 NORMAL = Style("normal", reach=3.0, caution=0.0, take_margin=1.0, knock_at_once=4,
@@ -72,6 +76,10 @@ Decision = tuple[Action, Callable[[], str]]
 
 _BIG_GIN, _PASS, _DRAW_STOCK, _DRAW_PILE = BigGin(), Pass(), DrawStock(), DrawPile()
 _DEADWOOD, _LOOSE = attrgetter("deadwood"), attrgetter("deadwood_mask")
+
+
+def _knock_of(bit: int) -> Knock:
+    return Knock(mask_cards(bit)[0])
 
 
 def _harmless(bit: int) -> float:
@@ -113,11 +121,12 @@ class SkilledPlayer:
 
     # -- scoring -------------------------------------------------------------
 
-    def _scorer(self, live: int) -> Callable[[int, int], float]:
+    def _scorer(self, live: int, threat: float = 0.0) -> Callable[[int, int], float]:
         """The score of the cards kept, from their deadwood and the potential of their
         loose cards. Lower is better: deadwood less the value of waiting for the
-        live cards."""
-        reach, count = self.style.reach, max(live.bit_count(), 1)
+        live cards (worth less under a ``threat`` of the opponent's knock)."""
+        reach = self.style.reach / (1.0 + self.style.threat_weight * threat)
+        count = max(live.bit_count(), 1)
 
         def score(deadwood: int, waiting: int) -> float:
             return deadwood - reach * waiting / count
@@ -173,8 +182,26 @@ class SkilledPlayer:
                        for option in sorted(discard_table(taken), key=_DEADWOOD)
                        if option.bit != top.mask):
                     return _DRAW_PILE, lambda: _take_reason(top, arrangement)
+        if self.style.take_to_knock and self.style.samples:
+            why = self._take_to_knock(obs, hand | top.mask, top.mask)
+            if why is not None:
+                return _DRAW_PILE, lambda: f"Take the {top.name}: {why}."
         return refuse, lambda: (f"{verb}: the {top.name} would not improve your hand enough "
                                 "to show the opponent what you collect.")
+
+    def _take_to_knock(self, obs: Observation, taken: int, top: int) -> str | None:
+        """Why taking the pile card ``top`` to knock at once beats drawing, or None."""
+        options = [o for o in discard_table(taken) if o.bit != top]
+        least = min(options, key=_DEADWOOD)
+        if least.deadwood > obs.knock_limit:
+            return None
+        live = unseen_of(obs, taken)
+        knock, layout = declare(taken, _knock_of(least.bit), least.deadwood, live)
+        why = self._knock_by_samples(obs, taken ^ knock.card.mask, knock.card.mask,
+                                     layout.meld_masks, least.deadwood)
+        if why is None:
+            return None
+        return f"with it you can knock on {least.deadwood}, {why}"
 
     # -- discarding and knocking -------------------------------------------
 
@@ -188,7 +215,14 @@ class SkilledPlayer:
                 return knocking
         caution = self.style.caution
         danger_of = self._danger_of(obs)
-        score = self._scorer(live)
+        threat = 0.0
+        if self.style.threat_weight:
+            view = view_of(obs)
+            rng = decision_rand(obs, self.seed)
+            threat = knock_threat(view, opponent_hands(view, rng, self.style.samples,
+                                                      obs.knock_limit), rng,
+                                  obs.knock_limit)
+        score = self._scorer(live, threat)
         options = sorted(discard_table(hand), key=_DEADWOOD)
         # Most discards throw a card of one set of loose cards (the least deadwood's,
         # nearly always the hand's own): their potential follows from that set's.
@@ -234,7 +268,8 @@ class SkilledPlayer:
                                  "meld (25 bonus, nothing can be laid off).")
         if self.style.samples:
             action, layout = declare(hand, knock, left, live)
-            why = self._knock_by_samples(obs, action.card.mask, layout.meld_masks, left)
+            why = self._knock_by_samples(obs, hand ^ action.card.mask, action.card.mask,
+                                         layout.meld_masks, left)
         else:  # by rule of thumb, which needs no melds: they are declared only to knock
             why = self._knock_by_rule(obs, left)
             if why is not None:
@@ -253,17 +288,18 @@ class SkilledPlayer:
             return "take the points before the opponent improves"
         return None
 
-    def _knock_by_samples(self, obs: Observation, thrown: int, melds: tuple[int, ...],
-                       left: int) -> str | None:
-        """Why to knock on ``left`` deadwood (throwing ``thrown``) now, or None to keep
-        drawing: when that is worth more, against hands the opponent may hold, than
-        a round of waiting: waiting risks their knock (or gin) but may lower ours."""
+    def _knock_by_samples(self, obs: Observation, mine: int, thrown: int,
+                          melds: tuple[int, ...], left: int) -> str | None:
+        """Why to knock on ``left`` deadwood keeping ``mine`` (throwing ``thrown``)
+        now, or None to keep drawing: when that is worth more, against hands the
+        opponent may hold, than a round of waiting: waiting risks their knock (or
+        gin) but may lower ours."""
         style = self.style
         view = view_of(obs)
         rng = decision_rand(obs, self.seed)
-        hands = opponent_hands(view, rng, style.samples)
+        hands = opponent_hands(view, rng, style.samples, obs.knock_limit)
         now = knock_outlook(hands, melds, left, obs.rules)
-        wait = waiting_outlook(view, view.hand ^ thrown, thrown, hands, rng, obs.stock_count,
+        wait = waiting_outlook(view, mine, thrown, hands, rng, obs.stock_count,
                                obs.knock_limit, obs.rules)
         # The margin allows for a wait misjudged; a discard ending the hand dead is not.
         margin = style.knock_margin if obs.stock_count > obs.rules.dead_stock else 0.0

@@ -313,14 +313,14 @@ def test_guessed_hands_hold_what_the_opponent_may_hold_and_nothing_seen() -> Non
         obs = hand.observation(0)
         view = view_of(obs)
         seen = view.hand | sum(c.mask for c in obs.pile) | view.opp_thrown
-        guesses = opponent_hands(view, random.Random(seed), 20)
+        guesses = opponent_hands(view, Rand(seed), 20)
         assert len(guesses) == 20
         for guess in guesses:
             assert guess.bit_count() == obs.opponent_card_count
             assert guess & view.opp_known == view.opp_known
             assert not guess & seen
             assert not guess & ~(view.unseen | view.opp_known)
-        assert opponent_hands(view, random.Random(seed), 20) == guesses
+        assert opponent_hands(view, Rand(seed), 20) == guesses
 
 
 def test_undercut_share_is_nil_for_gin_and_grows_with_the_count() -> None:
@@ -357,11 +357,11 @@ def test_hard_weighs_a_knock_against_waiting() -> None:
 
 
 def test_hard_knocks_at_the_floor_rather_than_let_the_hand_die() -> None:
-    # With 20 cards left Hard prefers waiting to this knock; with the stock at the
+    # With 22 cards left Hard prefers waiting to this knock; with the stock at the
     # floor the next discard ends the hand dead, so a knock worth anything wins.
-    hand = _played(0, 29)
+    hand = _played(4, 21)
     obs, legal = hand.observation(hand.turn), hand.legal_actions()
-    assert obs.stock_count == 20
+    assert obs.stock_count == 22
     assert isinstance(hint(obs, legal).action, Discard)
     floor = obs._replace(stock_count=STANDARD.dead_stock)
     assert isinstance(hint(floor, legal).action, Knock)
@@ -377,7 +377,7 @@ def test_late_in_the_stock_the_modelled_opponent_knocks_only_to_win() -> None:
     theirs = [sum(c.mask for c in parse_cards("Kc Ks Qh Qd Qs Jh Jd Js 8h 6d"))]
 
     def waiting(stock: int) -> float:
-        return waiting_outlook(view, view.hand ^ thrown, thrown, theirs, random.Random(1),
+        return waiting_outlook(view, view.hand ^ thrown, thrown, theirs, Rand(1),
                                stock, 10, STANDARD)
 
     assert waiting(20) == 25
