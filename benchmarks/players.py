@@ -37,10 +37,10 @@ def run(names: tuple[str, str], matches: int, seed: int, jobs: int) -> tuple[Sum
     return summary, time.perf_counter() - started
 
 
-def strength(matches: int, seed: int, jobs: int) -> None:
+def strength(matches: int, seed: int, jobs: int, pairs: list[tuple[str, str]]) -> None:
     print("| pair | matches | first player's win rate | 95% CI | seconds |")
     print("|---|---|---|---|---|")
-    for a, b in itertools.combinations(PLAYERS, 2):
+    for a, b in pairs:
         summary, seconds = run((a, b), matches, seed, jobs)
         low, high = summary.interval
         print(f"| {a} vs {b} | {summary.matches} | {summary.win_rate:.1%} | "
@@ -114,12 +114,29 @@ def main() -> None:
     parser.add_argument("--timed-hands", type=int, default=300)
     parser.add_argument("--no-strength", action="store_true",
                         help="skip the strength table (minutes of work)")
+    parser.add_argument("--only-strength", action="store_true",
+                        help="print the strength table alone")
+    parser.add_argument("--pairs", default="",
+                        help="the pairs of the table, e.g. hard-simple,normal-easy "
+                             "(default: every pair of " + ", ".join(PLAYERS) + ")")
     args = parser.parse_args()
-    dealt(args.deals, args.seed)
-    decision_times(args.timed_hands, args.seed)
-    self_play(args.speed_matches, args.seed, args.speed_runs)
+    pairs = list(itertools.combinations(PLAYERS, 2))
+    if args.pairs:
+        pairs = [_pair(text) for text in args.pairs.split(",")]
+    if not args.only_strength:
+        dealt(args.deals, args.seed)
+        decision_times(args.timed_hands, args.seed)
+        self_play(args.speed_matches, args.seed, args.speed_runs)
     if not args.no_strength:
-        strength(args.matches, args.seed, args.jobs)
+        strength(args.matches, args.seed, args.jobs, pairs)
+
+
+def _pair(text: str) -> tuple[str, str]:
+    names = text.strip().split("-")
+    if len(names) != 2 or not set(names) <= set(PLAYERS):
+        raise SystemExit(f"players.py: --pairs takes pairs such as hard-simple of "
+                         f"{', '.join(PLAYERS)}, got {text!r}")
+    return names[0], names[1]
 
 
 if __name__ == "__main__":

@@ -33,12 +33,12 @@ LATE_STOCK = 6
 #: How much less likely a guess is for each card the opponent threw or left on the
 #: pile that would have made a meld with two of the guessed cards: players keep
 #: such cards.
-COLD_LIKELIHOOD = 1.0
+COLD_LIKELIHOOD = 0.25
 #: ... for each loose card of the guess worth more than the opponent's latest
 #: discard: a player throws their costliest loose card, as a rule.
-HIGH_LIKELIHOOD = 1.0
+HIGH_LIKELIHOOD = 0.3
 #: ... if the guess is within the knock limit: a player who can knock mostly does.
-KNOCKABLE_LIKELIHOOD = 1.0
+KNOCKABLE_LIKELIHOOD = 0.3
 
 
 def opponent_hands(view: View, rng: Rand, count: int, limit: int = 10) -> list[int]:
@@ -97,6 +97,11 @@ class KnockOutlook:
 
     undercut: float  # the share of guesses that undercut it
     points: float  # the mean points it wins (negative: it loses)
+    won: tuple[int, ...] = ()  # the points against each guess
+
+    def share_winning(self, points: int) -> float:
+        """The share of guesses against which the knock wins at least ``points``."""
+        return sum(w >= max(points, 1) for w in self.won) / max(len(self.won), 1)
 
 
 def knock_outlook(
@@ -104,13 +109,9 @@ def knock_outlook(
 ) -> KnockOutlook:
     """How a knock on ``deadwood`` with ``melds`` fares against each guessed hand,
     with the defender's exact best lay-offs (none against gin)."""
-    undercuts, points = 0, 0
-    for hand in hands:
-        won = _settle(deadwood, melds, hand, rules)
-        undercuts += won < 0
-        points += won
+    results = tuple(_settle(deadwood, melds, hand, rules) for hand in hands)
     total = max(len(hands), 1)
-    return KnockOutlook(undercuts / total, points / total)
+    return KnockOutlook(sum(w < 0 for w in results) / total, sum(results) / total, results)
 
 
 def _settle(knocker_left: int, melds: tuple[int, ...], defender: int, rules: Ruleset) -> int:
@@ -128,17 +129,6 @@ def _best_ten(eleven: int, keep: int = 0) -> tuple[int, int]:
     ``keep``), and that deadwood."""
     option = min((o for o in discard_table(eleven) if not o.bit & keep), key=_left)
     return eleven ^ option.bit, option.deadwood
-
-
-def knock_threat(view: View, hands: Sequence[int], rng: Rand, limit: int) -> float:
-    """The share of guessed hands that could knock after one more card from the
-    unseen ones (one card drawn per guess)."""
-    threats = 0
-    for hand in hands:
-        pool = list(bits(view.unseen & ~hand))
-        if pool:
-            threats += _best_ten(hand | rng.choice(pool))[1] <= limit
-    return threats / max(len(hands), 1)
 
 
 def waiting_outlook(

@@ -30,7 +30,7 @@ from gin.players.evaluate import (
     potential,
     potential_without,
 )
-from gin.players.sampling import knock_outlook, knock_threat, opponent_hands, waiting_outlook
+from gin.players.sampling import knock_outlook, opponent_hands, waiting_outlook
 from gin.players.view import decision_rand, unseen_of, view_of
 
 
@@ -56,10 +56,10 @@ class Style:
     # Knocking by guesses at the opponent's hand (this many; 0: by rule of thumb):
     samples: int = 0
     knock_margin: float = 0.0  # how much more than waiting a knock must be worth
-    take_to_knock: bool = False  # take a pile card that melds nothing if it lets it knock
-    # Weigh waiting for melds less as the opponent's knock draws near: the reach is
-    # divided by 1 + threat_weight * (share of guessed hands that knock next turn).
-    threat_weight: float = 0.0
+    wait_low: bool = False  # declining a knock, throw the card that knock would throw
+    # Knock when the knock wins the match against at least this share of the guesses
+    # (0: points alone decide).
+    match_point: float = 0.0
 
 
 NORMAL = Style("normal", reach=3.0, caution=0.0, take_margin=1.0, knock_at_once=4,
@@ -67,7 +67,8 @@ NORMAL = Style("normal", reach=3.0, caution=0.0, take_margin=1.0, knock_at_once=
 # Hard knocks when a knock is worth 3 points more than a round of waiting, judged
 # against 30 guessed opponent hands. Knocking whenever a knock is there, or by
 # fixed deadwood and stock thresholds, measured worse: see docs/players.md.
-HARD = Style("hard", reach=3.0, caution=12.0, take_margin=1.0, samples=30, knock_margin=3.0)
+HARD = Style("hard", reach=3.0, caution=12.0, take_margin=1.0, samples=30, knock_margin=3.0,
+             wait_low=True)
 
 
 #: An action, and how to put the reason for it in words: only a hint asks, and the
@@ -76,10 +77,6 @@ Decision = tuple[Action, Callable[[], str]]
 
 _BIG_GIN, _PASS, _DRAW_STOCK, _DRAW_PILE = BigGin(), Pass(), DrawStock(), DrawPile()
 _DEADWOOD, _LOOSE = attrgetter("deadwood"), attrgetter("deadwood_mask")
-
-
-def _knock_of(bit: int) -> Knock:
-    return Knock(mask_cards(bit)[0])
 
 
 def _harmless(bit: int) -> float:
@@ -121,12 +118,11 @@ class SkilledPlayer:
 
     # -- scoring -------------------------------------------------------------
 
-    def _scorer(self, live: int, threat: float = 0.0) -> Callable[[int, int], float]:
+    def _scorer(self, live: int) -> Callable[[int, int], float]:
         """The score of the cards kept, from their deadwood and the potential of their
         loose cards. Lower is better: deadwood less the value of waiting for the
-        live cards (worth less under a ``threat`` of the opponent's knock)."""
-        reach = self.style.reach / (1.0 + self.style.threat_weight * threat)
-        count = max(live.bit_count(), 1)
+        live cards."""
+        reach, count = self.style.reach, max(live.bit_count(), 1)
 
         def score(deadwood: int, waiting: int) -> float:
             return deadwood - reach * waiting / count
@@ -182,26 +178,8 @@ class SkilledPlayer:
                        for option in sorted(discard_table(taken), key=_DEADWOOD)
                        if option.bit != top.mask):
                     return _DRAW_PILE, lambda: _take_reason(top, arrangement)
-        if self.style.take_to_knock and self.style.samples:
-            why = self._take_to_knock(obs, hand | top.mask, top.mask)
-            if why is not None:
-                return _DRAW_PILE, lambda: f"Take the {top.name}: {why}."
         return refuse, lambda: (f"{verb}: the {top.name} would not improve your hand enough "
                                 "to show the opponent what you collect.")
-
-    def _take_to_knock(self, obs: Observation, taken: int, top: int) -> str | None:
-        """Why taking the pile card ``top`` to knock at once beats drawing, or None."""
-        options = [o for o in discard_table(taken) if o.bit != top]
-        least = min(options, key=_DEADWOOD)
-        if least.deadwood > obs.knock_limit:
-            return None
-        live = unseen_of(obs, taken)
-        knock, layout = declare(taken, _knock_of(least.bit), least.deadwood, live)
-        why = self._knock_by_samples(obs, taken ^ knock.card.mask, knock.card.mask,
-                                     layout.meld_masks, least.deadwood)
-        if why is None:
-            return None
-        return f"with it you can knock on {least.deadwood}, {why}"
 
     # -- discarding and knocking -------------------------------------------
 
@@ -213,16 +191,14 @@ class SkilledPlayer:
             knocking = self._knock(obs, hand, live, *least)
             if knocking is not None:
                 return knocking
+            if self.style.wait_low:
+                left, knock = least
+                throw = allowed[knock.card.mask]
+                return throw, lambda: (f"Throw the {throw.card.name}: {left} deadwood, the "
+                                       "least, while waiting for a better knock or an undercut.")
         caution = self.style.caution
         danger_of = self._danger_of(obs)
-        threat = 0.0
-        if self.style.threat_weight:
-            view = view_of(obs)
-            rng = decision_rand(obs, self.seed)
-            threat = knock_threat(view, opponent_hands(view, rng, self.style.samples,
-                                                      obs.knock_limit), rng,
-                                  obs.knock_limit)
-        score = self._scorer(live, threat)
+        score = self._scorer(live)
         options = sorted(discard_table(hand), key=_DEADWOOD)
         # Most discards throw a card of one set of loose cards (the least deadwood's,
         # nearly always the hand's own): their potential follows from that set's.
@@ -299,6 +275,11 @@ class SkilledPlayer:
         rng = decision_rand(obs, self.seed)
         hands = opponent_hands(view, rng, style.samples, obs.knock_limit)
         now = knock_outlook(hands, melds, left, obs.rules)
+        if style.match_point:
+            need = obs.rules.target - obs.scores[obs.player]
+            if now.share_winning(need) >= style.match_point:
+                return (f"it wins the match against {now.share_winning(need):.0%} of the "
+                        "hands the opponent may hold")
         wait = waiting_outlook(view, mine, thrown, hands, rng, obs.stock_count,
                                obs.knock_limit, obs.rules)
         # The margin allows for a wait misjudged; a discard ending the hand dead is not.
