@@ -97,11 +97,6 @@ class KnockOutlook:
 
     undercut: float  # the share of guesses that undercut it
     points: float  # the mean points it wins (negative: it loses)
-    won: tuple[int, ...] = ()  # the points against each guess
-
-    def share_winning(self, points: int) -> float:
-        """The share of guesses against which the knock wins at least ``points``."""
-        return sum(w >= max(points, 1) for w in self.won) / max(len(self.won), 1)
 
 
 def knock_outlook(
@@ -109,9 +104,9 @@ def knock_outlook(
 ) -> KnockOutlook:
     """How a knock on ``deadwood`` with ``melds`` fares against each guessed hand,
     with the defender's exact best lay-offs (none against gin)."""
-    results = tuple(_settle(deadwood, melds, hand, rules) for hand in hands)
+    results = [_settle(deadwood, melds, hand, rules) for hand in hands]
     total = max(len(hands), 1)
-    return KnockOutlook(sum(w < 0 for w in results) / total, sum(results) / total, results)
+    return KnockOutlook(sum(w < 0 for w in results) / total, sum(results) / total)
 
 
 def _settle(knocker_left: int, melds: tuple[int, ...], defender: int, rules: Ruleset) -> int:

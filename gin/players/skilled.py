@@ -57,9 +57,6 @@ class Style:
     samples: int = 0
     knock_margin: float = 0.0  # how much more than waiting a knock must be worth
     wait_low: bool = False  # declining a knock, throw the card that knock would throw
-    # Knock when the knock wins the match against at least this share of the guesses
-    # (0: points alone decide).
-    match_point: float = 0.0
 
 
 NORMAL = Style("normal", reach=3.0, caution=0.0, take_margin=1.0, knock_at_once=4,
@@ -275,11 +272,6 @@ class SkilledPlayer:
         rng = decision_rand(obs, self.seed)
         hands = opponent_hands(view, rng, style.samples, obs.knock_limit)
         now = knock_outlook(hands, melds, left, obs.rules)
-        if style.match_point:
-            need = obs.rules.target - obs.scores[obs.player]
-            if now.share_winning(need) >= style.match_point:
-                return (f"it wins the match against {now.share_winning(need):.0%} of the "
-                        "hands the opponent may hold")
         wait = waiting_outlook(view, mine, thrown, hands, rng, obs.stock_count,
                                obs.knock_limit, obs.rules)
         # The margin allows for a wait misjudged; a discard ending the hand dead is not.
