@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  Card, cardsMask, DECK, Discard, DrawPile, DrawStock, Hand, IllegalAction, Knock, LayOff, MalformedInput,
+  BigGin, Card, cardsMask, DECK, Discard, DrawPile, DrawStock, Hand, IllegalAction, Knock, LayOff, MalformedInput,
   Match, maskCards, parseAction, parseCards, Pass, Phase, Ruleset, ruleset, settle, stackedDeck,
 } from "../src/engine/index.ts";
 import { and, bitCount, highestIndex, lowestIndex, or, xor } from "../src/engine/mask.ts";
@@ -157,4 +157,20 @@ test("rand: the same seed gives the same stream; below stays in range; shuffle p
   assert.equal(new Set(deck).size, 52);
   assert.throws(() => new Rand(-1), RangeError);
   assert.throws(() => new Rand(2 ** 32), RangeError);
+});
+
+test("an online copy: the opponent's hidden cards block a knock or big gin until revealed", () => {
+  const deck: (Card | null)[] = stackedDeck(NON_DEALER, DEALER, Card.parse("Ac"), parseCards("Ks"));
+  for (let pos = 0; pos < 20; pos += 2) deck[pos] = null; // the non-dealer's cards are unknown here
+  const hand = new Hand(deck, 0, new Ruleset({ bigGinBonus: 31 }));
+  assert.equal(hand.hiddenCount(1), 10);
+  hand.apply(1, new Pass());
+  hand.apply(0, new Pass());
+  hand.apply(1, new DrawStock());
+  assert.equal(hand.refusal(1, new BigGin()), "the knocker's cards must all be revealed");
+  assert.equal(hand.refusal(1, new Knock(Card.parse("Ks"))), "the knocker's cards must all be revealed");
+  assert.deepEqual(hand.legalActions().map(String), ["discard Ks"]); // only the known card
+  NON_DEALER.forEach((card, i) => hand.reveal(2 * i, card));
+  assert.equal(hand.refusal(1, new Knock(Card.parse("9s"))), null);
+  assert.throws(() => hand.reveal(0, Card.parse("Qh")), /position 0 holds 2c, not Qh/);
 });

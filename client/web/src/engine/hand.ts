@@ -233,6 +233,7 @@ export class Hand {
   private bigGinRefusal(player: number, action: BigGin): string | null {
     if (this.phase !== Phase.DISCARD) return "big gin is declared with eleven cards, after the draw";
     if (this.rules.bigGinBonus === null) return `big gin is not played under the ${this.rules.name} rules`;
+    if (this.hidden[player]!.size) return "the knocker's cards must all be revealed"; // seen, as for a knock
     let loose: Mask;
     try {
       loose = this.declared(this.masks[player]!, action.melds)[1];
