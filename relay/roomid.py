@@ -32,9 +32,15 @@ class KeyFileError(Exception):
 
 
 def default_key_path() -> Path:
-    """Where a relay keeps its key unless told otherwise (XDG data directory)."""
+    """Where a relay keeps its key unless told otherwise: ``relay.key`` in gin's data
+    folder (``$GIN_DATA_DIR``, else ``$XDG_DATA_HOME/gin``, else ``~/.local/share/gin``).
+
+    The relay never imports the client, so this mirrors ``client.storage.default_data_dir``.
+    """
+    if data_dir := os.environ.get("GIN_DATA_DIR"):
+        return Path(data_dir).expanduser() / "relay.key"
     data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data_home) / "gin" / "relay.key"
+    return Path(data_home).expanduser() / "gin" / "relay.key"
 
 
 def load_or_create_key(path: Path) -> bytes:
