@@ -254,7 +254,7 @@ class GinApp(App[None]):
                 saved = Game.resume(c.storage, make_opponent=c.make_opponent,
                                     deck_source=c.deck_source)
             except StorageError as exc:
-                self.notify(str(exc), severity="warning", timeout=10)
+                self.notify(str(exc), severity="warning", timeout=10, markup=False)
         if saved is None:
             self._begin(self._new_game(c.rules))
             return

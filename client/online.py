@@ -130,14 +130,14 @@ class MatchFiles:
 
     def save(self, session: Session, token: str) -> None:
         packed = msgpack.packb(session.to_state(), use_bin_type=True)
-        self.storage.write_json(self.state_path, {
+        self.storage.save_state(self.state_path, {
             "format": SAVE_FORMAT, "role": session.role, "token": token,
             "session": base64.b64encode(packed).decode("ascii")})
 
     def load(self, random_bytes: Callable[[int], bytes] = os.urandom
              ) -> tuple[Session, str] | None:
         """The saved session and its seat token, or None; StorageError if unusable."""
-        data = self.storage.read_json(self.state_path)
+        data = self.storage.load_state(self.state_path, "The saved online match")
         if data is None:
             return None
         try:
@@ -145,8 +145,8 @@ class MatchFiles:
             session = Session.from_state(self.invite.secret, state, random_bytes)
             return session, str(data["token"])
         except (MalformedInput, KeyError, TypeError, ValueError) as exc:
-            raise StorageError(f"The saved online match in {self.state_path} cannot be "
-                               f"continued: {exc}") from None
+            raise self.storage.set_aside(self.state_path, "The saved online match", exc) \
+                from None
 
     def clear(self) -> None:
         with contextlib.suppress(OSError):

@@ -29,7 +29,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
-from relay import metrics, pages
+from relay import metrics, pages, static
 from relay.config import RelayConfig
 from relay.logs import event, short_room
 from relay.roomid import ROOM_ID_PATTERN, RoomIds, load_or_create_key
@@ -224,6 +224,7 @@ class Relay:
         self._registry = metrics.make_registry(
             self.stats, lambda: len(self._rooms), lambda: self._connections
         )
+        self._board = static.load_board()  # the browser board at /, when built
         self._server: Server | None = None
         self._port: int | None = None
         self._sweeper: asyncio.Task[None] | None = None
@@ -292,6 +293,9 @@ class Relay:
             return _http(HTTPStatus.OK, metrics.render(self._registry), metrics.CONTENT_TYPE)
         if "websocket" in request.headers.get("Upgrade", "").lower():
             return None  # the handler routes it, so refusals carry a close code
+        board = self._board.response(path)
+        if board is not None:
+            return board
         if path.startswith("/j/") or path == "/":
             page = (
                 pages.invite_page(self._ids.verify(path[3:])) if path != "/" else pages.home_page()

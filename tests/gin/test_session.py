@@ -27,6 +27,7 @@ from gin.session import (
     CheatDetected,
     CorruptState,
     FrameRejected,
+    HandScored,
     HandVerified,
     MatchOver,
     PeerAborted,
@@ -418,6 +419,18 @@ def test_discard_of_a_card_not_held_with_a_real_key() -> None:
         32, "big")])
     failure = caught(link, s.role)
     assert failure.field == "move.keys[0]" and f"not the discarded {fake}" in failure.reason
+
+
+def test_big_gin_that_reveals_no_card_is_caught_on_arrival() -> None:
+    # Protocol §7.6: a big gin, like a knock, must reveal every card it lays down.
+    link = Link(STANDARD.with_options(big_gin_bonus=31))
+    s = play_until(link, lambda s: any(isinstance(a, Discard) for a in s.legal_actions())
+                   and not link.s[1 - s.seat]._engine().cards(s.seat))  # none known
+    honest = 1 - s.seat
+    inject(link, s, "biggin", [], [])
+    failure = caught(link, s.role)
+    assert failure.field == "move.a" and "must all be revealed" in failure.reason
+    assert not link.of(HandScored, honest)  # never scored as the cheater's win
 
 
 def test_throwing_the_card_just_taken() -> None:
