@@ -227,9 +227,10 @@ class Session:
         after a reconnect or when the peer (re)joins. Also queued by :meth:`poll`."""
         return list(self._channel.resend())
 
-    def poll(self, now: float) -> None:
+    def poll(self, now: float) -> bool:
         """The time is ``now`` (seconds, any fixed origin): queue a re-send of what the
-        peer has not acknowledged when it has waited long enough (§5.4)."""
+        peer has not acknowledged when it has waited long enough (§5.4). True when a
+        re-send was queued."""
         if self._channel.keyed and not self._channel.pending:
             self._resend_at, self._resend_after = None, RESEND_AFTER
         elif self._resend_at is None:
@@ -238,6 +239,13 @@ class Session:
             self._outbox += self._channel.resend()
             self._resend_after = min(2 * self._resend_after, MAX_RESEND_AFTER)
             self._resend_at = now + self._resend_after
+            return True
+        return False
+
+    @property
+    def unacknowledged(self) -> int:
+        """Messages sent that the peer has not acknowledged yet."""
+        return self._channel.pending
 
     @property
     def received(self) -> int:

@@ -89,7 +89,8 @@ def mutate(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> st
     (lambda d: d["result"].update(kind="win"), "record.result.kind"),
     (lambda d: d["rules"].update(target=-1), "record.rules"),
     (lambda d: d.update(seats=["guest", "host"]), "record.seats"),
-], ids=["missing", "unknown", "format", "version", "signature", "signing-keys", "dealer", "bool", "hex", "length",
+], ids=["missing", "unknown", "format", "version", "signature", "signing-keys", "dealer",
+        "bool", "hex", "length",
         "entries", "position", "empty-step", "action", "kind", "rules", "seats"])
 def test_parsing_is_strict_and_names_the_path(
     record: HandRecord, change: Callable[[dict[str, Any]], object], where: str
