@@ -2,7 +2,8 @@
 
 The checks (``protocol.md`` §9): each seed opens its commitment; each deck
 message equals what its sender's seed makes of the message it received; every
-key revealed is the one its revealer's seed derives; every action replays
+key revealed is the one its revealer's seed derives, and each step reveals
+exactly the keys the protocol sends there (:mod:`gin.reveals`); every action replays
 legally through the rules engine on the deck the seeds define; the replayed
 score equals the recorded one; the match scores after the hand equal those
 after the hand before plus this hand's result. A failure names the seat at
@@ -20,9 +21,9 @@ from dataclasses import dataclass, replace
 
 from gin import fairdeal as fd
 from gin.cards import Card, format_cards
-from gin.errors import IllegalAction
 from gin.hand import Event, Hand, dealt_positions
 from gin.records import SEATS, HandRecord, Score, Step
+from gin.reveals import Reveals
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,15 +243,26 @@ def _key_steps(record: HandRecord) -> dict[tuple[fd.Role, int | None], str]:
 
 def _replay(record: HandRecord, deck: list[Card]) -> tuple[Hand, list[Finding]]:
     hand = Hand(deck, record.dealer, record.rules)
+    reveals = Reveals(hand)
     for i, step in enumerate(record.steps):
-        if step.action is None:
-            continue
-        try:
+        illegal = None if step.action is None else hand.refusal(step.seat, step.action)
+        if illegal is not None:
+            return hand, [Finding(SEATS[step.seat], f"steps[{i}]",
+                                  f"{SEATS[step.seat]} cannot {step.action} in the "
+                                  f"{hand.phase.value} phase: {illegal}")]
+        # The session checked each key on arrival: a key missing or out of place is
+        # the record's own inconsistency, not a player's.
+        why = reveals.refusal(step)
+        if why is not None:
+            return hand, [Finding("record", f"steps[{i}]", why)]
+        if step.action is not None:
             hand.apply(step.seat, step.action)
-        except IllegalAction as exc:
-            return hand, [Finding(SEATS[step.seat], f"steps[{i}]", str(exc))]
+            reveals.applied(step)
     if hand.result is None:
         return hand, [Finding("record", "steps", "the hand is not over after the last step")]
+    why = reveals.missing()
+    if why is not None:
+        return hand, [Finding("record", "steps", why)]
     replayed = Score.of(hand.result)
     if replayed != record.score:
         return hand, [Finding("record", "result",

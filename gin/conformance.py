@@ -16,8 +16,22 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from gin.cards import DECK, mask_cards
-from gin.melds import arrange_mask, discard_mask
+from gin.actions import Action, BigGin, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
+from gin.cards import DECK, Card, cards_mask, mask_cards
+from gin.errors import IllegalAction
+from gin.hand import Event, Hand, Observation, Phase, shuffled_deck
+from gin.layoffs import layoff_closure
+from gin.match import Match
+from gin.melds import (
+    all_arrangements,
+    arrange_mask,
+    candidate_melds,
+    discard_mask,
+    meld_combinations,
+)
+from gin.players import get
+from gin.rules import PRESETS, Ruleset
+from gin.scoring import settle
 
 Case = dict[str, Any]
 
@@ -87,11 +101,224 @@ def arrange_cases(n: int, seed: int = 1) -> Iterator[Case]:
         yield arrange_case(hand)
 
 
+def observation_to_dict(obs: Observation) -> Case:
+    """An observation as plain data (gin's field names; cards as text; events as
+    ``[player, kind, card or null]``)."""
+    return {
+        "player": obs.player,
+        "phase": obs.phase.value,
+        "turn": obs.turn,
+        "dealer": obs.dealer,
+        "hand": [str(c) for c in obs.hand],
+        "just_taken": None if obs.just_taken is None else str(obs.just_taken),
+        "pile": [str(c) for c in obs.pile],
+        "stock_count": obs.stock_count,
+        "opponent_card_count": obs.opponent_card_count,
+        "opponent_known": [str(c) for c in obs.opponent_known],
+        "history": [_event(e) for e in obs.history],
+        "knock_limit": obs.knock_limit,
+        "rules": obs.rules.to_dict(),
+        "upcard_closed": obs.upcard_closed,
+        "result": None if obs.result is None else obs.result.to_dict(),
+        "opponent_hand": None if obs.opponent_hand is None else [str(c) for c in obs.opponent_hand],
+        "knock_melds": None if obs.knock_melds is None
+        else [[str(c) for c in m] for m in obs.knock_melds],
+        "scores": list(obs.scores),
+        "hands_won": list(obs.hands_won),
+        "hand_number": obs.hand_number,
+    }
+
+
+def _event(event: Event) -> list[Any]:
+    return [event.player, event.kind, None if event.card is None else str(event.card)]
+
+
+# -- settlements -------------------------------------------------------------------
+
+#: Rulesets of the transcripts: every preset, and house rules that reach the
+#: branches the presets leave out (big gin, the winner deals, other shutout rules).
+HOUSE_RULES = (
+    Ruleset(name="house-big-gin", big_gin_bonus=31, winner_deals=True, shutout="double_total",
+            target=150, dead_stock=0),
+    Ruleset(name="house-short", knock_limit=7, gin_bonus=10, undercut_bonus=15, box_bonus=0,
+            game_bonus=50, target=60, shutout="none", dead_stock=8),
+)
+RULESETS = (*PRESETS.values(), *HOUSE_RULES)
+
+
+def settle_case(
+    knocker: int, defender: int, rules: Ruleset, melds: tuple[int, ...] | None, limit: int,
+) -> Case:
+    """How gin/ settles a knock (or why it refuses it)."""
+    case: Case = {
+        "kind": "settle",
+        "rules": rules.to_dict(),
+        "knocker": _texts(knocker),
+        "defender": _texts(defender),
+        "knock_limit": limit,
+    }
+    if melds is not None:
+        case["knocker_melds"] = [_texts(m) for m in melds]
+    try:
+        outcome = settle(mask_cards(knocker), mask_cards(defender), rules,
+                         None if melds is None else [mask_cards(m) for m in melds], limit)
+    except IllegalAction as exc:
+        case["error"] = str(exc)
+    else:
+        case["outcome"] = outcome.to_dict()
+    return case
+
+
+def settle_cases(n: int, seed: int = 1) -> Iterator[Case]:
+    """Knocks from greedy play (the knocker's best layout, or another it may declare)
+    against defenders dealt from the rest of the deck, whose lay-offs matter."""
+    rng = random.Random(f"gin-conformance:settle:{seed}")
+    made = 0
+    for hand in _played_hands(rng, 10**9):
+        if hand.bit_count() != 10 or arrange_mask(hand).deadwood > 10:
+            continue
+        rest = [i for i in range(52) if not hand >> i & 1]
+        # Defenders near the knocker's cards, where lay-offs are likely: half the time
+        # from the ranks and suits the knocker holds.
+        near = [i for i in rest if any(hand >> j & 1 for j in _neighbours(i))]
+        pool = near if rng.random() < 0.5 and len(near) >= 10 else rest
+        defender = sum(1 << i for i in rng.sample(pool, 10))
+        rules = rng.choice(RULESETS)
+        limit = rng.choice((rules.knock_limit, rng.randint(0, 10)))
+        layouts = all_arrangements(hand)
+        melds = None if rng.random() < 0.6 else rng.choice(layouts).meld_masks
+        yield settle_case(hand, defender, rules, melds, limit)
+        made += 1
+        if made >= n:
+            return
+
+
+def _neighbours(index: int) -> list[int]:
+    """The bits of the cards next to a card in its suit and of the same rank."""
+    suit, rank = divmod(index, 13)
+    out = [s * 13 + rank for s in range(4) if s != suit]
+    out += [suit * 13 + r for r in (rank - 1, rank + 1) if 0 <= r < 13]
+    return out
+
+
+# -- whole matches -------------------------------------------------------------------
+
+_PLAYERS = ("easy", "normal", "simple", "random")
+
+
+def _variant(action: Action, hand: Hand, rng: random.Random) -> Action:
+    """Sometimes a chosen knock declares another layout, or a lay-off lays out its own
+    choice instead of the engine's best: the forms the players never use."""
+    player = hand.turn
+    mask = cards_mask(hand.cards(player))
+    if isinstance(action, Knock) and action.melds is None and rng.random() < 0.4:
+        layouts = all_arrangements(mask & ~action.card.mask, hand.knock_limit)
+        if layouts:
+            return Knock(action.card, rng.choice(layouts).melds)
+    if isinstance(action, LayOff) and action.layoffs is None and rng.random() < 0.4:
+        knock_melds = tuple(cards_mask(m) for m in hand.observation(player).knock_melds or ())
+        combos = list(meld_combinations(candidate_melds(mask)))
+        used, _, chosen = rng.choice(combos)
+        layoffs = layoff_closure(mask & ~used, knock_melds)
+        if rng.random() < 0.5:
+            layoffs = layoffs[: rng.randint(0, len(layoffs))]
+        return LayOff(tuple((mask_cards(b)[0], i) for b, i in layoffs),
+                      tuple(mask_cards(m) for m in chosen))
+    return action
+
+
+def _probes(hand: Hand, rng: random.Random) -> list[tuple[int, Action]]:
+    """A few actions to ask the engine's refusal about, legal or not."""
+    player = hand.turn
+    held = list(hand.cards(player))
+    other = [c for c in DECK if c not in held]
+    cards: list[Card] = rng.sample(held, min(2, len(held))) + rng.sample(other, 1)
+    if hand.just_taken is not None:
+        cards.append(hand.just_taken)
+    candidates: list[Action] = [Pass(), DrawStock(), DrawPile(), BigGin(), LayOff(),
+                                LayOff((), ())]
+    candidates += [Discard(c) for c in cards] + [Knock(c) for c in cards]
+    picks = rng.sample(candidates, 4)
+    return [(player, a) for a in picks] + [(1 - player, rng.choice(candidates))]
+
+
+def match_case(rules: Ruleset, seed: int, names: tuple[str, str]) -> Case:
+    """A whole match between two computer players, every step recorded."""
+    rng = random.Random(f"gin-conformance:match:{rules.name}:{seed}")
+    players = [get(name, random.Random(rng.random())) for name in names]
+    match = Match(rules, first_dealer=rng.randint(0, 1))
+    hands: list[Case] = []
+    while not match.over and len(hands) < 12:
+        deck = shuffled_deck(rng)
+        hand = match.deal(deck)
+        steps: list[Case] = []
+        observations: list[Case] = []
+        while hand.phase is not Phase.OVER:
+            player = hand.turn
+            if len(steps) % 7 == 0:
+                seat = rng.randint(0, 1)
+                observations.append({"step": len(steps), "player": seat,
+                                     "observation": observation_to_dict(match.observation(seat))})
+            legal = match.legal_actions()
+            probes = [[p, str(a), hand.refusal(p, a)] for p, a in _probes(hand, rng)]
+            action = players[player].choose(match.observation(player), legal)
+            action = _variant(action, hand, rng)
+            seen = len(hand.events)
+            match.apply(player, action)
+            steps.append({
+                "player": player,
+                "action": str(action),
+                "legal": [str(a) for a in legal],
+                "probes": probes,
+                "events": [_event(e) for e in hand.events[seen:]],
+            })
+        for p in (0, 1):
+            observations.append({"step": len(steps), "player": p,
+                                 "observation": observation_to_dict(match.observation(p))})
+        assert hand.result is not None
+        hands.append({
+            "deck": [str(c) for c in deck],
+            "dealer": hand.dealer,
+            "steps": steps,
+            "observations": observations,
+            "result": hand.result.to_dict(),
+            "scores": list(match.scores),
+            "hands_won": list(match.hands_won),
+        })
+    totals = match.totals
+    return {
+        "kind": "match",
+        "rules": rules.to_dict(),
+        "first_dealer": match.first_dealer,
+        "players": list(names),
+        "hands": hands,
+        "totals": None if totals is None else {
+            "winner": totals.winner,
+            "points": list(totals.points),
+            "hands_won": list(totals.hands_won),
+            "game_bonus": list(totals.game_bonus),
+            "box_bonus": list(totals.box_bonus),
+            "shutout": totals.shutout,
+            "totals": list(totals.totals),
+        },
+    }
+
+
+def match_cases(per_ruleset: int, seed: int = 1) -> Iterator[Case]:
+    """``per_ruleset`` whole matches under each ruleset, between players in turn."""
+    for rules in RULESETS:
+        for i in range(per_ruleset):
+            names = (_PLAYERS[i % 4], _PLAYERS[(i // 4 + i + 1) % 4])
+            yield match_case(rules, seed * 100_000 + i, names)
+
+
 def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
     """The files of the corpus by name, each an iterator of cases. ``scale`` 1 is
     the size CI checks; larger multiplies the counts."""
     return {
         "arrange.jsonl": arrange_cases(2000 * scale),
+        "settle.jsonl": settle_cases(3000 * scale),
+        "match.jsonl": match_cases(8 * scale),
     }
 
 

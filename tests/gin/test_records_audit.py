@@ -10,12 +10,13 @@ from typing import Any
 
 import pytest
 
-from gin.actions import Discard
+from gin import fairdeal as fd
+from gin.actions import BigGin, Discard, DrawStock, Knock
 from gin.audit import audit_record, audit_records
 from gin.cards import DECK
 from gin.errors import MalformedInput
 from gin.players import get
-from gin.records import SEATS, HandRecord, parse_record
+from gin.records import SEATS, HandRecord, Step, parse_record
 from gin.rules import CLASSIC
 from gin.session import HandVerified, Session, play_local
 
@@ -271,3 +272,76 @@ def test_two_copies_of_a_hand_that_disagree_both_fail(
     results = audit_records([host[0], forged], ["host.json", "guest.json"])
     assert any(f.where == "hand" and "guest.json" in f.detail for f in results[0].findings)
     assert any(f.where == "hand" and "host.json" in f.detail for f in results[1].findings)
+
+
+# --- the keys each step reveals ------------------------------------------------------
+
+
+def step_index(record: HandRecord, found: Callable[[Step], bool], after: int = 0) -> int:
+    return next(i for i, s in enumerate(record.steps) if i >= after and found(s))
+
+
+def removed_step(record: HandRecord, index: int) -> Callable[[dict[str, Any]], object]:
+    return lambda d: d["steps"].pop(index)
+
+
+def stock_answer(record: HandRecord) -> int:
+    return step_index(record, lambda s: isinstance(s.action, DrawStock)) + 1
+
+
+def knock_show(record: HandRecord) -> int:
+    return step_index(record, lambda s: isinstance(s.action, Knock | BigGin)) + 1
+
+
+def discard_with_key(record: HandRecord) -> int:
+    return step_index(record, lambda s: isinstance(s.action, Discard) and bool(s.keys))
+
+
+@pytest.mark.parametrize(("where", "said"), [
+    ("deal", "deal keys"), ("stock answer", "the key of the card"), ("show", "show")])
+def test_a_key_only_step_removed_is_noticed(record: HandRecord, where: str, said: str) -> None:
+    index = {"deal": 0, "stock answer": stock_answer(record), "show": knock_show(record)}[where]
+    step = record.steps[index]
+    assert step.action is None and step.keys
+    result = audited(record, removed_step(record, index))
+    (finding,) = result.findings
+    assert finding.who == "record" and finding.where.startswith("steps")
+    assert said in finding.detail
+
+
+def test_a_discards_key_removed_is_noticed(record: HandRecord) -> None:
+    index = discard_with_key(record)
+    (finding,) = audited(record, lambda d: d["steps"][index].pop("keys")).findings
+    assert (finding.who, finding.where) == ("record", f"steps[{index}]")
+    assert "should reveal the keys for position" in finding.detail
+
+
+def test_a_knocks_key_removed_is_noticed(record: HandRecord) -> None:
+    index = knock_show(record) - 1
+    assert len(record.steps[index].keys) > 1
+    (finding,) = audited(record, lambda d: d["steps"][index]["keys"].pop()).findings
+    assert (finding.who, finding.where) == ("record", f"steps[{index}]")
+
+
+def test_a_true_key_the_protocol_never_sent_is_noticed(record: HandRecord) -> None:
+    last = record.steps[-1]
+    seat = 1 - last.seat
+    seed = record.seeds[0 if seat == record.dealer else 1]
+    position = 51  # a stock card nobody drew in this hand
+    assert not any(p == position for s in record.steps for p, _ in s.keys)
+    key = fd.derive_position_key(seed, position).to_bytes(32, "big").hex()
+    result = audited(record, lambda d: d["steps"].append({"seat": seat,
+                                                          "keys": [[position, key]]}))
+    (finding,) = result.findings
+    assert finding.who == "record" and "where the protocol sends none" in finding.detail
+
+
+def test_a_key_answering_the_wrong_step_is_noticed(record: HandRecord) -> None:
+    index = stock_answer(record)
+
+    def move_it(d: dict[str, Any]) -> None:
+        d["steps"].insert(index + 1, d["steps"].pop(index))
+
+    (finding,) = audited(record, move_it).findings
+    assert (finding.who, finding.where) == ("record", f"steps[{index}]")
+    assert "the key of the card" in finding.detail

@@ -4,9 +4,14 @@
  * The case format is documented in docs/conformance.md.
  */
 
+import { parseAction } from "../src/engine/actions.ts";
 import { type Card, parseCards } from "../src/engine/cards.ts";
-import { MalformedInput } from "../src/engine/errors.ts";
+import { GinError, IllegalAction, MalformedInput } from "../src/engine/errors.ts";
+import { Match } from "../src/engine/match.ts";
 import { bestArrangement, bestDiscard } from "../src/engine/melds.ts";
+import { eventToData } from "../src/engine/observation.ts";
+import { Ruleset } from "../src/engine/rules.ts";
+import { settle } from "../src/engine/scoring.ts";
 
 // A case is untrusted JSON: read it field by field.
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -56,8 +61,125 @@ function checkArrange(c: CaseObject): string | null {
   );
 }
 
+/** The first place where two pieces of plain data differ (maps in any key order). */
+export function dataDiff(expected: unknown, actual: unknown, path = ""): string | null {
+  if (typeof expected !== "object" || expected === null || typeof actual !== "object" || actual === null) {
+    return Object.is(expected, actual) ? null : `${path || "value"}: expected ${show(expected)}, `
+      + `the TS engine gives ${show(actual)}`;
+  }
+  if (Array.isArray(expected) !== Array.isArray(actual)) {
+    return `${path}: expected ${show(expected)}, the TS engine gives ${show(actual)}`;
+  }
+  const e = expected as Record<string, unknown>;
+  const a = actual as Record<string, unknown>;
+  const keys = new Set([...Object.keys(e), ...Object.keys(a)]);
+  for (const key of keys) {
+    if (!(key in e) || !(key in a)) {
+      return `${path}.${key}: ${key in e ? "missing from the TS engine's" : "not in the case's"} data`;
+    }
+    const why = dataDiff(e[key], a[key], Array.isArray(expected) ? `${path}[${key}]` : `${path}.${key}`);
+    if (why !== null) return why;
+  }
+  return null;
+}
+
+function cardGroups(value: Json, name: string): Card[][] {
+  if (!Array.isArray(value)) throw new MalformedInput(`'${name}' must be a list of melds`);
+  return value.map((m, i) => cardList(m, `${name}[${i}]`));
+}
+
+function whole(value: Json, name: string): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+    throw new MalformedInput(`'${name}' must be a whole number`);
+  }
+  return value;
+}
+
+/** `settle`: a knock settled, or refused with gin's reason. */
+function checkSettle(c: CaseObject): string | null {
+  const rules = Ruleset.fromDict(field(c, "rules"));
+  const melds = c.knocker_melds === undefined ? null : cardGroups(c.knocker_melds, "knocker_melds");
+  let outcome: unknown;
+  try {
+    outcome = settle(cardList(field(c, "knocker"), "knocker"), cardList(field(c, "defender"), "defender"),
+      rules, melds, whole(field(c, "knock_limit"), "knock_limit")).toDict();
+  } catch (exc) {
+    if (!(exc instanceof IllegalAction)) throw exc;
+    return differs("error", field(c, "error"), exc.message);
+  }
+  if (c.error !== undefined) return `expected the error ${show(c.error)}, the TS engine settles`;
+  return dataDiff(field(c, "outcome"), outcome, "outcome");
+}
+
+/** `match`: a whole match replayed step by step against its transcript. */
+function checkMatch(c: CaseObject): string | null {
+  const match = new Match(Ruleset.fromDict(field(c, "rules")), whole(field(c, "first_dealer"), "first_dealer"));
+  const hands = field(c, "hands");
+  if (!Array.isArray(hands)) throw new MalformedInput("'hands' must be a list");
+  for (const [h, handValue] of hands.entries()) {
+    const hc = handValue as CaseObject;
+    const where = `hand ${h + 1}`;
+    const hand = match.deal(cardList(field(hc, "deck"), "deck"));
+    const dealer = differs(`${where} dealer`, hc.dealer, hand.dealer);
+    if (dealer) return dealer;
+    const steps = field(hc, "steps") as CaseObject[];
+    const observations = field(hc, "observations") as CaseObject[];
+    let next = 0; // the next observation checkpoint
+    const checkObservations = (step: number): string | null => {
+      for (; next < observations.length && observations[next]!.step === step; next++) {
+        const o = observations[next]!;
+        const seat = whole(field(o, "player"), "player");
+        const why = dataDiff(field(o, "observation"), match.observation(seat).toDict(),
+          `${where} step ${step} observation of player ${seat}`);
+        if (why) return why;
+      }
+      return null;
+    };
+    for (const [i, step] of steps.entries()) {
+      const at = `${where} step ${i + 1}`;
+      const seen = checkObservations(i);
+      if (seen) return seen;
+      const legal = differs(`${at} legal actions`, field(step, "legal"), match.legalActions().map(String));
+      if (legal) return legal;
+      for (const probe of field(step, "probes") as Json[][]) {
+        const [player, text, reason] = probe as [number, string, string | null];
+        const why = differs(`${at} refusal of '${text}' by player ${player}`, reason,
+          hand.refusal(player, parseAction(text)));
+        if (why) return why;
+      }
+      const before = hand.events.length;
+      try {
+        match.apply(whole(field(step, "player"), "player"), parseAction(field(step, "action") as string));
+      } catch (exc) {
+        if (exc instanceof GinError) return `${at}: the TS engine refuses '${step.action}': ${exc.message}`;
+        throw exc;
+      }
+      const events = differs(`${at} events`, field(step, "events"), hand.events.slice(before).map(eventToData));
+      if (events) return events;
+    }
+    const end = checkObservations(steps.length);
+    if (end) return end;
+    const result = dataDiff(field(hc, "result"), hand.result?.toDict() ?? null, `${where} result`)
+      ?? differs(`${where} scores`, hc.scores, match.scores)
+      ?? differs(`${where} hands won`, hc.hands_won, match.handsWon);
+    if (result) return result;
+  }
+  const t = match.totals;
+  return dataDiff(field(c, "totals"), t === null ? null : {
+    winner: t.winner,
+    points: t.points,
+    hands_won: t.handsWon,
+    game_bonus: t.gameBonus,
+    box_bonus: t.boxBonus,
+    shutout: t.shutout,
+    totals: t.totals,
+  }, "totals");
+}
+
 const CHECKS: Record<string, (c: CaseObject) => string | null> = {
   arrange: checkArrange,
+  settle: checkSettle,
+  match: checkMatch,
 };
 
 /** Check one parsed case; MalformedInput when it is not a case of a known kind. */
