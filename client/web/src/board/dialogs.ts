@@ -90,7 +90,7 @@ export function knockDialog(
   const show = (): void => {
     const options = layouts(card);
     layout = Math.min(layout, options.length - 1);
-    const count = counts.get(card)!;
+    const count = options[layout]!.deadwood;
     sentence.textContent = count === 0
       ? `Gin: every card melds. ${them} cannot lay off against gin.`
       : `Knock with ${count} in loose cards. ${them} lays off what fits onto your melds; `

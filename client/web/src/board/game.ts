@@ -73,7 +73,14 @@ export function knockChoice(counts: ReadonlyMap<Card, number>, selected: Card | 
  * limit, least deadwood first (the first is the engine's best). */
 export function knockLayouts(obs: Observation, card: Card): Arrangement[] {
   const left = cardsMask(obs.hand.filter((c) => c !== card));
-  return allArrangements(left, obs.knockLimit);
+  return allArrangements(left, obs.knockLimit).sort((a, b) => a.deadwood - b.deadwood);
+}
+
+/** The computer's own seed: its play never shifts the decks. Players keep no state
+ * (each decision is seeded from this and the observation), so a resumed match
+ * plays on exactly as it would have. */
+function opponentSeed(seed: number): number {
+  return (seed ^ 0x5bd1e995) >>> 0;
 }
 
 function newSeed(): number {
@@ -96,7 +103,7 @@ export class Game {
     this.vs = vs;
     this.seed = seed;
     this.decks = new Rand(seed);
-    this.opponent = players.get(vs, new Rand(seed ^ 0x5bd1e995));
+    this.opponent = players.get(vs, opponentSeed(seed));
     this.match = match ?? new Match(rules, OPPONENT);
     if (match?.hand) {
       // The deck stream goes on after the decks already dealt.
@@ -198,7 +205,7 @@ export class Game {
 
   setStrength(vs: Strength): void {
     this.vs = vs;
-    this.opponent = players.get(vs, new Rand(this.seed ^ 0x5bd1e995));
+    this.opponent = players.get(vs, opponentSeed(this.seed));
     this.save();
   }
 
