@@ -276,3 +276,61 @@ def test_the_hand_is_fully_visible(
     for name in ("Stock", "Discard", "Your hand", "Loose cards"):
         assert name in board.page.inner_text("#table")
     board.page.screenshot(path=str(artifacts / f"board-{width}x{height}.png"))
+
+
+def test_lay_offs_are_shown_against_the_computers_melds(open_board: Any) -> None:
+    # The computer (Easy) can knock at once; the player holds the 5♣, the 6♥ and the
+    # 10♥, which fit its fives and, one after the other, its 7-8-9♥.
+    saved = saved_match("5c 6h Th Jc Qc Kh 9s 9d 2s 3s", "2c 3c 4c 5d 5h 5s 7h 8h 9h Ad",
+                        "Qd", "8d 8c")
+    board = open_board("?delay=0", saved=saved)
+    board.page.click("#btn-pass")
+    board.wait_for_player()
+    if board.visible("#btn-stock"):  # the computer passed too: draw, throw what came
+        board.page.click("#stock")
+        board.page.click("#btn-throw")
+        board.wait_for_player()
+    assert board.visible("#btn-layoff"), board.prompt()
+    assert board.prompt() == "The computer knocked: lay out your cards and lay off what fits"
+    shown = set(board.page.eval_on_selector_all(
+        "#opponent .card[data-card]", "cs => cs.map(c => c.dataset.card)"))
+    assert {"2c", "3c", "4c", "5d", "5h", "5s", "7h", "8h", "9h"} <= shown
+    board.page.keyboard.press("l")
+    board.page.wait_for_selector("dialog[open]")
+    assert board.page.inner_text("#dialog-title") == "The computer won the hand"
+    laid = set(board.page.eval_on_selector_all(
+        "#dialog-body .card.laid", "cs => cs.map(c => c.dataset.card)"))
+    assert laid == {"5c", "6h", "Th"}
+    assert "after laying off 3 cards" in board.page.inner_text("#dialog-body")
+
+
+def test_the_match_end_shows_the_game_bonus_boxes_and_shutout(open_board: Any) -> None:
+    saved = saved_match("2h 3h 4h 4s 4c Kc Kd Ks Kh Ad", "5h 4d 9c 9d 9s 6c 7d 8s Ts Jh",
+                        "Jd", "Qc")
+    saved["match"]["rules"]["target"] = 10  # the first hand won ends the match
+    for hand in saved["match"]["hands"]:
+        hand["rules"]["target"] = 10
+    board = open_board("?delay=0", saved=saved)
+    board.page.click("#btn-pass")
+    board.wait_for_player()
+    board.page.click("#stock")
+    board.page.keyboard.press("k")
+    board.page.click("#dialog-buttons .primary")  # knock with 6 (the fours and kings)
+    board.page.wait_for_function(
+        "document.querySelector('#dialog-title').textContent === 'You won the hand'")
+    assert board.page.inner_text("#dialog-buttons .primary") == "See the match's result"
+    board.page.click("#dialog-buttons .primary")
+    assert board.page.inner_text("#dialog-title") == "You win the match"
+    rows = board.page.eval_on_selector_all(
+        "#dialog-body tbody tr", "rs => rs.map(r => [...r.children].map(c => c.textContent))")
+    table = {row[0]: row[1:] for row in rows}
+    points = int(table["Points"][0])
+    assert table["Game bonus"] == ["200", "0"]  # doubled: the computer won no hand
+    assert table["Boxes (25 a hand won)"] == ["1 × 25 = 25", "0 × 25 = 0"]
+    assert table["Shutout"] == ["game bonus doubled", ""]
+    assert table["Total"] == [str(points + 225), "0"]
+    assert "a shutout" in board.page.inner_text("#dialog-body")
+    board.page.click("#dialog-buttons .primary")  # new match
+    board.wait_for_player()
+    assert board.page.inner_text("#hand-number") == "Hand 1"
+    assert board.page.inner_text("#game-you") == "0"
