@@ -334,3 +334,63 @@ def test_the_match_end_shows_the_game_bonus_boxes_and_shutout(open_board: Any) -
     board.wait_for_player()
     assert board.page.inner_text("#hand-number") == "Hand 1"
     assert board.page.inner_text("#game-you") == "0"
+
+
+def test_cards_are_dragged_into_your_own_order_and_onto_the_pile(open_board: Any) -> None:
+    board = open_board("?seed=8&delay=5000")
+    page = board.page
+
+    def drag(source: str, target: str) -> None:
+        a, b = page.locator(source).bounding_box(), page.locator(target).bounding_box()
+        assert a is not None and b is not None
+        page.mouse.move(a["x"] + 10, a["y"] + 10)
+        page.mouse.down()
+        page.mouse.move(a["x"] + 30, a["y"] + 30, steps=3)
+        page.mouse.move(b["x"] + 10, b["y"] + 10, steps=5)
+        page.mouse.up()
+
+    before = board.hand()
+    first, last = before[0], before[-1]
+    assert page.is_checked("#group")
+    drag(f"#hand .card[data-card='{last}']", f"#hand .card[data-card='{first}']")
+    # Moving a card by hand turns the grouping off and keeps the new order.
+    assert not page.is_checked("#group")
+    assert board.hand() == [last, *[c for c in before if c != last]]
+    page.click("#btn-pass")
+    board.wait_for_player()
+    if board.visible("#btn-stock"):
+        page.click("#stock")
+    card = board.hand()[2]
+    drag(f"#hand .card[data-card='{card}']", "#discard")
+    assert card not in board.hand()
+    assert page.get_attribute("#discard .card", "data-card") == card
+    page.keyboard.press("g")
+    assert page.is_checked("#group")
+
+
+def test_the_side_choices_full_screen_and_the_whole_pile(open_board: Any) -> None:
+    board = open_board("?seed=9&delay=0")
+    page = board.page
+    page.keyboard.press("v")
+    assert page.inner_text("#dialog-title") == "The discard pile"
+    assert page.locator("#dialog-body .card").count() == 1
+    page.keyboard.press("Escape")
+    page.keyboard.press("r")  # the next ruleset asks first
+    assert "classic rules" in page.inner_text("#dialog-body")
+    page.click("#dialog-buttons .primary")
+    board.wait_for_player()
+    assert page.is_checked("#rules input[value=classic]")
+    assert "with 20 for every hand won" in page.inner_text("#target")
+    page.keyboard.press("3")
+    assert page.is_checked("#strength input[value=hard]")
+    assert "Computer (hard)" in page.inner_text("#opponent-label")
+    page.keyboard.press("f")
+    page.wait_for_function(
+        "document.fullscreenElement !== null || document.querySelector('#app.full') !== null")
+    assert not page.is_visible("#side")
+    page.keyboard.press("i")
+    assert page.inner_text("#dialog-title") == "How to play"
+    text = page.inner_text("#dialog-body")
+    for words in ("The rules (classic)", "How the computer plays", "The shuffle",
+                  "their deadwood + 20", "the difference + 10"):
+        assert words in text

@@ -59,7 +59,8 @@ export function openDialog(title: string, body: Node[], buttons: DialogButton[],
   onCancel = cancel ?? null;
   if (!box.open) box.showModal();
   const first = row.querySelector<HTMLButtonElement>("button.primary") ?? row.querySelector("button");
-  first?.focus();
+  first?.focus({ preventScroll: true }); // a long text is read from its start
+  box.scrollTop = 0;
 }
 
 export function closeDialog(): void {

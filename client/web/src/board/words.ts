@@ -79,7 +79,7 @@ export function explainResult(obs: Observation, them = THEM): string {
   const rules = obs.rules;
   const knocker = who(result.knocker, me, them);
   const winner = who(result.winner, me, them);
-  const to = winner === "You" ? "you" : winner;
+  const to = winner === "You" ? "you" : winner.toLowerCase();
   const defender = who(result.knocker === null ? null : 1 - result.knocker, me, them);
   if (out.kind === "gin" || out.kind === "big_gin") {
     const big = out.kind === "big_gin";
@@ -90,7 +90,7 @@ export function explainResult(obs: Observation, them = THEM): string {
   const laid = out.layoffs.length;
   const laidText = laid ? ` after laying off ${laid} card${laid === 1 ? "" : "s"}` : "";
   const left = `${knocker} knocked with ${out.knockerDeadwood}; ${defender === "You" ? "you were"
-    : `${defender} was`} left with ${out.defenderDeadwood}${laidText}.`;
+    : `${defender.toLowerCase()} was`} left with ${out.defenderDeadwood}${laidText}.`;
   if (out.kind === "undercut") {
     return `${left} An undercut: ${out.knockerDeadwood} − ${out.defenderDeadwood} + `
       + `${rules.undercutBonus} = ${result.points} to ${to}.`;
