@@ -29,7 +29,7 @@ from gin.melds import (
     discard_mask,
     meld_combinations,
 )
-from gin.players import get
+from gin.players import get, hint
 from gin.rules import PRESETS, Ruleset
 from gin.scoring import settle
 
@@ -245,7 +245,7 @@ def _probes(hand: Hand, rng: random.Random) -> list[tuple[int, Action]]:
 def match_case(rules: Ruleset, seed: int, names: tuple[str, str]) -> Case:
     """A whole match between two computer players, every step recorded."""
     rng = random.Random(f"gin-conformance:match:{rules.name}:{seed}")
-    players = [get(name, random.Random(rng.random())) for name in names]
+    players = [get(name, rng.getrandbits(32)) for name in names]
     match = Match(rules, first_dealer=rng.randint(0, 1))
     hands: list[Case] = []
     while not match.over and len(hands) < 12:
@@ -312,6 +312,51 @@ def match_cases(per_ruleset: int, seed: int = 1) -> Iterator[Case]:
             yield match_case(rules, seed * 100_000 + i, names)
 
 
+# -- player decisions ----------------------------------------------------------------
+
+_DECIDERS = ("easy", "normal", "hard", "simple", "random")
+
+
+def decisions_case(rules: Ruleset, seed: int, names: tuple[str, str]) -> Case:
+    """One hand played by two computer players; at every position, what each
+    player (and the hint) would do there."""
+    rng = random.Random(f"gin-conformance:decisions:{rules.name}:{seed}")
+    player_seed = rng.getrandbits(32)
+    deciders = {name: get(name, player_seed) for name in _DECIDERS}
+    drivers = [get(name, rng.getrandbits(32)) for name in names]
+    deck = shuffled_deck(rng)
+    hand = Hand(deck, rng.randint(0, 1), rules)
+    positions: list[Case] = []
+    while hand.phase is not Phase.OVER:
+        player = hand.turn
+        obs = hand.observation(player)
+        legal = hand.legal_actions()
+        position: Case = {"step": len(hand.actions)}
+        for name, decider in deciders.items():
+            position[name] = str(decider.choose(obs, legal))
+        advice = hint(obs, legal)
+        position["hint"] = [str(advice.action), advice.reason]
+        positions.append(position)
+        hand.apply(player, drivers[player].choose(obs, legal))
+    return {
+        "kind": "decisions",
+        "rules": rules.to_dict(),
+        "dealer": hand.dealer,
+        "deck": [str(c) for c in deck],
+        "seed": player_seed,
+        "actions": [[p, str(a)] for p, a in hand.actions],
+        "positions": positions,
+    }
+
+
+def decisions_cases(per_ruleset: int, seed: int = 1) -> Iterator[Case]:
+    """``per_ruleset`` hands under each ruleset, played by pairs of players in turn."""
+    for rules in RULESETS:
+        for i in range(per_ruleset):
+            names = (_DECIDERS[i % 5], _DECIDERS[(i // 5 + i + 1) % 5])
+            yield decisions_case(rules, seed * 100_000 + i, names)
+
+
 def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
     """The files of the corpus by name, each an iterator of cases. ``scale`` 1 is
     the size CI checks; larger multiplies the counts."""
@@ -319,6 +364,7 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
         "arrange.jsonl": arrange_cases(2000 * scale),
         "settle.jsonl": settle_cases(3000 * scale),
         "match.jsonl": match_cases(8 * scale),
+        "decisions.jsonl": decisions_cases(100 * scale),
     }
 
 
