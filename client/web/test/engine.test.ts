@@ -139,26 +139,6 @@ test("a match: hands until the target, the dealer alternates, totals at the end"
   assert.throws(() => match.deal([...DECK]), /the match is over/);
 });
 
-test("rand: the same seed gives the same stream; below stays in range; shuffle permutes", () => {
-  const a = new Rand(12345);
-  const b = new Rand(12345);
-  const xs = Array.from({ length: 100 }, () => a.nextU32());
-  assert.deepEqual(xs, Array.from({ length: 100 }, () => b.nextU32()));
-  assert.ok(xs.every((x) => Number.isInteger(x) && x >= 0 && x < 2 ** 32));
-  assert.notDeepEqual(xs, Array.from({ length: 100 }, () => new Rand(12346).nextU32()));
-  const r = new Rand(1);
-  for (let i = 0; i < 1000; i++) {
-    const x = r.below(7);
-    assert.ok(x >= 0 && x < 7);
-    const f = r.random();
-    assert.ok(f >= 0 && f < 1);
-  }
-  const deck = new Rand(3).shuffle([...DECK]);
-  assert.equal(new Set(deck).size, 52);
-  assert.throws(() => new Rand(-1), RangeError);
-  assert.throws(() => new Rand(2 ** 32), RangeError);
-});
-
 test("an online copy: the opponent's hidden cards block a knock or big gin until revealed", () => {
   const deck: (Card | null)[] = stackedDeck(NON_DEALER, DEALER, Card.parse("Ac"), parseCards("Ks"));
   for (let pos = 0; pos < 20; pos += 2) deck[pos] = null; // the non-dealer's cards are unknown here
