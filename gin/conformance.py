@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from itertools import chain
 from typing import Any
 
 from gin.actions import Action, BigGin, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
-from gin.cards import DECK, Card, cards_mask, mask_cards
+from gin.cards import DECK, Card, cards_mask, mask_cards, parse_cards
 from gin.errors import IllegalAction
-from gin.hand import Event, Hand, Observation, Phase, shuffled_deck
+from gin.hand import Event, Hand, Observation, Phase, shuffled_deck, stacked_deck
 from gin.layoffs import layoff_closure
 from gin.match import Match
 from gin.melds import (
@@ -193,6 +194,27 @@ def settle_cases(n: int, seed: int = 1) -> Iterator[Case]:
             return
 
 
+def big_gin_cases(n: int, seed: int = 1) -> Iterator[Case]:
+    """Eleven melded cards laid down, under rules with big gin and without (refused)."""
+    rng = random.Random(f"gin-conformance:big-gin:{seed}")
+    melds = candidate_melds((1 << 52) - 1)
+    made = 0
+    while made < n:
+        hand = 0
+        for meld in rng.sample(melds, len(melds)):
+            if not meld & hand and (hand | meld).bit_count() <= 11:
+                hand |= meld
+            if hand.bit_count() == 11:
+                break
+        if hand.bit_count() != 11:
+            continue
+        rest = [i for i in range(52) if not hand >> i & 1]
+        defender = sum(1 << i for i in rng.sample(rest, 10))
+        rules = rng.choice(RULESETS)
+        yield settle_case(hand, defender, rules, None, rules.knock_limit)
+        made += 1
+
+
 def _neighbours(index: int) -> list[int]:
     """The bits of the cards next to a card in its suit and of the same rank."""
     suit, rank = divmod(index, 13)
@@ -242,14 +264,17 @@ def _probes(hand: Hand, rng: random.Random) -> list[tuple[int, Action]]:
     return [(player, a) for a in picks] + [(1 - player, rng.choice(candidates))]
 
 
-def match_case(rules: Ruleset, seed: int, names: tuple[str, str]) -> Case:
-    """A whole match between two computer players, every step recorded."""
+def match_case(
+    rules: Ruleset, seed: int, names: tuple[str, str], first_deck: list[Card] | None = None,
+) -> Case:
+    """A whole match between two computer players, every step recorded (the first
+    hand dealt from ``first_deck`` when given)."""
     rng = random.Random(f"gin-conformance:match:{rules.name}:{seed}")
     players = [get(name, rng.getrandbits(32)) for name in names]
     match = Match(rules, first_dealer=rng.randint(0, 1))
     hands: list[Case] = []
     while not match.over and len(hands) < 12:
-        deck = shuffled_deck(rng)
+        deck = first_deck if first_deck is not None and not hands else shuffled_deck(rng)
         hand = match.deal(deck)
         steps: list[Case] = []
         observations: list[Case] = []
@@ -310,6 +335,14 @@ def match_cases(per_ruleset: int, seed: int = 1) -> Iterator[Case]:
         for i in range(per_ruleset):
             names = (_PLAYERS[i % 4], _PLAYERS[(i // 4 + i + 1) % 4])
             yield match_case(rules, seed * 100_000 + i, names)
+    # Big gin is rare in play: a match whose first hand deals it to the non-dealer
+    # on the first draw from the stock (Easy passes the upcard, then takes big gin).
+    for rules in RULESETS:
+        if rules.big_gin_bonus is not None:
+            deck = stacked_deck(parse_cards("Ac 2c 3c 4c 5d 6d 7d 9h 9s 9d"),
+                                parse_cards("Kc Qd Jh Ts 8c 7s 6h 5s 4h 3d"),
+                                Card.parse("2s"), parse_cards("9c"))
+            yield match_case(rules, seed, ("easy", "easy"), deck)
 
 
 # -- player decisions ----------------------------------------------------------------
@@ -362,7 +395,7 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
     the size CI checks; larger multiplies the counts."""
     return {
         "arrange.jsonl": arrange_cases(2000 * scale),
-        "settle.jsonl": settle_cases(3000 * scale),
+        "settle.jsonl": chain(settle_cases(3000 * scale), big_gin_cases(200 * scale)),
         "match.jsonl": match_cases(8 * scale),
         "decisions.jsonl": decisions_cases(100 * scale),
     }
