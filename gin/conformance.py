@@ -41,7 +41,7 @@ from gin.melds import (
     meld_combinations,
 )
 from gin.players import get, hint
-from gin.rules import PRESETS, Ruleset
+from gin.rules import BOUNDS, PRESETS, Ruleset
 from gin.scoring import settle
 
 Case = dict[str, Any]
@@ -392,6 +392,37 @@ def action_cases() -> Iterator[Case]:
             yield {"kind": "action", "text": text, "error": str(exc)}
 
 
+def rules_cases() -> Iterator[Case]:
+    """Rulesets as data, each read to its description or refused with gin's message:
+    the presets, house rules, every bound just inside and outside, wrong types,
+    bad names, a preset's name on other values, unknown fields, not a map."""
+    datas: list[Any] = [r.to_dict() for r in RULESETS]
+    for name, (low, high) in BOUNDS.items():
+        for value in (low, high, low - 1, high + 1, str(low), True, None, 1.5):
+            datas.append({"name": "house", name: value})
+    for flag in ("knock_limit_from_upcard", "winner_deals"):
+        datas += [{"name": "house", flag: v} for v in (True, False, 0, 1, "yes", None)]
+    datas += [{"name": n} for n in ("x", "A b.c_d+e-f", " lead", "", "a" * 32, "a" * 33,
+                                    "tab\there", "ünï", "o'k", 7, None)]
+    datas += [{"name": "house", "shutout": s} for s in
+              ("double_bonus", "double_total", "none", "triple", None, 2)]
+    datas += [{"name": "standard", "gin_bonus": 20, "box_bonus": 30},
+              {"name": "classic", "gin_bonus": 20, "undercut_bonus": 10, "box_bonus": 20},
+              {"name": "oklahoma", "knock_limit_from_upcard": False},
+              {"knock_limt": 3, "zeta": 1}, {}, [], "standard", 5, None]
+    for data in datas:
+        case: Case = {"kind": "rules", "data": data}
+        try:
+            rules = Ruleset.from_dict(data)
+        except MalformedInput as exc:
+            case["error"] = str(exc)
+        else:
+            case["is_preset"] = rules.is_preset
+            case["describe"] = rules.describe()
+            case["to_dict"] = rules.to_dict()
+        yield case
+
+
 # -- player decisions ----------------------------------------------------------------
 
 _DECIDERS = ("easy", "normal", "hard", "simple", "random")
@@ -441,7 +472,7 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
     """The files of the corpus by name, each an iterator of cases. ``scale`` 1 is
     the size CI checks; larger multiplies the counts."""
     return {
-        "arrange.jsonl": chain(arrange_cases(2000 * scale), action_cases()),
+        "arrange.jsonl": chain(arrange_cases(2000 * scale), action_cases(), rules_cases()),
         "settle.jsonl": chain(settle_cases(3000 * scale), big_gin_cases(200 * scale)),
         "match.jsonl": match_cases(8 * scale),
         "decisions.jsonl": decisions_cases(100 * scale),

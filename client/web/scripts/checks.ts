@@ -225,7 +225,25 @@ function checkAction(c: CaseObject): string | null {
   return differs("canonical", field(c, "canonical"), canonical);
 }
 
+/** `rules`: a ruleset as data, read to its description or refused with gin's message. */
+function checkRules(c: CaseObject): string | null {
+  let rules: Ruleset;
+  try {
+    rules = Ruleset.fromDict(field(c, "data"));
+  } catch (exc) {
+    if (!(exc instanceof MalformedInput)) throw exc;
+    return differs("error", field(c, "error"), exc.message);
+  }
+  if (c.error !== undefined) return `expected the error ${show(c.error)}, the TS engine accepts the ruleset`;
+  return firstDifference(
+    differs("is_preset", c.is_preset, rules.isPreset),
+    differs("describe", c.describe, rules.describe()),
+    c.to_dict === undefined ? null : dataDiff(c.to_dict, rules.toDict(), "to_dict"),
+  );
+}
+
 const CHECKS: Record<string, (c: CaseObject) => string | null> = {
+  rules: checkRules,
   action: checkAction,
   decisions: checkDecisions,
   arrange: checkArrange,
