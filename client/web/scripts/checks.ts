@@ -7,11 +7,13 @@
 import { parseAction } from "../src/engine/actions.ts";
 import { type Card, parseCards } from "../src/engine/cards.ts";
 import { GinError, IllegalAction, MalformedInput } from "../src/engine/errors.ts";
+import { Hand } from "../src/engine/hand.ts";
 import { Match } from "../src/engine/match.ts";
 import { bestArrangement, bestDiscard } from "../src/engine/melds.ts";
 import { eventToData } from "../src/engine/observation.ts";
 import { Ruleset } from "../src/engine/rules.ts";
 import { settle } from "../src/engine/scoring.ts";
+import { get, hint, NAMES } from "../src/players/index.ts";
 
 // A case is untrusted JSON: read it field by field.
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -176,7 +178,74 @@ function checkMatch(c: CaseObject): string | null {
   }, "totals");
 }
 
+/** `decisions`: a hand replayed; at each position, every player's choice and the hint. */
+function checkDecisions(c: CaseObject): string | null {
+  const hand = new Hand(cardList(field(c, "deck"), "deck"), whole(field(c, "dealer"), "dealer"),
+    Ruleset.fromDict(field(c, "rules")));
+  const seed = whole(field(c, "seed"), "seed");
+  const players = NAMES.map((name) => get(name, seed));
+  const actions = field(c, "actions") as [number, string][];
+  const positions = field(c, "positions") as CaseObject[];
+  let next = 0;
+  for (let step = 0; step <= actions.length; step++) {
+    for (; next < positions.length && positions[next]!.step === step; next++) {
+      const position = positions[next]!;
+      const obs = hand.observation(hand.turn);
+      const legal = hand.legalActions();
+      for (const player of players) {
+        const why = differs(`step ${step} ${player.name}`, position[player.name], String(player.choose(obs, legal)));
+        if (why) return why;
+      }
+      if (position.hint !== undefined) {
+        const advice = hint(obs, legal);
+        const why = differs(`step ${step} hint`, position.hint, [String(advice.action), advice.reason]);
+        if (why) return why;
+      }
+    }
+    if (step < actions.length) {
+      const [player, text] = actions[step]!;
+      hand.apply(player, parseAction(text));
+    }
+  }
+  return null;
+}
+
+/** `action`: an action's text parsed to its canonical text, or refused with gin's message. */
+function checkAction(c: CaseObject): string | null {
+  const text = field(c, "text");
+  if (typeof text !== "string") throw new MalformedInput("'text' must be text");
+  let canonical: string;
+  try {
+    canonical = String(parseAction(text));
+  } catch (exc) {
+    if (!(exc instanceof MalformedInput)) throw exc;
+    return differs("error", field(c, "error"), exc.message);
+  }
+  if (c.error !== undefined) return `expected the error ${show(c.error)}, the TS engine reads ${show(canonical)}`;
+  return differs("canonical", field(c, "canonical"), canonical);
+}
+
+/** `rules`: a ruleset as data, read to its description or refused with gin's message. */
+function checkRules(c: CaseObject): string | null {
+  let rules: Ruleset;
+  try {
+    rules = Ruleset.fromDict(field(c, "data"));
+  } catch (exc) {
+    if (!(exc instanceof MalformedInput)) throw exc;
+    return differs("error", field(c, "error"), exc.message);
+  }
+  if (c.error !== undefined) return `expected the error ${show(c.error)}, the TS engine accepts the ruleset`;
+  return firstDifference(
+    differs("is_preset", c.is_preset, rules.isPreset),
+    differs("describe", c.describe, rules.describe()),
+    c.to_dict === undefined ? null : dataDiff(c.to_dict, rules.toDict(), "to_dict"),
+  );
+}
+
 const CHECKS: Record<string, (c: CaseObject) => string | null> = {
+  rules: checkRules,
+  action: checkAction,
+  decisions: checkDecisions,
   arrange: checkArrange,
   settle: checkSettle,
   match: checkMatch,
