@@ -276,7 +276,7 @@ class GinApp(App[None]):
                 saved = Game.resume(c.storage, make_opponent=c.make_opponent,
                                     deck_source=c.deck_source)
             except StorageError as exc:
-                self.notify(str(exc), severity="warning", timeout=10)
+                self.notify(str(exc), severity="warning", timeout=10, markup=False)
         if saved is None:
             self._begin(self._new_game(c.rules))
             return
@@ -297,7 +297,8 @@ class GinApp(App[None]):
         with self.prevent(RadioSet.Changed):
             self.query_one("#mode-computer", RadioButton).value = True
             self.query_one(f"#strength-{game.vs}", RadioButton).value = True
-            self.query_one(f"#rules-{game.rules.name}", RadioButton).value = True
+            if game.rules.is_preset:  # a custom ruleset has no button
+                self.query_one(f"#rules-{game.rules.name}", RadioButton).value = True
         self._show_target(game.rules)
         self._after_action(None)
 
@@ -792,7 +793,7 @@ class GinApp(App[None]):
             assert self.game is not None
             if yes:
                 self._restart(PRESETS[name])
-            else:
+            elif self.game.rules.is_preset:
                 with self.prevent(RadioSet.Changed):
                     self.query_one(f"#rules-{self.game.rules.name}", RadioButton).value = True
 

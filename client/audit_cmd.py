@@ -1,17 +1,19 @@
 """`gin audit FILE...`: re-verify saved hand records and tell each hand.
 
-Only reading files and printing live here; :func:`gin.audit.audit_record` does
-the work. Exit status: 0 when every record verifies, 1 when one fails its
+Only reading files and printing live here; :func:`gin.audit.audit_records` does
+the work, auditing the files together so each hand's scores follow from the hand
+before it. Exit status: 0 when every record verifies, 1 when one fails its
 audit, 2 when a file is missing, unreadable or not a valid record.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import Any
 
-from gin.audit import audit_record
+from gin.audit import audit_records
 from gin.errors import MalformedInput
 from gin.records import MAX_RECORD_BYTES, parse_record
 
@@ -22,9 +24,12 @@ def register(subparsers: Any) -> None:
         help="re-verify saved online hands (the fair deal and every move)",
         description="Re-verify hand records of online matches independently: the "
         "commitments, both players' deck messages recomputed from the seeds, every key "
-        "revealed, every move replayed through the rules engine, and the score. Prints "
-        "each hand as a replay and 'verified', or what failed, where, and who is at "
-        "fault. Exit status 0 only when every record verifies.",
+        "revealed, every move replayed through the rules engine, and the score. The "
+        "match scores after a hand are proven only from the records of the hands "
+        "before it, from hand 1: give a match's records together. Prints each hand as "
+        "a replay and 'verified' (saying what the records given cannot prove), or what "
+        "failed, where, and who is at fault. Exit status 0 only when every record "
+        "verifies.",
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="hand record (JSON)")
     parser.add_argument("-q", "--quiet", action="store_true",
@@ -32,30 +37,62 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+# The top-level fields of the other JSON files in the data folder (client/game.py,
+# client/storage.py), to say what a file given by mistake is.
+_LOCAL_HAND = {"hand", "hand_number", "players", "result", "scores_after"}
+# A sealed save, the match against the computer, the online session.
+_SAVES = ({"gin-save"}, {"format", "vs", "match"}, {"format", "role", "session"})
+
+
+def _not_a_record(data: bytes) -> str | None:
+    """What ``data`` is, when it is one of gin's other files rather than a hand record."""
+    try:
+        value = json.loads(data)
+    except ValueError:
+        return None
+    if not isinstance(value, dict):
+        return None
+    if set(value) == _LOCAL_HAND:
+        return ("this is a hand played against the computer, saved by `gin play` "
+                "(hands/ in the data folder): it has no fair-deal transcript, so there is "
+                "nothing to audit. gin audit checks the records of online matches, saved "
+                "under records/ in the data folder.")
+    if any(keys <= value.keys() for keys in _SAVES):
+        return ("this is a saved match in progress, not a hand record. gin audit checks "
+                "the records of finished online hands, saved under records/ in the data "
+                "folder.")
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     status = 0
+    names, records = [], []
     for name in args.files:
         try:
             with open(name, "rb") as file:
                 data = file.read(MAX_RECORD_BYTES + 1)
-            record = parse_record(data)
+            records.append(parse_record(data))
+            names.append(name)
         except OSError as exc:
             print(f"gin audit: {name}: cannot read: {exc.strerror or exc}", file=sys.stderr)
             status = 2
-            continue
         except MalformedInput as exc:
-            print(f"gin audit: {name}: {exc}", file=sys.stderr)
+            print(f"gin audit: {name}: {_not_a_record(data) or exc}", file=sys.stderr)
             status = 2
-            continue
-        result = audit_record(record)
+    # Together, so each hand is checked against the hand before it in its match.
+    for name, result in zip(names, audit_records(records, names), strict=True):
         print(f"{name}:")
         if not args.quiet:
             for line in result.replay:
                 print(line)
-        if result.ok:
-            print("verified")
-        else:
+        if not result.ok:
             for finding in result.findings:
                 print(f"FAILED {finding}")
             status = max(status, 1)
+        elif result.unproven:
+            print("verified, except what these records cannot prove:")
+            for line in result.unproven:
+                print(f"  not verified: {line}")
+        else:
+            print("verified")
     return status

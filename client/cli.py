@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 # Modules that each define `register(subparsers)`; order is the order in --help.
 COMMAND_MODULES: tuple[str, ...] = (
-    "client.play_cmd", "client.simulate_cmd", "client.stats_cmd", "client.relay_cmd",
-    "client.audit_cmd", "client.host_cmd", "client.join_cmd")
+    "client.play_cmd", "client.web_cmd", "client.simulate_cmd", "client.stats_cmd",
+    "client.relay_cmd", "client.audit_cmd", "client.host_cmd", "client.join_cmd")
 
 
 def build_parser() -> argparse.ArgumentParser:

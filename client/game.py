@@ -197,13 +197,12 @@ class Game:
             rng, opponent_rng = random.Random(), random.Random()
             _set_rng_state(rng, data["rng"])
             _set_rng_state(opponent_rng, data["opponent_rng"])
-            vs = str(data["vs"])
+            # Built inside the try: a bad field (an unknown strength) is damage too.
+            return cls(match.rules, str(data["vs"]), rng, storage,
+                       make_opponent=make_opponent, deck_source=deck_source,
+                       match=match, opponent_rng=opponent_rng)
         except (MalformedInput, KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise StorageError(f"The saved match in {storage.match_path} cannot be "
-                               f"continued: {exc}") from None
-        return cls(match.rules, vs, rng, storage, make_opponent=make_opponent,
-                   deck_source=deck_source,
-                   match=match, opponent_rng=opponent_rng)
+            raise storage.set_aside(storage.match_path, "The saved match", exc) from None
 
     # -- reading -------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from client import online
+from client.keyboard import NoTerminalError, keyboard_from_terminal
 from client.qr import qr_lines
 from client.storage import Storage, StorageError, default_data_dir
 from client.transport import TransportError
@@ -129,6 +130,11 @@ def open_table(args: argparse.Namespace, start: online.OnlineStart) -> int:
     """The table, connecting as ``start`` says at once."""
     from client.app import AppConfig, make_app
 
+    try:
+        keyboard_from_terminal()
+    except NoTerminalError as exc:
+        print(f"gin {args.command}: {exc}", file=sys.stderr)
+        return 2
     storage = Storage(args.data_dir or default_data_dir())
     app = make_app(AppConfig(storage=storage, online=start, offer_resume=False))
     app.run()

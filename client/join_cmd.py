@@ -1,8 +1,9 @@
 """`gin join [LINK]`: take the seat an invite link offers.
 
 The link comes from the argument, else ``$GIN_LINK``, else one line of standard
-input, so its secret need not sit in shell history. A saved match for the same
-link is continued (after a crash or a closed terminal).
+input (asked for when that is a terminal), so its secret need not sit in shell
+history. The table then takes its keys from the terminal, not standard input. A
+saved match for the same link is continued (after a crash or a closed terminal).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ def register(subparsers: Any) -> None:
         "join", help="join a friend's online match with their invite link",
         description="Join the online match of the invite link a friend sent you (made "
         f"by `gin host`). Without LINK the link is read from ${LINK_ENV}, else from "
-        "standard input, which keeps its secret out of shell history. Running it again "
+        "standard input (you are asked to paste it), which keeps its secret out of shell "
+        "history; the table then reads the keyboard from the terminal. Running it again "
         "with the same link continues an interrupted match.")
     parser.add_argument("link", nargs="?", default=None, metavar="LINK",
                         help="the invite link, http[s]://RELAY/j/ROOM#SECRET ('-': read it "
@@ -34,7 +36,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        invite = parse_invite(read_link(args.link))
+        invite = parse_invite(read_link(args.link, prompt=sys.stderr))
     except InvalidLinkError as exc:
         print(f"gin join: bad invite link: {exc}", file=sys.stderr)
         return 2

@@ -161,11 +161,13 @@ def read_link(
     argument: str | None,
     environ: Mapping[str, str] | None = None,
     stdin: TextIO | None = None,
+    prompt: TextIO | None = None,
 ) -> str:
     """The link from the argument, else ``GIN_LINK``, else one line of standard input.
 
     ``-`` as the argument means standard input explicitly. The last two ways keep
-    the secret out of shell history and process listings.
+    the secret out of shell history and process listings. When standard input is
+    a terminal, a person is asked for the link on ``prompt`` (e.g. standard error).
     """
     if argument is not None and argument != "-":
         return argument
@@ -173,6 +175,9 @@ def read_link(
     if argument is None and env.get(LINK_ENV, "").strip():
         return env[LINK_ENV]
     stream = sys.stdin if stdin is None else stdin
+    if stream is not None and prompt is not None and stream.isatty():
+        prompt.write("Paste the invite link your friend sent you, then press Enter:\n> ")
+        prompt.flush()
     # sys.stdin is None when the process was started without one.
     line = stream.readline().strip() if stream is not None else ""
     if not line:

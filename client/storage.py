@@ -6,24 +6,70 @@ folder and is moved into place with :func:`os.replace`, so a crash or a full dis
 never leaves a half-written file where a good one was. Any failure is raised as
 :class:`StorageError` with a message a player can act on; the caller keeps
 playing and tries again later.
+
+A save that is state to continue from (the match in progress, an online match)
+is sealed: it sits in a small envelope with a SHA-256 over its canonical JSON, so
+a flipped byte or a cut-off file is found on load instead of being played from
+(an accident, not a deliberate edit: whoever edits a save can recompute the sum,
+and then the rules engine and the online session still check what it holds).
+A damaged save is
+never played from and never overwritten: it is moved aside to
+``NAME.damaged-YYYYMMDD-HHMMSS`` and the error says where it went. Finished hands
+(``hands/``, ``records/``) stay plain JSON: people and ``gin audit`` read them.
 """
 
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 MATCH_FILE = "match.json"
 HANDS_DIR = "hands"
+SEAL = "gin-save"  # the envelope's marker key; its value is the envelope's version
+SEAL_VERSION = 1
 
 
 class StorageError(Exception):
     """Saving or loading failed; ``str()`` says what happened and where, in plain words."""
+
+
+class DamagedSave(StorageError):
+    """A save could not be used and was moved aside (``moved_to``; None if that failed)."""
+
+    def __init__(self, message: str, moved_to: Path | None) -> None:
+        super().__init__(message)
+        self.moved_to = moved_to
+
+
+def checksum(data: Any) -> str:
+    """SHA-256 (hex) of ``data``'s canonical JSON: sorted keys, no spaces, UTF-8."""
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def seal(data: Any) -> dict[str, Any]:
+    """``data`` in the checksummed envelope that :meth:`Storage.load_state` opens."""
+    # As it will read back (tuples as lists, keys as text), so the sum matches on load.
+    data = json.loads(json.dumps(data))
+    return {SEAL: SEAL_VERSION, "sha256": checksum(data), "data": data}
+
+
+def unseal(envelope: Any) -> Any:
+    """The data inside a sealed save; ValueError naming the damage if it is not intact."""
+    if not isinstance(envelope, dict) or set(envelope) != {SEAL, "sha256", "data"}:
+        raise ValueError("it is not a sealed save")
+    if envelope[SEAL] != SEAL_VERSION:
+        raise ValueError(f"unknown save version {envelope[SEAL]!r}")
+    if envelope["sha256"] != checksum(envelope["data"]):
+        raise ValueError("its checksum does not match its contents")
+    return envelope["data"]
 
 
 def default_data_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -50,8 +96,9 @@ def _explain(exc: OSError, action: str, path: Path) -> StorageError:
 class Storage:
     """Reads and writes the files of one data folder."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, clock: Callable[[], datetime] = datetime.now) -> None:
         self.root = root
+        self.clock = clock  # names a damaged save's new place
 
     @property
     def match_path(self) -> Path:
@@ -81,24 +128,73 @@ class Storage:
 
     def read_json(self, path: Path) -> Any:
         """The JSON in ``path``, or None when there is no such file."""
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+        raw = self._read_bytes(path)
+        if raw is None:
             return None
-        except OSError as exc:
-            raise _explain(exc, "read", path) from None
         try:
-            return json.loads(text)
+            return json.loads(raw)
         except ValueError as exc:
             raise StorageError(f"{path} is not valid JSON ({exc}); it was left as it is.") \
                 from None
 
+    def _read_bytes(self, path: Path) -> bytes | None:
+        try:
+            return path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise _explain(exc, "read", path) from None
+
+    def save_state(self, path: Path, data: Any) -> None:
+        """Write ``data`` sealed with its checksum (see :func:`seal`), atomically."""
+        self.write_json(path, seal(data))
+
+    def load_state(self, path: Path, what: str, *, unsealed_ok: bool = False) -> Any:
+        """The data of the sealed save ``path``, or None when there is none.
+
+        A damaged save is moved aside and raised as :class:`DamagedSave` (``what``
+        names it for the player, e.g. "The saved match"). ``unsealed_ok`` accepts a
+        plain JSON object with a ``format`` field, as saved before saves were sealed.
+        """
+        raw = self._read_bytes(path)
+        if raw is None:
+            return None
+        try:
+            envelope = json.loads(raw)  # bytes that are not UTF-8 raise ValueError too
+        except ValueError:
+            raise self.set_aside(path, what, "it is not valid JSON") from None
+        if unsealed_ok and isinstance(envelope, dict) and SEAL not in envelope \
+                and "format" in envelope:
+            return envelope
+        try:
+            return unseal(envelope)
+        except ValueError as exc:
+            raise self.set_aside(path, what, str(exc)) from None
+
+    def set_aside(self, path: Path, what: str, why: object) -> DamagedSave:
+        """Move the unusable save ``path`` to ``NAME.damaged-YYYYMMDD-HHMMSS``; the error."""
+        stamp = self.clock().strftime("%Y%m%d-%H%M%S")
+        target = path.with_name(f"{path.name}.damaged-{stamp}")
+        n = 1
+        while target.exists():
+            n += 1
+            target = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+        head = (f"{what} in {path} cannot be continued: {why}. The file on this computer "
+                "was damaged or edited")
+        try:
+            os.replace(path, target)
+        except OSError as exc:
+            return DamagedSave(f"{head}; it could not be moved aside "
+                               f"({exc.strerror or exc}), so move or delete it yourself.", None)
+        return DamagedSave(f"{head}. It was moved to {target}, where nothing will "
+                           "overwrite it.", target)
+
     def save_match(self, data: Any) -> None:
-        self.write_json(self.match_path, data)
+        self.save_state(self.match_path, data)
 
     def load_match(self) -> Any:
-        """The saved match in progress, or None."""
-        return self.read_json(self.match_path)
+        """The saved match in progress (a save from before sealing too), or None."""
+        return self.load_state(self.match_path, "The saved match", unsealed_ok=True)
 
     def clear_match(self) -> None:
         try:

@@ -20,6 +20,7 @@ import contextlib
 import json
 import random
 import secrets
+import ssl
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -410,7 +411,9 @@ class RelayTransport:
         except InvalidURI as exc:
             raise TransportError(f"bad relay address: {exc}", permanent=True) from None
         except (OSError, TimeoutError, InvalidHandshake) as exc:
-            raise TransportError(f"cannot reach relay: {exc or type(exc).__name__}") from None
+            raise TransportError(
+                f"cannot reach relay: {_unreachable(exc, self._base.startswith('wss:'))}"
+            ) from None
         try:
             async with asyncio.timeout(s.open_timeout):
                 hello = _decode_control(await ws.recv())
@@ -537,6 +540,23 @@ class RelayTransport:
                 reason = exc.reason
                 continue
             return ws, hello, attempt
+
+
+def _unreachable(exc: BaseException, tls: bool) -> str:
+    """Why a connection failed, in words (some OSErrors have an empty ``str``)."""
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused (nothing listens at that address and port)"
+    if isinstance(exc, TimeoutError):
+        return "no answer in time"
+    dropped = isinstance(exc, ConnectionResetError | ConnectionAbortedError | EOFError)
+    why = "the relay closed the connection" if dropped else (
+        str(exc) or getattr(exc, "strerror", None) or type(exc).__name__)
+    if tls and (dropped or (isinstance(exc, ssl.SSLError)
+                            and not isinstance(exc, ssl.SSLCertVerificationError))):
+        # What a relay without TLS does to an https client's handshake.
+        why += (" while starting an encrypted (https) connection; if the relay does not "
+                "serve https, use the link with http:// instead")
+    return why
 
 
 def _decode_control(message: str | bytes) -> dict[str, Any]:

@@ -2,23 +2,28 @@
 
 The checks (``protocol.md`` §9): each seed opens its commitment; each deck
 message equals what its sender's seed makes of the message it received; every
-key revealed is the one its revealer's seed derives; every action replays
+key revealed is the one its revealer's seed derives, and each step reveals
+exactly the keys the protocol sends there (:mod:`gin.reveals`); every action replays
 legally through the rules engine on the deck the seeds define; the replayed
-score equals the recorded one. A failure names the seat at fault (``host`` or
-``guest``; ``record`` when the record contradicts itself) and where.
-Pure: the session runs the same function at every hand end.
+score equals the recorded one; the match scores after the hand equal those
+after the hand before plus this hand's result. A failure names the seat at
+fault (``host`` or ``guest``; ``record`` when the record contradicts itself)
+and where. What the records given cannot prove (the scores before a hand
+whose predecessor's record is missing) is listed as unproven, never shown as
+verified. Pure: the session runs the same function at every hand end.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 
 from gin import fairdeal as fd
 from gin.cards import Card, format_cards
-from gin.errors import IllegalAction
 from gin.hand import Event, Hand, dealt_positions
-from gin.records import SEATS, HandRecord, Score
+from gin.records import SEATS, HandRecord, Score, Step
+from gin.reveals import Reveals
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +42,9 @@ class Finding:
 class AuditResult:
     findings: tuple[Finding, ...]
     replay: tuple[str, ...]  # the hand told line by line (empty if no deck)
+    #: What the records given cannot prove, each a sentence: not a failure, and
+    #: never to be shown as verified.
+    unproven: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -47,9 +55,17 @@ class AuditResult:
         return frozenset(f.who for f in self.findings)
 
 
-def audit_record(record: HandRecord, trust_seat: int | None = None) -> AuditResult:
+def audit_record(
+    record: HandRecord, trust_seat: int | None = None, previous: HandRecord | None = None
+) -> AuditResult:
     """Check ``record`` completely. ``trust_seat``: a player auditing its own hand
-    skips recomputing its own deck messages (see :func:`gin.fairdeal.audit_hand`)."""
+    skips recomputing its own deck messages (see :func:`gin.fairdeal.audit_hand`).
+
+    ``previous`` is the verified record of the hand before in the same match, whose
+    own scores are proven: this hand's rules, dealer and scores must follow from it.
+    Without it the scores of a hand after the first are checked only against what
+    this hand alone shows, and the scores before it are listed as unproven.
+    """
     where_key = _key_steps(record)
     report = fd.audit_hand(
         match_id=record.match_id,
@@ -75,9 +91,140 @@ def audit_record(record: HandRecord, trust_seat: int | None = None) -> AuditResu
     hand, replay_findings = _replay(record, deck)
     # With a deviating deck the hand was played on other cards: a replay failure
     # would then blame whoever met the difference first, so only the deck counts.
+    unproven: list[str] = []
     if not findings:
         findings += replay_findings
-    return AuditResult(tuple(findings), tuple(_tell(record, hand, deck)))
+        if not replay_findings:
+            findings += _follows(record, previous)
+            score_findings, unproven = _check_scores(record, previous)
+            findings += score_findings
+    return AuditResult(tuple(findings), tuple(_tell(record, hand, deck, bool(unproven))),
+                       tuple(unproven))
+
+
+def audit_records(
+    records: Sequence[HandRecord], names: Sequence[str] | None = None
+) -> tuple[AuditResult, ...]:
+    """Audit several records, in the order given, chaining the hands of each match.
+
+    Each hand is checked against the hand before it in its match when that record
+    is among ``records`` and verified with proven scores, so a run of records from
+    hand 1 proves every total. Two records of one hand (the two players' copies)
+    must agree in everything but the interleaving of the keys both sent at once.
+    ``names`` label the records in findings (default: "record 1", ...).
+    """
+    labels = list(names) if names is not None else [f"record {i + 1}" for i in range(len(records))]
+    order = sorted(range(len(records)),
+                   key=lambda i: (records[i].match_id, records[i].hand_number))
+    results: dict[int, AuditResult] = {}
+    proven: dict[tuple[bytes, int], HandRecord] = {}  # verified, scores proven
+    for i in order:
+        record = records[i]
+        previous = proven.get((record.match_id, record.hand_number - 1))
+        result = audit_record(record, previous=previous)
+        if record.hand_number > 1 and previous is None:
+            result = _without_previous(result, record, records)
+        twins = [j for j in range(len(records)) if j != i and _same_hand(records[j], record)]
+        clash = [labels[j] for j in twins if _differs(records[j], record)]
+        if clash:
+            result = replace(result, findings=(*result.findings, Finding(
+                "record", "hand", f"{', '.join(clash)} of the same hand tells it otherwise; "
+                "at most one of them is true")))
+        results[i] = result
+        if result.ok and (record.hand_number == 1 or previous is not None):
+            proven.setdefault((record.match_id, record.hand_number), record)
+    return tuple(results[i] for i in range(len(records)))
+
+
+def _same_hand(a: HandRecord, b: HandRecord) -> bool:
+    return (a.match_id, a.hand_number) == (b.match_id, b.hand_number)
+
+
+def _differs(a: HandRecord, b: HandRecord) -> bool:
+    """Whether two records of one hand disagree beyond the order of key-only steps
+    (each side records its own deal keys and the other's as they came)."""
+    def moves(r: HandRecord) -> list[Step]:
+        return [s for s in r.steps if s.action is not None]
+
+    def keys_only(r: HandRecord) -> Counter[Step]:
+        return Counter(s for s in r.steps if s.action is None)
+
+    return (replace(a, steps=()) != replace(b, steps=()) or moves(a) != moves(b)
+            or keys_only(a) != keys_only(b))
+
+
+def _without_previous(result: AuditResult, record: HandRecord,
+                      records: Sequence[HandRecord]) -> AuditResult:
+    """Say why the hand before could not be used, when its record was given."""
+    given = any(r.match_id == record.match_id and r.hand_number == record.hand_number - 1
+                for r in records)
+    if not given or not result.unproven:
+        return result
+    why = (f"the record of hand {record.hand_number - 1} was given but did not verify "
+           "with proven scores, so nothing follows from it")
+    return replace(result, unproven=(*result.unproven, why))
+
+
+def _follows(record: HandRecord, previous: HandRecord | None) -> list[Finding]:
+    """The rules, the dealer and the match's going on, from the hand before."""
+    if previous is None:
+        return []
+    n = previous.hand_number
+    out = []
+    if previous.rules != record.rules:
+        out.append(Finding("record", "rules", f"hand {n} of this match was played under "
+                           "other rules"))
+    winner = previous.score.winner
+    dealer = previous.dealer if winner is None else (
+        winner if record.rules.winner_deals else 1 - previous.dealer)
+    if record.dealer != dealer:
+        out.append(Finding("record", "dealer", f"after hand {n} {SEATS[dealer]} deals, "
+                           f"not {SEATS[record.dealer]}"))
+    target = previous.rules.target
+    if max(previous.scores) >= target:
+        out.append(Finding("record", "hand", f"the match ended with hand {n} (a score "
+                           f"reached {target}): there is no hand {record.hand_number}"))
+    return out
+
+
+def _check_scores(record: HandRecord, previous: HandRecord | None
+                  ) -> tuple[list[Finding], list[str]]:
+    """The match scores after the hand: ``previous``'s plus this hand's points.
+
+    Hand 1 starts from 0-0. For a later hand without the record before it only
+    what this hand shows is checked: the scores before it, the recorded ones less
+    this hand's points, cannot be negative nor already have ended the match.
+    """
+    gained = [0, 0]
+    if record.score.winner is not None:  # the replayed result: it equals the recorded
+        gained[record.score.winner] = record.score.points
+    n = record.hand_number
+    if n == 1 or previous is not None:
+        before = (0, 0) if previous is None else previous.scores
+        want = (before[0] + gained[0], before[1] + gained[1])
+        if want == record.scores:
+            return [], []
+        source = "0-0 before hand 1" if previous is None else f"the scores after hand {n - 1}"
+        return [Finding("record", "scores",
+                        f"recorded {_scores_text(record.scores)}; {source} and this hand's "
+                        f"result give {_scores_text(want)}")], []
+    before = (record.scores[0] - gained[0], record.scores[1] - gained[1])
+    if min(before) < 0:
+        return [Finding("record", "scores",
+                        f"recorded {_scores_text(record.scores)}, less than this hand's "
+                        f"result alone gives")], []
+    if max(before) >= record.rules.target:
+        return [Finding("record", "scores",
+                        f"recorded {_scores_text(record.scores)}: before this hand "
+                        f"{_scores_text(before)}, so the match had already ended at "
+                        f"{record.rules.target}")], []
+    return [], [f"the match scores before hand {n} (by this record {_scores_text(before)}), "
+                f"so the scores after it: one record cannot prove them; audit it together "
+                f"with the records of the hands before it, from hand 1"]
+
+
+def _scores_text(scores: tuple[int, int]) -> str:
+    return f"host {scores[0]}, guest {scores[1]}"
 
 
 def _where(d: fd.Deviation, key_steps: dict[tuple[fd.Role, int | None], str]) -> str:
@@ -96,15 +243,26 @@ def _key_steps(record: HandRecord) -> dict[tuple[fd.Role, int | None], str]:
 
 def _replay(record: HandRecord, deck: list[Card]) -> tuple[Hand, list[Finding]]:
     hand = Hand(deck, record.dealer, record.rules)
+    reveals = Reveals(hand)
     for i, step in enumerate(record.steps):
-        if step.action is None:
-            continue
-        try:
+        illegal = None if step.action is None else hand.refusal(step.seat, step.action)
+        if illegal is not None:
+            return hand, [Finding(SEATS[step.seat], f"steps[{i}]",
+                                  f"{SEATS[step.seat]} cannot {step.action} in the "
+                                  f"{hand.phase.value} phase: {illegal}")]
+        # The session checked each key on arrival: a key missing or out of place is
+        # the record's own inconsistency, not a player's.
+        why = reveals.refusal(step)
+        if why is not None:
+            return hand, [Finding("record", f"steps[{i}]", why)]
+        if step.action is not None:
             hand.apply(step.seat, step.action)
-        except IllegalAction as exc:
-            return hand, [Finding(SEATS[step.seat], f"steps[{i}]", str(exc))]
+            reveals.applied(step)
     if hand.result is None:
         return hand, [Finding("record", "steps", "the hand is not over after the last step")]
+    why = reveals.missing()
+    if why is not None:
+        return hand, [Finding("record", "steps", why)]
     replayed = Score.of(hand.result)
     if replayed != record.score:
         return hand, [Finding("record", "result",
@@ -119,7 +277,7 @@ def _score_text(score: Score) -> str:
     return f"{SEATS[score.winner]} {score.points} by {score.kind.replace('_', ' ')}"
 
 
-def _tell(record: HandRecord, hand: Hand, deck: list[Card]) -> Iterator[str]:
+def _tell(record: HandRecord, hand: Hand, deck: list[Card], unproven: bool) -> Iterator[str]:
     dealer = SEATS[record.dealer]
     yield (f"Hand {record.hand_number} of match {record.match_id.hex()} "
            f"({record.rules.name} rules); {dealer} deals and shuffles first")
@@ -143,7 +301,8 @@ def _tell(record: HandRecord, hand: Hand, deck: list[Card]) -> Iterator[str]:
                f"{outcome.defender_deadwood}")
     if hand.result is not None:
         yield f"  result: {_score_text(Score.of(hand.result))}"
-    yield f"  match scores after the hand: host {record.scores[0]}, guest {record.scores[1]}"
+    yield (f"  match scores after the hand: {_scores_text(record.scores)}"
+           + (" (not verified: see below)" if unproven else ""))
 
 
 def _defender(hand: Hand) -> int:

@@ -311,6 +311,8 @@ class Hand:
             return "big gin is declared with eleven cards, after the draw"
         if self.rules.big_gin_bonus is None:
             return f"big gin is not played under the {self.rules.name} rules"
+        if self._hidden[player]:  # as for a knock: what is laid down must be seen
+            return "the knocker's cards must all be revealed"
         try:
             melds = self._declared(self._masks[player], action.melds)
         except (IllegalAction, MalformedInput) as exc:

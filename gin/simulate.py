@@ -53,7 +53,8 @@ def play_match(
     """Play match ``index`` of a run. Player 0 deals first in even matches, player 1
     in odd ones, so neither gets the first deal's edge."""
     deals = match_rng(seed, index)
-    players = [get(name, match_rng(seed, index, f"player{i}")) for i, name in enumerate(names)]
+    players = [get(name, match_rng(seed, index, f"player{i}").getrandbits(32))
+               for i, name in enumerate(names)]
     match = Match(rules, first_dealer=index % 2)
     hands: list[HandRecord] = []
     while not match.over:

@@ -6,7 +6,7 @@ import argparse
 import asyncio
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from relay.config import (
     DESCRIPTION,
@@ -17,12 +17,17 @@ from relay.config import (
 )
 from relay.logs import configure, event
 from relay.roomid import KeyFileError
-from relay.server import serve
+from relay.server import Relay, serve
 
 
-async def run(config: RelayConfig) -> None:
-    """Serve until SIGTERM or SIGINT, then close every connection with 1001."""
+async def run(config: RelayConfig, started: Callable[[Relay], None] | None = None) -> None:
+    """Serve until SIGTERM or SIGINT, then close every connection with 1001.
+
+    ``started`` is called once the relay listens (``gin web`` prints its address).
+    """
     relay = await serve(config)
+    if started is not None:
+        started(relay)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

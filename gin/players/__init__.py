@@ -3,7 +3,10 @@
 A player sees only an :class:`~gin.hand.Observation` (what a person at the table
 sees) and the legal actions, and returns one of them. Players keep no hidden
 state: memory of the hand is replayed from ``obs.history`` on each call, so the
-same observation always gives the same decision (for a given ``rng``).
+same observation always gives the same decision for a given seed: a player that
+draws at random (Hard, Random) seeds a :class:`gin.rand.Rand` per decision from
+its seed and the observation (:func:`gin.players.view.decision_rand`), the same
+stream the browser's players use.
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ from typing import Protocol
 from gin.actions import Action
 from gin.errors import MalformedInput
 from gin.hand import Observation
-from gin.players.basic import EasyPlayer, RandomPlayer, SimplePlayer
+from gin.players.basic import EasyPlayer, RandomPlayer
+from gin.players.simple import SimplePlayer
 from gin.players.skilled import HARD, NORMAL, Hint, SkilledPlayer
+from gin.rand import check_seed
 
 
 class Player(Protocol):
@@ -28,21 +33,24 @@ class Player(Protocol):
 NAMES: tuple[str, ...] = ("easy", "normal", "hard", "simple", "random")
 
 
-def get(name: str, rng: random.Random | None = None) -> Player:
-    """A player by name. ``rng`` drives the random choices of "simple" and "random"
-    (default: a fixed seed, so a bare ``get`` is still deterministic)."""
-    source = rng if rng is not None else random.Random(0)
+def get(name: str, seed: int | random.Random = 0) -> Player:
+    """A player by name. ``seed`` (in [0, 2**32)) drives the random choices of
+    "hard" and "random"; a ``random.Random`` given instead supplies one 32-bit
+    seed (for callers that hold a random source rather than a seed)."""
+    if isinstance(seed, random.Random):
+        seed = seed.getrandbits(32)
+    check_seed(seed)  # refused here, not at the first decision
     key = name.strip().lower()
     if key == "easy":
         return EasyPlayer()
     if key == "normal":
         return SkilledPlayer(NORMAL)
     if key == "hard":
-        return SkilledPlayer(HARD, source)
+        return SkilledPlayer(HARD, seed)
     if key == "simple":
-        return SimplePlayer(source)
+        return SimplePlayer()
     if key == "random":
-        return RandomPlayer(source)
+        return RandomPlayer(seed)
     raise MalformedInput(f"unknown player {name!r}; choose one of {', '.join(NAMES)}")
 
 

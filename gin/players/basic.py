@@ -1,15 +1,15 @@
-"""The plain players: Random, Easy, and the EAAI challenge's "simple player"."""
+"""The plain players: Random and Easy."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
-from gin.actions import Action, BigGin, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
+from gin.actions import Action, BigGin, Discard, DrawPile, DrawStock, LayOff, Pass
 from gin.cards import cards_mask
 from gin.hand import Observation, Phase
 from gin.melds import arrange_mask
 from gin.players.evaluate import best_knock, bit_value, bits, discards
+from gin.players.view import decision_rand
 
 
 class RandomPlayer:
@@ -17,11 +17,11 @@ class RandomPlayer:
 
     name = "random"
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
 
     def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
-        return self.rng.choice(list(legal))
+        return decision_rand(obs, self.seed).choice(list(legal))
 
 
 def _draw(legal: Sequence[Action], take: bool) -> Action:
@@ -53,33 +53,3 @@ class EasyPlayer:
         pool = loose or sum(allowed)  # all eleven melded: throw the costliest card
         costliest = max(bits(pool), key=lambda b: (bit_value(b), (b.bit_length() - 1) % 13, b))
         return Discard(allowed[costliest])
-
-
-class SimplePlayer:
-    """The EAAI Gin Rummy challenge's SimpleGinRummyPlayer.
-
-    Takes the upcard or pile card only if it ends up in a meld of the best
-    arrangement; otherwise draws from the stock. Throws a card that leaves the least
-    deadwood (random among ties, never the card just taken), knocks as early as
-    possible, and ignores the opponent.
-    """
-
-    name = "simple"
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
-        hand = cards_mask(obs.hand)
-        if obs.phase in (Phase.UPCARD, Phase.DRAW):
-            top = obs.top_of_pile
-            melds = top is not None and not arrange_mask(hand | top.mask).deadwood_mask & top.mask
-            return _draw(legal, take=melds)
-        if obs.phase is Phase.LAYOFF:
-            return LayOff()
-        if BigGin() in legal:
-            return BigGin()
-        left = {c: arrange_mask(hand & ~c.mask).deadwood for c in discards(legal)}
-        least = min(left.values())
-        card = self.rng.choice(sorted(c for c, d in left.items() if d == least))
-        return Knock(card) if Knock(card) in legal else Discard(card)

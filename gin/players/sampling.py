@@ -11,7 +11,6 @@ The guesses depend only on the observation and the random source.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,6 +18,7 @@ from gin.layoffs import best_defence
 from gin.melds import arrange_mask, discard_table
 from gin.players.evaluate import bits
 from gin.players.view import View
+from gin.rand import Rand
 from gin.rules import Ruleset
 
 # From this stock on, the modelled opponent knocks only when the knock wins. Before,
@@ -30,13 +30,15 @@ from gin.rules import Ruleset
 LATE_STOCK = 6
 
 
-def opponent_hands(view: View, rng: random.Random, count: int) -> list[int]:
+def opponent_hands(view: View, rng: Rand, count: int) -> list[int]:
     """``count`` guesses (masks) at the opponent's hand, drawn from ``rng``."""
     pool = list(bits(view.unseen))
     hidden, draws = view.opp_unknown, view.opp_draws
     hands = []
     for _ in range(count):
-        deal = rng.sample(pool, min(len(pool), hidden + draws))
+        deal = pool[:]
+        rng.shuffle(deal)
+        deal = deal[: hidden + draws]
         hand = view.opp_known | sum(deal[:hidden])
         for card in deal[hidden:]:  # known cards stay: the opponent still holds them
             hand, _ = _best_ten(hand | card, view.opp_known)
@@ -88,7 +90,7 @@ def _best_ten(eleven: int, keep: int = 0) -> tuple[int, int]:
 
 
 def waiting_outlook(
-    view: View, mine: int, thrown: int, hands: Sequence[int], rng: random.Random,
+    view: View, mine: int, thrown: int, hands: Sequence[int], rng: Rand,
     stock: int, limit: int, rules: Ruleset,
 ) -> float:
     """Mean points of throwing ``thrown`` instead of knocking, keeping ``mine``, by
@@ -104,7 +106,7 @@ def waiting_outlook(
         pool = list(bits(view.unseen & ~hand))
         theirs = hand | thrown
         if arrange_mask(theirs).deadwood_mask & thrown:
-            theirs = hand | pool.pop(rng.randrange(len(pool)))
+            theirs = hand | pool.pop(rng.below(len(pool)))
         theirs, their_left = _best_ten(theirs)
         if their_left <= limit:
             won = _settle(their_left, arrange_mask(theirs).meld_masks, mine, rules)

@@ -8,7 +8,6 @@ and holds back the cards that would complete their melds.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial, reduce
@@ -32,7 +31,7 @@ from gin.players.evaluate import (
     potential_without,
 )
 from gin.players.sampling import knock_outlook, opponent_hands, waiting_outlook
-from gin.players.view import unseen_of, view_of
+from gin.players.view import decision_rand, unseen_of, view_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,10 +82,10 @@ class SkilledPlayer:
     """Normal or Hard, by style. Deterministic: ties go to the lower-ranked score
     then to the card order."""
 
-    def __init__(self, style: Style, rng: random.Random | None = None) -> None:
+    def __init__(self, style: Style, seed: int = 0) -> None:
         self.style = style
         self.name = style.name
-        self.rng = rng  # None: each decision seeds its own from the observation
+        self.seed = seed  # with the observation, seeds each decision's random stream
 
     def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
         return self._decide(obs, legal)[0]
@@ -261,7 +260,7 @@ class SkilledPlayer:
         a round of waiting: waiting risks their knock (or gin) but may lower ours."""
         style = self.style
         view = view_of(obs)
-        rng = self.rng or random.Random(_seed(obs))
+        rng = decision_rand(obs, self.seed)
         hands = opponent_hands(view, rng, style.samples)
         now = knock_outlook(hands, melds, left, obs.rules)
         wait = waiting_outlook(view, view.hand ^ thrown, thrown, hands, rng, obs.stock_count,
@@ -277,11 +276,6 @@ class SkilledPlayer:
 def _order(bit: int) -> tuple[int, int]:
     """How discards of equal score rank: the higher card first, then the card order."""
     return -bit_value(bit), bit
-
-
-def _seed(obs: Observation) -> int:
-    """A seed from what the player sees, so a hint repeats for the same position."""
-    return cards_mask(obs.hand) << 8 | len(obs.history)
 
 
 def _take_reason(top: Card, arrangement: Arrangement) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from gin.cards import Card, cards_mask
 from gin.hand import Observation
+from gin.rand import Rand, derive
 
 FULL = (1 << 52) - 1
 
@@ -82,3 +83,13 @@ def _initial_pile(obs: Observation) -> list[Card]:
         if event.kind == "discard":
             break
     return [obs.pile[0]] if obs.pile else []
+
+
+def decision_rand(obs: Observation, seed: int) -> Rand:
+    """The random stream of one decision: ``Rand(derive(seed, lo, hi, n))`` where
+    ``lo``/``hi`` are the low and high 32 bits of the hand's mask (bit
+    ``suit * 13 + rank - 1``, suits clubs, diamonds, hearts, spades) and ``n``
+    the number of events in ``obs.history``. So a decision depends only on the
+    observation and the seed, however many decisions came before it."""
+    hand = cards_mask(obs.hand)
+    return Rand(derive(seed, hand & 0xFFFFFFFF, hand >> 32, len(obs.history)))

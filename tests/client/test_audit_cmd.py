@@ -70,3 +70,36 @@ def test_unreadable_files_are_one_line_errors(
     (line,) = captured.err.splitlines()
     assert line.startswith(f"gin audit: {bad}: ") and text in line
     assert "Traceback" not in captured.err and captured.out.endswith("verified\n")
+
+
+def test_edited_scores_fail(record: HandRecord, tmp_path: Path,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    data = record.to_dict()
+    data["scores"] = [0, 99]
+    path = write(tmp_path, "edited.json", json.dumps(data))
+    assert main(["audit", path]) == 1
+    out = capsys.readouterr().out
+    assert "FAILED scores: recorded host 0, guest 99" in out and "verified" not in out
+
+
+@pytest.fixture(scope="module")
+def two_hands() -> list[HandRecord]:
+    host = Session("host", bytes(32), STANDARD.with_options(target=60),
+                   random.Random(3).randbytes)
+    guest = Session("guest", bytes(32), None, random.Random(4).randbytes)
+    play_local(host, guest, [get("easy"), get("easy")])
+    found = [e.record for e in host.events() if isinstance(e, HandVerified)]
+    assert len(found) >= 2
+    return found[:2]
+
+
+def test_what_one_record_cannot_prove_is_not_called_verified(
+    two_hands: list[HandRecord], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    first, second = (write(tmp_path, f"{r.hand_number}.json", r.to_json()) for r in two_hands)
+    assert main(["audit", "-q", second]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{second}:\nverified, except what these records cannot prove:\n")
+    assert "  not verified: the match scores before hand 2" in out
+    assert main(["audit", "-q", second, first]) == 0  # together: hand 2 follows hand 1
+    assert capsys.readouterr().out == f"{second}:\nverified\n{first}:\nverified\n"

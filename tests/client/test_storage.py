@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
+import random
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from client.storage import Storage, StorageError, default_data_dir
+from client.app import AppConfig, make_app
+from client.game import Game
+from client.links import Invite, RelayAddress, new_secret
+from client.online import MatchFiles
+from client.storage import DamagedSave, Storage, StorageError, checksum, default_data_dir
+from gin.rules import STANDARD
+from gin.session import Session
 
 
 def test_data_dir_precedence(tmp_path: Path) -> None:
@@ -67,7 +77,137 @@ def test_a_folder_that_cannot_be_made(tmp_path: Path) -> None:
 
 def test_invalid_json_is_reported_and_left_alone(tmp_path: Path) -> None:
     storage = Storage(tmp_path)
-    storage.match_path.write_text("{not json")
+    (tmp_path / "x.json").write_text("{not json")
     with pytest.raises(StorageError, match="not valid JSON"):
-        storage.load_match()
-    assert storage.match_path.read_text() == "{not json"
+        storage.read_json(tmp_path / "x.json")
+    assert (tmp_path / "x.json").read_text() == "{not json"
+
+
+# -- saves that are state: sealed, checked, and moved aside when damaged -------
+
+CLOCK = datetime(2026, 12, 1, 0, 25, 46)
+ASIDE = "match.json.damaged-20261201-002546"
+
+
+@pytest.fixture
+def sealed(tmp_path: Path) -> Storage:
+    return Storage(tmp_path, clock=lambda: CLOCK)
+
+
+def test_a_state_save_carries_the_checksum_of_its_contents(sealed: Storage) -> None:
+    sealed.save_match({"format": 1, "b": [1, "é"]})
+    on_disk = json.loads(sealed.match_path.read_text())
+    assert on_disk == {"gin-save": 1, "data": {"format": 1, "b": [1, "é"]},
+                       "sha256": checksum({"b": [1, "é"], "format": 1})}
+    assert sealed.load_match() == {"format": 1, "b": [1, "é"]}
+
+
+def test_data_that_json_reshapes_still_matches_its_checksum(sealed: Storage) -> None:
+    sealed.save_match({"format": 1, "rng": (3, (1, 2), None), "by_hand": {2: "b", 10: "a"}})
+    assert sealed.load_match() == {"format": 1, "rng": [3, [1, 2], None],
+                                   "by_hand": {"2": "b", "10": "a"}}
+
+
+@pytest.mark.parametrize(("damage", "why"), [
+    (lambda raw: raw.replace(b'"a": 1', b'"a": 2'), "checksum does not match"),
+    (lambda raw: raw[:-5], "not valid JSON"),
+    (lambda raw: b"\xff\xfe" + raw, "not valid JSON"),
+    (lambda raw: raw.replace(b'"gin-save": 1', b'"gin-save": 7'), "unknown save version"),
+    (lambda raw: b"[1, 2]", "not a sealed save"),
+])
+def test_a_damaged_save_is_moved_aside_not_overwritten(
+        sealed: Storage, damage: Callable[[bytes], bytes], why: str) -> None:
+    sealed.save_match({"format": 1, "a": 1})
+    broken = damage(sealed.match_path.read_bytes())
+    sealed.match_path.write_bytes(broken)
+    with pytest.raises(DamagedSave, match=why) as info:
+        sealed.load_match()
+    aside = sealed.root / ASIDE
+    assert info.value.moved_to == aside and aside.read_bytes() == broken
+    assert f"It was moved to {aside}" in str(info.value)
+    assert not sealed.match_path.exists()
+    # The next save starts afresh and the damaged one stays as it was.
+    sealed.save_match({"format": 1, "a": 3})
+    assert sealed.load_match() == {"format": 1, "a": 3} and aside.read_bytes() == broken
+
+
+def test_a_second_damaged_save_in_the_same_second_gets_its_own_name(sealed: Storage) -> None:
+    for n in (1, 2):
+        sealed.match_path.write_text(f"broken {n}")
+        with pytest.raises(DamagedSave):
+            sealed.load_match()
+    assert (sealed.root / ASIDE).read_text() == "broken 1"
+    assert (sealed.root / f"{ASIDE}-2").read_text() == "broken 2"
+
+
+def test_a_save_that_cannot_be_moved_aside_says_so(sealed: Storage, monkeypatch: Any) -> None:
+    sealed.match_path.write_text("broken")
+
+    def fail(src: Any, dst: Any) -> None:
+        raise OSError(errno.EACCES, os.strerror(errno.EACCES))
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(DamagedSave, match="could not be moved aside") as info:
+        sealed.load_match()
+    assert info.value.moved_to is None
+
+
+def test_a_save_from_before_sealing_still_loads(sealed: Storage) -> None:
+    old = {"format": 1, "vs": "easy"}
+    sealed.match_path.write_text(json.dumps(old))
+    assert sealed.load_match() == old
+
+
+# -- the match against the computer ------------------------------------------------
+
+
+def test_an_unknown_strength_in_the_save_is_damage_not_a_crash(sealed: Storage) -> None:
+    game = Game(STANDARD, "normal", random.Random(3), sealed)
+    saved = sealed.load_match()
+    sealed.save_match({**saved, "vs": "nobody"})
+    with pytest.raises(DamagedSave, match="unknown strength 'nobody'"):
+        Game.resume(sealed)
+    assert json.loads((sealed.root / ASIDE).read_text())["data"]["vs"] == "nobody"
+    assert game.vs == "normal"
+
+
+def test_an_unsealed_save_of_a_real_match_resumes(sealed: Storage) -> None:
+    game = Game(STANDARD, "easy", random.Random(3), sealed)
+    sealed.match_path.write_text(json.dumps(sealed.load_match()))
+    resumed = Game.resume(sealed)
+    assert resumed is not None and resumed.observation() == game.observation()
+
+
+async def test_the_table_starts_a_new_match_over_a_damaged_save(sealed: Storage) -> None:
+    Game(STANDARD, "hard", random.Random(3), sealed)
+    sealed.save_match({**sealed.load_match(), "vs": "nobody"})
+    app = make_app(AppConfig(storage=sealed, rng=random.Random(1), delay=0))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        messages = [str(n.message) for n in app._notifications]
+        assert any(f"moved to {sealed.root / ASIDE}" in m for m in messages), messages
+        assert app.game is not None and app.game.vs == "normal"
+    assert json.loads((sealed.root / ASIDE).read_text())["data"]["vs"] == "nobody"
+    assert sealed.load_match() is not None  # the new match's own save
+
+
+# -- the online match --------------------------------------------------------------
+
+
+def test_a_flipped_byte_in_an_online_save_is_refused_and_blames_nobody(
+        sealed: Storage) -> None:
+    invite = Invite(RelayAddress("http", "127.0.0.1", 9), "room", new_secret())
+    files = MatchFiles(sealed, invite)
+    files.save(Session("host", invite.secret, STANDARD, os.urandom), "token")
+    raw = bytearray(files.state_path.read_bytes())
+    at = raw.index(b'"session": "') + 40
+    raw[at] = ord("A") if raw[at] != ord("A") else ord("B")
+    files.state_path.write_bytes(bytes(raw))
+    with pytest.raises(DamagedSave, match="checksum does not match") as info:
+        files.load()
+    message = str(info.value)
+    assert "The saved online match" in message and "moved to" in message
+    assert not any(word in message.lower() for word in ("host", "guest", "cheat", "fault"))
+    assert files.load() is None  # moved aside: the link starts afresh

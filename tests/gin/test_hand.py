@@ -243,6 +243,20 @@ def test_big_gin_only_when_the_ruleset_allows() -> None:
     assert big.result.points == 31 + 30
 
 
+def test_big_gin_needs_every_card_revealed_like_a_knock() -> None:
+    eleven = parse_cards("2c 3c 4c 5c 6c 5d 5h 5s 7s 8s")
+    full = stacked_deck(eleven, parse_cards(DEALER), Card.parse("9s"))
+    online: list[Card | None] = list(full)
+    online[0] = None  # a card the other peer has not been shown
+    hand = Hand(online, 1, ruleset("standard").with_options(big_gin_bonus=31))
+    hand.apply(0, DrawPile())
+    with pytest.raises(IllegalAction, match="cards must all be revealed"):
+        hand.apply(0, BigGin())
+    hand.reveal(0, full[0])
+    hand.apply(0, BigGin())
+    assert hand.result is not None and hand.result.kind == "big_gin"
+
+
 def test_observation_hides_what_the_player_may_not_see() -> None:
     hand = Hand(deck(stock="6d 9d"), dealer=1)
     hand.apply(0, Pass())

@@ -4,11 +4,14 @@ import pytest
 
 from gin import Card, Hand, MalformedInput, Phase, parse_cards, shuffled_deck
 from gin.actions import Action, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
-from gin.cards import DECK
+from gin.cards import DECK, cards_mask
+from gin.hand import Observation
+from gin.melds import arrange_mask
 from gin.players import NAMES, Hint, Player, get, hint
 from gin.players.evaluate import potential
 from gin.players.sampling import LATE_STOCK, knock_outlook, opponent_hands, waiting_outlook
-from gin.players.view import view_of
+from gin.players.view import decision_rand, view_of
+from gin.rand import Rand, derive
 from gin.rules import STANDARD
 
 
@@ -108,19 +111,93 @@ def test_easy_throws_its_costliest_loose_card_and_knocks_at_once() -> None:
     assert decide("easy", hand) == Knock(Card.parse("Jd"))  # 7 deadwood: knock now
 
 
+# The simple player's positions: each expected move was derived by hand, tracing
+# OpenSpiel's simple_gin_rummy_bot.cc (Step, GetDiscard, GetBestDeadwood) and the
+# meld search of gin_rummy_utils.cc (AllMelds, AllMeldGroups, BestMeldGroup,
+# MinDeadwood) on the position; the trace is in each comment.
+
 def test_simple_takes_only_a_card_that_melds() -> None:
     base = "5c 6c 9h 9d Kd Ks 2s 4h Qd Jc"
+    # 7c: the best group of the eleven is 5c6c7c alone, so 7c is not loose: take.
     melds = Hand(build_deck(base, "7c"), dealer=1)
     assert decide("simple", melds) == DrawPile()
+    # 3c melds nothing and the count (loose cards less the king) is far above 10.
     misses = Hand(build_deck(base, "3c"), dealer=1)
     assert decide("simple", misses) == Pass()
 
 
-def test_simple_throws_for_least_deadwood_never_the_card_just_taken() -> None:
+def test_simple_takes_a_card_that_melds_nothing_when_it_can_then_knock() -> None:
+    # Eleven cards with 2h: best group four jacks + 5c-8c, loose Kd Ac 2h = 13;
+    # MinDeadwood drops the highest-ranked loose card (Kd): 3 <= 10, so take.
+    hand = Hand(build_deck("5c 6c 7c 8c Jh Jd Js Jc Ac Kd", "2h"), dealer=1)
+    assert decide("simple", hand) == DrawPile()
+    hand.apply(0, DrawPile())
+    # Discard: the count is 3 <= 10, knock; GetDiscard throws the highest-ranked
+    # loose card, Kd; the melds laid are the best group (searched from the set
+    # of four jacks, listed first, then the run).
+    action = decide("simple", hand)
+    assert isinstance(action, Knock) and action.card == Card.parse("Kd")
+    assert action.melds is not None and {frozenset(m) for m in action.melds} == {
+        frozenset(parse_cards("Jc Jd Jh Js")), frozenset(parse_cards("5c 6c 7c 8c"))}
+    assert hand.is_legal(0, action)
+
+
+def test_simple_weighs_a_set_before_a_run_of_equal_value() -> None:
+    # With 4h the eleven hold 5c5d5h (15) or 4h5h6h (15) beside JcJdJs: equal
+    # deadwood (39). The bot lists sets before runs, so its search meets the
+    # group with the fives first and 4h is loose: it does not take it (the
+    # count, 39 less Kh, is 29 > 10). The exact search prefers the run here.
+    base = "5h 6h 5c 5d Jc Jd Js Kh Qd 9c"
+    assert not arrange_mask(cards_mask(parse_cards(base + " 4h"))).deadwood_mask \
+        & Card.parse("4h").mask
+    hand = Hand(build_deck(base, "4h"), dealer=1)
+    assert decide("simple", hand) == Pass()
+
+
+def test_simple_throws_the_highest_ranked_loose_card() -> None:
+    # Loose: Kd Ks Qh 2d 3h (count 35 - 10 = 25 > 10, no knock). Highest rank:
+    # the kings; the bot orders suits spades, clubs, diamonds, hearts: Kd.
+    hand = hand_at_discard("5c 6c 7c 9h 9d 9s Kd Ks Qh 2d", "3h")
+    assert decide("simple", hand) == Discard(Card.parse("Kd"))
+
+
+def test_simple_never_throws_back_the_card_just_taken() -> None:
     hand = Hand(build_deck("5c 6c 9h 9d Kd Ks 2s 4h Qd Jc", "Kc"), dealer=1)
     hand.apply(0, DrawPile())  # the king makes a set; now the kings may not go back
+    # Loose: 5c 6c 9h 9d 2s 4h Qd Jc; the highest-ranked is Qd.
+    assert decide("simple", hand) == Discard(Card.parse("Qd"))
+    # Take-to-knock with Kh: loose Ac 2d Kh, count 3. The bot would knock
+    # throwing the Kh back; here it may not, so it throws its next-highest loose
+    # card, 2d, which leaves 11 > 10: a plain discard, no knock.
+    hand = Hand(build_deck("5c 6c 7c 8c Jh Jd Js Jc Ac 2d", "Kh"), dealer=1)
+    assert decide("simple", hand) == DrawPile()
+    hand.apply(0, DrawPile())
+    assert decide("simple", hand) == Discard(Card.parse("2d"))
+
+
+def test_simple_knocks_gin_with_the_first_card_that_keeps_it() -> None:
+    # Eleven melded cards (no big gin under these rules): GetDiscard tries the
+    # cards in the bot's card order (spades first, ace up): As keeps gin.
+    hand = hand_at_discard("As 2s 3s 4s 5c 6c 7c 9h 9d 9s", "5s")
     action = decide("simple", hand)
-    assert action == Discard(Card.parse("Qd")) or action == Discard(Card.parse("Jc"))
+    assert isinstance(action, Knock) and action.card == Card.parse("As")
+    assert action.melds is not None and {frozenset(m) for m in action.melds} == {
+        frozenset(parse_cards("2s 3s 4s 5s")), frozenset(parse_cards("5c 6c 7c")),
+        frozenset(parse_cards("9h 9d 9s"))}
+
+
+def test_simple_defends_without_laying_off() -> None:
+    # Player 1 (the bot) could lay 8c off on 5c6c7c; the bot never lays off and
+    # melds its best group: QdQhQs.
+    hand = Hand(build_deck("5c 6c 7c 9h 9d 9s Ad As 2s 4h", "3c", "Kd",
+                           "8c Qh Qd Qs 2c 3d 6h 7d Th Jd"), dealer=1)
+    hand.apply(0, Pass())
+    hand.apply(1, Pass())
+    hand.apply(0, DrawStock())
+    hand.apply(0, Knock(Card.parse("Kd")))
+    action = decide("simple", hand)
+    assert action == LayOff((), (tuple(parse_cards("Qd Qh Qs")),))
+    assert hand.is_legal(1, action)
 
 
 def test_normal_knocks_at_once_on_four_or_less_and_takes_gin() -> None:
@@ -186,7 +263,8 @@ def test_lay_off_phase_answers_with_the_best_layout() -> None:
     hand.apply(0, Knock(Card.parse("Kd")))
     assert hand.phase is Phase.LAYOFF
     for name in NAMES:
-        assert decide(name, hand) == LayOff()
+        if name != "simple":  # the bot lays off nothing (see its own test)
+            assert decide(name, hand) == LayOff()
 
 
 def test_view_tracks_what_the_opponent_threw_and_refused() -> None:
@@ -304,3 +382,44 @@ def test_late_in_the_stock_the_modelled_opponent_knocks_only_to_win() -> None:
 
     assert waiting(20) == 25
     assert waiting(LATE_STOCK) < 25
+
+
+def test_get_takes_a_32_bit_seed_or_draws_one_from_a_random_source() -> None:
+    assert get("hard", 2**32 - 1).name == "hard"
+    for bad in (-1, 2**32):
+        with pytest.raises(ValueError, match="seed"):
+            get("hard", bad)
+    drawn = get("random", random.Random(9))
+    assert drawn.choose(*_position(3)) == get("random", random.Random(9).getrandbits(32)) \
+        .choose(*_position(3))
+
+
+def _position(seed: int) -> tuple[Observation, list[Action]]:
+    """A position of a hand still in play (the last of the first 21 moves)."""
+    moves = 21
+    while (hand := _played(seed, moves)).phase is Phase.OVER:
+        moves -= 1
+    return hand.observation(hand.turn), hand.legal_actions()
+
+
+def test_decision_stream_is_seeded_from_the_seed_and_the_observation() -> None:
+    # The derivation the browser's players repeat: derive(seed, hand low 32 bits,
+    # hand high 20 bits, number of events seen).
+    obs, _ = _position(2)
+    hand = cards_mask(obs.hand)
+    expected = Rand(derive(77, hand & 0xFFFFFFFF, hand >> 32, len(obs.history))).next_u32()
+    assert decision_rand(obs, 77).next_u32() == expected
+    assert decision_rand(obs, 78).next_u32() != expected
+
+
+@pytest.mark.parametrize("name", ["hard", "random"])
+def test_a_decision_is_a_function_of_the_observation_and_the_seed(name: str) -> None:
+    # The same player asked about other positions first answers as a fresh one.
+    busy = get(name, 5)
+    positions = [_position(seed) for seed in range(8)]
+    late = _played(1, 26)  # a knock is legal: Hard samples the opponent's hands
+    positions.append((late.observation(late.turn), late.legal_actions()))
+    for obs, legal in positions:
+        busy.choose(obs, legal)
+    for obs, legal in reversed(positions):
+        assert busy.choose(obs, legal) == get(name, 5).choose(obs, legal)

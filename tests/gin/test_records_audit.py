@@ -5,16 +5,18 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from gin.actions import Discard
-from gin.audit import audit_record
+from gin import fairdeal as fd
+from gin.actions import BigGin, Discard, DrawStock, Knock
+from gin.audit import audit_record, audit_records
 from gin.cards import DECK
 from gin.errors import MalformedInput
 from gin.players import get
-from gin.records import SEATS, HandRecord, parse_record
+from gin.records import SEATS, HandRecord, Step, parse_record
 from gin.rules import CLASSIC
 from gin.session import HandVerified, Session, play_local
 
@@ -22,13 +24,20 @@ SECRET = bytes(range(32))
 
 
 @pytest.fixture(scope="module")
-def records() -> list[HandRecord]:
+def both_copies() -> tuple[list[HandRecord], list[HandRecord]]:
+    """The host's and the guest's records of one whole match."""
     host = Session("host", SECRET, CLASSIC, random.Random("h").randbytes)
     guest = Session("guest", SECRET, None, random.Random("g").randbytes)
     play_local(host, guest, [get("normal", random.Random(i)) for i in (0, 1)])
-    found = [e.record for e in host.events() if isinstance(e, HandVerified)]
-    assert len(found) >= 3 and host.failure is None
-    return found
+    copies = tuple([e.record for e in s.events() if isinstance(e, HandVerified)]
+                   for s in (host, guest))
+    assert len(copies[0]) == len(copies[1]) >= 4 and host.failure is guest.failure is None
+    return copies[0], copies[1]
+
+
+@pytest.fixture(scope="module")
+def records(both_copies: tuple[list[HandRecord], list[HandRecord]]) -> list[HandRecord]:
+    return both_copies[0]
 
 
 @pytest.fixture()
@@ -66,7 +75,9 @@ def mutate(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> st
     (lambda d: d.pop("seeds"), "record.seeds: missing"),
     (lambda d: d.update(extra=1), "record.extra: unexpected field"),
     (lambda d: d.update(format="other"), "record.format"),
-    (lambda d: d.update(version=2), "record.version: 2 is outside 1..1"),
+    (lambda d: d.update(version=1), "record.version: 1 is outside 2..2"),
+    (lambda d: d["signatures"].update(host="00"), "record.signatures.host: expected 128"),
+    (lambda d: d.pop("signing_keys"), "record.signing_keys: missing"),
     (lambda d: d.update(dealer=2), "record.dealer: 2 is outside 0..1"),
     (lambda d: d.update(hand=True), "record.hand: expected an integer"),
     (lambda d: d["seeds"].update(first="zz" * 32), "record.seeds.first: not hexadecimal"),
@@ -78,7 +89,8 @@ def mutate(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> st
     (lambda d: d["result"].update(kind="win"), "record.result.kind"),
     (lambda d: d["rules"].update(target=-1), "record.rules"),
     (lambda d: d.update(seats=["guest", "host"]), "record.seats"),
-], ids=["missing", "unknown", "format", "version", "dealer", "bool", "hex", "length",
+], ids=["missing", "unknown", "format", "version", "signature", "signing-keys", "dealer",
+        "bool", "hex", "length",
         "entries", "position", "empty-step", "action", "kind", "rules", "seats"])
 def test_parsing_is_strict_and_names_the_path(
     record: HandRecord, change: Callable[[dict[str, Any]], object], where: str
@@ -152,3 +164,187 @@ def test_wrong_score_is_the_records_own_fault(record: HandRecord) -> None:
 def test_truncated_steps_leave_the_hand_unfinished(record: HandRecord) -> None:
     (finding,) = audited(record, lambda d: d["steps"].pop()).findings
     assert finding.who == "record" and "not over" in finding.detail
+
+
+# --- the match scores -------------------------------------------------------------
+
+
+def scores_edited(record: HandRecord, scores: list[int]) -> HandRecord:
+    return parse_record(mutate(record, lambda d: d.update(scores=scores)))
+
+
+def test_hand_one_alone_proves_its_scores(records: list[HandRecord]) -> None:
+    first = records[0]
+    assert first.hand_number == 1
+    result = audit_record(first)
+    assert result.ok and result.unproven == ()
+    assert not any("not verified" in line for line in result.replay)
+    (finding,) = audit_record(scores_edited(first, [0, 99])).findings
+    assert (finding.who, finding.where) == ("record", "scores")
+    assert "recorded host 0, guest 99" in finding.detail
+
+
+def test_a_later_hand_alone_says_its_scores_are_not_proven(records: list[HandRecord]) -> None:
+    later = records[2]
+    result = audit_record(later)
+    assert result.ok
+    (unproven,) = result.unproven
+    assert f"before hand {later.hand_number}" in unproven and "one record cannot" in unproven
+    assert result.replay[-1].endswith("(not verified: see below)")
+
+
+def test_a_later_hand_alone_still_refuses_impossible_scores(records: list[HandRecord]) -> None:
+    later = next(r for r in records[1:] if r.score.winner is not None)
+    winner = later.score.winner
+    assert winner is not None
+    too_few = list(later.scores)
+    too_few[winner] = later.score.points - 1  # less than this hand alone gave
+    (finding,) = audit_record(scores_edited(later, too_few)).findings
+    assert (finding.who, finding.where) == ("record", "scores")
+    over = list(later.scores)
+    over[1 - winner] = later.rules.target  # the match was over before this hand
+    (finding,) = audit_record(scores_edited(later, over)).findings
+    assert finding.where == "scores" and "already ended" in finding.detail
+
+
+def test_a_whole_match_proves_every_score(records: list[HandRecord]) -> None:
+    results = audit_records(records)
+    assert all(r.ok and r.unproven == () for r in results)
+
+
+def test_scores_chain_from_hand_to_hand(records: list[HandRecord]) -> None:
+    edited = list(records)
+    edited[2] = scores_edited(records[2], [0, 99])
+    results = audit_records(edited)
+    assert results[0].ok and results[1].ok
+    (finding,) = results[2].findings
+    assert (finding.who, finding.where) == ("record", "scores")
+    assert "the scores after hand 2" in finding.detail
+    # The next hand's scores cannot follow from a hand that failed: unproven, and why.
+    assert results[3].ok and any("did not verify" in u for u in results[3].unproven)
+
+
+def test_scores_that_fit_the_hand_alone_fail_the_chain(records: list[HandRecord]) -> None:
+    record = records[3]
+    shifted = scores_edited(record, [record.scores[0] + 1, record.scores[1]])
+    assert audit_record(shifted).ok  # alone it cannot be told from the truth
+    results = audit_records([*records[:3], shifted])
+    assert [f.where for f in results[3].findings] == ["scores"]
+
+
+def test_a_gap_in_the_hands_leaves_the_later_scores_unproven(
+    records: list[HandRecord],
+) -> None:
+    results = audit_records([records[0], records[2], records[3]])
+    assert results[0].unproven == ()
+    assert all(r.ok and r.unproven for r in results[1:])
+
+
+def test_the_dealer_and_rules_follow_from_the_hand_before(records: list[HandRecord]) -> None:
+    first, second = records[0], records[1]
+    assert audit_record(second, previous=first).ok
+    assert first.score.winner is not None
+    dead = replace(first, score=replace(first.score, kind="dead", winner=None, knocker=None,
+                                        points=0), scores=(0, 0))
+    wheres = [f.where for f in audit_record(second, previous=dead).findings]
+    assert "dealer" in wheres  # after a dead hand the same dealer deals again
+    other_rules = replace(first, rules=first.rules.with_options(gin_bonus=1))
+    assert [f.where for f in audit_record(second, previous=other_rules).findings] == ["rules"]
+
+
+def test_no_hand_follows_the_end_of_the_match(records: list[HandRecord]) -> None:
+    last, before = records[-1], records[-2]
+    assert max(last.scores) >= last.rules.target
+    over = replace(before, scores=(before.scores[0], last.rules.target))
+    wheres = [f.where for f in audit_record(last, previous=over).findings]
+    assert "hand" in wheres
+
+
+def test_both_copies_of_a_match_verify_together(
+    both_copies: tuple[list[HandRecord], list[HandRecord]],
+) -> None:
+    host, guest = both_copies
+    assert all(r.ok and not r.unproven for r in audit_records([*host, *guest]))
+
+
+def test_two_copies_of_a_hand_that_disagree_both_fail(
+    both_copies: tuple[list[HandRecord], list[HandRecord]],
+) -> None:
+    host, guest = both_copies
+    forged = replace(guest[0], scores=(0, 99))
+    results = audit_records([host[0], forged], ["host.json", "guest.json"])
+    assert any(f.where == "hand" and "guest.json" in f.detail for f in results[0].findings)
+    assert any(f.where == "hand" and "host.json" in f.detail for f in results[1].findings)
+
+
+# --- the keys each step reveals ------------------------------------------------------
+
+
+def step_index(record: HandRecord, found: Callable[[Step], bool], after: int = 0) -> int:
+    return next(i for i, s in enumerate(record.steps) if i >= after and found(s))
+
+
+def removed_step(record: HandRecord, index: int) -> Callable[[dict[str, Any]], object]:
+    return lambda d: d["steps"].pop(index)
+
+
+def stock_answer(record: HandRecord) -> int:
+    return step_index(record, lambda s: isinstance(s.action, DrawStock)) + 1
+
+
+def knock_show(record: HandRecord) -> int:
+    return step_index(record, lambda s: isinstance(s.action, Knock | BigGin)) + 1
+
+
+def discard_with_key(record: HandRecord) -> int:
+    return step_index(record, lambda s: isinstance(s.action, Discard) and bool(s.keys))
+
+
+@pytest.mark.parametrize(("where", "said"), [
+    ("deal", "deal keys"), ("stock answer", "the key of the card"), ("show", "show")])
+def test_a_key_only_step_removed_is_noticed(record: HandRecord, where: str, said: str) -> None:
+    index = {"deal": 0, "stock answer": stock_answer(record), "show": knock_show(record)}[where]
+    step = record.steps[index]
+    assert step.action is None and step.keys
+    result = audited(record, removed_step(record, index))
+    (finding,) = result.findings
+    assert finding.who == "record" and finding.where.startswith("steps")
+    assert said in finding.detail
+
+
+def test_a_discards_key_removed_is_noticed(record: HandRecord) -> None:
+    index = discard_with_key(record)
+    (finding,) = audited(record, lambda d: d["steps"][index].pop("keys")).findings
+    assert (finding.who, finding.where) == ("record", f"steps[{index}]")
+    assert "should reveal the keys for position" in finding.detail
+
+
+def test_a_knocks_key_removed_is_noticed(record: HandRecord) -> None:
+    index = knock_show(record) - 1
+    assert len(record.steps[index].keys) > 1
+    (finding,) = audited(record, lambda d: d["steps"][index]["keys"].pop()).findings
+    assert (finding.who, finding.where) == ("record", f"steps[{index}]")
+
+
+def test_a_true_key_the_protocol_never_sent_is_noticed(record: HandRecord) -> None:
+    last = record.steps[-1]
+    seat = 1 - last.seat
+    seed = record.seeds[0 if seat == record.dealer else 1]
+    position = 51  # a stock card nobody drew in this hand
+    assert not any(p == position for s in record.steps for p, _ in s.keys)
+    key = fd.derive_position_key(seed, position).to_bytes(32, "big").hex()
+    result = audited(record, lambda d: d["steps"].append({"seat": seat,
+                                                          "keys": [[position, key]]}))
+    (finding,) = result.findings
+    assert finding.who == "record" and "where the protocol sends none" in finding.detail
+
+
+def test_a_key_answering_the_wrong_step_is_noticed(record: HandRecord) -> None:
+    index = stock_answer(record)
+
+    def move_it(d: dict[str, Any]) -> None:
+        d["steps"].insert(index + 1, d["steps"].pop(index))
+
+    (finding,) = audited(record, move_it).findings
+    assert (finding.who, finding.where) == ("record", f"steps[{index}]")
+    assert "the key of the card" in finding.detail

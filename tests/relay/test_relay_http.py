@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
+import pytest
+
+from relay import static
 from relay.roomid import RoomIds
 from relay.server import Relay
 from relay.testing import TOKEN_C, http_get, pair, refused
@@ -66,7 +70,7 @@ async def test_browser_opening_an_invite_gets_instructions(start_relay: StartRel
     assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
     assert "default-src 'none'" in headers["content-security-policy"]
     assert headers["referrer-policy"] == "no-referrer"
-    assert "pip install gin" in page and "gin join" in page and "GIN_LINK" in page
+    assert "gin_rummy-*.whl" in page and "gin join" in page and "GIN_LINK" in page
     assert "never send it to this relay" in page
     assert "did not issue" not in page
 
@@ -77,7 +81,10 @@ async def test_browser_opening_a_forged_invite_is_told(start_relay: StartRelay) 
     assert status == 200 and "This relay did not issue this invite" in body.decode()
 
 
-async def test_home_page_and_unknown_paths(start_relay: StartRelay) -> None:
+async def test_home_page_and_unknown_paths(
+    start_relay: StartRelay, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(static, "BOARD_DIR", tmp_path)  # no board built: the home page
     relay = await start_relay()
     status, _, body = await http_get(relay, "/")
     assert status == 200 and "gin host --relay" in body.decode()

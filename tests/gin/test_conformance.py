@@ -1,0 +1,86 @@
+"""The conformance corpus: its cases are what gin/ computes, and (when node and the
+web client's packages are installed) the TypeScript engine agrees with all of them.
+
+The TS check skips with a message on a machine without node or ``npm ci``, but
+never in CI (``CI=true``), where a skip is a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gin import best_arrangement, best_discard, parse_cards
+from gin.cards import cards_mask
+from gin.conformance import (
+    arrange_case,
+    arrange_cases,
+    corpus,
+    decisions_cases,
+    match_cases,
+    settle_cases,
+)
+
+WEB = Path(__file__).resolve().parents[2] / "client" / "web"
+
+
+def test_arrange_case_of_ten_and_of_eleven_cards() -> None:
+    ten = parse_cards("2d 3c 3s 4d 4s 5c 5d 5s 6c 6d")
+    case = arrange_case(cards_mask(ten))
+    assert case["deadwood"] == best_arrangement(ten).deadwood
+    assert "discard" not in case
+    eleven = parse_cards("2d 3c 3s 4d 4s 5c 5d 5s 6c 6d 6s")
+    case = arrange_case(cards_mask(eleven))
+    card, arrangement = best_discard(eleven)
+    assert (case["deadwood"], case["discard"]) == (arrangement.deadwood, str(card))
+    assert case["deadwood"] == 10
+
+
+def test_arrange_cases_are_fixed_by_the_seed_and_cover_both_sizes() -> None:
+    first = list(arrange_cases(20))
+    assert first == list(arrange_cases(20))
+    assert first != list(arrange_cases(20, seed=2))
+    assert {len(c["cards"]) for c in first} == {10, 11}
+    assert len(first) == 6 * 20
+
+
+def _node_ready() -> str | None:
+    """Why the TS check cannot run here, or None when it can."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        return "node/npm are not installed"
+    if not (WEB / "node_modules" / ".bin" / "tsx").exists():
+        return "client/web has no node_modules (run npm ci there)"
+    return None
+
+
+def test_the_typescript_engine_agrees_with_a_small_corpus(tmp_path: Path) -> None:
+    why = _node_ready()
+    if why is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"conformance check cannot run in CI: {why}")
+        pytest.skip(f"TypeScript conformance check skipped: {why}")
+    files = []
+    small = {  # a little of every kind: CI checks the whole corpus separately
+        "arrange.jsonl": arrange_cases(50),
+        "settle.jsonl": settle_cases(100),
+        "match.jsonl": match_cases(1),
+        "decisions.jsonl": decisions_cases(1),
+    }
+    assert small.keys() == corpus().keys()
+    for name, cases in small.items():
+        path = tmp_path / name
+        with path.open("w", encoding="utf-8") as out:
+            for case in cases:
+                out.write(json.dumps(case) + "\n")
+        files.append(str(path))
+    run = subprocess.run(
+        ["npm", "run", "-s", "conformance", "--", *files],
+        cwd=WEB, capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.strip().endswith(" 0 failed")

@@ -1,0 +1,36 @@
+"""The invite page tells a friend how to get gin in a way that works."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+from relay.pages import invite_page
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def distribution_name() -> str:
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        return str(tomllib.load(f)["project"]["name"])
+
+
+def test_the_invite_page_names_the_wheel_this_project_builds() -> None:
+    page = invite_page(True)
+    # A wheel's file name starts with the distribution name, '-' and '.' made '_'.
+    wheel = re.sub(r"[-_.]+", "_", distribution_name()).lower()
+    assert f"./{wheel}-*.whl" in page
+    assert "python3 -m pip wheel --no-deps -w dist ." in page
+
+
+def test_nothing_tells_a_person_to_install_the_unrelated_gin_from_pypi() -> None:
+    assert distribution_name() != "gin"  # taken on PyPI by an unrelated project
+    texts = {"invite page": invite_page(True), "README.md": (ROOT / "README.md").read_text()}
+    texts |= {str(p.relative_to(ROOT)): p.read_text() for p in (ROOT / "docs").glob("*.md")}
+    for where, text in texts.items():
+        flat = " ".join(text.split())
+        for found in re.finditer(r"pip install gin\b(?![-_])", flat):
+            # Only as the warning that it installs something else.
+            near = flat[found.start():found.end() + 60]
+            assert "unrelated" in near, f"{where}: {near}"
