@@ -5,7 +5,8 @@
  */
 
 import { parseAction } from "../src/engine/actions.ts";
-import { type Card, parseCards } from "../src/engine/cards.ts";
+import type { Card } from "../src/engine/cards.ts";
+import * as data from "../src/engine/data.ts";
 import { GinError, IllegalAction, MalformedInput } from "../src/engine/errors.ts";
 import { Hand } from "../src/engine/hand.ts";
 import { Match } from "../src/engine/match.ts";
@@ -22,13 +23,6 @@ type CaseObject = { [key: string]: Json };
 function field(c: CaseObject, name: string): Json {
   if (!(name in c)) throw new MalformedInput(`case has no field '${name}'`);
   return c[name]!;
-}
-
-function cardList(value: Json, name: string): Card[] {
-  if (!Array.isArray(value) || !value.every((x) => typeof x === "string")) {
-    throw new MalformedInput(`'${name}' must be a list of card texts`);
-  }
-  return parseCards((value as string[]).join(" "));
 }
 
 const show = (x: unknown): string => JSON.stringify(x);
@@ -48,7 +42,7 @@ function firstDifference(...checks: (string | null)[]): string | null {
 
 /** `arrange`: 10 cards, or 11 (the least deadwood after the best discard). */
 function checkArrange(c: CaseObject): string | null {
-  const cards = cardList(field(c, "cards"), "cards");
+  const cards = data.cards(field(c, "cards"), "cards");
   if (cards.length !== 10 && cards.length !== 11) {
     throw new MalformedInput(`an arrange case has 10 or 11 cards, not ${cards.length}`);
   }
@@ -85,26 +79,14 @@ export function dataDiff(expected: unknown, actual: unknown, path = ""): string 
   return null;
 }
 
-function cardGroups(value: Json, name: string): Card[][] {
-  if (!Array.isArray(value)) throw new MalformedInput(`'${name}' must be a list of melds`);
-  return value.map((m, i) => cardList(m, `${name}[${i}]`));
-}
-
-function whole(value: Json, name: string): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
-    throw new MalformedInput(`'${name}' must be a whole number`);
-  }
-  return value;
-}
-
 /** `settle`: a knock settled, or refused with gin's reason. */
 function checkSettle(c: CaseObject): string | null {
   const rules = Ruleset.fromDict(field(c, "rules"));
-  const melds = c.knocker_melds === undefined ? null : cardGroups(c.knocker_melds, "knocker_melds");
+  const melds = c.knocker_melds === undefined ? null : data.melds(c.knocker_melds, "knocker_melds");
   let outcome: unknown;
   try {
-    outcome = settle(cardList(field(c, "knocker"), "knocker"), cardList(field(c, "defender"), "defender"),
-      rules, melds, whole(field(c, "knock_limit"), "knock_limit")).toDict();
+    outcome = settle(data.cards(field(c, "knocker"), "knocker"), data.cards(field(c, "defender"), "defender"),
+      rules, melds, data.whole(field(c, "knock_limit"), "knock_limit")).toDict();
   } catch (exc) {
     if (!(exc instanceof IllegalAction)) throw exc;
     return differs("error", field(c, "error"), exc.message);
@@ -115,13 +97,13 @@ function checkSettle(c: CaseObject): string | null {
 
 /** `match`: a whole match replayed step by step against its transcript. */
 function checkMatch(c: CaseObject): string | null {
-  const match = new Match(Ruleset.fromDict(field(c, "rules")), whole(field(c, "first_dealer"), "first_dealer"));
+  const match = new Match(Ruleset.fromDict(field(c, "rules")), data.whole(field(c, "first_dealer"), "first_dealer"));
   const hands = field(c, "hands");
   if (!Array.isArray(hands)) throw new MalformedInput("'hands' must be a list");
   for (const [h, handValue] of hands.entries()) {
     const hc = handValue as CaseObject;
     const where = `hand ${h + 1}`;
-    const hand = match.deal(cardList(field(hc, "deck"), "deck"));
+    const hand = match.deal(data.cards(field(hc, "deck"), "deck"));
     const dealer = differs(`${where} dealer`, hc.dealer, hand.dealer);
     if (dealer) return dealer;
     const steps = field(hc, "steps") as CaseObject[];
@@ -130,7 +112,7 @@ function checkMatch(c: CaseObject): string | null {
     const checkObservations = (step: number): string | null => {
       for (; next < observations.length && observations[next]!.step === step; next++) {
         const o = observations[next]!;
-        const seat = whole(field(o, "player"), "player");
+        const seat = data.whole(field(o, "player"), "player");
         const expected = field(o, "observation");
         const why = dataDiff(expected, match.observation(seat).toDict(),
           `${where} step ${step} observation of player ${seat}`)
@@ -154,7 +136,7 @@ function checkMatch(c: CaseObject): string | null {
       }
       const before = hand.events.length;
       try {
-        match.apply(whole(field(step, "player"), "player"), parseAction(field(step, "action") as string));
+        match.apply(data.whole(field(step, "player"), "player"), parseAction(field(step, "action") as string));
       } catch (exc) {
         if (exc instanceof GinError) return `${at}: the TS engine refuses '${step.action}': ${exc.message}`;
         throw exc;
@@ -188,9 +170,9 @@ function checkMatch(c: CaseObject): string | null {
 
 /** `decisions`: a hand replayed; at each position, every player's choice and the hint. */
 function checkDecisions(c: CaseObject): string | null {
-  const hand = new Hand(cardList(field(c, "deck"), "deck"), whole(field(c, "dealer"), "dealer"),
+  const hand = new Hand(data.cards(field(c, "deck"), "deck"), data.whole(field(c, "dealer"), "dealer"),
     Ruleset.fromDict(field(c, "rules")));
-  const seed = whole(field(c, "seed"), "seed");
+  const seed = data.whole(field(c, "seed"), "seed");
   const players = NAMES.map((name) => get(name, seed));
   const actions = field(c, "actions") as [number, string][];
   const positions = field(c, "positions") as CaseObject[];
