@@ -4,7 +4,7 @@
  * The case format is documented in docs/conformance.md.
  */
 
-import { parseAction } from "../src/engine/actions.ts";
+import { type Action, parseAction } from "../src/engine/actions.ts";
 import type { Card } from "../src/engine/cards.ts";
 import * as data from "../src/engine/data.ts";
 import { GinError, IllegalAction, MalformedInput } from "../src/engine/errors.ts";
@@ -128,12 +128,8 @@ function checkMatch(c: CaseObject): string | null {
       if (seen) return seen;
       const legal = differs(`${at} legal actions`, field(step, "legal"), match.legalActions().map(String));
       if (legal) return legal;
-      for (const probe of field(step, "probes") as Json[][]) {
-        const [player, text, reason] = probe as [number, string, string | null];
-        const why = differs(`${at} refusal of '${text}' by player ${player}`, reason,
-          hand.refusal(player, parseAction(text)));
-        if (why) return why;
-      }
+      const refused = probesDiffer(at, field(step, "probes"), (p, a) => hand.refusal(p, a));
+      if (refused) return refused;
       const before = hand.events.length;
       try {
         match.apply(data.whole(field(step, "player"), "player"), parseAction(field(step, "action") as string));
@@ -232,7 +228,50 @@ function checkRules(c: CaseObject): string | null {
   );
 }
 
+/** `peer`: a hand replayed on an online peer's copy, its unknown cards revealed as the case says. */
+function checkPeer(c: CaseObject): string | null {
+  const deck = data.list(field(c, "deck"), "deck").map((x, i) => (x === null ? null : data.card(x, `deck[${i}]`)));
+  const hand = new Hand(deck, data.seat(field(c, "dealer"), "dealer"), Ruleset.fromDict(field(c, "rules")));
+  const me = data.seat(field(c, "me"), "me");
+  const observations = field(c, "observations") as CaseObject[];
+  let next = 0;
+  const steps = field(c, "steps") as CaseObject[];
+  for (let i = 0; i <= steps.length; i++) {
+    for (; next < observations.length && observations[next]!.step === i; next++) {
+      const why = dataDiff(field(observations[next]!, "observation"), hand.observation(me).toDict(),
+        `step ${i} observation`);
+      if (why) return why;
+    }
+    if (i === steps.length) break;
+    const step = steps[i]!;
+    for (const item of data.list(field(step, "reveal"), "reveal")) {
+      const [pos, card] = data.list(item, "a reveal");
+      hand.reveal(data.whole(pos, "a reveal's position"), data.card(card, "a reveal's card"));
+    }
+    const at = `step ${i + 1}`;
+    const why = differs(`${at} legal actions`, field(step, "legal"), hand.legalActions().map(String))
+      ?? probesDiffer(at, field(step, "probes"), (p, a) => hand.refusal(p, a));
+    if (why) return why;
+    const before = hand.events.length;
+    hand.apply(data.seat(field(step, "player"), "player"), parseAction(field(step, "action") as string));
+    const events = differs(`${at} events`, field(step, "events"), hand.events.slice(before).map(eventToData));
+    if (events) return events;
+  }
+  return dataDiff(field(c, "result"), hand.result?.toDict() ?? null, "result");
+}
+
+/** The first probe whose refusal differs from the case's. */
+function probesDiffer(at: string, probes: Json, refusal: (player: number, action: Action) => string | null): string | null {
+  for (const probe of data.list(probes, "probes")) {
+    const [player, text, reason] = probe as [number, string, string | null];
+    const why = differs(`${at} refusal of '${text}' by player ${player}`, reason, refusal(player, parseAction(text)));
+    if (why) return why;
+  }
+  return null;
+}
+
 const CHECKS: Record<string, (c: CaseObject) => string | null> = {
+  peer: checkPeer,
   rules: checkRules,
   action: checkAction,
   decisions: checkDecisions,
