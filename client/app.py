@@ -204,7 +204,7 @@ class GinApp(App[None]):
         with Horizontal(id="main"):
             with Vertical(id="table"):
                 yield Static("", id="status", markup=False)
-                yield Label("Computer", id="opponent-label")
+                yield Label("Computer", id="opponent-label", markup=False)
                 yield CardRow(id="opponent", classes="flat")
                 with Horizontal(id="middle"):
                     with Vertical(id="stock-box"):
@@ -213,18 +213,18 @@ class GinApp(App[None]):
                     with Vertical(id="discard-box"):
                         yield Label("Discard", id="discard-label")
                         yield CardRow(id="discard", classes="flat")
-                    yield Static("", id="log")
+                    yield Static("", id="log", markup=False)
                 yield Label("Your hand", id="your-label")
                 yield CardRow(id="hand")
                 yield Label("Loose cards", id="loose")
-                yield Static("Dealing…", id="prompt")
+                yield Static("Dealing…", id="prompt", markup=False)
                 with Horizontal(id="actions"):
                     for key, label in ACTION_BUTTONS:
                         yield _button(label, key)
             with Vertical(id="side"):
                 yield Static("Gin Rummy", id="title")
                 yield Static("Draw, discard, knock · two players, to 100", id="subtitle")
-                yield Static("", id="online")
+                yield Static("", id="online", markup=False)
                 yield Static("", id="scores", classes="gap")
                 yield Label("Play against", classes="head gap")
                 with RadioSet(id="mode"):
@@ -381,7 +381,7 @@ class GinApp(App[None]):
             if isinstance(self.screen, InviteScreen):
                 self.screen.show_state(self.online_state)
         elif isinstance(update, online.Notice):
-            self.notify(update.text, severity="warning", timeout=10)
+            self.notify(update.text, severity="warning", timeout=10, markup=False)
         elif isinstance(update, session.HandDealt):
             self.order, self.selected, self.hint, self.message = [], None, None, ""
             if isinstance(self.screen, InviteScreen):
@@ -574,7 +574,7 @@ class GinApp(App[None]):
         game = self.game
         assert game is not None
         for warning in game.take_warnings():
-            self.notify(warning, severity="error", timeout=10)
+            self.notify(warning, severity="error", timeout=10, markup=False)
         self.refresh_table()
         if result is not None:
             self._show_hand_over()

@@ -45,7 +45,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.question, id="question")
+            yield Static(self.question, id="question", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button(self.yes, id="yes", variant="primary", compact=True)
                 yield Button(self.no, id="no", compact=True)
@@ -98,7 +98,7 @@ class HandOverScreen(_InfoScreen):
         who = "You" if result.knocker == obs.player else self.them
         title = "Dead hand" if result.kind == "dead" else f"{who} {titles[result.kind]}"
         yield Label(f"Hand {obs.hand_number} — {title}", classes="title")
-        yield Static(explain_result(obs, self.them), id="explanation")
+        yield Static(explain_result(obs, self.them), id="explanation", markup=False)
         mine: list[Group]
         theirs: list[Group]
         if result.outcome is None:
@@ -227,8 +227,8 @@ class AlertScreen(_InfoScreen):
         self.title_text, self.text = title, text
 
     def body(self) -> ComposeResult:
-        yield Label(self.title_text, classes="title", id="alert-title")
-        yield Static(self.text, id="alert-text")
+        yield Label(self.title_text, classes="title", id="alert-title", markup=False)
+        yield Static(self.text, id="alert-text", markup=False)
 
 
 class OnlineScreen(ModalScreen[tuple[str, str] | None]):
@@ -253,7 +253,7 @@ class OnlineScreen(ModalScreen[tuple[str, str] | None]):
             yield Input(placeholder="relay address (empty: this computer)", id="relay")
             yield Static("Join: paste the link your friend sent you.", classes="gap")
             yield Input(placeholder="http://relay/j/ROOM#SECRET", id="link", password=True)
-            yield Static(self.error, id="online-error")
+            yield Static(self.error, id="online-error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Host", id="host", variant="primary", compact=True)
                 yield Button("Join", id="join", compact=True)
@@ -301,8 +301,8 @@ class InviteScreen(_InfoScreen):
                 yield Static("They run `gin join` and paste it, or choose Friend online → "
                              "Join. The part after # is the match's secret: it never reaches "
                              "the relay. Send it privately.")
-                yield Static(self.link, id="invite-link")
-                yield Static(self.state, id="invite-state")
+                yield Static(self.link, id="invite-link", markup=False)
+                yield Static(self.state, id="invite-state", markup=False)
                 yield Button("Copy link", id="copy", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
