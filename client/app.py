@@ -34,6 +34,7 @@ from client.game import (
     OpponentFactory,
     computer_player,
     knock_choice,
+    least_after_discard,
 )
 from client.storage import Storage, StorageError
 from client.ui import words
@@ -481,7 +482,7 @@ class GinApp(App[None]):
 
         text = self.message or words.prompt(obs, bool(counts), them)
         if hint is not None and not self.message:
-            text = f"Hint: {words.action_words(hint.action)} — {hint.reason}"
+            text = f"Hint: {hint.reason}"  # the reason names the move
         self.query_one("#prompt", Static).update(text)
         legal = game.legal()
         for key, _ in ACTION_BUTTONS:
@@ -533,6 +534,8 @@ class GinApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the table's actions from the footer when they do not apply now."""
+        if action == "knock":  # on whenever a throw is due: k then knocks or says why not
+            return self.game is not None and self._can("discard", self.game.legal())
         if action in dict(ACTION_BUTTONS):
             return self.game is not None and self._can(action, self.game.legal())
         return True
@@ -659,7 +662,12 @@ class GinApp(App[None]):
         if game is None:
             return
         counts = game.knock_counts()
-        if not counts:
+        if not counts:  # over the limit: say so (k is on only when a throw is due)
+            obs = game.observation()
+            least = least_after_discard(obs, game.legal())
+            if least is not None:
+                self.message = words.knock_refused(obs, least)
+                self.refresh_table()
             return
         card, count = knock_choice(counts, self.selected)
         if count == 0:

@@ -27,6 +27,7 @@ from client.storage import Storage, StorageError
 from gin import (
     Action,
     Card,
+    Discard,
     HandResult,
     IllegalAction,
     Knock,
@@ -104,6 +105,15 @@ def knock_counts(obs: Observation, legal: Sequence[Action]) -> dict[Card, int]:
         return {}
     best = discard_deadwoods(cards_mask(obs.hand))
     return {card: best[card.mask] for card in sorted(knockable)}
+
+
+def least_after_discard(obs: Observation, legal: Sequence[Action]) -> int | None:
+    """The least deadwood any throw allowed now leaves; None when no throw is."""
+    allowed = [a.card for a in legal if isinstance(a, Discard)]
+    if not allowed:
+        return None
+    best = discard_deadwoods(cards_mask(obs.hand))
+    return min(best[card.mask] for card in allowed)
 
 
 def knock_choice(counts: dict[Card, int], selected: Card | None) -> tuple[Card, int]:

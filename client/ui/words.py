@@ -10,16 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gin import (
-    Action,
-    Discard,
-    DrawPile,
-    DrawStock,
     Event,
-    Knock,
-    LayOff,
     MatchTotals,
     Observation,
-    Pass,
     Phase,
     Ruleset,
 )
@@ -64,6 +57,15 @@ def knock_limit_words(obs: Observation) -> str:
     return text + " (the upcard)" if obs.rules.knock_limit_from_upcard else text
 
 
+def knock_refused(obs: Observation, least: int) -> str:
+    """Why a knock is refused: ``least`` is the least deadwood a throw leaves."""
+    if obs.knock_limit == 0:
+        return (f"You can't knock: this hand is gin only (an ace upcard), and your best "
+                f"throw leaves {least} in loose cards.")
+    return (f"You can't knock yet: your best throw leaves {least} in loose cards, and "
+            f"this hand's knock limit is {obs.knock_limit}.")
+
+
 def status(obs: Observation, them: str = "Computer") -> str:
     """One line always on show: the hand, the scores, who dealt, the knock limit.
     ``them`` names the opponent in one word."""
@@ -88,23 +90,6 @@ def describe(event: Event, me: int, them: str = THEM) -> str | None:
         "layoff": f"{them} laid off onto your melds.",
         "dead": "The stock is down to two cards: the hand is dead.",
     }[event.kind]
-
-
-def action_words(action: Action) -> str:
-    """An action as a short imperative, for hints."""
-    if isinstance(action, Pass):
-        return "pass"
-    if isinstance(action, DrawStock):
-        return "draw from the stock"
-    if isinstance(action, DrawPile):
-        return "take the discard"
-    if isinstance(action, Discard):
-        return f"throw the {action.card.glyph}"
-    if isinstance(action, Knock):
-        return f"knock, throwing the {action.card.glyph}"
-    if isinstance(action, LayOff):
-        return "lay off"
-    return "lay down big gin"
 
 
 def _who(player: int | None, me: int, them: str) -> str:

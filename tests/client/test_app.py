@@ -239,8 +239,21 @@ async def test_hint_highlights_hards_move(table: Any, deal: Any) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await press(pilot, "p", "s", "h")
-        assert text(app, "#prompt").startswith("Hint: knock, throwing the K♥")
+        # The whole reason, once: it names the move itself.
+        assert text(app, "#prompt") == ("Hint: Gin: throw the king of hearts and every card "
+                                        "is in a meld (25 bonus, nothing can be laid off).")
         assert app.screen.query_one("#hand #card-Kh", CardView).has_class("-hint")
+
+
+async def test_a_knock_over_the_limit_is_refused_with_the_reason(table: Any,
+                                                                 deal: Any) -> None:
+    app, _ = table(deal("2c 5d 8h Jc Ks 3s 6h 9d Qc 4s", KNOCK[1], "Qd", "Ts"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "p", "s", "k")
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert text(app, "#prompt").startswith("You can't knock yet: your best throw leaves ")
+        assert text(app, "#prompt").endswith("this hand's knock limit is 10.")
 
 
 async def test_side_panel_full_screen_keys_and_friend_online(table: Any, deal: Any) -> None:

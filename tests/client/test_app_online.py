@@ -210,7 +210,8 @@ async def test_a_peers_words_are_shown_as_plain_text(relay: Relay, tmp_path: Pat
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, InviteScreen))
         assert isinstance(app.game, OnlineGame)
-        guest = await online.join(parse_invite(app.game.online.invite.url), Storage(tmp_path / "guest"), FAST)
+        guest = await online.join(parse_invite(app.game.online.invite.url),
+                                  Storage(tmp_path / "guest"), FAST)
         task = asyncio.ensure_future(guest.run())
         try:
             await until(pilot, lambda: isinstance(app.game, OnlineGame) and app.game.dealt)
