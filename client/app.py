@@ -107,6 +107,7 @@ class AppConfig:
     deck_source: DeckSource = shuffled_deck
     delay: float = 0.7
     offer_resume: bool = True
+    chosen: bool = False  # vs or rules were named on the command line: a resume asks
     online: OnlineStart | None = None  # connect at once: `gin host` / `gin join`
     online_settings: OnlineSettings | None = None  # timers; tests shorten them
 
@@ -285,11 +286,16 @@ class GinApp(App[None]):
         question = (f"You have a match in progress: hand {obs.hand_number}, you "
                     f"{obs.scores[0]} – computer {obs.scores[1]} ({saved.vs}, "
                     f"{saved.rules.name} rules).\nContinue where you stopped?")
+        new = "New match"
+        if c.chosen and (c.vs, c.rules) != (saved.vs, saved.rules):
+            question += (f"\n\nYou asked for a {c.vs} computer and the {c.rules.name} "
+                         "rules: start that new match instead? (The saved one is abandoned.)")
+            new = f"New match ({c.vs}, {c.rules.name})"
 
         def answer(yes: bool | None) -> None:
             self._begin(saved if yes else self._new_game(c.rules))
 
-        self.push_screen(ConfirmScreen(question, "Continue", "New match"), answer)
+        self.push_screen(ConfirmScreen(question, "Continue", new), answer)
 
     def _begin(self, game: Game) -> None:
         self.game = game
@@ -508,7 +514,7 @@ class GinApp(App[None]):
 
     def _show_side(self, obs: Observation, game: Game | OnlineGame) -> None:
         column = "Friend" if isinstance(game, OnlineGame) else "Computer"
-        self.query_one("#status", Static).update(words.status(obs, column))
+        self.query_one("#status", Static).update(words.status(obs, self._them(), column))
         me, other = obs.player, 1 - obs.player
         rows = [("", "You", column),
                 ("Game", str(obs.scores[me]), str(obs.scores[other])),
@@ -570,7 +576,8 @@ class GinApp(App[None]):
     def _show_hand_over(self) -> None:
         assert self.game is not None
         self._hand_over_open = True
-        self.push_screen(HandOverScreen(self.game.observation(), self._them()),
+        last = self.game.totals is not None
+        self.push_screen(HandOverScreen(self.game.observation(), self._them(), last=last),
                          self._hand_closed)
 
     def _changed(self, result: HandResult | None) -> None:

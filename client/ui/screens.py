@@ -14,7 +14,7 @@ from textual.widgets import Button, Input, Label, Markdown, Static
 from client.qr import qr_lines
 from client.ui.layout import Group, grouped, laid_out
 from client.ui.table import CardRow
-from client.ui.words import THEM, explain_result, totals_rows
+from client.ui.words import THEM, explain_result, mid_sentence, totals_rows
 from gin import Card, MatchTotals, Observation, Ruleset
 
 MODAL_CSS = """
@@ -84,11 +84,10 @@ class _InfoScreen(ModalScreen[None]):
 class HandOverScreen(_InfoScreen):
     """Both hands laid out with melds, the lay-offs marked, and the score explained."""
 
-    CLOSE = "Next hand"
-
-    def __init__(self, obs: Observation, them: str = THEM) -> None:
+    def __init__(self, obs: Observation, them: str = THEM, *, last: bool = False) -> None:
         super().__init__()
         self.obs, self.them = obs, them
+        self.CLOSE = "The final score" if last else "Next hand"  # the match ends here
 
     def body(self) -> ComposeResult:
         obs, result = self.obs, self.obs.result
@@ -118,7 +117,7 @@ class HandOverScreen(_InfoScreen):
         if result.outcome is not None and result.outcome.layoffs:
             yield Static("Cards with a dashed border were laid off onto the knocker's melds.")
         me, other = obs.player, 1 - obs.player
-        yield Static(f"Game: you {obs.scores[me]} · {self.them.lower()} {obs.scores[other]}  "
+        yield Static(f"Game: you {obs.scores[me]} · {mid_sentence(self.them)} {obs.scores[other]}  "
                      f"(hands won {obs.hands_won[me]}–{obs.hands_won[other]})", id="game-score")
 
 
