@@ -34,11 +34,20 @@ from client.game import (
     OpponentFactory,
     computer_player,
     knock_choice,
+    knock_layouts,
+    layoff_options,
     least_after_discard,
 )
 from client.storage import Storage, StorageError
 from client.ui import words
-from client.ui.layout import Group, grouped, moved, own_order
+from client.ui.layout import (
+    Group,
+    grouped,
+    melds_and_loose,
+    moved,
+    own_order,
+    with_layoffs,
+)
 from client.ui.screens import (
     AlertScreen,
     ConfirmScreen,
@@ -46,6 +55,8 @@ from client.ui.screens import (
     HowToPlayScreen,
     InviteScreen,
     KeysScreen,
+    Layout,
+    LayoutScreen,
     MatchEndScreen,
     OnlineScreen,
     PileScreen,
@@ -467,7 +478,14 @@ class GinApp(App[None]):
         self.query_one("#opponent-label", Label).update(
             f"{self._opponent_title()}{' · dealer' if obs.dealer != obs.player else ''}"
             f"{' · took from the pile: ' + ' '.join(c.glyph for c in known) if known else ''}")
-        self.query_one("#opponent", CardRow).show([Group(tuple(known)), Group(backs)])
+        if obs.knock_melds is not None and obs.result is None:
+            # Laying off: the knocker's melds are on the table, the rest face down.
+            laid = sum(len(m) for m in obs.knock_melds)
+            rest = (None,) * (obs.opponent_card_count - laid)
+            self.query_one("#opponent", CardRow).show(
+                [Group(tuple(m), meld=True) for m in obs.knock_melds] + [Group(rest)])
+        else:
+            self.query_one("#opponent", CardRow).show([Group(tuple(known)), Group(backs)])
         self.query_one("#stock-label", Label).update(f"Stock {obs.stock_count}")
         self.query_one("#stock", CardRow).show([Group((None,))] if obs.stock_count else [])
         top = obs.top_of_pile
@@ -540,6 +558,8 @@ class GinApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the table's actions from the footer when they do not apply now."""
+        if action in ("select", "move") and self.screen is not self.screen_stack[0]:
+            return False  # a dialog's own arrows (switching layouts, editing text)
         if action == "knock":  # on whenever a throw is due: k then knocks or says why not
             return self.game is not None and self._can("discard", self.game.legal())
         if action in dict(ACTION_BUTTONS):
@@ -646,9 +666,6 @@ class GinApp(App[None]):
     def action_pass_card(self) -> None:
         self._play(Pass())
 
-    def action_lay_off(self) -> None:
-        self._play(LayOff())
-
     def action_discard(self) -> None:
         game = self.game
         if game is None or not self._can("discard", game.legal()):
@@ -669,8 +686,10 @@ class GinApp(App[None]):
         if game is None:
             return
         counts = game.knock_counts()
+        obs = game.observation() if counts or self._can("discard", game.legal()) else None
+        if obs is None:
+            return
         if not counts:  # over the limit: say so (k is on only when a throw is due)
-            obs = game.observation()
             least = least_after_discard(obs, game.legal())
             if least is not None:
                 self.message = words.knock_refused(obs, least)
@@ -683,13 +702,40 @@ class GinApp(App[None]):
             question = (f"Knock, throwing the {card.glyph} face down, with {count} in loose "
                         f"cards? {self._them()} can lay off onto your melds; {count} or less "
                         "left in their hand undercuts you.")
+        options = knock_layouts(obs, card)
+        layouts = [Layout(words.knock_layout_label(i, count, len(options)),
+                          (("Your melds, then your loose cards",
+                            tuple(melds_and_loose(a.melds, a.deadwood_cards))),))
+                   for i, a in enumerate(options)]
 
-        def answer(yes: bool | None) -> None:
-            if yes:
-                self._play(Knock(card))
+        def answer(index: int | None) -> None:
+            if index is not None:
+                self._play(Knock(card, options[index].melds))
 
-        self.push_screen(ConfirmScreen(question, "Gin!" if count == 0 else f"Knock with {count}"),
-                         answer)
+        self.push_screen(LayoutScreen(question, layouts,
+                                      "Gin!" if count == 0 else f"Knock with {count}"), answer)
+
+    def action_lay_off(self) -> None:
+        game = self.game
+        if game is None or not self._can("lay_off", game.legal()):
+            return
+        obs = game.observation()
+        assert obs.knock_melds is not None
+        options = layoff_options(obs)
+        them = self._them()
+        layouts = [Layout(words.layoff_label(i, d.deadwood, len(d.layoffs)),
+                          ((f"{them}'s melds, your lay-offs dashed",
+                            tuple(with_layoffs(obs.knock_melds, d.laid_off))),
+                           ("Your melds, then your loose cards",
+                            tuple(melds_and_loose(d.melds, d.deadwood_cards)))))
+                   for i, d in enumerate(options)]
+
+        def answer(index: int | None) -> None:
+            if index is not None:
+                chosen = options[index]
+                self._play(LayOff(chosen.laid_off, chosen.melds))
+
+        self.push_screen(LayoutScreen(words.knocked(obs, them), layouts, "Lay out"), answer)
 
     def action_select(self, step: int) -> None:
         game = self.game

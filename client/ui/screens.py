@@ -5,6 +5,8 @@ answers through ``dismiss``; none of them changes the game.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -20,7 +22,7 @@ from gin import Card, MatchTotals, Observation, Ruleset
 MODAL_CSS = """
 ModalScreen { align: center middle; }
 ModalScreen > Vertical {
-    width: 96; height: auto; max-height: 28;
+    width: 96; max-width: 100%; height: auto; max-height: 100%;
     border: thick $accent; background: $surface; padding: 0 1;
 }
 ModalScreen .title { text-style: bold; width: 1fr; }
@@ -316,3 +318,79 @@ class InviteScreen(_InfoScreen):
         self.state = state  # shown by compose() when it has not run yet
         for widget in self.query("#invite-state").results(Static):
             widget.update(state)
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """One choice of a :class:`LayoutScreen`: a line saying what it is, and rows of
+    cards, each with a label."""
+
+    label: str
+    rows: tuple[tuple[str, tuple[Group, ...]], ...]
+
+
+class LayoutScreen(ModalScreen[int | None]):
+    """Choose one of several ways to lay cards down (a knock's melds, a defender's
+    melds and lay-offs): ← → switch, Enter confirms with the index shown, Escape
+    cancels. The first layout is shown first."""
+
+    DEFAULT_CSS = MODAL_CSS + """
+    LayoutScreen #layout-label { margin-top: 1; text-style: bold; }
+    LayoutScreen .row-label { margin-top: 1; }
+    """
+    BINDINGS = [
+        Binding("left", "switch(-1)", "Previous layout", priority=True),
+        Binding("right", "switch(1)", "Next layout", priority=True),
+        Binding("enter,y", "confirm", "Confirm"),
+        Binding("escape,n", "cancel", "Cancel"),
+    ]
+
+    def __init__(self, question: str, layouts: list[Layout], confirm: str) -> None:
+        super().__init__()
+        self.question, self.layouts, self.confirm = question, layouts, confirm
+        self.index = 0
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question, id="question", markup=False)
+            yield Static("", id="layout-label", markup=False)
+            for i, _ in enumerate(self.layouts[0].rows):
+                yield Label("", id=f"row-label-{i}", classes="row-label", markup=False)
+                yield CardRow(id=f"row-{i}")
+            with Horizontal(classes="buttons"):
+                yield Button(self.confirm, id="yes", variant="primary", compact=True)
+                if len(self.layouts) > 1:
+                    yield Button("◀ Other layout", id="previous", compact=True)
+                    yield Button("Other layout ▶", id="next", compact=True)
+                yield Button("Cancel", id="no", compact=True)
+
+    def on_mount(self) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        layout = self.layouts[self.index]
+        count = f"Layout {self.index + 1} of {len(self.layouts)}: " \
+            if len(self.layouts) > 1 else ""
+        self.query_one("#layout-label", Static).update(count + layout.label)
+        for i, (label, groups) in enumerate(layout.rows):
+            self.query_one(f"#row-label-{i}", Label).update(label)
+            self.query_one(f"#row-{i}", CardRow).show(groups)
+
+    def action_switch(self, step: int) -> None:
+        self.index = (self.index + step) % len(self.layouts)
+        self._show()
+
+    def action_confirm(self) -> None:
+        self.dismiss(self.index)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "yes":
+            self.dismiss(self.index)
+        elif event.button.id in ("previous", "next"):
+            self.action_switch(-1 if event.button.id == "previous" else 1)
+        else:
+            self.dismiss(None)

@@ -66,6 +66,37 @@ def knock_refused(obs: Observation, least: int) -> str:
             f"this hand's knock limit is {obs.knock_limit}.")
 
 
+def knock_layout_label(index: int, count: int, options: int) -> str:
+    """What a knock layout is: the first is the computer's own choice."""
+    if options == 1:
+        return "The only way to lay these cards down."
+    if index == 0:
+        return ("The computer's choice: of the cards you have not seen, the fewest can "
+                "be laid off onto these melds.")
+    return f"Another way, also leaving {count} in loose cards."
+
+
+def layoff_label(index: int, deadwood: int, laid: int) -> str:
+    """What a defender's layout is: the first is the best."""
+    cards = f"{laid} card{'s' * (laid != 1)} laid off"
+    if index == 0:
+        return f"The best: {cards}, {deadwood} left in loose cards."
+    return f"{cards[0].upper()}{cards[1:]}, {deadwood} left in loose cards."
+
+
+def knocked(obs: Observation, them: str) -> str:
+    """The defender's question after a knock: the knocker's melds are on show, and
+    how many loose cards the knocker holds (their points show when the hand ends)."""
+    assert obs.knock_melds is not None
+    loose = obs.opponent_card_count - sum(len(m) for m in obs.knock_melds)
+    melds = len(obs.knock_melds)
+    held = ("and no loose cards" if loose == 0 else
+            f"and {loose} loose card{'s' * (loose != 1)}, face down until the hand ends")
+    return (f"{them} knocked, laying down {melds} meld{'s' * (melds != 1)} {held}. "
+            "Lay out your cards: lay off what fits onto their melds, meld the rest. "
+            "← → show other ways.")
+
+
 def status(obs: Observation, them: str = THEM, column: str = "Computer") -> str:
     """One line always on show: the hand, the scores, who dealt, the knock limit.
     ``them`` names the opponent in a sentence, ``column`` in one word."""

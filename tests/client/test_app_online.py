@@ -71,6 +71,8 @@ async def play_one_move(pilot: Pilot[None], app: GinApp) -> None:
         await pilot.press("t")
     elif isinstance(action, LayOff):
         await pilot.press("l")
+        await pilot.pause()
+        await pilot.press("enter")  # the best layout, offered first
     elif isinstance(action, Discard | Knock):
         if app.selected != action.card:  # a drawn card arrives selected
             await pilot.click(f"#hand #card-{action.card}")  # select it
