@@ -201,6 +201,10 @@ export class Table implements KeyActions {
       const low = Math.min(...counts.values());
       text += low ? ` · you can knock (best: ${low} after throwing)` : " · you can go gin!";
     }
+    if (obs.rules.knockLimitFromUpcard) {
+      text += obs.knockLimit ? ` · knock on ${obs.knockLimit} or less this hand (the first upcard)`
+        : " · gin only this hand (the first upcard was an ace)";
+    }
     return text;
   }
 
