@@ -224,7 +224,8 @@ def test_the_knock_window_shows_the_count_and_a_choice_of_layout(open_board: Any
     assert "Knock with 9 in loose cards" in dialog.inner_text()
     assert board.page.inner_text("#dialog-buttons .primary") == "Knock with 9"
     board.page.click("#dialog-buttons .primary")
-    board.page.wait_for_function("document.querySelector('#dialog-title').textContent.includes('hand')")
+    board.page.wait_for_function(
+        "() => document.querySelector('#dialog-title').textContent.includes('hand')")
     body = board.page.inner_text("#dialog-body")
     assert "You knocked" in body and "after laying off 1 card" in body  # the 5♥ onto 2-3-4♥
     laid = board.page.locator("#dialog-body .card.laid")
@@ -247,7 +248,7 @@ def test_hint_names_hards_move_and_why(open_board: Any) -> None:
     board = open_board("?seed=2&delay=0")
     board.page.keyboard.press("h")
     board.page.wait_for_function(
-        "document.querySelector('#prompt').textContent.startsWith('Hint: ')")
+        "() => document.querySelector('#prompt').textContent.startsWith('Hint: ')")
     text = board.prompt()
     assert " — " in text and len(text.split(" — ", 1)[1]) > 5
 
@@ -307,9 +308,9 @@ def test_lay_offs_are_shown_against_the_computers_melds(open_board: Any) -> None
 def test_the_match_end_shows_the_game_bonus_boxes_and_shutout(open_board: Any) -> None:
     saved = saved_match("2h 3h 4h 4s 4c Kc Kd Ks Kh Ad", "5h 4d 9c 9d 9s 6c 7d 8s Ts Jh",
                         "Jd", "Qc")
-    saved["match"]["rules"]["target"] = 10  # the first hand won ends the match
-    for hand in saved["match"]["hands"]:
-        hand["rules"]["target"] = 10
+    # House rules: the first hand won ends the match.
+    for rules in (saved["match"]["rules"], *(h["rules"] for h in saved["match"]["hands"])):
+        rules.update(name="quick", target=10)
     board = open_board("?delay=0", saved=saved)
     board.page.click("#btn-pass")
     board.wait_for_player()
@@ -317,7 +318,7 @@ def test_the_match_end_shows_the_game_bonus_boxes_and_shutout(open_board: Any) -
     board.page.keyboard.press("k")
     board.page.click("#dialog-buttons .primary")  # knock with 6 (the fours and kings)
     board.page.wait_for_function(
-        "document.querySelector('#dialog-title').textContent === 'You won the hand'")
+        "() => document.querySelector('#dialog-title').textContent === 'You won the hand'")
     assert board.page.inner_text("#dialog-buttons .primary") == "See the match's result"
     board.page.click("#dialog-buttons .primary")
     assert board.page.inner_text("#dialog-title") == "You win the match"
@@ -386,7 +387,8 @@ def test_the_side_choices_full_screen_and_the_whole_pile(open_board: Any) -> Non
     assert "Computer (hard)" in page.inner_text("#opponent-label")
     page.keyboard.press("f")
     page.wait_for_function(
-        "document.fullscreenElement !== null || document.querySelector('#app.full') !== null")
+        "() => document.fullscreenElement !== null"
+        " || document.querySelector('#app.full') !== null")
     assert not page.is_visible("#side")
     page.keyboard.press("i")
     assert page.inner_text("#dialog-title") == "How to play"
@@ -418,3 +420,66 @@ def test_a_damaged_save_is_set_aside_and_said_so(browser: Any, relay_url: str) -
         board.check_clean()
     finally:
         context.close()
+
+
+def test_the_board_works_behind_a_path_prefix(browser: Any, relay_url: str) -> None:
+    # As behind nginx's `location /gin/ { proxy_pass http://relay/; }`: every request
+    # under /gin/ goes to the relay with the prefix taken off.
+    context = browser.new_context()
+    try:
+        context.add_init_script(CSP_WATCH)
+        seen: list[str] = []
+
+        def proxy(route: Any) -> None:
+            path = route.request.url.split("/gin/", 1)[1]
+            seen.append(path.split("?")[0])
+            route.fulfill(response=route.fetch(url=relay_url + path))
+
+        context.route("http://prefixed.test/gin/**", proxy)
+        board = Board(context.new_page())
+        board.page.goto("http://prefixed.test/gin/?seed=1&delay=0")
+        board.page.wait_for_selector("#hand .card")
+        assert len(board.hand()) == 10
+        assert sorted(seen) == ["", "board.css", "board.js"]
+        board.check_clean()
+    finally:
+        context.close()
+
+
+def test_a_phone_plays_by_touch(browser: Any, relay_url: str) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True,
+                                  is_mobile=True)
+    try:
+        context.add_init_script(CSP_WATCH)
+        board = Board(context.new_page())
+        board.page.goto(relay_url + "?seed=6&delay=5000")
+        board.page.wait_for_selector("#hand .card")
+        board.page.tap("#btn-pass")
+        board.page.wait_for_function("() => !document.querySelector('#btn-stock').hidden"
+                                     " || !document.querySelector('#btn-take').hidden")
+        board.page.tap("#stock")
+        assert len(board.hand()) == 11
+        card = board.hand()[0]
+        board.page.tap(f"#hand .card[data-card='{card}']")  # select
+        board.page.tap(f"#hand .card[data-card='{card}']")  # throw
+        assert card not in board.hand() and len(board.hand()) == 10
+        assert board.page.get_attribute("#discard .card", "data-card") == card
+        board.check_clean()
+    finally:
+        context.close()
+
+
+def test_the_selected_card_has_a_visible_focus_and_the_rows_are_labelled(open_board: Any) -> None:
+    board = open_board("?seed=4&delay=0")
+    page = board.page
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate(
+        "() => { const e = document.activeElement; const s = getComputedStyle(e); return"
+        " [e.dataset.card, e.getAttribute('aria-pressed'), s.outlineStyle, s.outlineWidth] }")
+    assert focused[0] == board.hand()[0] and focused[1] == "true"
+    assert focused[2] != "none" and focused[3] != "0px"
+    label = page.get_attribute("#opponent", "aria-label") or ""
+    assert label == "The computer's cards: 10 face down"
+    assert page.get_attribute("#prompt", "aria-live") == "polite"
+    for button in page.locator("button:visible").all():
+        assert (button.get_attribute("aria-label") or button.inner_text()).strip()

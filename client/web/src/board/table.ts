@@ -126,7 +126,12 @@ export class Table {
     const dealer = obs.dealer !== obs.player ? " · dealer" : "";
     byId("opponent-label").textContent = `Computer (${game.vs})${dealer}`
       + (obs.opponentKnown.length && !over ? ` · took from the pile: ${obs.opponentKnown.map((c) => c.glyph).join(" ")}` : "");
-    fill(byId("opponent"), ...groupsView(this.opponentGroups(obs)));
+    const theirs = this.opponentGroups(obs);
+    const opponent = byId("opponent");
+    fill(opponent, ...groupsView(theirs));
+    // One sentence for screen readers instead of ten "card face down".
+    opponent.setAttribute("role", "img");
+    opponent.setAttribute("aria-label", groupsWords(theirs, "The computer's cards"));
 
     byId("stock-label").textContent = `Stock ${obs.stockCount}`;
     const stock = byId<HTMLButtonElement>("stock");
@@ -193,8 +198,9 @@ export class Table {
     const hadFocus = hand.contains(document.activeElement);
     byId("hand-label").textContent = this.grouping || over ? "Your hand"
       : "Your hand (drag, or shift+← → to move the selected card)";
-    fill(hand, ...groups.map((g) => el("span", { class: g.meld ? "group meld" : "group" },
-      ...g.cards.map((c) => this.handCard(c!, obs, over, hintCard, g.marked.has(c!))))));
+    fill(hand, ...groups.map((g) => el("span", {
+      class: g.meld ? "group meld" : "group", role: "group", "aria-label": g.meld ? "a meld" : "loose cards",
+    }, ...g.cards.map((c) => this.handCard(c!, obs, over, hintCard, g.marked.has(c!))))));
     if (hadFocus && this.selected) this.cardButton(this.selected)?.focus();
   }
 
@@ -552,7 +558,6 @@ export class Table {
       ">": () => this.move(1),
     };
     let handler = run[k.length === 1 ? k.toLowerCase() : k];
-    if (k === "?" ) handler = run["?"];
     if (!inField && (k === "ArrowLeft" || k === "ArrowRight")) {
       const step = k === "ArrowLeft" ? -1 : 1;
       handler = e.shiftKey ? () => this.move(step) : () => this.select(step);
@@ -596,6 +601,19 @@ export class Table {
       // Only the order of your cards is lost: the match is saved on its own.
     }
   }
+}
+
+/** A row of cards in words: its melds, its loose cards, how many face down. */
+function groupsWords(groups: readonly Group[], who: string): string {
+  const parts: string[] = [];
+  let down = 0;
+  for (const g of groups) {
+    const faces = g.cards.filter((c): c is Card => c !== null);
+    down += g.cards.length - faces.length;
+    if (faces.length) parts.push(`${g.meld ? "meld" : "face up"}: ${faces.map((c) => c.glyph).join(" ")}`);
+  }
+  if (down) parts.push(`${down} face down`);
+  return `${who}: ${parts.join("; ")}`;
 }
 
 /** Identifies a moment of play, so a hint computed for it is never shown later. */
