@@ -154,6 +154,7 @@ class GinApp(App[None]):
     #side .gap { margin-top: 1; }
     #title { text-style: bold; }
     #status { height: 1; text-wrap: nowrap; text-overflow: ellipsis; text-style: bold; }
+    .-wide #status { height: auto; text-wrap: wrap; }
     #scores { height: 3; }
     #middle { height: 4; margin-top: 1; }
     #stock-box, #discard-box { width: 13; height: 4; }

@@ -6,6 +6,7 @@ and "deck verified" shows."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
@@ -224,4 +225,6 @@ async def test_a_peers_words_are_shown_as_plain_text(relay: Relay, tmp_path: Pat
             shown = str(app.screen.query_one("#alert-text", Static).render())
             assert f"saying: {said}" in shown
         finally:
-            await stop(task)
+            task.cancel()  # it may have ended by itself after its abort
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
