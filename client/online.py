@@ -190,6 +190,10 @@ class OnlineMatch:
         self._peer_seen = False
         self._timer: asyncio.TimerHandle | None = None
         self._timer_key: tuple[str, int] | None = None
+        #: Custom rules from the host (a RulesOffered update): True plays them,
+        #: False declines them, None leaves the answer to a listener, which calls
+        #: :meth:`accept_rules` or :meth:`decline_rules`.
+        self.rules_answer: bool | None = False
 
     @property
     def seat(self) -> int:
@@ -203,6 +207,16 @@ class OnlineMatch:
     def act(self, action: Action) -> None:
         """Play the local player's move; IllegalAction (nothing changes) if refused."""
         self.session.act(action)
+        self._flush()
+
+    def accept_rules(self) -> None:
+        """Play the host's custom rules (after a RulesOffered update)."""
+        self.session.accept_rules()
+        self._flush()
+
+    def decline_rules(self, reason: str = "you declined the host's custom rules") -> None:
+        """Decline the host's custom rules: the match ends unplayed."""
+        self.session.decline_rules(reason)
         self._flush()
 
     # -- running -----------------------------------------------------------------
@@ -304,6 +318,15 @@ class OnlineMatch:
         if self.session.over:
             self._wake.set()  # the run loop starts lingering
         self.changed.set()
+        if self.session.rules_offered is not None and self.rules_answer is not None \
+                and not self.session.over:
+            # Listeners were told the rules first (also after a restore: the offer
+            # is in the session's state, not only in an event).
+            if self.rules_answer:
+                self.accept_rules()
+            else:
+                self.decline_rules("the host proposes custom rules, played only when "
+                                   "accepted: join with --accept-rules to play them")
 
     def _on_session_event(self, event: SessionEvent) -> None:
         if isinstance(event, HandVerified | CheatDetected) and self.files is not None:
@@ -402,6 +425,8 @@ class OnlineStart:
     port: int = 0
     rules: Ruleset = STANDARD
     invite: Invite | None = None
+    #: A guest's answer to custom rules from the host (see :class:`OnlineMatch`).
+    accept_rules: bool | None = False
 
 
 async def begin(start: OnlineStart, storage: Storage | None = None,
@@ -409,7 +434,7 @@ async def begin(start: OnlineStart, storage: Storage | None = None,
     """Connect as ``start`` says. TransportError, StorageError, OSError (the local relay)."""
     if start.role == "join":
         assert start.invite is not None
-        return await join(start.invite, storage, settings)
+        return await join(start.invite, storage, settings, accept_rules=start.accept_rules)
     if start.relay is not None:
         return await host(start.relay, start.rules, storage, settings)
     local, url = await start_local_relay(start.bind or lan_address(), start.port)
@@ -442,8 +467,10 @@ async def host(relay: str | RelayAddress, rules: Ruleset, storage: Storage | Non
 
 async def join(invite: Invite, storage: Storage | None = None,
                settings: OnlineSettings | None = None,
-               random_bytes: Callable[[int], bytes] = os.urandom) -> OnlineMatch:
+               random_bytes: Callable[[int], bytes] = os.urandom, *,
+               accept_rules: bool | None = False) -> OnlineMatch:
     """Take a seat in the invite's room; continues this link's saved match if any.
+    ``accept_rules`` answers custom rules from the host (see :class:`OnlineMatch`).
 
     TransportError when the relay cannot be reached or refuses; StorageError when
     a saved match for the link cannot be read.
@@ -455,7 +482,9 @@ async def join(invite: Invite, storage: Storage | None = None,
         Session("guest", invite.secret, None, random_bytes), secrets.token_hex(16))
     transport = await RelayTransport.join(invite.relay, invite.room, seat=session.seat,
                                           token=token, settings=settings.transport)
-    return OnlineMatch(session, transport, invite, files=files, settings=settings)
+    match = OnlineMatch(session, transport, invite, files=files, settings=settings)
+    match.rules_answer = accept_rules
+    return match
 
 
 async def play_bot(match: OnlineMatch, player: Player, delay: float = 0.0) -> None:
@@ -481,7 +510,8 @@ def outcome_line(match: OnlineMatch) -> str:
     if failure is not None:
         kind = {"CheatDetected": "cheat detected", "ProtocolError": "protocol error",
                 "PeerTimedOut": "timed out", "PeerAborted": "match aborted",
-                "ConnectionFailed": "connection failed"}.get(type(failure).__name__, "failed")
+                "ConnectionFailed": "connection failed",
+                "RulesDeclined": "rules declined"}.get(type(failure).__name__, "failed")
         return f"{kind}: {failure.reason} (at fault: {failure.who}, field {failure.field})"
     if result is None:
         return "the match did not finish"

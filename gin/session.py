@@ -91,6 +91,14 @@ class MatchStarted(SessionEvent):
 
 
 @dataclass(frozen=True)
+class RulesOffered(SessionEvent):
+    """The host proposes custom rules (not a preset). The guest plays them only once
+    its player, shown ``rules.describe()``, accepts (:meth:`Session.accept_rules`)."""
+
+    rules: Ruleset
+
+
+@dataclass(frozen=True)
 class HandDealt(SessionEvent):
     hand_number: int
     dealer: int
@@ -173,8 +181,14 @@ class PeerAborted(Failure):
     """The peer ended the match; ``who`` is whom it blames, ``reason`` its words."""
 
 
+@dataclass(frozen=True)
+class RulesDeclined(Failure):
+    """The local player declined the host's custom rules: the match never began."""
+
+
 _FAILURES: dict[str, type[Failure]] = {
-    cls.__name__: cls for cls in (CheatDetected, ProtocolError, PeerTimedOut, PeerAborted)
+    cls.__name__: cls
+    for cls in (CheatDetected, ProtocolError, PeerTimedOut, PeerAborted, RulesDeclined)
 }
 
 
@@ -224,7 +238,8 @@ class Session:
     """One peer of an online match. See the module docstring and ``protocol.md``.
 
     ``role`` "host" (seat 0, proposes ``rules``) or "guest" (seat 1; ``rules``
-    None accepts the host's, a Ruleset insists on it). ``secret`` is the 32-byte
+    None plays a preset the host proposes, and custom rules once its player accepts
+    them after :class:`RulesOffered`; a Ruleset insists on it). ``secret`` is the 32-byte
     invite secret; ``random_bytes(n)`` supplies fresh secret randomness (seeds
     and the coin toss). The host's ``hello`` is queued at once.
     """
@@ -247,6 +262,7 @@ class Session:
         self._channel = wire.SealedChannel(secret, self.match_id, wire.Side(role))
         self._proposed = rules
         self._rules = rules
+        self._offer: Ruleset | None = None  # custom rules awaiting the local player
         self._random_bytes = random_bytes
         self._nonce: bytes | None = None
         self._peer_coin: bytes | None = None
@@ -323,6 +339,8 @@ class Session:
         if self._match is None:
             if self.role == "host":
                 return "welcome"
+            if self._offer is not None:
+                return None  # the local player is deciding on the rules
             return "hello" if self._peer_coin is None else "start"
         hs = self._hand
         assert hs is not None
@@ -366,6 +384,30 @@ class Session:
             raise IllegalAction(f"{self.role} cannot {action} now: {why}")
         self._log.append(["act", str(action)])
         self._act(action)
+
+    @property
+    def rules_offered(self) -> Ruleset | None:
+        """The host's custom rules while they await the local player's answer."""
+        return self._offer
+
+    def accept_rules(self) -> None:
+        """The local player accepts the offered custom rules: the match goes on."""
+        self._check_alive()
+        if self._offer is None:
+            raise IllegalAction("no rules are waiting to be accepted")
+        self._log.append(["accept"])
+        self._accept()
+
+    def decline_rules(self, reason: str = "you declined the host's custom rules") -> None:
+        """The local player declines the offered custom rules: the match ends unplayed.
+        ``reason`` is what the local failure says."""
+        self._check_alive()
+        if self._offer is None:
+            raise IllegalAction("no rules are waiting to be declined")
+        self._offer = None
+        self._send("abort", {"who": "guest", "field": "hello.rules",
+                             "reason": "the guest declined the host's custom rules"})
+        self._fail(RulesDeclined("guest", "hello.rules", reason))
 
     def peer_timed_out(self) -> None:
         """The peer did not send what :meth:`waiting_for` names in time: it forfeits.
@@ -430,6 +472,8 @@ class Session:
                 session._act(parse_action(entry[1]))
             elif entry[0] == "timeout":
                 session._timed_out()
+            elif entry[0] == "accept":
+                session._accept()
         channel = state["channel"]
         if not isinstance(channel, Mapping):
             raise MalformedInput("session state: 'channel' must be a map")
@@ -549,8 +593,20 @@ class Session:
         if self._proposed is not None and rules != self._proposed:
             raise _Protocol(f"the host proposes the {rules.name} rules {rules.to_dict()}, which "
                             "this guest did not agree to", who="host", field="hello.rules")
-        self._rules = rules
         self._peer_coin = msg.blob("coin", size=32)
+        if self._proposed is None and not rules.is_preset:  # shown, then accepted (§7.1)
+            self._offer = rules
+            self._emit(RulesOffered(rules))
+        else:
+            self._welcome(rules)
+
+    def _accept(self) -> None:
+        assert self._offer is not None
+        rules, self._offer = self._offer, None
+        self._welcome(rules)
+
+    def _welcome(self, rules: Ruleset) -> None:
+        self._rules = rules
         self._nonce = self._random(NONCE_BYTES)
         self._send("welcome", {"rules": rules_digest(rules), "nonce": self._nonce})
 
@@ -887,7 +943,8 @@ def _read_rules(msg: wire.Message) -> Ruleset:
 
 
 def _read_log(entries: list[object]) -> list[list[object]]:
-    kinds: dict[object, type | None] = {"rand": bytes, "in": bytes, "act": str, "timeout": None}
+    kinds: dict[object, type | None] = {"rand": bytes, "in": bytes, "act": str, "timeout": None,
+                                        "accept": None}
     out: list[list[object]] = []
     for i, entry in enumerate(entries):
         if not (isinstance(entry, list | tuple) and entry and entry[0] in kinds and (
@@ -920,10 +977,14 @@ def pump(a: Session, b: Session) -> int:
 
 def play_local(host: Session, guest: Session, players: Sequence[Player]) -> int:
     """Play a whole match between two sessions, ``players[seat]`` choosing each move.
+    The guest accepts the host's rules, custom ones too.
 
     Stops when both are over or neither can move (a failure); returns wire bytes.
     """
     moved = pump(host, guest)
+    if guest.rules_offered is not None:
+        guest.accept_rules()
+        moved += pump(host, guest)
     while not (host.over and guest.over):
         mover = next(((s, players[s.seat]) for s in (host, guest) if s.legal_actions()), None)
         if mover is None:
