@@ -3,8 +3,9 @@ Chromium. Prints figures; asserts nothing.
 
 * Size: each built file and the whole board, plain and gzipped (level 9).
 * First paint: `gin web` on 127.0.0.1, a fresh Chromium page each run; the
-  browser's own first-contentful-paint time (from navigation start), and the time
-  until the dealt hand is on the table. Median of several runs.
+  browser's own first-contentful-paint time and the time the board has put the
+  dealt hand on the table (its `gin-table` mark), both from the start of the
+  navigation. Median of several runs.
 * Hard: benchmarks/board_hard.ts bundled with esbuild and run in the page; Hard
   plays Hard over whole matches from a fixed seed and each decision is timed with
   performance.now() (Chromium rounds it to 0.1 ms). Median, 95th percentile, max.
@@ -26,7 +27,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from relay import static
+# This folder's relay.py (the relay's benchmark) would hide the relay package.
+sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+from relay import static  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "client" / "web"
@@ -67,13 +70,14 @@ def first_paint(browser: Any, url: str, runs: int) -> None:
         page.wait_for_selector("#hand .card")
         timing = page.evaluate(
             "() => ({paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,"
-            " now: performance.now()})")
+            " table: performance.getEntriesByName('gin-table')[0]?.startTime})")
         paints.append(timing["paint"])
-        dealt.append(timing["now"])
+        dealt.append(timing["table"])
         context.close()
     print(f"  first contentful paint: median {statistics.median(paints):.0f} ms "
           f"(runs: {', '.join(f'{p:.0f}' for p in paints)}; budget 1000 ms)")
-    print(f"  the dealt hand on the table by: median {statistics.median(dealt):.0f} ms")
+    print(f"  the dealt hand on the table: median {statistics.median(dealt):.0f} ms "
+          f"(runs: {', '.join(f'{p:.0f}' for p in dealt)})")
 
 
 def hard_in_browser(browser: Any, hands: int, seed: int) -> None:

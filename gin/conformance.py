@@ -17,9 +17,19 @@ from collections.abc import Iterator
 from itertools import chain
 from typing import Any
 
-from gin.actions import Action, BigGin, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
+from gin.actions import (
+    Action,
+    BigGin,
+    Discard,
+    DrawPile,
+    DrawStock,
+    Knock,
+    LayOff,
+    Pass,
+    parse_action,
+)
 from gin.cards import DECK, Card, cards_mask, mask_cards, parse_cards
-from gin.errors import IllegalAction
+from gin.errors import IllegalAction, MalformedInput
 from gin.hand import Event, Hand, Observation, Phase, shuffled_deck, stacked_deck
 from gin.layoffs import layoff_closure
 from gin.match import Match
@@ -31,7 +41,7 @@ from gin.melds import (
     meld_combinations,
 )
 from gin.players import get, hint
-from gin.rules import PRESETS, Ruleset
+from gin.rules import BOUNDS, PRESETS, Ruleset
 from gin.scoring import settle
 
 Case = dict[str, Any]
@@ -260,7 +270,20 @@ def _probes(hand: Hand, rng: random.Random) -> list[tuple[int, Action]]:
     candidates: list[Action] = [Pass(), DrawStock(), DrawPile(), BigGin(), LayOff(),
                                 LayOff((), ())]
     candidates += [Discard(c) for c in cards] + [Knock(c) for c in cards]
-    picks = rng.sample(candidates, 4)
+    # Declared melds and chosen lay-offs, most of them wrong in some way: melds of
+    # the hand that may overlap or leave too much, cards not held, non-melds.
+    melds = [mask_cards(m) for m in candidate_melds(cards_mask(held))]
+    declared = tuple(rng.sample(melds, min(len(melds), rng.randint(1, 3))))
+    if rng.random() < 0.3 or not declared:  # (no melds at all prints as the best layout)
+        declared += (tuple(rng.sample(DECK, 3)),)
+    candidates += [Knock(rng.choice(cards), declared), BigGin(declared),
+                   LayOff(((rng.choice(cards), rng.randint(0, 3)),), declared)]
+    picks = rng.sample(candidates, 5)
+    if hand.phase is Phase.LAYOFF:  # the defender's own layouts, right and wrong
+        for _ in range(6):
+            layoffs = tuple((c, rng.randint(0, 3)) for c in rng.sample(held, rng.randint(0, 3)))
+            own = tuple(rng.sample(melds, min(len(melds), rng.randint(0, 2))))
+            picks.append(LayOff(layoffs, own))
     return [(player, a) for a in picks] + [(1 - player, rng.choice(candidates))]
 
 
@@ -345,6 +368,61 @@ def match_cases(per_ruleset: int, seed: int = 1) -> Iterator[Case]:
             yield match_case(rules, seed, ("easy", "easy"), deck)
 
 
+# -- text forms -----------------------------------------------------------------------
+
+_ACTION_TEXTS = (
+    "pass", "stock", "take", "PASS", " take ", "discard 7h", "discard 10♥", "Discard th",
+    "knock Ks", "knock 7h / 5h6h7h / 9c9d9s", "knock 10h / 8h 9h 10h", "knock qs / 2c3c4c/",
+    "biggin", "biggin / AcAdAh / 2s3s4s5s", "layoff", "layoff /", "layoff 8h>0 9h>1 / 2c3c4c",
+    "layoff 8h>0", "layoff / 2c3c4c / 5d5h5s",
+    # malformed
+    "", "   ", "jump", "pass now", "discard", "discard 7", "discard 1h", "discard 7x",
+    "discard 7h 8h", "knock", "knock / 5h6h7h", "knock 7h / 5h6h7", "knock 7h / 5h5h5d",
+    "layoff 8h", "layoff 8h>x", "layoff 8h>-1", "layoff zz>0", "layoff / 2c3c", "biggin / Ac Ad",
+    "stock 7h", "take it",
+)
+
+
+def action_cases() -> Iterator[Case]:
+    """Action texts, each parsed to its canonical text or refused with gin's message."""
+    for text in _ACTION_TEXTS:
+        try:
+            yield {"kind": "action", "text": text, "canonical": str(parse_action(text))}
+        except MalformedInput as exc:
+            yield {"kind": "action", "text": text, "error": str(exc)}
+
+
+def rules_cases() -> Iterator[Case]:
+    """Rulesets as data, each read to its description or refused with gin's message:
+    the presets, house rules, every bound just inside and outside, wrong types,
+    bad names, a preset's name on other values, unknown fields, not a map."""
+    datas: list[Any] = [r.to_dict() for r in RULESETS]
+    for name, (low, high) in BOUNDS.items():
+        for value in (low, high, low - 1, high + 1, str(low), True, None, 1.5):
+            datas.append({"name": "house", name: value})
+    for flag in ("knock_limit_from_upcard", "winner_deals"):
+        datas += [{"name": "house", flag: v} for v in (True, False, 0, 1, "yes", None)]
+    datas += [{"name": n} for n in ("x", "A b.c_d+e-f", " lead", "", "a" * 32, "a" * 33,
+                                    "tab\there", "ünï", "o'k", 7, None)]
+    datas += [{"name": "house", "shutout": s} for s in
+              ("double_bonus", "double_total", "none", "triple", None, 2)]
+    datas += [{"name": "standard", "gin_bonus": 20, "box_bonus": 30},
+              {"name": "classic", "gin_bonus": 20, "undercut_bonus": 10, "box_bonus": 20},
+              {"name": "oklahoma", "knock_limit_from_upcard": False},
+              {"knock_limt": 3, "zeta": 1}, {}, [], "standard", 5, None]
+    for data in datas:
+        case: Case = {"kind": "rules", "data": data}
+        try:
+            rules = Ruleset.from_dict(data)
+        except MalformedInput as exc:
+            case["error"] = str(exc)
+        else:
+            case["is_preset"] = rules.is_preset
+            case["describe"] = rules.describe()
+            case["to_dict"] = rules.to_dict()
+        yield case
+
+
 # -- player decisions ----------------------------------------------------------------
 
 _DECIDERS = ("easy", "normal", "hard", "simple", "random")
@@ -394,7 +472,7 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
     """The files of the corpus by name, each an iterator of cases. ``scale`` 1 is
     the size CI checks; larger multiplies the counts."""
     return {
-        "arrange.jsonl": arrange_cases(2000 * scale),
+        "arrange.jsonl": chain(arrange_cases(2000 * scale), action_cases(), rules_cases()),
         "settle.jsonl": chain(settle_cases(3000 * scale), big_gin_cases(200 * scale)),
         "match.jsonl": match_cases(8 * scale),
         "decisions.jsonl": decisions_cases(100 * scale),

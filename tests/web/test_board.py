@@ -394,3 +394,27 @@ def test_the_side_choices_full_screen_and_the_whole_pile(open_board: Any) -> Non
     for words in ("The rules (classic)", "How the computer plays", "The shuffle",
                   "their deadwood + 20", "the difference + 10"):
         assert words in text
+
+
+def test_a_damaged_save_is_set_aside_and_said_so(browser: Any, relay_url: str) -> None:
+    context = browser.new_context()
+    try:
+        context.add_init_script(CSP_WATCH)
+        context.add_init_script(
+            "if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1');"
+            f" localStorage.setItem('{SAVE_KEY}', '{{\"format\": 1, \"vs\": \"easy\"');}}")
+        board = Board(context.new_page())
+        board.page.goto(relay_url + "?delay=0")
+        board.page.wait_for_selector("dialog[open]")
+        assert board.page.inner_text("#dialog-title") == "Your match"
+        assert "could not be continued" in board.page.inner_text("#dialog-body")
+        assert board.page.evaluate(f"localStorage.getItem('{SAVE_KEY}.damaged')") \
+            == '{"format": 1, "vs": "easy"'
+        board.page.keyboard.press("Escape")
+        assert len(board.hand()) == 10  # a new match is dealt
+        board.page.reload()
+        board.page.wait_for_selector("#hand .card")
+        assert not board.page.evaluate("document.querySelector('dialog').open")
+        board.check_clean()
+    finally:
+        context.close()

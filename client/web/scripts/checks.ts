@@ -210,7 +210,41 @@ function checkDecisions(c: CaseObject): string | null {
   return null;
 }
 
+/** `action`: an action's text parsed to its canonical text, or refused with gin's message. */
+function checkAction(c: CaseObject): string | null {
+  const text = field(c, "text");
+  if (typeof text !== "string") throw new MalformedInput("'text' must be text");
+  let canonical: string;
+  try {
+    canonical = String(parseAction(text));
+  } catch (exc) {
+    if (!(exc instanceof MalformedInput)) throw exc;
+    return differs("error", field(c, "error"), exc.message);
+  }
+  if (c.error !== undefined) return `expected the error ${show(c.error)}, the TS engine reads ${show(canonical)}`;
+  return differs("canonical", field(c, "canonical"), canonical);
+}
+
+/** `rules`: a ruleset as data, read to its description or refused with gin's message. */
+function checkRules(c: CaseObject): string | null {
+  let rules: Ruleset;
+  try {
+    rules = Ruleset.fromDict(field(c, "data"));
+  } catch (exc) {
+    if (!(exc instanceof MalformedInput)) throw exc;
+    return differs("error", field(c, "error"), exc.message);
+  }
+  if (c.error !== undefined) return `expected the error ${show(c.error)}, the TS engine accepts the ruleset`;
+  return firstDifference(
+    differs("is_preset", c.is_preset, rules.isPreset),
+    differs("describe", c.describe, rules.describe()),
+    c.to_dict === undefined ? null : dataDiff(c.to_dict, rules.toDict(), "to_dict"),
+  );
+}
+
 const CHECKS: Record<string, (c: CaseObject) => string | null> = {
+  rules: checkRules,
+  action: checkAction,
   decisions: checkDecisions,
   arrange: checkArrange,
   settle: checkSettle,

@@ -42,6 +42,13 @@ test("rulesets: presets, plain data with gin's names, bad fields named", () => {
   assert.throws(() => Ruleset.fromDict({ knock_limit: -1 }), /knock_limit/);
   assert.throws(() => Ruleset.fromDict({ shutout: "never" }), /shutout/);
   assert.throws(() => ruleset("rummy"), /choose one of standard, classic, oklahoma/);
+  const house = ruleset("standard").withOptions({ bigGinBonus: 31 });
+  assert.equal(house.name, "custom");
+  assert.ok(!house.isPreset && ruleset("classic").isPreset);
+  assert.match(house.describe(), /^custom rules\nknock limit: 10\n.*big gin: 31 \+ deadwood/s);
+  assert.throws(() => new Ruleset({ bigGinBonus: 31 }),
+    /a ruleset named 'standard' must be the standard preset exactly; it differs in big_gin_bonus 31 \(the preset has None\)/);
+  assert.throws(() => Ruleset.fromDict({ dead_stock: 30 }), /'dead_stock' must be a whole number in 0..10, got 30/);
 });
 
 test("actions: text forms round-trip", () => {
@@ -142,7 +149,7 @@ test("a match: hands until the target, the dealer alternates, totals at the end"
 test("an online copy: the opponent's hidden cards block a knock or big gin until revealed", () => {
   const deck: (Card | null)[] = stackedDeck(NON_DEALER, DEALER, Card.parse("Ac"), parseCards("Ks"));
   for (let pos = 0; pos < 20; pos += 2) deck[pos] = null; // the non-dealer's cards are unknown here
-  const hand = new Hand(deck, 0, new Ruleset({ bigGinBonus: 31 }));
+  const hand = new Hand(deck, 0, ruleset("standard").withOptions({ bigGinBonus: 31 }));
   assert.equal(hand.hiddenCount(1), 10);
   hand.apply(1, new Pass());
   hand.apply(0, new Pass());

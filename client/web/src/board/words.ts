@@ -187,6 +187,27 @@ export function howToPlay(rules: Ruleset): HelpSection[] {
       ],
     },
     {
+      title: "Worked through",
+      paragraphs: [
+        "Holding 5♥ 6♥ 7♥ with 7♠ and 7♣, the 7♥ finishes the run or the set, not both. The "
+          + "set wins that one; move the same shape down to 2♥ 3♥ 4♥ with 2♠ and 2♦ and the run "
+          + "wins. No rule of thumb gets both right: the board tries every arrangement.",
+        `You knock with 7 and the computer, after laying off, is left with 31: you score `
+          + `31 − 7 = 24.`,
+        `The computer knocks with 8 and you lay off down to 5: an undercut, and you score `
+          + `8 − 5 + ${rules.undercutBonus} = ${8 - 5 + rules.undercutBonus}.`,
+        `You go gin and the computer holds 18 in loose cards: you score ${rules.ginBonus} + 18 = `
+          + `${rules.ginBonus + 18}.`,
+        `Knock with 10: left with 11 the other player gives you 1 point; left with 10 they `
+          + `undercut you and take ${rules.undercutBonus}. That one point is worth `
+          + `${rules.undercutBonus + 1}, the whole argument against knocking on a full ten.`,
+        `You reach ${rules.target + 4} having won 4 hands; the computer has 60 from 3. You `
+          + `finish with ${rules.target + 4} + ${rules.gameBonus} + 4 × ${rules.boxBonus} = `
+          + `${rules.target + 4 + rules.gameBonus + 4 * rules.boxBonus}, the computer with `
+          + `60 + 3 × ${rules.boxBonus} = ${60 + 3 * rules.boxBonus}.`,
+      ],
+    },
+    {
       title: "How the computer plays",
       paragraphs: [
         "It sees its own ten cards, the discard pile and what you have taken from it — "
