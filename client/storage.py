@@ -53,6 +53,8 @@ def checksum(data: Any) -> str:
 
 def seal(data: Any) -> dict[str, Any]:
     """``data`` in the checksummed envelope that :meth:`Storage.load_state` opens."""
+    # As it will read back (tuples as lists, keys as text), so the sum matches on load.
+    data = json.loads(json.dumps(data))
     return {SEAL: SEAL_VERSION, "sha256": checksum(data), "data": data}
 
 

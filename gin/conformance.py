@@ -340,6 +340,7 @@ def match_case(
         "first_dealer": match.first_dealer,
         "players": list(names),
         "hands": hands,
+        "saved": match.to_dict(),
         "totals": None if totals is None else {
             "winner": totals.winner,
             "points": list(totals.points),

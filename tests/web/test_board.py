@@ -418,3 +418,27 @@ def test_a_damaged_save_is_set_aside_and_said_so(browser: Any, relay_url: str) -
         board.check_clean()
     finally:
         context.close()
+
+
+def test_the_board_works_behind_a_path_prefix(browser: Any, relay_url: str) -> None:
+    # As behind nginx's `location /gin/ { proxy_pass http://relay/; }`: every request
+    # under /gin/ goes to the relay with the prefix taken off.
+    context = browser.new_context()
+    try:
+        context.add_init_script(CSP_WATCH)
+        seen: list[str] = []
+
+        def proxy(route: Any) -> None:
+            path = route.request.url.split("/gin/", 1)[1]
+            seen.append(path.split("?")[0])
+            route.fulfill(response=route.fetch(url=relay_url + path))
+
+        context.route("http://prefixed.test/gin/**", proxy)
+        board = Board(context.new_page())
+        board.page.goto("http://prefixed.test/gin/?seed=1&delay=0")
+        board.page.wait_for_selector("#hand .card")
+        assert len(board.hand()) == 10
+        assert sorted(seen) == ["", "board.css", "board.js"]
+        board.check_clean()
+    finally:
+        context.close()

@@ -10,7 +10,7 @@ import { GinError, IllegalAction, MalformedInput } from "../src/engine/errors.ts
 import { Hand } from "../src/engine/hand.ts";
 import { Match } from "../src/engine/match.ts";
 import { bestArrangement, bestDiscard } from "../src/engine/melds.ts";
-import { eventToData } from "../src/engine/observation.ts";
+import { eventToData, Observation } from "../src/engine/observation.ts";
 import { Ruleset } from "../src/engine/rules.ts";
 import { settle } from "../src/engine/scoring.ts";
 import { get, hint, NAMES } from "../src/players/index.ts";
@@ -131,8 +131,11 @@ function checkMatch(c: CaseObject): string | null {
       for (; next < observations.length && observations[next]!.step === step; next++) {
         const o = observations[next]!;
         const seat = whole(field(o, "player"), "player");
-        const why = dataDiff(field(o, "observation"), match.observation(seat).toDict(),
-          `${where} step ${step} observation of player ${seat}`);
+        const expected = field(o, "observation");
+        const why = dataDiff(expected, match.observation(seat).toDict(),
+          `${where} step ${step} observation of player ${seat}`)
+          ?? dataDiff(expected, Observation.fromDict(expected).toDict(),
+            `${where} step ${step} observation of player ${seat}, read back from its data`);
         if (why) return why;
       }
       return null;
@@ -165,6 +168,11 @@ function checkMatch(c: CaseObject): string | null {
       ?? differs(`${where} scores`, hc.scores, match.scores)
       ?? differs(`${where} hands won`, hc.hands_won, match.handsWon);
     if (result) return result;
+  }
+  if (c.saved !== undefined) {
+    const saved = dataDiff(c.saved, match.toDict(), "saved")
+      ?? dataDiff(c.saved, Match.fromDict(c.saved).toDict(), "saved, restored");
+    if (saved) return saved;
   }
   const t = match.totals;
   return dataDiff(field(c, "totals"), t === null ? null : {

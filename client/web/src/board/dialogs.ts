@@ -60,7 +60,7 @@ export function openDialog(title: string, body: Node[], buttons: DialogButton[],
   if (!box.open) box.showModal();
   const first = row.querySelector<HTMLButtonElement>("button.primary") ?? row.querySelector("button");
   first?.focus({ preventScroll: true }); // a long text is read from its start
-  box.scrollTop = 0;
+  byId("dialog-body").scrollTop = 0;
 }
 
 export function closeDialog(): void {

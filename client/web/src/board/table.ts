@@ -552,7 +552,6 @@ export class Table {
       ">": () => this.move(1),
     };
     let handler = run[k.length === 1 ? k.toLowerCase() : k];
-    if (k === "?" ) handler = run["?"];
     if (!inField && (k === "ArrowLeft" || k === "ArrowRight")) {
       const step = k === "ArrowLeft" ? -1 : 1;
       handler = e.shiftKey ? () => this.move(step) : () => this.select(step);
