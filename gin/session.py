@@ -62,6 +62,8 @@ from gin.session_events import (
     PeerAborted,
     PeerTimedOut,
     ProtocolError,
+    RulesDeclined,
+    RulesOffered,
     SessionEvent,
     Unresolved,
 )
@@ -69,7 +71,8 @@ from gin.session_events import (
 __all__ = [
     "CardDrawn", "CheatDetected", "CorruptState", "Failure", "FrameRejected", "HandDealt",
     "HandScored", "HandVerified", "MatchOver", "MatchStarted", "Moved", "PeerAborted",
-    "PeerTimedOut", "ProtocolError", "Session", "SessionEvent", "Unresolved",
+    "PeerTimedOut", "ProtocolError", "RulesDeclined", "RulesOffered", "Session",
+    "SessionEvent", "Unresolved",
     "first_dealer_for", "link_id_for", "play_local", "pump", "rules_digest",
 ]
 
@@ -85,7 +88,7 @@ STATE_VERSION = 2
 # Re-send what the peer has not acknowledged after this long, doubling each time.
 RESEND_AFTER = 2.0
 MAX_RESEND_AFTER = 32.0
-ABORT_KINDS = ("cheat", "protocol", "tampered", "timeout")
+ABORT_KINDS = ("cheat", "protocol", "tampered", "timeout", "declined")
 
 SessionRole = Literal["host", "guest"]
 
@@ -158,7 +161,8 @@ class Session:
     """One peer of an online match. See the module docstring and ``protocol.md``.
 
     ``role`` "host" (seat 0, proposes ``rules``) or "guest" (seat 1; ``rules``
-    None accepts the host's, a Ruleset insists on it). ``secret`` is the 32-byte
+    None plays a preset the host proposes, and custom rules once its player accepts
+    them after :class:`RulesOffered`; a Ruleset insists on it). ``secret`` is the 32-byte
     invite secret; ``random_bytes(n)`` supplies fresh secret randomness (the
     traffic keys' epoch, signing key, seeds and the coin toss). The offer frame
     and, for the host, its ``hello`` are queued at once.
@@ -362,7 +366,7 @@ class Session:
         if self._offer is None:
             raise IllegalAction("no rules are waiting to be declined")
         self._offer = None
-        self._send("abort", {"who": "guest", "field": "hello.rules",
+        self._send("abort", {"why": "declined", "field": "hello.rules",
                              "reason": "the guest declined the host's custom rules"})
         self._fail(RulesDeclined("guest", "hello.rules", reason))
 
@@ -453,6 +457,8 @@ class Session:
                 session._act(parse_action(entry[1]))
             elif entry[0] == "timeout":
                 session._timed_out()
+            elif entry[0] == "accept":
+                session._accept()
             elif entry[0] == "reject":
                 session._rejected(entry)
         if next(drawn, None) is not None:
@@ -523,7 +529,7 @@ class Session:
         peer = SEATS[self.peer]
         if failure.proven:
             self._emit(MatchOver(self.seat, None, peer))
-        if isinstance(failure, PeerAborted):
+        if isinstance(failure, PeerAborted | RulesDeclined):  # the abort is sent already
             return
         why = ("timeout" if isinstance(failure, PeerTimedOut) else
                "tampered" if isinstance(failure, FrameRejected) else
@@ -619,6 +625,20 @@ class Session:
         self._peer_key = msg.blob("key", size=cosign.KEY_BYTES)
         assert self._signer is not None
         self.match_id = cosign.match_id_for(self.link_id, self._peer_key, self._signer.public)
+        if self._proposed is None and not rules.is_preset:  # shown, then accepted (§7.1)
+            self._offer = rules
+            self._emit(RulesOffered(rules))
+        else:
+            self._welcome(rules)
+
+    def _accept(self) -> None:
+        assert self._offer is not None
+        rules, self._offer = self._offer, None
+        self._welcome(rules)
+
+    def _welcome(self, rules: Ruleset) -> None:
+        assert self._signer is not None
+        self._rules = rules
         self._nonce = self._random(NONCE_BYTES)
         self._send("welcome", {"rules": rules_digest(rules), "nonce": self._nonce,
                                "key": self._signer.public})
@@ -990,7 +1010,7 @@ def _read_failure(value: object) -> Failure | None:
 
 def _read_log(entries: list[object]) -> list[list[object]]:
     kinds: dict[object, tuple[type, ...]] = {
-        "rand": (bytes,), "in": (bytes,), "act": (str,), "timeout": (),
+        "rand": (bytes,), "in": (bytes,), "act": (str,), "timeout": (), "accept": (),
         "reject": (str, str, bool)}
     out: list[list[object]] = []
     for i, entry in enumerate(entries):
