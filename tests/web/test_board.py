@@ -307,9 +307,9 @@ def test_lay_offs_are_shown_against_the_computers_melds(open_board: Any) -> None
 def test_the_match_end_shows_the_game_bonus_boxes_and_shutout(open_board: Any) -> None:
     saved = saved_match("2h 3h 4h 4s 4c Kc Kd Ks Kh Ad", "5h 4d 9c 9d 9s 6c 7d 8s Ts Jh",
                         "Jd", "Qc")
-    saved["match"]["rules"]["target"] = 10  # the first hand won ends the match
-    for hand in saved["match"]["hands"]:
-        hand["rules"]["target"] = 10
+    # House rules: the first hand won ends the match.
+    for rules in (saved["match"]["rules"], *(h["rules"] for h in saved["match"]["hands"])):
+        rules.update(name="quick", target=10)
     board = open_board("?delay=0", saved=saved)
     board.page.click("#btn-pass")
     board.wait_for_player()
