@@ -29,6 +29,7 @@ import msgpack
 
 from client.links import Invite, RelayAddress, new_secret, parse_relay
 from client.storage import Storage, StorageError
+from client.text import plain
 from client.transport import (
     Closed,
     Connected,
@@ -57,6 +58,7 @@ from gin.session import (
     PeerAborted,
     PeerTimedOut,
     ProtocolError,
+    RulesDeclined,
     Session,
     SessionEvent,
     link_id_for,
@@ -556,12 +558,13 @@ def outcome_line(match: OnlineMatch) -> str:
         kind = {CheatDetected: "cheat detected", ProtocolError: "protocol error",
                 PeerTimedOut: "no answer", FrameRejected: "frame rejected",
                 PeerAborted: "match stopped by your friend",
-                ConnectionFailed: "connection failed"}.get(type(failure), "failed")
+                ConnectionFailed: "connection failed",
+                RulesDeclined: "rules declined"}.get(type(failure), "failed")
         reason = plain(failure.reason)
         if failure.proven:
             return (f"{kind}: {reason} (at fault: {failure.who}, field {plain(failure.field)}; "
                     "the match is forfeited)")
-        if isinstance(failure, PeerAborted | ConnectionFailed):
+        if isinstance(failure, PeerAborted | ConnectionFailed | RulesDeclined):
             return f"{kind}: {reason}"
         return f"{kind}: {reason} (not proven: nobody forfeits)"
     if result is None:
@@ -572,11 +575,6 @@ def outcome_line(match: OnlineMatch) -> str:
     totals = result.totals.totals
     return (f"the match is over: {who}, {totals[match.seat]} to {totals[1 - match.seat]}; "
             f"{len(match.records)} hands verified")
-
-
-def plain(text: str) -> str:
-    """Text from the network as plain text: control characters removed."""
-    return "".join(c for c in text if c.isprintable())
 
 
 # --------------------------------------------------------------- a local relay

@@ -7,6 +7,8 @@ real command in a subprocess.
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -23,25 +25,44 @@ HOUSE = STANDARD.with_options(name="house", gin_bonus=30, target=20)
 TIMEOUT = 90
 
 
+async def relay_port(process: asyncio.subprocess.Process) -> int:
+    assert process.stderr is not None
+    async with asyncio.timeout(10):
+        while line := await process.stderr.readline():
+            entry = json.loads(line)
+            if entry["event"] == "relay_started":
+                return int(entry["port"])
+    raise AssertionError("the relay exited before it started")
+
+
 async def guest_against_house_rules(tmp_path: Path, *flags: str) -> tuple[int, str,
                                                                           online.OnlineMatch]:
-    start = online.OnlineStart("host", bind="127.0.0.1", rules=HOUSE)
-    host = await online.begin(start, Storage(tmp_path / "host"),
-                              online.OnlineSettings(linger=0.5))
-    guest = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "client.cli", "join", "--bot", "easy", "--bot-delay", "0",
-        "--data-dir", str(tmp_path / "guest"), *flags, host.invite.url,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    # A relay of its own, up until the guest has left (it lingers after the end).
+    relay = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "relay", stderr=asyncio.subprocess.PIPE, env={
+            **os.environ, "GIN_RELAY_HOST": "127.0.0.1", "GIN_RELAY_PORT": "0",
+            "GIN_RELAY_KEY_FILE": str(tmp_path / "relay.key"),
+            "GIN_RELAY_RATE": "10000", "GIN_RELAY_BURST": "100000"})
+    guest = None
     try:
+        port = await relay_port(relay)
+        start = online.OnlineStart("host", relay=f"http://127.0.0.1:{port}", rules=HOUSE)
+        host = await online.begin(start, Storage(tmp_path / "host"),
+                                  online.OnlineSettings(linger=0.5))
+        guest = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "client.cli", "join", "--bot", "easy", "--bot-delay", "0",
+            "--data-dir", str(tmp_path / "guest"), *flags, host.invite.url,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         async with asyncio.timeout(TIMEOUT):
             _, (_, err) = await asyncio.gather(
                 asyncio.gather(host.run(), online.play_bot(
                     host, players.get("easy", random.Random(1)))),
                 guest.communicate())
     finally:
-        if guest.returncode is None:
-            guest.kill()
-            await guest.wait()
+        for process in (guest, relay):
+            if process is not None and process.returncode is None:
+                process.kill()
+                await process.wait()
     assert guest.returncode is not None
     return guest.returncode, err.decode(), host
 
