@@ -30,7 +30,16 @@ from gin.actions import (
 )
 from gin.cards import DECK, Card, cards_mask, mask_cards, parse_cards
 from gin.errors import IllegalAction, MalformedInput
-from gin.hand import Event, Hand, Observation, Phase, shuffled_deck, stacked_deck
+from gin.hand import (
+    UPCARD_POSITION,
+    Event,
+    Hand,
+    Observation,
+    Phase,
+    dealt_positions,
+    shuffled_deck,
+    stacked_deck,
+)
 from gin.layoffs import layoff_closure
 from gin.match import Match
 from gin.melds import (
@@ -369,6 +378,89 @@ def match_cases(per_ruleset: int, seed: int = 1) -> Iterator[Case]:
             yield match_case(rules, seed, ("easy", "easy"), deck)
 
 
+# -- an online peer's copy of a hand ----------------------------------------------------
+
+
+def _reveals(truth: Hand, copy: Hand, player: int, action: Action) -> list[tuple[int, Card]]:
+    """What the copy is told before ``action``: the card drawn by its own player from
+    the stock, a card the opponent throws, and every card held at a knock or big gin
+    (all cards laid out must be seen)."""
+    positions: list[int] = []
+    if isinstance(action, DrawStock):
+        positions.append(truth.next_stock_position)
+    elif isinstance(action, Discard):
+        positions.append(_position(truth, action.card))
+    elif isinstance(action, Knock | BigGin):
+        positions += [_position(truth, c) for p in (0, 1) for c in truth.cards(p)]
+    return [(pos, c) for pos in positions
+            if copy.card_at(pos) is None and (c := truth.card_at(pos)) is not None]
+
+
+def _position(hand: Hand, card: Card) -> int:
+    return next(pos for pos in range(52) if hand.card_at(pos) == card)
+
+
+def peer_case(rules: Ruleset, seed: int, names: tuple[str, str]) -> Case:
+    """One hand as an online peer's copy sees it: the cards it was not dealt are
+    unknown until revealed; every step's legal actions, refusals and events, and
+    the peer's observations, on that copy."""
+    rng = random.Random(f"gin-conformance:peer:{rules.name}:{seed}")
+    players = [get(name, rng.getrandbits(32)) for name in names]
+    deck = shuffled_deck(rng)
+    dealer, me = rng.randint(0, 1), rng.randint(0, 1)
+    truth = Hand(deck, dealer, rules)
+    mine = set(dealt_positions(me == dealer)) | {UPCARD_POSITION}
+    known: list[Card | None] = [c if pos in mine else None for pos, c in enumerate(deck)]
+    copy = Hand(known, dealer, rules)
+    steps: list[Case] = []
+    observations: list[Case] = []
+    while truth.phase is not Phase.OVER:
+        player = truth.turn
+        if len(steps) % 5 == 0:
+            observations.append({"step": len(steps),
+                                 "observation": observation_to_dict(copy.observation(me))})
+        action = players[player].choose(truth.observation(player), truth.legal_actions())
+        reveal: list[tuple[int, Card]] = []
+        if player == me or not isinstance(action, DrawStock):
+            reveal = _reveals(truth, copy, player, action)
+        for pos, card in reveal:
+            copy.reveal(pos, card)
+        legal = copy.legal_actions()
+        probes = [[p, str(a), copy.refusal(p, a)] for p, a in _probes(copy, rng)]
+        seen = len(copy.events)
+        truth.apply(player, action)
+        copy.apply(player, action)
+        steps.append({
+            "reveal": [[pos, str(card)] for pos, card in reveal],
+            "player": player,
+            "action": str(action),
+            "legal": [str(a) for a in legal],
+            "probes": probes,
+            "events": [_event(e) for e in copy.events[seen:]],
+        })
+    observations.append({"step": len(steps),
+                         "observation": observation_to_dict(copy.observation(me))})
+    assert copy.result == truth.result and copy.result is not None
+    return {
+        "kind": "peer",
+        "rules": rules.to_dict(),
+        "dealer": dealer,
+        "me": me,
+        "deck": [None if c is None else str(c) for c in known],
+        "steps": steps,
+        "observations": observations,
+        "result": copy.result.to_dict(),
+    }
+
+
+def peer_cases(per_ruleset: int, seed: int = 1) -> Iterator[Case]:
+    """``per_ruleset`` hands under each ruleset, by pairs of players in turn."""
+    for rules in RULESETS:
+        for i in range(per_ruleset):
+            names = (_PLAYERS[i % 4], _PLAYERS[(i + 1 + i // 4) % 4])
+            yield peer_case(rules, seed * 100_000 + i, names)
+
+
 # -- text forms -----------------------------------------------------------------------
 
 _ACTION_TEXTS = (
@@ -437,11 +529,16 @@ def decisions_case(rules: Ruleset, seed: int, names: tuple[str, str]) -> Case:
     deciders = {name: get(name, player_seed) for name in _DECIDERS}
     drivers = [get(name, rng.getrandbits(32)) for name in names]
     deck = shuffled_deck(rng)
-    hand = Hand(deck, rng.randint(0, 1), rules)
+    # A hand in the middle of a match (a player may weigh the score), its scores
+    # short of the target.
+    match = Match(rules, rng.randint(0, 1))
+    match.scores[:] = [rng.randrange(rules.target), rng.randrange(rules.target)]
+    match.hands_won[:] = [rng.randint(0, 4), rng.randint(0, 4)]
+    hand = match.deal(deck)
     positions: list[Case] = []
     while hand.phase is not Phase.OVER:
         player = hand.turn
-        obs = hand.observation(player)
+        obs = match.observation(player)
         legal = hand.legal_actions()
         position: Case = {"step": len(hand.actions)}
         for name, decider in deciders.items():
@@ -456,6 +553,8 @@ def decisions_case(rules: Ruleset, seed: int, names: tuple[str, str]) -> Case:
         "dealer": hand.dealer,
         "deck": [str(c) for c in deck],
         "seed": player_seed,
+        "scores": list(obs.scores),
+        "hands_won": list(obs.hands_won),
         "actions": [[p, str(a)] for p, a in hand.actions],
         "positions": positions,
     }
@@ -476,6 +575,7 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
         "arrange.jsonl": chain(arrange_cases(2000 * scale), action_cases(), rules_cases()),
         "settle.jsonl": chain(settle_cases(3000 * scale), big_gin_cases(200 * scale)),
         "match.jsonl": match_cases(8 * scale),
+        "peer.jsonl": peer_cases(10 * scale),
         "decisions.jsonl": decisions_cases(100 * scale),
     }
 

@@ -23,6 +23,7 @@ from gin.conformance import (
     corpus,
     decisions_cases,
     match_cases,
+    peer_cases,
     settle_cases,
 )
 
@@ -69,6 +70,7 @@ def test_the_typescript_engine_agrees_with_a_small_corpus(tmp_path: Path) -> Non
         "arrange.jsonl": arrange_cases(50),
         "settle.jsonl": settle_cases(100),
         "match.jsonl": match_cases(1),
+        "peer.jsonl": peer_cases(1),
         "decisions.jsonl": decisions_cases(1),
     }
     assert small.keys() == corpus().keys()

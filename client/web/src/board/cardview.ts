@@ -36,7 +36,8 @@ export function cardBack(): HTMLElement {
   return el("span", { class: "card back", role: "img", "aria-label": "a card face down" });
 }
 
-/** A row of groups of plain (not clickable) cards, backs for null. */
+/** A row of groups of plain (not clickable) cards, backs for null; a bar under
+ * each meld. */
 export function groupsView(groups: readonly Group[]): HTMLElement[] {
   return groups.map((g) => el("span", { class: g.meld ? "group meld" : "group" },
     ...g.cards.map((c) => (c === null ? cardBack() : cardFace(c, "span", { laid: g.marked.has(c) })))));
