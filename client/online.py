@@ -29,6 +29,7 @@ import msgpack
 
 from client.links import Invite, RelayAddress, new_secret, parse_relay
 from client.storage import Storage, StorageError
+from client.text import plain
 from client.transport import (
     Closed,
     Connected,
@@ -57,6 +58,7 @@ from gin.session import (
     PeerAborted,
     PeerTimedOut,
     ProtocolError,
+    RulesDeclined,
     Session,
     SessionEvent,
     link_id_for,
@@ -213,6 +215,10 @@ class OnlineMatch:
         self._peer_seen = False
         self._timer: asyncio.TimerHandle | None = None
         self._timer_key: tuple[str, int] | None = None
+        #: Custom rules from the host (a RulesOffered update): True plays them,
+        #: False declines them, None leaves the answer to a listener, which calls
+        #: :meth:`accept_rules` or :meth:`decline_rules`.
+        self.rules_answer: bool | None = False
 
     @property
     def seat(self) -> int:
@@ -226,6 +232,16 @@ class OnlineMatch:
     def act(self, action: Action) -> None:
         """Play the local player's move; IllegalAction (nothing changes) if refused."""
         self.session.act(action)
+        self._flush()
+
+    def accept_rules(self) -> None:
+        """Play the host's custom rules (after a RulesOffered update)."""
+        self.session.accept_rules()
+        self._flush()
+
+    def decline_rules(self, reason: str = "you declined the host's custom rules") -> None:
+        """Decline the host's custom rules: the match ends unplayed."""
+        self.session.decline_rules(reason)
         self._flush()
 
     # -- running -----------------------------------------------------------------
@@ -338,6 +354,15 @@ class OnlineMatch:
         if self.session.over:
             self._wake.set()  # the run loop starts lingering
         self.changed.set()
+        if self.session.rules_offered is not None and self.rules_answer is not None \
+                and not self.session.over:
+            # Listeners were told the rules first (also after a restore: the offer
+            # is in the session's state, not only in an event).
+            if self.rules_answer:
+                self.accept_rules()
+            else:
+                self.decline_rules("the host proposes custom rules, played only when "
+                                   "accepted: join with --accept-rules to play them")
 
     def _on_session_event(self, event: SessionEvent) -> None:
         if isinstance(event, HandVerified | CheatDetected) and self.files is not None:
@@ -445,6 +470,8 @@ class OnlineStart:
     port: int = 0
     rules: Ruleset = STANDARD
     invite: Invite | None = None
+    #: A guest's answer to custom rules from the host (see :class:`OnlineMatch`).
+    accept_rules: bool | None = False
 
 
 async def begin(start: OnlineStart, storage: Storage | None = None,
@@ -452,7 +479,7 @@ async def begin(start: OnlineStart, storage: Storage | None = None,
     """Connect as ``start`` says. TransportError, StorageError, OSError (the local relay)."""
     if start.role == "join":
         assert start.invite is not None
-        return await join(start.invite, storage, settings)
+        return await join(start.invite, storage, settings, accept_rules=start.accept_rules)
     if start.relay is not None:
         return await host(start.relay, start.rules, storage, settings)
     local, url = await start_local_relay(start.bind or lan_address(), start.port)
@@ -485,8 +512,10 @@ async def host(relay: str | RelayAddress, rules: Ruleset, storage: Storage | Non
 
 async def join(invite: Invite, storage: Storage | None = None,
                settings: OnlineSettings | None = None,
-               random_bytes: Callable[[int], bytes] = os.urandom) -> OnlineMatch:
+               random_bytes: Callable[[int], bytes] = os.urandom, *,
+               accept_rules: bool | None = False) -> OnlineMatch:
     """Take a seat in the invite's room; continues this link's saved match if any.
+    ``accept_rules`` answers custom rules from the host (see :class:`OnlineMatch`).
 
     TransportError when the relay cannot be reached or refuses; StorageError when
     a saved match for the link cannot be read.
@@ -498,7 +527,9 @@ async def join(invite: Invite, storage: Storage | None = None,
         Session("guest", invite.secret, None, random_bytes), secrets.token_hex(16))
     transport = await RelayTransport.join(invite.relay, invite.room, seat=session.seat,
                                           token=token, settings=settings.transport)
-    return OnlineMatch(session, transport, invite, files=files, settings=settings)
+    match = OnlineMatch(session, transport, invite, files=files, settings=settings)
+    match.rules_answer = accept_rules
+    return match
 
 
 async def play_bot(match: OnlineMatch, player: Player, delay: float = 0.0) -> None:
@@ -529,12 +560,13 @@ def outcome_line(match: OnlineMatch) -> str:
         kind = {CheatDetected: "cheat detected", ProtocolError: "protocol error",
                 PeerTimedOut: "no answer", FrameRejected: "frame rejected",
                 PeerAborted: "match stopped by your friend",
-                ConnectionFailed: "connection failed"}.get(type(failure), "failed")
+                ConnectionFailed: "connection failed",
+                RulesDeclined: "rules declined"}.get(type(failure), "failed")
         reason = plain(failure.reason)
         if failure.proven:
             return (f"{kind}: {reason} (at fault: {failure.who}, field {plain(failure.field)}; "
                     "the match is forfeited)")
-        if isinstance(failure, PeerAborted | ConnectionFailed):
+        if isinstance(failure, PeerAborted | ConnectionFailed | RulesDeclined):
             return f"{kind}: {reason}"
         return f"{kind}: {reason} (not proven: nobody forfeits)"
     if result is None:
@@ -545,11 +577,6 @@ def outcome_line(match: OnlineMatch) -> str:
     totals = result.totals.totals
     return (f"the match is over: {who}, {totals[match.seat]} to {totals[1 - match.seat]}; "
             f"{len(match.records)} hands verified")
-
-
-def plain(text: str) -> str:
-    """Text from the network as plain text: control characters removed."""
-    return "".join(c for c in text if c.isprintable())
 
 
 # --------------------------------------------------------------- a local relay
