@@ -275,8 +275,8 @@ class OnlineMatch:
                     # acknowledged our last messages yet (the re-send timer runs).
                     now = asyncio.get_running_loop().time()
                     over_since = now if over_since is None else over_since
-                    if not self.session.unacknowledged or (
-                            now - over_since > self.settings.reply_timeout):
+                    if self.session.failure is not None or not self.session.unacknowledged \
+                            or now - over_since > self.settings.reply_timeout:
                         break
             await self._drain()
         finally:
