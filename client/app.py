@@ -275,7 +275,8 @@ class GinApp(App[None]):
         with self.prevent(RadioSet.Changed):
             self.query_one("#mode-computer", RadioButton).value = True
             self.query_one(f"#strength-{game.vs}", RadioButton).value = True
-            self.query_one(f"#rules-{game.rules.name}", RadioButton).value = True
+            if game.rules.is_preset:  # a custom ruleset has no button
+                self.query_one(f"#rules-{game.rules.name}", RadioButton).value = True
         self._show_target(game.rules)
         self._after_action(None)
 
@@ -752,7 +753,7 @@ class GinApp(App[None]):
             assert self.game is not None
             if yes:
                 self._restart(PRESETS[name])
-            else:
+            elif self.game.rules.is_preset:
                 with self.prevent(RadioSet.Changed):
                     self.query_one(f"#rules-{self.game.rules.name}", RadioButton).value = True
 

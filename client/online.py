@@ -54,11 +54,15 @@ from gin.rules import STANDARD, Ruleset
 from gin.session import (
     CheatDetected,
     Failure,
+    FrameRejected,
     HandVerified,
     MatchOver,
+    PeerAborted,
+    PeerTimedOut,
+    ProtocolError,
     Session,
     SessionEvent,
-    match_id_for,
+    link_id_for,
 )
 
 RECORDS_DIR = "records"
@@ -115,6 +119,9 @@ class OnlineSettings:
     # After the match: stay this long (while connected) so a frame lost in a drop
     # can still be resent; leave earlier when the friend leaves.
     linger: float = 3.0
+    # How often the session is told the time, so it can re-send what the friend
+    # has not acknowledged (its own back-off decides when).
+    resend_tick: float = 1.0
     # A failed save pauses sending; it is retried this often, and the match ends
     # when no save has succeeded for save_give_up seconds (below the peer's
     # reply_timeout, so this side is not reported as silent first).
@@ -126,20 +133,26 @@ class OnlineSettings:
 # --------------------------------------------------------------- persistence
 
 
+class MatchOverError(StorageError):
+    """The invite link's match has already ended on this machine."""
+
+
 class MatchFiles:
-    """The match in progress (``online/MATCHID.json``) and its records (``records/``).
+    """The match in progress (``online/LINKID.json``) and its records (``records/``).
 
     The saved session holds this hand's secret seed; the files are created 0600.
+    When the match ends the save is replaced by a note of how it ended, so the same
+    link says the match is over instead of waiting for a friend who has gone.
     """
 
     def __init__(self, storage: Storage, invite: Invite) -> None:
         self.storage = storage
-        self.match_id = match_id_for(invite.secret)
+        self.link_id = link_id_for(invite.secret)
         self.invite = invite
-        self.state_path = storage.root / ONLINE_DIR / f"{self.match_id.hex()}.json"
+        self.state_path = storage.root / ONLINE_DIR / f"{self.link_id.hex()}.json"
 
-    def record_path(self, hand: int, suffix: str = "") -> Path:
-        return self.storage.root / RECORDS_DIR / f"{self.match_id.hex()}-{hand:03d}{suffix}.json"
+    def record_path(self, match_id: bytes, hand: int, suffix: str = "") -> Path:
+        return self.storage.root / RECORDS_DIR / f"{match_id.hex()}-{hand:03d}{suffix}.json"
 
     def save(self, session: Session, token: str, ticket: str | None = None) -> None:
         packed = msgpack.packb(session.to_state(), use_bin_type=True)
@@ -154,6 +167,9 @@ class MatchFiles:
         data = self.storage.load_state(self.state_path, "The saved online match")
         if data is None:
             return None
+        if isinstance(data, dict) and "finished" in data:
+            raise MatchOverError(f"The match of this invite link is over ({data['finished']}). "
+                                 "Ask your friend for a new link to play again.")
         try:
             state = msgpack.unpackb(base64.b64decode(data["session"]), raw=False)
             session = Session.from_state(self.invite.secret, state, random_bytes)
@@ -163,16 +179,21 @@ class MatchFiles:
             raise self.storage.set_aside(self.state_path, "The saved online match", exc) \
                 from None
 
-    def clear(self) -> None:
-        with contextlib.suppress(OSError):
-            self.state_path.unlink(missing_ok=True)
+    def finish(self, outcome: str) -> None:
+        """Replace the save (and its secrets) by a note that the match is over."""
+        try:
+            self.storage.save_state(self.state_path, {"format": SAVE_FORMAT,
+                                                      "finished": outcome})
+        except StorageError:
+            with contextlib.suppress(OSError):
+                self.state_path.unlink(missing_ok=True)
 
     def save_record(self, event: HandVerified | CheatDetected) -> Path | None:
         record = event.record
         if record is None:
             return None
         suffix = "-failed" if isinstance(event, CheatDetected) else ""
-        path = self.record_path(record.hand_number, suffix)
+        path = self.record_path(record.match_id, record.hand_number, suffix)
         self.storage.write_json(path, record.to_dict())
         return path
 
@@ -234,7 +255,9 @@ class OnlineMatch:
     async def run(self) -> None:
         """Play until the match is over (then linger) or the relay gives up on us."""
         sender = asyncio.create_task(self._send_forever())
+        poller = asyncio.create_task(self._poll_forever())
         pending: asyncio.Task[Event] | None = None
+        over_since: float | None = None
         try:
             self._flush()
             self._resend()  # a restored session: frames the peer may never have had
@@ -254,7 +277,13 @@ class OnlineMatch:
                     if self._handle(event):
                         break
                 elif not done:
-                    break  # lingered long enough after the end
+                    # Lingered long enough after the end, unless the friend has not
+                    # acknowledged our last messages yet (the re-send timer runs).
+                    now = asyncio.get_running_loop().time()
+                    over_since = now if over_since is None else over_since
+                    if not self.session.unacknowledged or (
+                            now - over_since > self.settings.reply_timeout):
+                        break
                 if self._ended:
                     break
             await self._drain()
@@ -262,6 +291,7 @@ class OnlineMatch:
             if pending is not None:
                 pending.cancel()
             self._stop_timer()
+            poller.cancel()
             if self._retry is not None:
                 self._retry.cancel()
             if self.files is not None:
@@ -274,14 +304,16 @@ class OnlineMatch:
             if self.local_relay is not None:
                 await self.local_relay.close()
             if self.files is not None and self.session.over:
-                self.files.clear()
+                self.files.finish(outcome_line(self))
             self.finished = True
             self.changed.set()
 
     def _handle(self, event: Event) -> bool:
         """Take one transport event; True when the run is over."""
         if isinstance(event, FrameEvent):
-            if not self.session.over:
+            # After a normal end frames still count: the friend may need our last
+            # messages re-sent, which its acks and gap requests ask for.
+            if self.session.failure is None:
                 self.session.receive(event.data)
                 self._flush()
         elif isinstance(event, Connected | Reconnected):
@@ -432,6 +464,15 @@ class OnlineMatch:
         if self._outbox:
             self._outbox_ready.set()
 
+    async def _poll_forever(self) -> None:
+        """The session's re-send timer (protocol.md §5.4): it is told the time."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.settings.resend_tick)
+            if self.session.failure is None and self.transport.connected and (
+                    self.session.poll(loop.time())):
+                self._flush()
+
     async def _send_forever(self) -> None:
         while True:
             await self._outbox_ready.wait()
@@ -573,16 +614,28 @@ def _hand_number(event: HandVerified | CheatDetected) -> int:
 
 
 def outcome_line(match: OnlineMatch) -> str:
-    """One line telling how the match ended, from the local player's seat."""
+    """One line telling how the match ended, from the local player's seat.
+
+    Only a proven fault names someone at fault; a timeout or a rejected frame names
+    both possible causes, and a friend's abort is quoted as what the friend said.
+    """
     failure, result = match.failure, match.result
     unrecorded = _unrecorded_note(match)
     if failure is not None:
-        kind = {"CheatDetected": "cheat detected", "ProtocolError": "protocol error",
-                "PeerTimedOut": "timed out", "PeerAborted": "match aborted",
-                "ConnectionFailed": "connection failed",
-                "StorageFailed": "could not save"}.get(type(failure).__name__, "failed")
-        return (f"{kind}: {failure.reason} (at fault: {failure.who}, field {failure.field})"
-                + (f"; {unrecorded}" if unrecorded else ""))
+        kind = {CheatDetected: "cheat detected", ProtocolError: "protocol error",
+                PeerTimedOut: "no answer", FrameRejected: "frame rejected",
+                PeerAborted: "match stopped by your friend",
+                ConnectionFailed: "connection failed",
+                StorageFailed: "could not save"}.get(type(failure), "failed")
+        reason = plain(failure.reason)
+        if failure.proven:
+            line = (f"{kind}: {reason} (at fault: {failure.who}, field "
+                    f"{plain(failure.field)}; the match is forfeited)")
+        elif isinstance(failure, PeerAborted | ConnectionFailed | StorageFailed):
+            line = f"{kind}: {reason}"
+        else:
+            line = f"{kind}: {reason} (not proven: nobody forfeits)"
+        return line + (f"; {unrecorded}" if unrecorded else "")
     if result is None:
         return "the match did not finish" + (f"; {unrecorded}" if unrecorded else "")
     who = "you won" if result.winner == match.seat else "your friend won"
@@ -600,6 +653,11 @@ def _unrecorded_note(match: OnlineMatch) -> str:
         return ""
     return (f"{match.verified} hands verified, only {len(match.records)} recorded: "
             f"{len(match.unrecorded)} could not be saved ({match.storage_problem})")
+
+
+def plain(text: str) -> str:
+    """Text from the network as plain text: control characters removed."""
+    return "".join(c for c in text if c.isprintable())
 
 
 # --------------------------------------------------------------- a local relay

@@ -215,7 +215,8 @@ table and **?** for the keys.
 _FAILURE_TITLES = {
     "CheatDetected": "Cheat detected",
     "ProtocolError": "Protocol error",
-    "PeerTimedOut": "Your friend ran out of time",
+    "PeerTimedOut": "No answer in time",
+    "FrameRejected": "A message was rejected",
     "PeerAborted": "Your friend ended the match",
     "ConnectionFailed": "The connection failed",
 }
@@ -226,6 +227,8 @@ def failure_words(failure: Failure, seat: int) -> tuple[str, str]:
     from gin.records import SEATS
 
     title = _FAILURE_TITLES.get(type(failure).__name__, "The match stopped")
+    if not failure.proven:  # a timeout, a rejected frame, an abort: nobody is blamed
+        return title, f"{failure.reason}\n\nNothing is proven, so nobody forfeits."
     who = {SEATS[seat]: "you", SEATS[1 - seat]: "your friend"}.get(failure.who, failure.who)
     text = f"{failure.reason}\n\nAt fault: {who} (what failed: {failure.field})."
     if failure.who == SEATS[1 - seat]:

@@ -7,7 +7,6 @@ opponent (see conftest) so every move is known in advance.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -201,7 +200,7 @@ async def test_continue_after_quit(table: Any, deal: Any, storage: Storage) -> N
         await press(pilot, "p", "s")
         assert app.game is not None
         before = app.game.observation()
-    saved = json.loads(storage.match_path.read_text())
+    saved = storage.load_match()
     assert saved["match"]["hands"][0]["actions"] == [[0, "pass"], [1, "pass"], [0, "stock"]]
 
     again, _ = table()

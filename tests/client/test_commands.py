@@ -1,6 +1,6 @@
 """The commands as a person meets them, run as subprocesses: `gin simulate --help`
 and its progress bar, `gin audit` given the wrong kind of file, and `gin join`
-with an https link to a relay that serves http."""
+with an https link to a relay that serves http or over a damaged save."""
 
 from __future__ import annotations
 
@@ -16,10 +16,12 @@ from pathlib import Path
 
 from client.game import Game
 from client.links import Invite, RelayAddress, new_secret
+from client.online import MatchFiles
 from client.simulate_cmd import Progress
 from client.storage import Storage
 from gin.players import get
 from gin.rules import STANDARD
+from gin.session import Session
 from relay.server import serve
 from relay.testing import TEST_CONFIG
 
@@ -152,3 +154,21 @@ async def test_join_with_nothing_listening_says_connection_refused(tmp_path: Pat
         gin, "join", "--bot", "easy", "--data-dir", str(tmp_path), link)
     assert result.returncode == 1
     assert "cannot reach relay: connection refused" in result.stderr
+
+
+# -- a damaged online save -------------------------------------------------------------
+
+
+def test_join_over_a_damaged_online_save_refuses_it_and_blames_no_one(tmp_path: Path) -> None:
+    invite = Invite(RelayAddress("http", "127.0.0.1", 9), "A" * 32, new_secret())
+    files = MatchFiles(Storage(tmp_path), invite)
+    files.save(Session("guest", invite.secret, None, os.urandom), "token")
+    raw = bytearray(files.state_path.read_bytes())
+    raw[raw.index(b'"session": "') + 30] ^= 1  # one bit of one byte
+    files.state_path.write_bytes(bytes(raw))
+    result = gin("join", "--bot", "easy", "--data-dir", str(tmp_path), invite.url)
+    assert result.returncode == 1
+    assert "The saved online match" in result.stderr and "moved to" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not any(w in result.stderr.lower() for w in ("cheat", "fault", "host", "guest"))
+    assert list(files.state_path.parent.glob("*.damaged-*"))

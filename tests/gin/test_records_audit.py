@@ -75,7 +75,9 @@ def mutate(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> st
     (lambda d: d.pop("seeds"), "record.seeds: missing"),
     (lambda d: d.update(extra=1), "record.extra: unexpected field"),
     (lambda d: d.update(format="other"), "record.format"),
-    (lambda d: d.update(version=2), "record.version: 2 is outside 1..1"),
+    (lambda d: d.update(version=1), "record.version: 1 is outside 2..2"),
+    (lambda d: d["signatures"].update(host="00"), "record.signatures.host: expected 128"),
+    (lambda d: d.pop("signing_keys"), "record.signing_keys: missing"),
     (lambda d: d.update(dealer=2), "record.dealer: 2 is outside 0..1"),
     (lambda d: d.update(hand=True), "record.hand: expected an integer"),
     (lambda d: d["seeds"].update(first="zz" * 32), "record.seeds.first: not hexadecimal"),
@@ -87,7 +89,8 @@ def mutate(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> st
     (lambda d: d["result"].update(kind="win"), "record.result.kind"),
     (lambda d: d["rules"].update(target=-1), "record.rules"),
     (lambda d: d.update(seats=["guest", "host"]), "record.seats"),
-], ids=["missing", "unknown", "format", "version", "dealer", "bool", "hex", "length",
+], ids=["missing", "unknown", "format", "version", "signature", "signing-keys", "dealer",
+        "bool", "hex", "length",
         "entries", "position", "empty-step", "action", "kind", "rules", "seats"])
 def test_parsing_is_strict_and_names_the_path(
     record: HandRecord, change: Callable[[dict[str, Any]], object], where: str

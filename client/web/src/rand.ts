@@ -4,11 +4,40 @@
  * computer player's decision is a function of (observation, seed) in both.
  */
 
+const TWO32 = 4294967296;
+
+const GOLDEN = 0x9e3779b9;
+
+/** One splitmix32 step from `state`: add the increment, mix, return the output. */
+export function mix32(state: number): number {
+  let z = (state + GOLDEN) >>> 0;
+  z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+  return (z ^ (z >>> 16)) >>> 0;
+}
+
+/** `seed` if it is a whole number in [0, 2^32); RangeError naming it otherwise. */
+export function checkSeed(seed: number): number {
+  if (!Number.isInteger(seed) || seed < 0 || seed >= TWO32) {
+    throw new RangeError(`a seed is a whole number in [0, 2^32), got ${seed}`);
+  }
+  return seed;
+}
+
+/**
+ * A 32-bit seed from a seed and 32-bit words, for a stream per decision:
+ * `h = seed`, then `h = mix32(h ^ word)` for each word.
+ */
+export function derive(seed: number, ...words: number[]): number {
+  let h = checkSeed(seed);
+  for (const word of words) h = mix32((h ^ word) >>> 0);
+  return h;
+}
+
 function rotl(x: number, k: number): number {
   return ((x << k) | (x >>> (32 - k))) >>> 0;
 }
 
-const TWO32 = 4294967296;
 
 export class Rand {
   private s0: number;
@@ -18,16 +47,11 @@ export class Rand {
 
   /** A stream from a seed in [0, 2^32). */
   constructor(seed: number) {
-    if (!Number.isInteger(seed) || seed < 0 || seed >= TWO32) {
-      throw new RangeError(`a Rand seed is a whole number in [0, 2^32), got ${seed}`);
-    }
-    let state = seed >>> 0;
+    let state = checkSeed(seed);
     const next = (): number => {
-      state = (state + 0x9e3779b9) >>> 0;
-      let z = state;
-      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-      return (z ^ (z >>> 16)) >>> 0;
+      const out = mix32(state);
+      state = (state + GOLDEN) >>> 0;
+      return out;
     };
     this.s0 = next();
     this.s1 = next();

@@ -42,6 +42,13 @@ test("rulesets: presets, plain data with gin's names, bad fields named", () => {
   assert.throws(() => Ruleset.fromDict({ knock_limit: -1 }), /knock_limit/);
   assert.throws(() => Ruleset.fromDict({ shutout: "never" }), /shutout/);
   assert.throws(() => ruleset("rummy"), /choose one of standard, classic, oklahoma/);
+  const house = ruleset("standard").withOptions({ bigGinBonus: 31 });
+  assert.equal(house.name, "custom");
+  assert.ok(!house.isPreset && ruleset("classic").isPreset);
+  assert.match(house.describe(), /^custom rules\nknock limit: 10\n.*big gin: 31 \+ deadwood/s);
+  assert.throws(() => new Ruleset({ bigGinBonus: 31 }),
+    /a ruleset named 'standard' must be the standard preset exactly; it differs in big_gin_bonus 31 \(the preset has None\)/);
+  assert.throws(() => Ruleset.fromDict({ dead_stock: 30 }), /'dead_stock' must be a whole number in 0..10, got 30/);
 });
 
 test("actions: text forms round-trip", () => {
@@ -139,30 +146,10 @@ test("a match: hands until the target, the dealer alternates, totals at the end"
   assert.throws(() => match.deal([...DECK]), /the match is over/);
 });
 
-test("rand: the same seed gives the same stream; below stays in range; shuffle permutes", () => {
-  const a = new Rand(12345);
-  const b = new Rand(12345);
-  const xs = Array.from({ length: 100 }, () => a.nextU32());
-  assert.deepEqual(xs, Array.from({ length: 100 }, () => b.nextU32()));
-  assert.ok(xs.every((x) => Number.isInteger(x) && x >= 0 && x < 2 ** 32));
-  assert.notDeepEqual(xs, Array.from({ length: 100 }, () => new Rand(12346).nextU32()));
-  const r = new Rand(1);
-  for (let i = 0; i < 1000; i++) {
-    const x = r.below(7);
-    assert.ok(x >= 0 && x < 7);
-    const f = r.random();
-    assert.ok(f >= 0 && f < 1);
-  }
-  const deck = new Rand(3).shuffle([...DECK]);
-  assert.equal(new Set(deck).size, 52);
-  assert.throws(() => new Rand(-1), RangeError);
-  assert.throws(() => new Rand(2 ** 32), RangeError);
-});
-
 test("an online copy: the opponent's hidden cards block a knock or big gin until revealed", () => {
   const deck: (Card | null)[] = stackedDeck(NON_DEALER, DEALER, Card.parse("Ac"), parseCards("Ks"));
   for (let pos = 0; pos < 20; pos += 2) deck[pos] = null; // the non-dealer's cards are unknown here
-  const hand = new Hand(deck, 0, new Ruleset({ bigGinBonus: 31 }));
+  const hand = new Hand(deck, 0, ruleset("standard").withOptions({ bigGinBonus: 31 }));
   assert.equal(hand.hiddenCount(1), 10);
   hand.apply(1, new Pass());
   hand.apply(0, new Pass());

@@ -41,5 +41,8 @@ export {
 export {
   type Event, type EventKind, type HandEndKind, HandResult, Observation, type ObservationFields, Phase,
 } from "./observation.ts";
-export { CLASSIC, OKLAHOMA, PRESETS, Ruleset, type RulesetFields, ruleset, STANDARD } from "./rules.ts";
+export {
+  BOUNDS, CLASSIC, CUSTOM, OKLAHOMA, PRESETS, Ruleset, RulesError, type RulesetFields, ruleset, type ShutoutRule,
+  STANDARD,
+} from "./rules.ts";
 export { matchTotals, MatchTotals, Outcome, type OutcomeData, type OutcomeKind, settle } from "./scoring.ts";
