@@ -3,8 +3,8 @@
 It never parses a frame. Its only state is the rooms in memory; room ids and
 seat tickets are self-validating (see ``relay.roomid``), so after a restart a
 returning player re-creates its room simply by joining it, and wins its seat
-back from anyone who claimed it since. Per-address limits are in ``relay.limits``. The control protocol is documented
-in docs/running-a-relay.md ("Wire protocol").
+back from anyone who claimed it since. Per-address limits are in ``relay.limits``.
+The control protocol is documented in docs/running-a-relay.md ("Wire protocol").
 """
 
 from __future__ import annotations
