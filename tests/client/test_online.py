@@ -314,10 +314,24 @@ async def test_a_failing_save_pauses_sending_until_a_save_succeeds(
     host = await online.host(url(relay.port), STANDARD, storage,
                              replace(SAVING, save_give_up=30), randomness(11))
     guest = await online.join(host.invite, Storage(tmp_path / "guest"), FAST, randomness(12))
-    # Write-ahead: every frame the host sends was unacknowledged at a successful save
-    # (or the match was over, when nothing is saved any more).
+    # Write-ahead: every frame the host sends was produced before a successful save
+    # or is a re-send of those (or the match was over, when nothing is saved any more).
+    produced: list[bytes] = []
+    data_to_send = host.session.data_to_send
+
+    def recorded_data_to_send() -> list[bytes]:
+        frames = data_to_send()
+        produced.extend(frames)
+        return frames
+
+    host.session.data_to_send = recorded_data_to_send  # type: ignore[method-assign]
     covered: set[bytes] = set()
-    storage.on_saved = lambda: covered.update(host.session.resend())
+
+    def on_saved() -> None:
+        covered.update(produced)
+        covered.update(host.session.resend())
+
+    storage.on_saved = on_saved
     unsaved_sends: list[bytes] = []
     send = host.transport.send
 
