@@ -16,10 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Footer, Label, RadioButton, RadioSet, Static
 
@@ -73,6 +74,15 @@ if TYPE_CHECKING:  # the network stack loads only when a friend is played
 
 T = TypeVar("T")
 
+#: The least terminal (columns, rows) the table fits in: 11 cards fanned, the prompt
+#: and the actions. Smaller, the table asks for more room.
+MINIMUM = (60, 20)
+#: From this size the side panel sits beside the table; below it, `f` shows it.
+WIDE = (100, 24)
+SIDE_WIDTH = 36
+#: Below this many columns for the table the hand is fanned (cards overlap).
+FAN_BELOW = 64
+
 #: Buttons of the table's actions: id, label.
 ACTION_BUTTONS = (
     ("take", "Take"),
@@ -114,28 +124,38 @@ class GinApp(App[None]):
     #main { height: 1fr; }
     #table { width: 1fr; padding: 0 1; }
     #side { width: 36; padding: 0 1; border-left: vkey $foreground 30%; }
+    /* Narrow: the table takes the whole width; the panel (f) replaces it. */
+    .-narrow #side { display: none; }
+    .-narrow.-panel #side { display: block; width: 1fr; border-left: none; }
+    .-narrow.-panel #table { display: none; }
+    .-wide.-full #side { display: none; }
+    #too-small { display: none; padding: 1 2; }
+    .-too-small #main { display: none; }
+    .-too-small #too-small { display: block; }
     .flat CardView { margin: 0; }
     #strength { layout: horizontal; }
     #strength RadioButton { margin-right: 1; width: auto; }
-    #side.-hidden { display: none; }
     #side RadioSet { border: none; padding: 0; background: transparent; width: 1fr; }
     #side Checkbox { border: none; padding: 0; background: transparent; }
     #side .head { text-style: bold; }
     #side .gap { margin-top: 1; }
     #title { text-style: bold; }
-    #scores { height: 4; }
-    #middle { height: 5; margin-top: 1; }
-    #stock-box, #discard-box { width: 16; height: 5; }
+    #status { height: 1; text-wrap: nowrap; text-overflow: ellipsis; text-style: bold; }
+    #scores { height: 3; }
+    #middle { height: 4; margin-top: 1; }
+    #stock-box, #discard-box { width: 13; height: 4; }
     #stock-box.-hint CardView, #discard-box.-hint CardView { border: double $success; }
-    #log { width: 1fr; height: 5; color: $text-muted; }
+    #log { width: 1fr; height: 4; color: $text-muted; }
     #your-label { margin-top: 1; }
-    #prompt { text-style: bold; height: 2; margin-top: 1; }
+    #prompt { text-style: bold; height: auto; min-height: 2; margin-top: 1; }
     #actions { height: 1; }
     #actions Button { margin-right: 1; }
     #actions Button.-hint { text-style: reverse; }
     #side-buttons { height: 1; margin-top: 1; }
     #side-buttons Button { margin-right: 1; }
     #target { margin-top: 1; color: $text-muted; }
+    /* Short: no blank lines between the parts of the table. */
+    .-short #middle, .-short #your-label, .-short #prompt { margin-top: 0; }
     """
     BINDINGS = [
         Binding("t", "take", "Take"),
@@ -154,7 +174,7 @@ class GinApp(App[None]):
         Binding("g", "toggle_group", "Group"),
         Binding("h", "hint", "Hint"),
         Binding("v", "view_pile", "Pile"),
-        Binding("f", "full_screen", "Full screen"),
+        Binding("f", "full_screen", "Panel"),
         Binding("i", "how_to_play", "How to play"),
         Binding("question_mark", "keys", "Keys"),
         Binding("1", "strength('easy')", "Easy", show=False),
@@ -183,6 +203,7 @@ class GinApp(App[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
             with Vertical(id="table"):
+                yield Static("", id="status", markup=False)
                 yield Label("Computer", id="opponent-label")
                 yield CardRow(id="opponent", classes="flat")
                 with Horizontal(id="middle"):
@@ -204,8 +225,7 @@ class GinApp(App[None]):
                 yield Static("Gin Rummy", id="title")
                 yield Static("Draw, discard, knock · two players, to 100", id="subtitle")
                 yield Static("", id="online")
-                yield Label("Hand 1", id="hand-number", classes="head gap")
-                yield Static("", id="scores")
+                yield Static("", id="scores", classes="gap")
                 yield Label("Play against", classes="head gap")
                 with RadioSet(id="mode"):
                     for mode in PLAY_MODES:
@@ -226,9 +246,11 @@ class GinApp(App[None]):
                     yield _button("Hint", "hint")
                     yield _button("How to play", "how_to_play")
                 yield Static("", id="target")
+        yield Static("", id="too-small")
         yield Footer()
 
     def on_mount(self) -> None:
+        self._fit(self.size)
         for widget in self.query("RadioSet, Checkbox").results(Widget):
             widget.can_focus = False  # keys belong to the table, not to a side widget
         self._show_target(self.config.rules)
@@ -484,16 +506,10 @@ class GinApp(App[None]):
         return "Gin!" if counts and min(counts.values()) == 0 else "Knock…"
 
     def _show_side(self, obs: Observation, game: Game | OnlineGame) -> None:
-        self.query_one("#hand-number", Label).update(f"Hand {obs.hand_number}")
-        result = obs.result
-        me, other = obs.player, 1 - obs.player
-        this = ["—", "—"]
-        if result is not None:
-            this = ["0", "0"]
-            if result.winner is not None:
-                this[result.winner] = str(result.points)
         column = "Friend" if isinstance(game, OnlineGame) else "Computer"
-        rows = [("", "You", column), ("This hand", this[me], this[other]),
+        self.query_one("#status", Static).update(words.status(obs, column))
+        me, other = obs.player, 1 - obs.player
+        rows = [("", "You", column),
                 ("Game", str(obs.scores[me]), str(obs.scores[other])),
                 ("Hands won", str(obs.hands_won[me]), str(obs.hands_won[other]))]
         self.query_one("#scores", Static).update(
@@ -715,7 +731,31 @@ class GinApp(App[None]):
             self.push_screen(PileScreen(self.game.observation().pile))
 
     def action_full_screen(self) -> None:
-        self.query_one("#side").toggle_class("-hidden")
+        """Hide the side panel (wide) or show it in place of the table (narrow)."""
+        base = self.screen_stack[0]
+        base.toggle_class("-panel" if base.has_class("-narrow") else "-full")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size)
+
+    def _fit(self, size: Size) -> None:
+        """Fit the table to the terminal: the side panel only when there is room,
+        cards fanned when narrow, no blank lines when short, and below the least
+        size a plain request for more room."""
+        base = self.screen_stack[0]
+        wide = size.width >= WIDE[0] and size.height >= WIDE[1]
+        base.set_class(wide, "-wide")
+        base.set_class(not wide, "-narrow")
+        base.set_class(size.height < 24, "-short")
+        small = size.width < MINIMUM[0] or size.height < MINIMUM[1]
+        base.set_class(small, "-too-small")
+        if small:
+            self.query_one("#too-small", Static).update(
+                f"The table needs a terminal of at least {MINIMUM[0]}×{MINIMUM[1]} "
+                f"characters; this one is {size.width}×{size.height}. Make the window "
+                "larger (or the font smaller) to play. The match is saved: q quits.")
+        table = size.width - (SIDE_WIDTH if wide else 0)
+        self.query_one("#hand", CardRow).set_class(table < FAN_BELOW, "-fan")
 
     def action_how_to_play(self) -> None:
         rules = self.game.rules if self.game is not None else self.config.rules

@@ -529,11 +529,16 @@ def decisions_case(rules: Ruleset, seed: int, names: tuple[str, str]) -> Case:
     deciders = {name: get(name, player_seed) for name in _DECIDERS}
     drivers = [get(name, rng.getrandbits(32)) for name in names]
     deck = shuffled_deck(rng)
-    hand = Hand(deck, rng.randint(0, 1), rules)
+    # A hand in the middle of a match (a player may weigh the score), its scores
+    # short of the target.
+    match = Match(rules, rng.randint(0, 1))
+    match.scores[:] = [rng.randrange(rules.target), rng.randrange(rules.target)]
+    match.hands_won[:] = [rng.randint(0, 4), rng.randint(0, 4)]
+    hand = match.deal(deck)
     positions: list[Case] = []
     while hand.phase is not Phase.OVER:
         player = hand.turn
-        obs = hand.observation(player)
+        obs = match.observation(player)
         legal = hand.legal_actions()
         position: Case = {"step": len(hand.actions)}
         for name, decider in deciders.items():
@@ -548,6 +553,8 @@ def decisions_case(rules: Ruleset, seed: int, names: tuple[str, str]) -> Case:
         "dealer": hand.dealer,
         "deck": [str(c) for c in deck],
         "seed": player_seed,
+        "scores": list(obs.scores),
+        "hands_won": list(obs.hands_won),
         "actions": [[p, str(a)] for p, a in hand.actions],
         "positions": positions,
     }

@@ -35,8 +35,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Literal
 
-from gin import cosign, wire
+from gin import cosign, ecc, wire
 from gin import fairdeal as fd
+from gin import shuffle_proof as sp
 from gin.actions import Action, BigGin, Discard, DrawStock, Knock, parse_action
 from gin.audit import audit_record
 from gin.cards import Card
@@ -140,6 +141,9 @@ class _HandState:
         self.draw_pending: int | None = None  # our stock draw, awaiting the peer's key
         self.knock_pending: Action | None = None  # our knock, awaiting the peer's show
         self.their_seed: bytes | None = None
+        self.shadows: tuple[fd.Deck, ...] | None = None  # the second's shuffle proof (§8.9)
+        self.challenge: int | None = None
+        self.shuffle_proven = False
         self.my_signature: bytes | None = None
         self.steps: list[Step] = []
 
@@ -147,8 +151,21 @@ class _HandState:
         """The deck message (1..3) the peer owes next, or None."""
         m1, m2, m3 = self.messages
         if self.role is fd.Role.SECOND:
-            return 1 if m1 is None else (3 if m3 is None else None)
+            return 1 if m1 is None else (3 if m3 is None and self.challenge is not None else None)
         return 2 if m1 is not None and m2 is None else None
+
+    def owed_before_deal(self) -> str | None:
+        """The deck-phase message the peer owes now (§7.2), or None."""
+        if self.expected_deck() is not None:
+            return "deck"
+        if self.role is fd.Role.SECOND:
+            return "challenge" if self.messages[0] is not None and self.challenge is None \
+                else None
+        if self.messages[1] is not None and self.shadows is None:
+            return "shuffle"
+        if self.shadows is not None and not self.shuffle_proven:
+            return "proof"
+        return None
 
 
 # --- the session ----------------------------------------------------------------------
@@ -294,8 +311,9 @@ class Session:
         assert hs is not None
         if self._peer_role() not in hs.commits:
             return "commit"
-        if hs.expected_deck() is not None:
-            return "deck"
+        owed = hs.owed_before_deal()
+        if owed is not None:
+            return owed
         if not hs.dealt:
             return "deal"
         hand = self._engine()
@@ -659,13 +677,70 @@ class Session:
             where = exc.field if exc.position is None else f"{exc.field}[{exc.position}]"
             raise _Cheat(str(exc), who=SEATS[self.peer], field=where) from None
         hs.messages[n - 1] = deck
-        if n in (1, 2):  # answer with the next message: 2 (second shuffler) or 3 (first)
-            build = fd.build_message2 if n == 1 else fd.build_message3
-            reply = build(hs.mine, deck)
-            hs.messages[n] = reply
-            self._send("deck", {"h": hs.number, "n": n + 1, "deck": list(reply)})
-        if n in (2, 3):
+        if n == 1:  # the second shuffle, and the shadows that prove it (§8.9)
+            message2 = fd.build_message2(hs.mine, deck)
+            hs.messages[1] = message2
+            self._send("deck", {"h": hs.number, "n": 2, "deck": list(message2)})
+            shadows = sp.shadows(hs.mine, deck)
+            self._send("shuffle", {"h": hs.number, "s": [x for s in shadows for x in s]})
+        elif n == 3:
             self._send_deal()
+
+    def _on_shuffle(self, msg: wire.Message) -> None:
+        self._hand_fields(msg, "s")
+        hs = self._state()
+        size = sp.ROUNDS * fd.DECK_SIZE
+        flat = msg.blobs("s", min_len=size, max_len=size, size=ecc.COORD_BYTES)
+        hs.shadows = tuple(tuple(flat[r * fd.DECK_SIZE:(r + 1) * fd.DECK_SIZE])
+                           for r in range(sp.ROUNDS))
+        hs.challenge = int.from_bytes(self._random(1), "big") % (1 << sp.ROUNDS)
+        self._send("challenge", {"h": hs.number, "c": hs.challenge})
+        m2 = hs.messages[1]
+        assert m2 is not None
+        message3 = fd.build_message3(hs.mine, m2)
+        hs.messages[2] = message3
+        self._send("deck", {"h": hs.number, "n": 3, "deck": list(message3)})
+
+    def _on_challenge(self, msg: wire.Message) -> None:
+        self._hand_fields(msg, "c")
+        hs = self._state()
+        hs.challenge = msg.integer("c", low=0, high=(1 << sp.ROUNDS) - 1)
+        openings = sp.open_rounds(hs.mine, hs.challenge)
+        self._send("proof", {
+            "h": hs.number,
+            "seeds": [o.seed for o in openings if o.seed is not None],
+            "tau": [i for o in openings for i in o.tau],
+            "keys": [_key_bytes(k) for o in openings for k in o.keys]})
+
+    def _on_proof(self, msg: wire.Message) -> None:
+        self._hand_fields(msg, "seeds", "tau", "keys")
+        hs = self._state()
+        peer = SEATS[self.peer]
+        assert hs.challenge is not None and hs.shadows is not None
+        ones = bin(hs.challenge).count("1")
+        seeds = iter(msg.blobs("seeds", min_len=sp.ROUNDS - ones, max_len=sp.ROUNDS - ones,
+                               size=fd.SEED_BYTES))
+        size = ones * fd.DECK_SIZE
+        taus = msg.integers("tau", min_len=size, max_len=size, low=0, high=fd.DECK_SIZE - 1)
+        keys = msg.blobs("keys", min_len=size, max_len=size, size=KEY_BYTES)
+        m1, m2, _ = hs.messages
+        assert m1 is not None and m2 is not None
+        opened = 0
+        for r in range(sp.ROUNDS):
+            bit = hs.challenge >> r & 1
+            if bit:
+                part = slice(opened * fd.DECK_SIZE, (opened + 1) * fd.DECK_SIZE)
+                opening = sp.Opening(tau=taus[part], keys=tuple(
+                    int.from_bytes(k, "big") for k in keys[part]))
+                opened += 1
+            else:
+                opening = sp.Opening(seed=next(seeds))
+            why = sp.check_round(m1, m2, hs.shadows[r], bit, opening)
+            if why is not None:
+                raise _Cheat(f"proof[{r}]: message 2 is not proven a shuffle of message 1: "
+                             f"{why}", who=peer, field=f"proof[{r}]")
+        hs.shuffle_proven = True
+        self._send_deal()
 
     def _send_deal(self) -> None:
         hs = self._state()
@@ -924,6 +999,9 @@ _HANDLERS: dict[str, Callable[[Session, wire.Message], None]] = {
     "start": Session._on_start,
     "commit": Session._on_commit,
     "deck": Session._on_deck,
+    "shuffle": Session._on_shuffle,
+    "challenge": Session._on_challenge,
+    "proof": Session._on_proof,
     "deal": Session._on_deal,
     "move": Session._on_move,
     "key": Session._on_key,

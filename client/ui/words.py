@@ -56,6 +56,23 @@ def prompt(obs: Observation, can_knock: bool, them: str = THEM) -> str:
     return f"{them} knocked: lay out your cards and lay off what fits"
 
 
+def knock_limit_words(obs: Observation) -> str:
+    """This hand's knock limit; Oklahoma's comes from the upcard, so say so."""
+    if obs.knock_limit == 0:
+        return "gin only (an ace upcard)" if obs.rules.knock_limit_from_upcard else "gin only"
+    text = f"knock at {obs.knock_limit} or less"
+    return text + " (the upcard)" if obs.rules.knock_limit_from_upcard else text
+
+
+def status(obs: Observation, them: str = "Computer") -> str:
+    """One line always on show: the hand, the scores, who dealt, the knock limit.
+    ``them`` names the opponent in one word."""
+    me = obs.player
+    dealer = "you dealt" if obs.dealer == me else f"{them.lower()} dealt"
+    return (f"Hand {obs.hand_number} · You {obs.scores[me]} – {them} {obs.scores[1 - me]} "
+            f"(to {obs.rules.target}) · {dealer} · {knock_limit_words(obs)}")
+
+
 def describe(event: Event, me: int, them: str = THEM) -> str | None:
     """One line for a move of the opponent (None for the human's own moves)."""
     if event.player == me:

@@ -7,13 +7,17 @@ opponent (see conftest) so every move is known in advance.
 
 from __future__ import annotations
 
+import asyncio
+import random
 from collections.abc import Callable
 from typing import Any
 
+from textual import events
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from client.app import GinApp
+from client.app import AppConfig, GinApp, make_app
 from client.storage import Storage
 from client.ui.screens import (
     ConfirmScreen,
@@ -21,8 +25,8 @@ from client.ui.screens import (
     HowToPlayScreen,
     MatchEndScreen,
 )
-from client.ui.table import CardView
-from gin import Card, Phase
+from client.ui.table import CardRow, CardView
+from gin import Card, Discard, DrawPile, DrawStock, Knock, LayOff, Pass, Phase, players
 from gin.rules import STANDARD
 
 SIZE = (100, 30)
@@ -126,7 +130,7 @@ async def test_knock_with_layoffs(table: Any, deal: Any, storage: Storage) -> No
         await press(pilot, "enter")
         assert app.game is not None
         assert app.game.match.scores == [14, 0]
-        assert "Hand 2" in text(app, "#hand-number")
+        assert text(app, "#status").startswith("Hand 2 · You 14 – Computer 0")
     # The finished hand was saved: its deck and actions, and its result.
     [record] = storage.saved_hands()
     assert record["result"]["kind"] == "knock" and record["result"]["points"] == 14
@@ -219,12 +223,12 @@ async def test_grouping_off_lets_cards_be_rearranged(table: Any, deal: Any) -> N
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         bars = app.screen.query("#hand .bar")
-        assert sum("━" in str(b.render()) for b in bars) == 3  # three melds, three bars
+        assert sum("━" in str(b.render()) for b in bars) == 9  # three melds, barred
         await press(pilot, "g")
-        first = [v.card for v in app.screen.query("#hand CardView")]
+        first = app.screen.query_one("#hand", CardRow).cards
         await pilot.click("#hand #card-Kc")
         await press(pilot, "shift+left", "shift+left")
-        after = [v.card for v in app.screen.query("#hand CardView")]
+        after = app.screen.query_one("#hand", CardRow).cards
         i = first.index(Card.parse("Kc"))
         assert after.index(Card.parse("Kc")) == i - 2
         assert sorted(after) == sorted(first)  # type: ignore[type-var]
@@ -310,3 +314,135 @@ def test_snapshot_how_to_play(snap_compare: SnapCompare, table: Any, deal: Any) 
         await press(pilot, "i")
 
     assert snap_compare(app, terminal_size=SIZE, run_before=open_rules)
+
+
+# -- mouse storms and small terminals ------------------------------------------
+
+
+def driver_click(app: GinApp, widget: Widget) -> None:
+    """Press and release the mouse over ``widget`` as a terminal driver does: the
+    events are queued at once, without waiting for the table to catch up."""
+    x, y = widget.region.center
+    for kind in (events.MouseDown, events.MouseUp):
+        app.post_message(kind(None, x, y, 0, 0, 1, False, False, False,
+                              screen_x=x, screen_y=y))
+
+
+async def test_hundreds_of_quick_clicks_on_cards_never_crash(table: Any, deal: Any) -> None:
+    app, _ = table(deal(*KNOCK))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "p", "s")
+        first, second, *_ = app.screen.query("#hand CardView").results(CardView)
+        for i in range(400):
+            driver_click(app, first if i % 2 == 0 else second)
+            if i % 4 == 0:
+                await asyncio.sleep(0)  # let some land while the row updates
+        await settle(pilot)
+        # A click can land on a card raised or lowered meanwhile and be lost, so a
+        # card may have been thrown; either way the table shows what is held.
+        assert sorted(app.screen.query_one("#hand", CardRow).cards) == sorted(held(app))
+
+
+async def test_a_whole_match_at_80_by_24_by_mouse_and_keys(storage: Storage) -> None:
+    """A whole match against the Easy computer at 80×24, every move made with quick
+    clicks (the stock, a card, the same card again to throw it, and a stray click
+    after) or keys, the moves chosen by an Easy player for the human."""
+    app = make_app(AppConfig(storage=storage, vs="easy", rng=random.Random(7), delay=0,
+                             offer_resume=False, rules=STANDARD.with_options(target=40)))
+    me = players.get("easy", random.Random(1))
+    turns = hands = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        while not isinstance(app.screen, MatchEndScreen):
+            await settle(pilot)
+            if isinstance(app.screen, HandOverScreen):
+                hands += 1
+                driver_click(app, app.screen.query_one("#close"))
+                continue
+            game = app.game
+            assert game is not None
+            legal = game.legal()
+            if not legal:
+                continue
+            action = me.choose(game.observation(), legal)
+            if isinstance(action, LayOff):
+                await pilot.press("l")
+            elif isinstance(action, Pass):
+                driver_click(app, app.screen.query_one("#btn-pass_card"))
+            elif isinstance(action, DrawStock):
+                driver_click(app, app.screen.query_one("#stock CardView"))
+            elif isinstance(action, DrawPile):
+                driver_click(app, app.screen.query_one("#discard CardView"))
+            elif isinstance(action, Knock):
+                await pilot.press("k", "enter")
+            elif isinstance(action, Discard):
+                view = app.screen.query_one(f"#hand #card-{action.card}")
+                if app.selected != action.card:
+                    driver_click(app, view)  # select it
+                    await asyncio.sleep(0)
+                driver_click(app, view)  # throw it
+                driver_click(app, view)  # a stray click on the card just thrown
+                turns += 1
+        await settle(pilot)
+        assert isinstance(app.screen, MatchEndScreen)
+        assert app.game is not None and app.game.totals is not None
+    assert turns >= 30 and hands >= 2, (turns, hands)
+
+
+async def test_80_by_24_shows_the_whole_hand_the_prompt_and_the_actions(
+        table: Any, deal: Any, storage: Storage) -> None:
+    for size in ((80, 24), (60, 20)):
+        storage.clear_match()
+        app, _ = table(deal(*KNOCK))
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await press(pilot, "p", "s")
+            screen = app.screen.region
+            views = list(app.screen.query("#hand CardView").results(CardView))
+            shown = [v for v in views if v.display and v.parent is not None
+                     and v.parent.display]
+            assert len(shown) == 11
+            for widget in (*shown, app.screen.query_one("#prompt"),
+                           app.screen.query_one("#btn-discard"),
+                           app.screen.query_one("#btn-knock")):
+                assert screen.contains_region(widget.region), (size, widget)
+                assert widget.region.area > 0, (size, widget)
+            assert not app.screen.query_one("#side").display  # it gives the room
+            # The scores and the hand number stay in view.
+            assert text(app, "#status").startswith("Hand 1 · You 0 – Computer 0")
+
+
+async def test_below_the_least_size_the_table_says_what_it_needs(
+        table: Any, deal: Any) -> None:
+    app, _ = table(deal(*KNOCK))
+    async with app.run_test(size=(50, 15)) as pilot:
+        await settle(pilot)
+        assert "at least 60×20" in text(app, "#too-small")
+        assert "this one is 50×15" in text(app, "#too-small")
+        assert not app.screen.query_one("#main").display
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert app.screen.query_one("#main").display
+        assert not app.screen.query_one("#too-small").display
+
+
+def test_snapshot_eleven_cards_at_80_by_24(snap_compare: SnapCompare, table: Any,
+                                           deal: Any) -> None:
+    app, _ = table(deal(*KNOCK))
+
+    async def draw(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await press(pilot, "p", "s")
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=draw)
+
+
+def test_snapshot_eleven_cards_at_120_by_40(snap_compare: SnapCompare, table: Any,
+                                            deal: Any) -> None:
+    app, _ = table(deal(*KNOCK))
+
+    async def draw(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await press(pilot, "p", "s")
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=draw)

@@ -27,6 +27,7 @@ from gin.session import (
     CheatDetected,
     CorruptState,
     FrameRejected,
+    HandDealt,
     HandScored,
     HandVerified,
     MatchOver,
@@ -275,6 +276,8 @@ def cheat_once(msg_type: str, change: Callable[[Session, Fields], Fields | None]
             changed = change(s, fields)
             if changed is not None:
                 cheater.append(SEATS[s.seat])
+                if t == "deck":  # a real cheater holds what it sent
+                    s._state().messages[changed["n"] - 1] = tuple(changed["deck"])
                 return None if silence_after else changed
         return fields
 
@@ -319,9 +322,10 @@ def test_duplicated_card_in_message1_is_refused_on_arrival() -> None:
     assert failure.field == "message1[1]" and "repeats position 0" in failure.reason
 
 
-def test_duplicated_card_in_message2_is_pinned_at_hand_end() -> None:
-    # Position 51 re-encrypts the card of position 50: distinct bytes, the same card.
-    # Neither is ever drawn (the hand is dead with two cards left), so the audit finds it.
+def test_duplicated_card_in_message2_is_caught_before_any_card_is_dealt() -> None:
+    # Position 51 re-encrypts the card of position 50 under its own key: distinct
+    # bytes that both open to a card. The shuffle proof (§8.9) catches it before the
+    # honest first shuffler sends a single key.
     def duplicate(s: Session, f: Fields) -> Fields | None:
         if f["n"] != 2:
             return None
@@ -334,7 +338,8 @@ def test_duplicated_card_in_message2_is_pinned_at_hand_end() -> None:
 
     link, cheater = cheat_once("deck", duplicate)
     failure = caught(link, cheater)
-    assert failure.field == "message2[51]" and "message1" in failure.reason
+    assert failure.field.startswith("proof[") and "not proven a shuffle" in failure.reason
+    assert not link.of(HandDealt, SEATS.index(cheater))  # it never saw a card of the hand
 
 
 def test_substituted_card_in_message1_is_caught() -> None:

@@ -51,6 +51,16 @@ def artifacts() -> Path:
 
 
 @pytest.fixture(scope="session")
+def npm() -> str:
+    """npm, which builds the board."""
+    found = shutil.which("npm")
+    if found is None:
+        unavailable("npm is not installed: the board cannot be built here")
+    assert found is not None
+    return found
+
+
+@pytest.fixture(scope="session")
 def board_built() -> None:
     """The board's files are built (the install builds them where npm is found)."""
     if not static.load_board().built:

@@ -169,6 +169,12 @@ function checkDecisions(c: CaseObject): string | null {
   const hand = new Hand(data.cards(field(c, "deck"), "deck"), data.whole(field(c, "dealer"), "dealer"),
     Ruleset.fromDict(field(c, "rules")));
   const seed = data.whole(field(c, "seed"), "seed");
+  const pair = (name: string): [number, number] => {
+    const [a, b] = data.list(c[name] ?? [0, 0], name);
+    return [data.whole(a, name), data.whole(b, name)];
+  };
+  const scores = pair("scores");
+  const handsWon = pair("hands_won");
   const players = NAMES.map((name) => get(name, seed));
   const actions = field(c, "actions") as [number, string][];
   const positions = field(c, "positions") as CaseObject[];
@@ -176,7 +182,7 @@ function checkDecisions(c: CaseObject): string | null {
   for (let step = 0; step <= actions.length; step++) {
     for (; next < positions.length && positions[next]!.step === step; next++) {
       const position = positions[next]!;
-      const obs = hand.observation(hand.turn);
+      const obs = hand.observationIn(hand.turn, scores, handsWon, 1);
       const legal = hand.legalActions();
       for (const player of players) {
         const why = differs(`step ${step} ${player.name}`, position[player.name], String(player.choose(obs, legal)));

@@ -153,6 +153,17 @@ export class Game {
     return this.match.legalActions();
   }
 
+  /** The card whose throw leaves the least deadwood (never the card just taken). */
+  bestThrow(): Card | null {
+    const obs = this.observation();
+    const left = discardDeadwoods(cardsMask(obs.hand));
+    let best: Card | null = null;
+    for (const card of obs.hand) {
+      if (card !== obs.justTaken && (best === null || left.get(card.mask)! < left.get(best.mask)!)) best = card;
+    }
+    return best;
+  }
+
   /** Why the player may not do `action` now (null when it is legal). */
   refusal(action: Action): string | null {
     const hand = this.match.hand;

@@ -5,6 +5,7 @@
 
 import { Card } from "../engine/cards.ts";
 import { bestArrangement } from "../engine/melds.ts";
+import type { Observation } from "../engine/observation.ts";
 import type { Outcome } from "../engine/scoring.ts";
 
 /** Cards shown together; `meld` groups get a bar under them. `marked` cards were
@@ -74,4 +75,33 @@ export function laidOut(outcome: Outcome, knocker: boolean): Group[] {
     loose = outcome.defenderDeadwoodCards;
   }
   return loose.length ? [...groups, group(byRank(loose))] : groups;
+}
+
+/** The computer's side: backs, with what it took from the pile face up; its melds
+ * once it knocks (for you to lay off onto); its whole hand once the hand is over. */
+export function opponentGroups(obs: Observation): Group[] {
+  const result = obs.result;
+  if (result?.outcome && result.knocker !== null) return laidOut(result.outcome, result.knocker !== obs.player);
+  if (obs.opponentHand !== null) return grouped(obs.opponentHand);
+  const known = [...obs.opponentKnown];
+  const backs: null[] = Array(Math.max(0, obs.opponentCardCount - known.length)).fill(null);
+  if (obs.knockMelds !== null && obs.turn === obs.player) {
+    // It knocked: its melds are on the table for you to lay off onto.
+    const shown = obs.knockMelds.flat().length;
+    return [...obs.knockMelds.map((m) => group([...m], true)), group(backs.slice(shown))];
+  }
+  return [...(known.length ? [group(known)] : []), group(backs)];
+}
+
+/** A row of cards in words: its melds, its loose cards, how many face down. */
+export function groupsWords(groups: readonly Group[], who: string): string {
+  const parts: string[] = [];
+  let down = 0;
+  for (const g of groups) {
+    const faces = g.cards.filter((c): c is Card => c !== null);
+    down += g.cards.length - faces.length;
+    if (faces.length) parts.push(`${g.meld ? "meld" : "face up"}: ${faces.map((c) => c.glyph).join(" ")}`);
+  }
+  if (down) parts.push(`${down} face down`);
+  return `${who}: ${parts.join("; ")}`;
 }

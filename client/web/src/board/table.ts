@@ -8,7 +8,7 @@
 
 import type { Action } from "../engine/actions.ts";
 import { Discard, DrawPile, DrawStock, Knock, LayOff, Pass } from "../engine/actions.ts";
-import type { Card } from "../engine/cards.ts";
+import { Card } from "../engine/cards.ts";
 import { GinError, IllegalAction } from "../engine/errors.ts";
 import { bestArrangement } from "../engine/melds.ts";
 import type { HandResult, Observation } from "../engine/observation.ts";
@@ -20,8 +20,11 @@ import {
   knockDialog, matchEndDialog, pileDialog,
 } from "./dialogs.ts";
 import { byId, el, fill } from "./dom.ts";
+import { wireDrag } from "./drag.ts";
 import { type Game, type HintView, knockChoice, knockLayouts, STRENGTHS, type Strength } from "./game.ts";
-import { group, grouped, type Group, laidOut, moved, movedBefore, ownOrder } from "./layout.ts";
+import { group, grouped, type Group, groupsWords, laidOut, moved, movedBefore, opponentGroups, ownOrder } from "./layout.ts";
+import { buildSide, renderSide } from "./side.ts";
+import { keyAction, type KeyActions } from "./keys.ts";
 import { actionWords, describe, prompt, THEM } from "./words.ts";
 
 type ActionKey = "take" | "pass" | "stock" | "throw" | "knock" | "layoff";
@@ -43,16 +46,17 @@ interface Prefs {
   order: string[];
 }
 
-export class Table {
+export class Table implements KeyActions {
   private selected: Card | null = null;
   private order: Card[] = [];
   private grouping = true;
-  private hint: { view: HintView; key: string } | null = null;
+  private shownHint: { view: HintView; key: string } | null = null;
   private message = "";
   /** Bumped when a new match starts, so a pending computer move is dropped. */
   private generation = 0;
   private thinking = false;
-  private dragged = false;
+  /** True while the click that ends a drag arrives (it is not a click). */
+  private dragEnded: () => boolean = () => false;
 
   constructor(private game: Game, private readonly delay: number, private readonly store: Storage | null) {
     this.loadPrefs();
@@ -61,47 +65,37 @@ export class Table {
   // -- starting -------------------------------------------------------------------
 
   start(): void {
-    this.buildSide();
+    buildSide((name) => this.rulesChosen(name), (vs) => this.setStrength(vs));
     this.wire();
     this.afterAction(null);
     for (const warning of this.game.warnings.splice(0)) alertDialog("Saving", warning);
   }
 
-  private buildSide(): void {
-    const rules = byId("rules");
-    for (const name of PRESETS.keys()) {
-      const input = el("input", { type: "radio", name: "rules", value: name });
-      input.addEventListener("change", () => this.rulesChosen(name));
-      rules.appendChild(el("label", {}, input, ` ${name}`));
-    }
-    for (const input of document.querySelectorAll<HTMLInputElement>("input[name=strength]")) {
-      input.addEventListener("change", () => this.setStrength(input.value as Strength));
-    }
-  }
-
   private wire(): void {
     const on = (id: string, run: () => void): void => byId(id).addEventListener("click", run);
-    on("btn-take", () => this.act(new DrawPile()));
-    on("btn-pass", () => this.act(new Pass()));
-    on("btn-stock", () => this.act(new DrawStock()));
+    on("btn-take", () => this.take());
+    on("btn-pass", () => this.pass());
+    on("btn-stock", () => this.stock());
     on("btn-throw", () => this.throwSelected());
     on("btn-knock", () => this.knock());
-    on("btn-layoff", () => this.act(new LayOff()));
+    on("btn-layoff", () => this.layOff());
     on("btn-next", () => this.next());
-    on("btn-hint", () => this.askHint());
-    on("btn-rules-help", () => howToPlayDialog(this.game.rules));
-    on("btn-keys", () => keysDialog());
+    on("btn-hint", () => this.hint());
+    on("btn-rules-help", () => this.howToPlay());
+    on("btn-keys", () => this.keys());
     on("btn-full", () => this.fullScreen());
-    on("btn-pile", () => pileDialog(this.game.observation().pile));
+    on("btn-pile", () => this.wholePile());
     on("btn-new", () => this.newMatch());
-    on("stock", () => this.act(new DrawStock()));
-    on("discard", () => {
-      if (this.can("take")) this.act(new DrawPile());
-      else pileDialog(this.game.observation().pile);
-    });
+    on("stock", () => this.stock());
+    on("discard", () => (this.can("take") ? this.take() : this.wholePile()));
     byId<HTMLInputElement>("group").addEventListener("change", (e) =>
       this.setGrouping((e.target as HTMLInputElement).checked));
-    document.addEventListener("keydown", (e) => this.key(e));
+    document.addEventListener("keydown", (e) => {
+      const run = dialogOpen() ? null : keyAction(e, this);
+      if (run === null) return;
+      e.preventDefault();
+      run();
+    });
     document.addEventListener("fullscreenchange", () =>
       byId("app").classList.toggle("full", document.fullscreenElement !== null));
     this.wireHand();
@@ -126,7 +120,7 @@ export class Table {
     const dealer = obs.dealer !== obs.player ? " · dealer" : "";
     byId("opponent-label").textContent = `Computer (${game.vs})${dealer}`
       + (obs.opponentKnown.length && !over ? ` · took from the pile: ${obs.opponentKnown.map((c) => c.glyph).join(" ")}` : "");
-    const theirs = this.opponentGroups(obs);
+    const theirs = opponentGroups(obs);
     const opponent = byId("opponent");
     fill(opponent, ...groupsView(theirs));
     // One sentence for screen readers instead of ten "card face down".
@@ -169,21 +163,7 @@ export class Table {
     next.hidden = !over;
     next.textContent = game.totals ? "New match" : "Next hand";
     byId<HTMLButtonElement>("btn-hint").disabled = !legal.length;
-    this.renderSide(obs);
-  }
-
-  private opponentGroups(obs: Observation): Group[] {
-    const result = obs.result;
-    if (result?.outcome && result.knocker !== null) return laidOut(result.outcome, result.knocker !== obs.player);
-    if (obs.opponentHand !== null) return grouped(obs.opponentHand);
-    const known = [...obs.opponentKnown];
-    const backs: null[] = Array(Math.max(0, obs.opponentCardCount - known.length)).fill(null);
-    if (obs.knockMelds !== null && obs.turn === obs.player) {
-      // It knocked: its melds are on the table for you to lay off onto.
-      const shown = obs.knockMelds.flat().length;
-      return [...obs.knockMelds.map((m) => group([...m], true)), group(backs.slice(shown))];
-    }
-    return [...(known.length ? [group(known)] : []), group(backs)];
+    renderSide(obs, this.game.vs, this.grouping);
   }
 
   private renderHand(obs: Observation, over: boolean, hintCard: Card | null): void {
@@ -221,39 +201,15 @@ export class Table {
       const low = Math.min(...counts.values());
       text += low ? ` · you can knock (best: ${low} after throwing)` : " · you can go gin!";
     }
+    if (obs.rules.knockLimitFromUpcard) {
+      text += obs.knockLimit ? ` · knock on ${obs.knockLimit} or less this hand (the first upcard)`
+        : " · gin only this hand (the first upcard was an ace)";
+    }
     return text;
   }
 
-  private renderSide(obs: Observation): void {
-    const me = obs.player;
-    const other = 1 - me;
-    byId("hand-number").textContent = `Hand ${obs.handNumber}`;
-    const result = obs.result;
-    const thisHand = ["—", "—"];
-    if (result !== null) {
-      thisHand[0] = thisHand[1] = "0";
-      if (result.winner !== null) thisHand[result.winner] = String(result.points);
-    }
-    byId("hand-you").textContent = thisHand[me]!;
-    byId("hand-them").textContent = thisHand[other]!;
-    byId("game-you").textContent = String(obs.scores[me]);
-    byId("game-them").textContent = String(obs.scores[other]);
-    byId("box-you").textContent = String(obs.handsWon[me]);
-    byId("box-them").textContent = String(obs.handsWon[other]);
-    const rules = this.game.rules;
-    byId("target").textContent = `First to ${rules.target} points wins the game, with `
-      + `${rules.boxBonus} for every hand won and ${rules.gameBonus} for the game itself.`;
-    for (const input of document.querySelectorAll<HTMLInputElement>("input[name=strength]")) {
-      input.checked = input.value === this.game.vs;
-    }
-    for (const input of document.querySelectorAll<HTMLInputElement>("input[name=rules]")) {
-      input.checked = input.value === rules.name;
-    }
-    byId<HTMLInputElement>("group").checked = this.grouping;
-  }
-
   private currentHint(obs: Observation): HintView | null {
-    return this.hint !== null && this.hint.key === stateKey(obs) ? this.hint.view : null;
+    return this.shownHint !== null && this.shownHint.key === stateKey(obs) ? this.shownHint.view : null;
   }
 
   private can(key: ActionKey, legal: readonly Action[] = this.game.legal()): boolean {
@@ -274,7 +230,7 @@ export class Table {
       return;
     }
     this.message = "";
-    this.hint = null;
+    this.shownHint = null;
     if (action instanceof DrawStock || action instanceof DrawPile) {
       const obs = this.game.observation();
       // Select the card just drawn from the stock, ready to throw it.
@@ -330,7 +286,7 @@ export class Table {
     this.afterAction(null);
   }
 
-  private throwSelected(): void {
+  throwSelected(): void {
     if (!this.can("throw")) return;
     const obs = this.game.observation();
     if (this.selected === null) {
@@ -345,7 +301,7 @@ export class Table {
     this.render();
   }
 
-  private knock(): void {
+  knock(): void {
     const counts = this.game.knockCounts();
     if (!counts.size) {
       if (this.game.observation().phase === Phase.DISCARD && this.game.legal().length) {
@@ -359,25 +315,22 @@ export class Table {
       (c, melds) => this.act(new Knock(c, melds)));
   }
 
-  /** Knocking is refused, with the reason: the least deadwood any throw leaves. */
+  /** Knocking is refused, with the reason: what the best throw would leave. */
   private explainNoKnock(): void {
-    const obs = this.game.observation();
-    const throwable = obs.hand.filter((c) => c !== obs.justTaken);
-    const card = this.selected !== null && throwable.includes(this.selected) ? this.selected
-      : throwable.reduce((a, b) => (b.value > a.value ? b : a));
-    const why = this.game.refusal(new Knock(card));
+    const card = this.game.bestThrow();
+    const why = card === null ? null : this.game.refusal(new Knock(card));
     if (why !== null) this.message = `You can't knock yet: ${refusalWords(why)}.`;
     this.render();
   }
 
-  private askHint(): void {
+  hint(): void {
     if (!this.game.legal().length) return;
     const key = stateKey(this.game.observation());
     this.message = "";
     byId("prompt").textContent = "Hint: thinking…";
     window.setTimeout(() => {
       if (key !== stateKey(this.game.observation()) || !this.game.legal().length) return;
-      this.hint = { view: this.game.hint(), key };
+      this.shownHint = { view: this.game.hint(), key };
       this.render();
     }, 0);
   }
@@ -396,7 +349,7 @@ export class Table {
     this.render(); // the radio shows the rules in play until the answer
   }
 
-  private newMatch(): void {
+  newMatch(): void {
     confirm("New match", "Start a new match? The match in play is abandoned.", "New match",
       () => this.restart(this.game.rules.name));
   }
@@ -408,7 +361,7 @@ export class Table {
     this.game.newMatch(PRESETS.get(name) ?? this.game.rules);
     this.order = [];
     this.selected = null;
-    this.hint = null;
+    this.shownHint = null;
     this.message = "";
     this.afterAction(null);
   }
@@ -427,7 +380,7 @@ export class Table {
     return ownOrder(this.order, obs.hand);
   }
 
-  private select(step: number): void {
+  select(step: number): void {
     const shown = this.shownOrder();
     if (!shown.length || this.game.observation().phase === Phase.OVER) return;
     const i = this.selected === null ? -1 : shown.indexOf(this.selected);
@@ -437,7 +390,7 @@ export class Table {
     this.cardButton(this.selected)?.focus();
   }
 
-  private move(step: number): void {
+  move(step: number): void {
     if (this.selected === null) return;
     if (this.grouping) this.setGrouping(false);
     this.order = moved(this.order, this.selected, step);
@@ -446,7 +399,7 @@ export class Table {
     this.cardButton(this.selected)?.focus();
   }
 
-  private fullScreen(): void {
+  fullScreen(): void {
     const app = byId("app");
     if (document.fullscreenElement) {
       void document.exitFullscreen();
@@ -471,110 +424,56 @@ export class Table {
   private wireHand(): void {
     const hand = byId("hand");
     hand.addEventListener("click", (e) => {
-      if (this.dragged) { this.dragged = false; return; }
-      const card = this.cardOf(e.target as Element);
-      if (card === null || this.game.observation().phase === Phase.OVER) return;
-      if (card === this.selected && this.can("throw")) {
-        this.throwSelected();
-      } else {
-        this.selected = card;
-        this.message = "";
-        this.render();
-      }
+      if (!this.dragEnded()) this.cardClicked(this.cardOf(e.target as Element));
     });
-    // Dragging (mouse and touch): onto another card to move it there, onto the pile
-    // to throw it.
-    let dragging: { card: Card; x: number; y: number; id: number } | null = null;
-    const discard = byId("discard");
-    const over = (x: number, y: number): Element | null => document.elementFromPoint(x, y);
-    hand.addEventListener("pointerdown", (e) => {
-      const card = this.cardOf(e.target as Element);
-      if (card !== null && e.button === 0) dragging = { card, x: e.clientX, y: e.clientY, id: e.pointerId };
-    });
-    hand.addEventListener("pointermove", (e) => {
-      if (dragging === null || e.pointerId !== dragging.id) return;
-      if (!this.dragged && Math.hypot(e.clientX - dragging.x, e.clientY - dragging.y) < 8) return;
-      if (!this.dragged) {
-        this.dragged = true;
-        hand.setPointerCapture(e.pointerId);
-        this.cardButton(dragging.card)?.classList.add("dragging");
-      }
-      discard.classList.toggle("drop", discard.contains(over(e.clientX, e.clientY)));
-    });
-    const end = (e: PointerEvent): void => {
-      if (dragging === null || e.pointerId !== dragging.id) return;
-      const { card } = dragging;
-      dragging = null;
-      discard.classList.remove("drop");
-      if (!this.dragged) return;
-      const target = over(e.clientX, e.clientY);
-      if (discard.contains(target)) {
+    this.dragEnded = wireDrag(hand, byId("discard"), {
+      cardOf: (node) => this.cardOf(node),
+      elementOf: (card) => this.cardButton(card),
+      dropOnPile: (card) => {
         this.selected = card;
         this.throwSelected();
-      } else {
-        const onto = this.cardOf(target);
-        if (onto !== null && onto !== card) {
-          if (this.grouping) this.setGrouping(false);
-          this.order = movedBefore(this.order, card, onto);
-          this.selected = card;
-          this.savePrefs();
-        }
+      },
+      dropOnCard: (card, onto) => {
+        if (this.grouping) this.setGrouping(false);
+        this.order = movedBefore(this.order, card, onto);
+        this.selected = card;
+        this.savePrefs();
         this.render();
-      }
-      // A click follows pointerup on the same element; the flag swallows it.
-      window.setTimeout(() => { this.dragged = false; }, 0);
-    };
-    hand.addEventListener("pointerup", end);
-    hand.addEventListener("pointercancel", end);
+      },
+    });
   }
 
-  // -- keys -----------------------------------------------------------------------
-
-  private key(e: KeyboardEvent): void {
-    if (e.ctrlKey || e.metaKey || e.altKey || dialogOpen()) return;
-    const target = e.target as HTMLElement;
-    const inField = target instanceof HTMLInputElement;
-    const onButton = target instanceof HTMLButtonElement;
-    const k = e.key;
-    const run: Record<string, () => void> = {
-      t: () => this.act(new DrawPile()),
-      s: () => this.act(new DrawStock()),
-      p: () => this.act(new Pass()),
-      d: () => this.throwSelected(),
-      k: () => this.knock(),
-      l: () => this.act(new LayOff()),
-      h: () => this.askHint(),
-      v: () => pileDialog(this.game.observation().pile),
-      g: () => this.setGrouping(!this.grouping),
-      f: () => this.fullScreen(),
-      i: () => howToPlayDialog(this.game.rules),
-      "?": () => keysDialog(),
-      "1": () => this.setStrength(STRENGTHS[0]![0]),
-      "2": () => this.setStrength(STRENGTHS[1]![0]),
-      "3": () => this.setStrength(STRENGTHS[2]![0]),
-      r: () => this.nextRules(),
-      n: () => this.newMatch(),
-      "<": () => this.move(-1),
-      ">": () => this.move(1),
-    };
-    let handler = run[k.length === 1 ? k.toLowerCase() : k];
-    if (!inField && (k === "ArrowLeft" || k === "ArrowRight")) {
-      const step = k === "ArrowLeft" ? -1 : 1;
-      handler = e.shiftKey ? () => this.move(step) : () => this.select(step);
+  /** A click on a card selects it; a click on the selected card throws it. */
+  private cardClicked(card: Card | null): void {
+    if (card === null || this.game.observation().phase === Phase.OVER) return;
+    if (card === this.selected && this.can("throw")) {
+      this.throwSelected();
+    } else {
+      this.selected = card;
+      this.message = "";
+      this.render();
     }
-    if (!inField && !onButton && (k === "Enter" || k === " ")) {
-      handler = this.game.observation().phase === Phase.OVER ? () => this.next() : () => this.throwSelected();
-    }
-    if (onButton && (k === "Enter" || k === " ") && this.game.observation().phase === Phase.OVER
-        && target.closest("#hand")) {
-      handler = () => this.next();
-    }
-    if (handler === undefined) return;
-    e.preventDefault();
-    handler();
   }
 
-  private nextRules(): void {
+  // -- the actions of buttons and keys (KeyActions) -------------------------------
+
+  take(): void { this.act(new DrawPile()); }
+  stock(): void { this.act(new DrawStock()); }
+  pass(): void { this.act(new Pass()); }
+  layOff(): void { this.act(new LayOff()); }
+  wholePile(): void { pileDialog(this.game.observation().pile); }
+  toggleGrouping(): void { this.setGrouping(!this.grouping); }
+  howToPlay(): void { howToPlayDialog(this.game.rules); }
+  keys(): void { keysDialog(); }
+  strength(index: number): void { this.setStrength(STRENGTHS[index]![0]); }
+
+  enter(card: Element | null): void {
+    if (this.game.observation().phase === Phase.OVER) this.next();
+    else if (card !== null) this.cardClicked(this.cardOf(card));
+    else this.throwSelected();
+  }
+
+  nextRules(): void {
     const names = [...PRESETS.keys()];
     const i = names.indexOf(this.game.rules.name);
     this.rulesChosen(names[(i + 1) % names.length]!);
@@ -603,19 +502,6 @@ export class Table {
   }
 }
 
-/** A row of cards in words: its melds, its loose cards, how many face down. */
-function groupsWords(groups: readonly Group[], who: string): string {
-  const parts: string[] = [];
-  let down = 0;
-  for (const g of groups) {
-    const faces = g.cards.filter((c): c is Card => c !== null);
-    down += g.cards.length - faces.length;
-    if (faces.length) parts.push(`${g.meld ? "meld" : "face up"}: ${faces.map((c) => c.glyph).join(" ")}`);
-  }
-  if (down) parts.push(`${down} face down`);
-  return `${who}: ${parts.join("; ")}`;
-}
-
 /** Identifies a moment of play, so a hint computed for it is never shown later. */
 function stateKey(obs: Observation): string {
   return `${obs.handNumber}:${obs.history.length}`;
@@ -625,5 +511,6 @@ function stateKey(obs: Observation): string {
  * the player should read it: the reason after the colon, about "you". */
 function refusalWords(message: string): string {
   const reason = message.includes(": ") ? message.slice(message.indexOf(": ") + 2) : message;
-  return reason.replace(/^player 0 does not hold/, "you do not hold");
+  return reason.replace(/^player 0 does not hold/, "you do not hold")
+    .replace(/\b[A2-9TJQK][cdhs]\b/g, (text) => Card.parse(text).glyph); // Kc as K♣
 }
