@@ -20,6 +20,7 @@ from client import online
 from client.keyboard import NoTerminalError, keyboard_from_terminal
 from client.qr import qr_lines
 from client.storage import Storage, StorageError, default_data_dir
+from client.text import plain
 from client.transport import TransportError, TransportSettings
 from gin.players import NAMES
 from gin.rules import PRESETS
@@ -132,7 +133,7 @@ async def run_bot(prog: str, start: Callable[[], Awaitable[online.OnlineMatch]],
     finally:
         bot.cancel()
     line = online.outcome_line(match)
-    print(f"{prog}: {line}", file=sys.stderr)
+    print(f"{prog}: {plain(line)}", file=sys.stderr)  # it may quote the peer
     # A hand verified but not recorded cannot be audited later: not a clean end.
     failed = match.failure is not None or match.result is None or match.unrecorded
     return 1 if failed else 0
@@ -140,15 +141,18 @@ async def run_bot(prog: str, start: Callable[[], Awaitable[online.OnlineMatch]],
 
 def _report(prog: str, update: online.Update) -> None:
     """Progress on standard error: the connection and each verified hand."""
-    from gin.session import HandVerified
+    from gin.session import HandVerified, RulesOffered
 
     if isinstance(update, online.LinkChanged):
-        detail = f" ({update.detail})" if update.detail else ""
+        detail = f" ({plain(update.detail)})" if update.detail else ""
         print(f"{prog}: {update.link.value}{detail}", file=sys.stderr)
+    elif isinstance(update, RulesOffered):
+        rules = "\n  ".join(plain(update.rules.describe(), lines=True).splitlines())
+        print(f"{prog}: the host proposes custom rules:\n  {rules}", file=sys.stderr)
     elif isinstance(update, HandVerified):
         print(f"{prog}: hand {update.hand_number}: deck verified", file=sys.stderr)
     elif isinstance(update, online.Notice):
-        print(f"{prog}: {update.text}", file=sys.stderr)
+        print(f"{prog}: {plain(update.text)}", file=sys.stderr)
 
 
 def open_table(args: argparse.Namespace, start: online.OnlineStart) -> int:

@@ -32,6 +32,7 @@ import msgpack
 
 from client.links import Invite, RelayAddress, new_secret, parse_relay
 from client.storage import Storage, StorageError
+from client.text import plain
 from client.transport import (
     Closed,
     Connected,
@@ -60,6 +61,7 @@ from gin.session import (
     PeerAborted,
     PeerTimedOut,
     ProtocolError,
+    RulesDeclined,
     Session,
     SessionEvent,
     link_id_for,
@@ -122,6 +124,7 @@ class OnlineSettings:
     # How often the session is told the time, so it can re-send what the friend
     # has not acknowledged (its own back-off decides when).
     resend_tick: float = 1.0
+    resend_after: tuple[float, float] = (2.0, 32.0)  # first wait, longest (§5.4)
     # A failed save pauses sending; it is retried this often, and the match ends
     # when no save has succeeded for save_give_up seconds (below the peer's
     # reply_timeout, so this side is not reported as silent first).
@@ -209,6 +212,7 @@ class OnlineMatch:
                  settings: OnlineSettings | None = None) -> None:
         self.session = session
         self.transport = transport
+        session.set_resend_timing(*(settings or OnlineSettings()).resend_after)
         self.invite = invite
         self.files = files
         self.settings = settings or OnlineSettings()
@@ -235,6 +239,10 @@ class OnlineMatch:
         self._pending_records: list[HandVerified | CheatDetected] = []
         self._retry: asyncio.TimerHandle | None = None
         self._ended = False  # ended by this side (a save that kept failing)
+        #: Custom rules from the host (a RulesOffered update): True plays them,
+        #: False declines them, None leaves the answer to a listener, which calls
+        #: :meth:`accept_rules` or :meth:`decline_rules`.
+        self.rules_answer: bool | None = False
 
     @property
     def seat(self) -> int:
@@ -248,6 +256,16 @@ class OnlineMatch:
     def act(self, action: Action) -> None:
         """Play the local player's move; IllegalAction (nothing changes) if refused."""
         self.session.act(action)
+        self._flush()
+
+    def accept_rules(self) -> None:
+        """Play the host's custom rules (after a RulesOffered update)."""
+        self.session.accept_rules()
+        self._flush()
+
+    def decline_rules(self, reason: str = "you declined the host's custom rules") -> None:
+        """Decline the host's custom rules: the match ends unplayed."""
+        self.session.decline_rules(reason)
         self._flush()
 
     # -- running -----------------------------------------------------------------
@@ -366,6 +384,15 @@ class OnlineMatch:
         if self.session.over:
             self._wake.set()  # the run loop starts lingering
         self.changed.set()
+        if self.session.rules_offered is not None and self.rules_answer is not None \
+                and not self.session.over:
+            # Listeners were told the rules first (also after a restore: the offer
+            # is in the session's state, not only in an event).
+            if self.rules_answer:
+                self.accept_rules()
+            else:
+                self.decline_rules("the host proposes custom rules, played only when "
+                                   "accepted: join with --accept-rules to play them")
 
     def _on_session_event(self, event: SessionEvent) -> None:
         if isinstance(event, HandVerified):
@@ -533,6 +560,8 @@ class OnlineStart:
     port: int = 0
     rules: Ruleset = STANDARD
     invite: Invite | None = None
+    #: A guest's answer to custom rules from the host (see :class:`OnlineMatch`).
+    accept_rules: bool | None = False
 
 
 async def begin(start: OnlineStart, storage: Storage | None = None,
@@ -540,7 +569,7 @@ async def begin(start: OnlineStart, storage: Storage | None = None,
     """Connect as ``start`` says. TransportError, StorageError, OSError (the local relay)."""
     if start.role == "join":
         assert start.invite is not None
-        return await join(start.invite, storage, settings)
+        return await join(start.invite, storage, settings, accept_rules=start.accept_rules)
     if start.relay is not None:
         return await host(start.relay, start.rules, storage, settings)
     local, url = await start_local_relay(start.bind or lan_address(), start.port)
@@ -573,8 +602,10 @@ async def host(relay: str | RelayAddress, rules: Ruleset, storage: Storage | Non
 
 async def join(invite: Invite, storage: Storage | None = None,
                settings: OnlineSettings | None = None,
-               random_bytes: Callable[[int], bytes] = os.urandom) -> OnlineMatch:
+               random_bytes: Callable[[int], bytes] = os.urandom, *,
+               accept_rules: bool | None = False) -> OnlineMatch:
     """Take a seat in the invite's room; continues this link's saved match if any.
+    ``accept_rules`` answers custom rules from the host (see :class:`OnlineMatch`).
 
     TransportError when the relay cannot be reached or refuses; StorageError when
     a saved match for the link cannot be read.
@@ -587,7 +618,9 @@ async def join(invite: Invite, storage: Storage | None = None,
     transport = await RelayTransport.join(invite.relay, invite.room, seat=session.seat,
                                           token=token, ticket=ticket,
                                           settings=settings.transport)
-    return OnlineMatch(session, transport, invite, files=files, settings=settings)
+    match = OnlineMatch(session, transport, invite, files=files, settings=settings)
+    match.rules_answer = accept_rules
+    return match
 
 
 async def play_bot(match: OnlineMatch, player: Player, delay: float = 0.0) -> None:
@@ -626,12 +659,14 @@ def outcome_line(match: OnlineMatch) -> str:
                 PeerTimedOut: "no answer", FrameRejected: "frame rejected",
                 PeerAborted: "match stopped by your friend",
                 ConnectionFailed: "connection failed",
-                StorageFailed: "could not save"}.get(type(failure), "failed")
+                StorageFailed: "could not save",
+                RulesDeclined: "rules declined"}.get(type(failure), "failed")
         reason = plain(failure.reason)
         if failure.proven:
             line = (f"{kind}: {reason} (at fault: {failure.who}, field "
                     f"{plain(failure.field)}; the match is forfeited)")
-        elif isinstance(failure, PeerAborted | ConnectionFailed | StorageFailed):
+        elif isinstance(failure, PeerAborted | ConnectionFailed | RulesDeclined
+                        | StorageFailed):
             line = f"{kind}: {reason}"
         else:
             line = f"{kind}: {reason} (not proven: nobody forfeits)"
@@ -653,11 +688,6 @@ def _unrecorded_note(match: OnlineMatch) -> str:
         return ""
     return (f"{match.verified} hands verified, only {len(match.records)} recorded: "
             f"{len(match.unrecorded)} could not be saved ({match.storage_problem})")
-
-
-def plain(text: str) -> str:
-    """Text from the network as plain text: control characters removed."""
-    return "".join(c for c in text if c.isprintable())
 
 
 # --------------------------------------------------------------- a local relay
