@@ -511,8 +511,10 @@ async def test_a_bot_gives_up_on_a_relay_gone_for_good(tmp_path: Path) -> None:
             stderr=asyncio.subprocess.PIPE)
         assert guest.stderr is not None
         async with asyncio.timeout(10):
-            while b"connected" not in await guest.stderr.readline():
-                pass
+            line = b"start"
+            while line and b"connected" not in line:
+                line = await guest.stderr.readline()
+        assert line, "gin join ended before it connected"
         relay.kill()  # gone for good
         async with asyncio.timeout(30):
             err = (await guest.stderr.read()).decode()
