@@ -116,6 +116,7 @@ class OnlineSettings:
     # How often the session is told the time, so it can re-send what the friend
     # has not acknowledged (its own back-off decides when).
     resend_tick: float = 1.0
+    resend_after: tuple[float, float] = (2.0, 32.0)  # first wait, longest (§5.4)
     transport: TransportSettings = field(default_factory=TransportSettings)
 
 
@@ -196,6 +197,7 @@ class OnlineMatch:
                  settings: OnlineSettings | None = None) -> None:
         self.session = session
         self.transport = transport
+        session.set_resend_timing(*(settings or OnlineSettings()).resend_after)
         self.invite = invite
         self.files = files
         self.settings = settings or OnlineSettings()

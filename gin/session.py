@@ -222,6 +222,7 @@ class Session:
         self._replayed: list[bytes] = []  # what the replay would have sent
         self._resend_at: float | None = None
         self._resend_after = RESEND_AFTER
+        self._resend_timing = (RESEND_AFTER, MAX_RESEND_AFTER)
 
     def _begin(self) -> None:
         self._signer = cosign.Signer(self._random(cosign.KEY_SEED_BYTES))
@@ -249,17 +250,25 @@ class Session:
         after a reconnect or when the peer (re)joins. Also queued by :meth:`poll`."""
         return list(self._channel.resend())
 
+    def set_resend_timing(self, first: float, longest: float) -> None:
+        """Re-send after ``first`` seconds without an ack, doubling up to ``longest``
+        (protocol.md §5.4 recommends 2 and 32)."""
+        if not 0 < first <= longest:
+            raise MalformedInput("resend timing must satisfy 0 < first <= longest")
+        self._resend_timing = (first, longest)
+        self._resend_after = first
+
     def poll(self, now: float) -> bool:
         """The time is ``now`` (seconds, any fixed origin): queue a re-send of what the
         peer has not acknowledged when it has waited long enough (§5.4). True when a
         re-send was queued."""
         if self._channel.keyed and not self._channel.pending:
-            self._resend_at, self._resend_after = None, RESEND_AFTER
+            self._resend_at, self._resend_after = None, self._resend_timing[0]
         elif self._resend_at is None:
             self._resend_at = now + self._resend_after
         elif now >= self._resend_at:
             self._outbox += self._channel.resend()
-            self._resend_after = min(2 * self._resend_after, MAX_RESEND_AFTER)
+            self._resend_after = min(2 * self._resend_after, self._resend_timing[1])
             self._resend_at = now + self._resend_after
             return True
         return False
@@ -347,7 +356,7 @@ class Session:
             self._rejected(entry)
             return
         if self._channel.pending < pending:  # progress: back-off starts again
-            self._resend_at, self._resend_after = None, RESEND_AFTER
+            self._resend_at, self._resend_after = None, self._resend_timing[0]
         if got.message is not None:
             self._log.append(["in", got.message])
             self._deliver(got.message)

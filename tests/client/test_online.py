@@ -13,6 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.server import Server, ServerConnection
+from websockets.asyncio.server import serve as ws_serve
+from websockets.exceptions import ConnectionClosed
 
 from client import online
 from client.cli import main as gin_main
@@ -180,6 +184,87 @@ async def test_cut_connections_at_several_points_the_match_still_completes(
     finally:
         await proxy.stop()
     assert cutter.cuts >= 4
+    assert_finished(host, guest)
+    assert_clean_and_identical(tmp_path / "host", tmp_path / "guest", capsys)
+
+
+class LossyProxy:
+    """A websocket proxy in front of the relay that drops, duplicates and reorders the
+    players' frames (the relay's own text messages pass untouched): a hostile or
+    broken relay, as the players see it. Fixed seed."""
+
+    def __init__(self, relay_port: int, seed: int, drop: float = 0.04, dup: float = 0.05,
+                 swap: float = 0.05) -> None:
+        self.relay_port = relay_port
+        self.rng = random.Random(seed)
+        self.drop, self.dup, self.swap = drop, dup, swap
+        self.dropped = self.duplicated = self.swapped = 0
+        self.server: Server | None = None
+
+    @property
+    def port(self) -> int:
+        assert self.server is not None
+        return int(next(iter(self.server.sockets)).getsockname()[1])
+
+    async def start(self) -> None:
+        self.server = await ws_serve(self._serve, "127.0.0.1", 0, compression=None,
+                                     max_size=2**22)
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+
+    async def _serve(self, client: ServerConnection) -> None:
+        assert client.request is not None
+        async with connect(f"ws://127.0.0.1:{self.relay_port}{client.request.path}",
+                           compression=None, max_size=2**22) as upstream:
+            await asyncio.gather(self._pipe(client, upstream), self._pipe(upstream, client),
+                                 return_exceptions=True)
+
+    async def _pipe(self, source: ServerConnection | ClientConnection,
+                    sink: ServerConnection | ClientConnection) -> None:
+        held: list[bytes] = []
+        try:
+            async for message in source:
+                if isinstance(message, str):
+                    await sink.send(message)
+                    continue
+                roll = self.rng.random()
+                if roll < self.drop:
+                    self.dropped += 1
+                    continue
+                if roll < self.drop + self.swap and not held:
+                    self.swapped += 1
+                    held.append(message)  # goes out after the next frame
+                    continue
+                copies = 2 if roll < self.drop + self.swap + self.dup else 1
+                self.duplicated += copies - 1
+                for _ in range(copies):
+                    await sink.send(message)
+                for frame in held:
+                    await sink.send(frame)
+                held.clear()
+        except ConnectionClosed:
+            pass
+        finally:
+            await sink.close()
+
+
+async def test_a_relay_dropping_duplicating_and_reordering_frames_only_slows_the_match(
+        relay: Relay, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    proxy = LossyProxy(relay.port, seed=4)
+    await proxy.start()
+    quick = replace(FAST, resend_tick=0.05, resend_after=(0.2, 0.8))
+    try:
+        host = await online.host(url(relay.port), STANDARD, Storage(tmp_path / "host"), quick,
+                                 randomness(8))
+        guest = await online.join(via(host.invite, proxy.port), Storage(tmp_path / "guest"),
+                                  quick, randomness(9))
+        await play(host, guest, seed=3)
+    finally:
+        await proxy.stop()
+    assert proxy.dropped >= 5 and proxy.duplicated >= 5 and proxy.swapped >= 5
     assert_finished(host, guest)
     assert_clean_and_identical(tmp_path / "host", tmp_path / "guest", capsys)
 
