@@ -180,8 +180,12 @@ class Link:
             last = now
 
     def step(self) -> bool:
-        """One local move by whoever may move; False when nobody can."""
+        """One local move by whoever may move; False when nobody can. The guest
+        accepts custom rules."""
         self.settle()
+        if self.s[1].rules_offered is not None and not self.s[1].over:
+            self.s[1].accept_rules()
+            self.settle()
         movers = [s for s in self.s if s.legal_actions()]
         if not movers:
             return False
