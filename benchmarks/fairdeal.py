@@ -104,6 +104,7 @@ class Hand:
     m2: fd.Deck
     m3: fd.Deck
     shadows: tuple[fd.Deck, ...]
+    openings: tuple[sp.Opening, ...]  # the second's answer to this run's challenge
 
 
 def prepare(run: int) -> Hand:
@@ -114,7 +115,8 @@ def prepare(run: int) -> Hand:
     m3 = fd.build_message3(first, m2)
     commits = (fd.commitment(first.seed, MATCH, run, Role.FIRST),
                fd.commitment(second.seed, MATCH, run, Role.SECOND))
-    return Hand(first, second, commits, m1, m2, m3, sp.shadows(second, m1))
+    return Hand(first, second, commits, m1, m2, m3, sp.shadows(second, m1),
+                sp.open_rounds(second, CHALLENGES[run % len(CHALLENGES)]))
 
 
 def play(hand: Hand, run: int, me: Role, v2: bool = True) -> None:
@@ -127,10 +129,9 @@ def play(hand: Hand, run: int, me: Role, v2: bool = True) -> None:
         fd.build_message1(mine)
         fd.build_message3(mine, fd.validate_message(list(hand.m2), "message2"))
         if v2:
-            openings = sp.open_rounds(hand.second, challenge)  # what the other sends
             for r in range(sp.ROUNDS):
                 assert sp.check_round(hand.m1, hand.m2, hand.shadows[r], challenge >> r & 1,
-                                      openings[r]) is None
+                                      hand.openings[r]) is None
     else:
         fd.validate_message(list(hand.m1), "message1")
         fd.build_message2(mine, hand.m1)

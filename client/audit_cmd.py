@@ -13,6 +13,7 @@ import json
 import sys
 from typing import Any
 
+from client.text import plain
 from gin.audit import audit_records
 from gin.errors import MalformedInput
 from gin.records import MAX_RECORD_BYTES, parse_record
@@ -74,25 +75,23 @@ def run(args: argparse.Namespace) -> int:
             records.append(parse_record(data))
             names.append(name)
         except OSError as exc:
-            print(f"gin audit: {name}: cannot read: {exc.strerror or exc}", file=sys.stderr)
+            print(plain(f"gin audit: {name}: cannot read: {exc.strerror or exc}"),
+                  file=sys.stderr)
             status = 2
         except MalformedInput as exc:
-            print(f"gin audit: {name}: {_not_a_record(data) or exc}", file=sys.stderr)
+            print(plain(f"gin audit: {name}: {_not_a_record(data) or exc}"), file=sys.stderr)
             status = 2
     # Together, so each hand is checked against the hand before it in its match.
     for name, result in zip(names, audit_records(records, names), strict=True):
-        print(f"{name}:")
-        if not args.quiet:
-            for line in result.replay:
-                print(line)
+        lines = [f"{name}:", *(() if args.quiet else result.replay)]
         if not result.ok:
-            for finding in result.findings:
-                print(f"FAILED {finding}")
+            lines += [f"FAILED {finding}" for finding in result.findings]
             status = max(status, 1)
         elif result.unproven:
-            print("verified, except what these records cannot prove:")
-            for line in result.unproven:
-                print(f"  not verified: {line}")
+            lines.append("verified, except what these records cannot prove:")
+            lines += [f"  not verified: {line}" for line in result.unproven]
         else:
-            print("verified")
+            lines.append("verified")
+        for line in lines:  # a record is a file from anyone: print it as plain text
+            print(plain(line))
     return status

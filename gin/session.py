@@ -63,6 +63,8 @@ from gin.session_events import (
     PeerAborted,
     PeerTimedOut,
     ProtocolError,
+    RulesDeclined,
+    RulesOffered,
     SessionEvent,
     Unresolved,
 )
@@ -70,7 +72,8 @@ from gin.session_events import (
 __all__ = [
     "CardDrawn", "CheatDetected", "CorruptState", "Failure", "FrameRejected", "HandDealt",
     "HandScored", "HandVerified", "MatchOver", "MatchStarted", "Moved", "PeerAborted",
-    "PeerTimedOut", "ProtocolError", "Session", "SessionEvent", "Unresolved",
+    "PeerTimedOut", "ProtocolError", "RulesDeclined", "RulesOffered", "Session",
+    "SessionEvent", "Unresolved",
     "first_dealer_for", "link_id_for", "play_local", "pump", "rules_digest",
 ]
 
@@ -86,7 +89,7 @@ STATE_VERSION = 2
 # Re-send what the peer has not acknowledged after this long, doubling each time.
 RESEND_AFTER = 2.0
 MAX_RESEND_AFTER = 32.0
-ABORT_KINDS = ("cheat", "protocol", "tampered", "timeout")
+ABORT_KINDS = ("cheat", "protocol", "tampered", "timeout", "declined")
 
 SessionRole = Literal["host", "guest"]
 
@@ -175,7 +178,8 @@ class Session:
     """One peer of an online match. See the module docstring and ``protocol.md``.
 
     ``role`` "host" (seat 0, proposes ``rules``) or "guest" (seat 1; ``rules``
-    None accepts the host's, a Ruleset insists on it). ``secret`` is the 32-byte
+    None plays a preset the host proposes, and custom rules once its player accepts
+    them after :class:`RulesOffered`; a Ruleset insists on it). ``secret`` is the 32-byte
     invite secret; ``random_bytes(n)`` supplies fresh secret randomness (the
     traffic keys' epoch, signing key, seeds and the coin toss). The offer frame
     and, for the host, its ``hello`` are queued at once.
@@ -201,6 +205,7 @@ class Session:
         self.match_id: bytes | None = None  # once both signing keys are known
         self._proposed = rules
         self._rules = rules
+        self._offer: Ruleset | None = None  # custom rules awaiting the local player
         self._random_bytes = random_bytes
         self._nonce: bytes | None = None
         self._signer: cosign.Signer | None = None
@@ -217,6 +222,7 @@ class Session:
         self._replayed: list[bytes] = []  # what the replay would have sent
         self._resend_at: float | None = None
         self._resend_after = RESEND_AFTER
+        self._resend_timing = (RESEND_AFTER, MAX_RESEND_AFTER)
 
     def _begin(self) -> None:
         self._signer = cosign.Signer(self._random(cosign.KEY_SEED_BYTES))
@@ -244,17 +250,25 @@ class Session:
         after a reconnect or when the peer (re)joins. Also queued by :meth:`poll`."""
         return list(self._channel.resend())
 
+    def set_resend_timing(self, first: float, longest: float) -> None:
+        """Re-send after ``first`` seconds without an ack, doubling up to ``longest``
+        (protocol.md §5.4 recommends 2 and 32)."""
+        if not 0 < first <= longest:
+            raise MalformedInput("resend timing must satisfy 0 < first <= longest")
+        self._resend_timing = (first, longest)
+        self._resend_after = first
+
     def poll(self, now: float) -> bool:
         """The time is ``now`` (seconds, any fixed origin): queue a re-send of what the
         peer has not acknowledged when it has waited long enough (§5.4). True when a
         re-send was queued."""
         if self._channel.keyed and not self._channel.pending:
-            self._resend_at, self._resend_after = None, RESEND_AFTER
+            self._resend_at, self._resend_after = None, self._resend_timing[0]
         elif self._resend_at is None:
             self._resend_at = now + self._resend_after
         elif now >= self._resend_at:
             self._outbox += self._channel.resend()
-            self._resend_after = min(2 * self._resend_after, MAX_RESEND_AFTER)
+            self._resend_after = min(2 * self._resend_after, self._resend_timing[1])
             self._resend_at = now + self._resend_after
             return True
         return False
@@ -306,6 +320,8 @@ class Session:
         if self._match is None:
             if self.role == "host":
                 return "welcome"
+            if self._offer is not None:
+                return None  # the local player is deciding on the rules
             return "hello" if self._peer_coin is None else "start"
         hs = self._hand
         assert hs is not None
@@ -340,7 +356,7 @@ class Session:
             self._rejected(entry)
             return
         if self._channel.pending < pending:  # progress: back-off starts again
-            self._resend_at, self._resend_after = None, RESEND_AFTER
+            self._resend_at, self._resend_after = None, self._resend_timing[0]
         if got.message is not None:
             self._log.append(["in", got.message])
             self._deliver(got.message)
@@ -356,6 +372,30 @@ class Session:
             raise IllegalAction(f"{self.role} cannot {action} now: {why}")
         self._log.append(["act", str(action)])
         self._act(action)
+
+    @property
+    def rules_offered(self) -> Ruleset | None:
+        """The host's custom rules while they await the local player's answer."""
+        return self._offer
+
+    def accept_rules(self) -> None:
+        """The local player accepts the offered custom rules: the match goes on."""
+        self._check_alive()
+        if self._offer is None:
+            raise IllegalAction("no rules are waiting to be accepted")
+        self._log.append(["accept"])
+        self._accept()
+
+    def decline_rules(self, reason: str = "you declined the host's custom rules") -> None:
+        """The local player declines the offered custom rules: the match ends unplayed.
+        ``reason`` is what the local failure says."""
+        self._check_alive()
+        if self._offer is None:
+            raise IllegalAction("no rules are waiting to be declined")
+        self._offer = None
+        self._send("abort", {"why": "declined", "field": "hello.rules",
+                             "reason": "the guest declined the host's custom rules"})
+        self._fail(RulesDeclined("guest", "hello.rules", reason))
 
     def peer_timed_out(self) -> None:
         """The peer did not send what :meth:`waiting_for` names in time.
@@ -444,6 +484,8 @@ class Session:
                 session._act(parse_action(entry[1]))
             elif entry[0] == "timeout":
                 session._timed_out()
+            elif entry[0] == "accept":
+                session._accept()
             elif entry[0] == "reject":
                 session._rejected(entry)
         if next(drawn, None) is not None:
@@ -514,7 +556,7 @@ class Session:
         peer = SEATS[self.peer]
         if failure.proven:
             self._emit(MatchOver(self.seat, None, peer))
-        if isinstance(failure, PeerAborted):
+        if isinstance(failure, PeerAborted | RulesDeclined):  # the abort is sent already
             return
         why = ("timeout" if isinstance(failure, PeerTimedOut) else
                "tampered" if isinstance(failure, FrameRejected) else
@@ -606,11 +648,24 @@ class Session:
         if self._proposed is not None and rules != self._proposed:
             raise _Protocol(f"the host proposes the {rules.name} rules {rules.to_dict()}, which "
                             "this guest did not agree to", who="host", field="hello.rules")
-        self._rules = rules
         self._peer_coin = msg.blob("coin", size=32)
         self._peer_key = msg.blob("key", size=cosign.KEY_BYTES)
         assert self._signer is not None
         self.match_id = cosign.match_id_for(self.link_id, self._peer_key, self._signer.public)
+        if self._proposed is None and not rules.is_preset:  # shown, then accepted (§7.1)
+            self._offer = rules
+            self._emit(RulesOffered(rules))
+        else:
+            self._welcome(rules)
+
+    def _accept(self) -> None:
+        assert self._offer is not None
+        rules, self._offer = self._offer, None
+        self._welcome(rules)
+
+    def _welcome(self, rules: Ruleset) -> None:
+        assert self._signer is not None
+        self._rules = rules
         self._nonce = self._random(NONCE_BYTES)
         self._send("welcome", {"rules": rules_digest(rules), "nonce": self._nonce,
                                "key": self._signer.public})
@@ -1042,7 +1097,7 @@ def _read_failure(value: object) -> Failure | None:
 
 def _read_log(entries: list[object]) -> list[list[object]]:
     kinds: dict[object, tuple[type, ...]] = {
-        "rand": (bytes,), "in": (bytes,), "act": (str,), "timeout": (),
+        "rand": (bytes,), "in": (bytes,), "act": (str,), "timeout": (), "accept": (),
         "reject": (str, str, bool)}
     out: list[list[object]] = []
     for i, entry in enumerate(entries):
@@ -1075,10 +1130,14 @@ def pump(a: Session, b: Session) -> int:
 
 def play_local(host: Session, guest: Session, players: Sequence[Player]) -> int:
     """Play a whole match between two sessions, ``players[seat]`` choosing each move.
+    The guest accepts the host's rules, custom ones too.
 
     Stops when both are over or neither can move (a failure); returns wire bytes.
     """
     moved = pump(host, guest)
+    if guest.rules_offered is not None:
+        guest.accept_rules()
+        moved += pump(host, guest)
     while not (host.over and guest.over):
         mover = next(((s, players[s.seat]) for s in (host, guest) if s.legal_actions()), None)
         if mover is None:

@@ -40,6 +40,14 @@ class MatchStarted(SessionEvent):
 
 
 @dataclass(frozen=True)
+class RulesOffered(SessionEvent):
+    """The host proposes custom rules (not a preset). The guest plays them only once
+    its player, shown ``rules.describe()``, accepts (``Session.accept_rules``)."""
+
+    rules: Ruleset
+
+
+@dataclass(frozen=True)
 class HandDealt(SessionEvent):
     hand_number: int
     dealer: int
@@ -142,7 +150,12 @@ class PeerAborted(Failure):
     as a verdict (a cheater could otherwise make the honest side blame itself)."""
 
 
+@dataclass(frozen=True)
+class RulesDeclined(Failure):
+    """The local player declined the host's custom rules: the match never began."""
+
+
 FAILURES: dict[str, type[Failure]] = {
     cls.__name__: cls for cls in (CheatDetected, ProtocolError, PeerTimedOut, FrameRejected,
-                                  PeerAborted)
+                                  PeerAborted, RulesDeclined)
 }
