@@ -59,4 +59,8 @@ class BuildWithBoard(build_py):
         super().run()
 
 
+if (WEB / "package.json").is_file():
+    # The folder must exist when the packages are found, before build_py fills it:
+    # otherwise a build from a clean tree leaves the board out of the wheel.
+    (WEB / "dist").mkdir(exist_ok=True)
 setup(cmdclass={"build_py": BuildWithBoard})

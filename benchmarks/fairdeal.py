@@ -4,7 +4,11 @@ Run: ``python benchmarks/fairdeal.py``. Prints medians over several runs with
 fixed seeds; asserts nothing. A simulated hand, per player: the deck messages it
 builds and checks, the opening of its 10 dealt cards and the upcard, ~10 stock
 draws, ~10 opponent discards from hidden positions, the opponent's ~10 cards
-shown at the knock, and the hand-end audit of the opponent's messages.
+shown at the knock, and the hand-end audit of the opponent's messages; then the
+same with protocol version 2's additions: the shuffle proof (§8.9 of protocol.md:
+the second shuffler builds 4 shadows and opens them, the first checks them; the
+challenges of the runs have two bits set, the expected number) and the hand's
+co-signature (each side signs the hand digest and checks the other's).
 """
 
 from __future__ import annotations
@@ -18,8 +22,9 @@ from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from gin import ecc, wire
+from gin import cosign, ecc, wire
 from gin import fairdeal as fd
+from gin import shuffle_proof as sp
 from gin.fairdeal import Role
 
 RUNS = 7
@@ -29,6 +34,8 @@ MATCH = b"benchmark-match"
 FIRST_HAND = range(0, 10)
 SECOND_HAND = range(10, 20)
 UPCARD = 20
+# The shuffle proof's challenge in each run: two of the four bits set, as expected.
+CHALLENGES = (0b0011, 0b0101, 0b0110, 0b1001, 0b1010, 0b1100, 0b0011)
 FIRST_DRAWS = range(21, 41, 2)
 SECOND_DRAWS = range(22, 42, 2)
 
@@ -96,6 +103,8 @@ class Hand:
     m1: fd.Deck
     m2: fd.Deck
     m3: fd.Deck
+    shadows: tuple[fd.Deck, ...]
+    openings: tuple[sp.Opening, ...]  # the second's answer to this run's challenge
 
 
 def prepare(run: int) -> Hand:
@@ -106,20 +115,34 @@ def prepare(run: int) -> Hand:
     m3 = fd.build_message3(first, m2)
     commits = (fd.commitment(first.seed, MATCH, run, Role.FIRST),
                fd.commitment(second.seed, MATCH, run, Role.SECOND))
-    return Hand(first, second, commits, m1, m2, m3)
+    return Hand(first, second, commits, m1, m2, m3, sp.shadows(second, m1),
+                sp.open_rounds(second, CHALLENGES[run % len(CHALLENGES)]))
 
 
-def play(hand: Hand, run: int, me: Role) -> None:
-    """Everything one player computes during the hand, given the other's messages."""
+def play(hand: Hand, run: int, me: Role, v2: bool = True) -> None:
+    """Everything one player computes during the hand, given the other's messages.
+    ``v2``: with the shuffle proof and the co-signature of protocol version 2."""
     mine = fd.SeedMaterial.from_seed((hand.first if me is Role.FIRST else hand.second).seed)
     fd.commitment(mine.seed, MATCH, run, me)
+    challenge = CHALLENGES[run % len(CHALLENGES)]
     if me is Role.FIRST:
         fd.build_message1(mine)
         fd.build_message3(mine, fd.validate_message(list(hand.m2), "message2"))
+        if v2:
+            for r in range(sp.ROUNDS):
+                assert sp.check_round(hand.m1, hand.m2, hand.shadows[r], challenge >> r & 1,
+                                      hand.openings[r]) is None
     else:
         fd.validate_message(list(hand.m1), "message1")
         fd.build_message2(mine, hand.m1)
+        if v2:
+            sp.shadows(mine, hand.m1)
+            sp.open_rounds(mine, challenge)
         fd.validate_message(list(hand.m3), "message3")
+    if v2:
+        digest = hashlib.sha256(hand.m3[0]).digest()
+        signer = cosign.Signer(mine.seed)
+        assert cosign.verify(signer.public, digest, signer.sign(digest))
     other = hand.second if me is Role.FIRST else hand.first
     own_cards = FIRST_HAND if me is Role.FIRST else SECOND_HAND
     their_cards = SECOND_HAND if me is Role.FIRST else FIRST_HAND
@@ -141,11 +164,12 @@ def play(hand: Hand, run: int, me: Role) -> None:
     assert report.ok
 
 
-def time_player(hand: Hand, run: int, me: Role, cached: bool = True) -> float:
+def time_player(hand: Hand, run: int, me: Role, cached: bool = True, v2: bool = True
+                ) -> float:
     ecc._decode.cache_clear()  # each player runs in its own process: no shared warm cache
     with contextlib.nullcontext() if cached else without_caches():
         start = time.process_time()
-        play(hand, run, me)
+        play(hand, run, me, v2)
         return (time.process_time() - start) * 1e3
 
 
@@ -184,23 +208,27 @@ def main() -> None:
     for label, value in rows:
         print(f"  {label:34} {value:7.1f}")
 
-    per_role: dict[Role, list[float]] = {Role.FIRST: [], Role.SECOND: []}
-    uncached: dict[Role, list[float]] = {Role.FIRST: [], Role.SECOND: []}
-    ops: dict[Role, int] = {}
-    for run in range(RUNS):
-        hand = prepare(run)
+    for v2 in (False, True):
+        per_role: dict[Role, list[float]] = {Role.FIRST: [], Role.SECOND: []}
+        uncached: dict[Role, list[float]] = {Role.FIRST: [], Role.SECOND: []}
+        ops: dict[Role, int] = {}
+        for run in range(RUNS):
+            hand = prepare(run)
+            for role in Role:
+                per_role[role].append(time_player(hand, run, role, v2=v2))
+                uncached[role].append(time_player(hand, run, role, cached=False, v2=v2))
+                tally = Tally()
+                with counting(tally):
+                    play(hand, run, role, v2)
+                ops[role] = tally.scalar_ops
+        what = ("with the shuffle proof and co-signature (protocol v2)" if v2
+                else "deck, deal, draws, show and audit only (as in protocol v1)")
+        print(f"\nSimulated hand, CPU per player (ms, median of {RUNS}), scalar "
+              f"multiplications, {what}:")
         for role in Role:
-            per_role[role].append(time_player(hand, run, role))
-            uncached[role].append(time_player(hand, run, role, cached=False))
-            tally = Tally()
-            with counting(tally):
-                play(hand, run, role)
-            ops[role] = tally.scalar_ops
-    print(f"\nSimulated hand, CPU per player (ms, median of {RUNS}), scalar multiplications:")
-    for role in Role:
-        print(f"  {role.value:6} shuffler  {statistics.median(per_role[role]):6.1f} ms"
-              f"   (without point caches {statistics.median(uncached[role]):5.1f} ms)"
-              f"   {ops[role]} scalar ops")
+            print(f"  {role.value:6} shuffler  {statistics.median(per_role[role]):6.1f} ms"
+                  f"   (without point caches {statistics.median(uncached[role]):5.1f} ms)"
+                  f"   {ops[role]} scalar ops")
 
     hand = prepare(0)
     deck_frames = [wire.pack("deck", {"n": n, "deck": list(m)})
@@ -214,6 +242,14 @@ def main() -> None:
     print(f"  three deck messages sealed: {sum(len(f) + overhead for f in deck_frames)} B")
     print(f"  one key message sealed: {len(key_msg) + overhead} B "
           f"(x ~61 keys a hand = {61 * (len(key_msg) + overhead)} B)")
+    shuffle = wire.pack("shuffle", {"h": 1, "s": [x for s in hand.shadows for x in s]})
+    openings = sp.open_rounds(hand.second, CHALLENGES[0])
+    proof = wire.pack("proof", {
+        "h": 1, "seeds": [o.seed for o in openings if o.seed is not None],
+        "tau": [i for o in openings for i in o.tau],
+        "keys": [k.to_bytes(32, "big") for o in openings for k in o.keys]})
+    print(f"  shuffle proof sealed: shadows {len(shuffle) + overhead} B, openings "
+          f"{len(proof) + overhead} B (two rounds of bit 1)")
 
 
 if __name__ == "__main__":

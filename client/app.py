@@ -16,10 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Footer, Label, RadioButton, RadioSet, Static
 
@@ -33,10 +34,20 @@ from client.game import (
     OpponentFactory,
     computer_player,
     knock_choice,
+    knock_layouts,
+    layoff_options,
+    least_after_discard,
 )
 from client.storage import Storage, StorageError
 from client.ui import words
-from client.ui.layout import Group, grouped, moved, own_order
+from client.ui.layout import (
+    Group,
+    grouped,
+    melds_and_loose,
+    moved,
+    own_order,
+    with_layoffs,
+)
 from client.ui.screens import (
     AlertScreen,
     ConfirmScreen,
@@ -44,6 +55,8 @@ from client.ui.screens import (
     HowToPlayScreen,
     InviteScreen,
     KeysScreen,
+    Layout,
+    LayoutScreen,
     MatchEndScreen,
     OnlineScreen,
     PileScreen,
@@ -73,6 +86,15 @@ if TYPE_CHECKING:  # the network stack loads only when a friend is played
 
 T = TypeVar("T")
 
+#: The least terminal (columns, rows) the table fits in: 11 cards fanned, the prompt
+#: and the actions. Smaller, the table asks for more room.
+MINIMUM = (60, 20)
+#: From this size the side panel sits beside the table; below it, `f` shows it.
+WIDE = (100, 24)
+SIDE_WIDTH = 36
+#: Below this many columns for the table the hand is fanned (cards overlap).
+FAN_BELOW = 64
+
 #: Buttons of the table's actions: id, label.
 ACTION_BUTTONS = (
     ("take", "Take"),
@@ -96,6 +118,7 @@ class AppConfig:
     deck_source: DeckSource = shuffled_deck
     delay: float = 0.7
     offer_resume: bool = True
+    chosen: bool = False  # vs or rules were named on the command line: a resume asks
     online: OnlineStart | None = None  # connect at once: `gin host` / `gin join`
     online_settings: OnlineSettings | None = None  # timers; tests shorten them
 
@@ -114,28 +137,39 @@ class GinApp(App[None]):
     #main { height: 1fr; }
     #table { width: 1fr; padding: 0 1; }
     #side { width: 36; padding: 0 1; border-left: vkey $foreground 30%; }
+    /* Narrow: the table takes the whole width; the panel (f) replaces it. */
+    .-narrow #side { display: none; }
+    .-narrow.-panel #side { display: block; width: 1fr; border-left: none; }
+    .-narrow.-panel #table { display: none; }
+    .-wide.-full #side { display: none; }
+    #too-small { display: none; padding: 1 2; }
+    .-too-small #main { display: none; }
+    .-too-small #too-small { display: block; }
     .flat CardView { margin: 0; }
     #strength { layout: horizontal; }
     #strength RadioButton { margin-right: 1; width: auto; }
-    #side.-hidden { display: none; }
     #side RadioSet { border: none; padding: 0; background: transparent; width: 1fr; }
     #side Checkbox { border: none; padding: 0; background: transparent; }
     #side .head { text-style: bold; }
     #side .gap { margin-top: 1; }
     #title { text-style: bold; }
-    #scores { height: 4; }
-    #middle { height: 5; margin-top: 1; }
-    #stock-box, #discard-box { width: 16; height: 5; }
+    #status { height: 1; text-wrap: nowrap; text-overflow: ellipsis; text-style: bold; }
+    .-wide #status { height: auto; text-wrap: wrap; }
+    #scores { height: 3; }
+    #middle { height: 4; margin-top: 1; }
+    #stock-box, #discard-box { width: 13; height: 4; }
     #stock-box.-hint CardView, #discard-box.-hint CardView { border: double $success; }
-    #log { width: 1fr; height: 5; color: $text-muted; }
+    #log { width: 1fr; height: 4; color: $text-muted; }
     #your-label { margin-top: 1; }
-    #prompt { text-style: bold; height: 2; margin-top: 1; }
+    #prompt { text-style: bold; height: auto; min-height: 2; margin-top: 1; }
     #actions { height: 1; }
     #actions Button { margin-right: 1; }
     #actions Button.-hint { text-style: reverse; }
     #side-buttons { height: 1; margin-top: 1; }
     #side-buttons Button { margin-right: 1; }
     #target { margin-top: 1; color: $text-muted; }
+    /* Short: no blank lines between the parts of the table. */
+    .-short #middle, .-short #your-label, .-short #prompt { margin-top: 0; }
     """
     BINDINGS = [
         Binding("t", "take", "Take"),
@@ -154,7 +188,7 @@ class GinApp(App[None]):
         Binding("g", "toggle_group", "Group"),
         Binding("h", "hint", "Hint"),
         Binding("v", "view_pile", "Pile"),
-        Binding("f", "full_screen", "Full screen"),
+        Binding("f", "full_screen", "Panel"),
         Binding("i", "how_to_play", "How to play"),
         Binding("question_mark", "keys", "Keys"),
         Binding("1", "strength('easy')", "Easy", show=False),
@@ -183,7 +217,8 @@ class GinApp(App[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
             with Vertical(id="table"):
-                yield Label("Computer", id="opponent-label")
+                yield Static("", id="status", markup=False)
+                yield Label("Computer", id="opponent-label", markup=False)
                 yield CardRow(id="opponent", classes="flat")
                 with Horizontal(id="middle"):
                     with Vertical(id="stock-box"):
@@ -192,20 +227,19 @@ class GinApp(App[None]):
                     with Vertical(id="discard-box"):
                         yield Label("Discard", id="discard-label")
                         yield CardRow(id="discard", classes="flat")
-                    yield Static("", id="log")
+                    yield Static("", id="log", markup=False)
                 yield Label("Your hand", id="your-label")
                 yield CardRow(id="hand")
                 yield Label("Loose cards", id="loose")
-                yield Static("Dealing…", id="prompt")
+                yield Static("Dealing…", id="prompt", markup=False)
                 with Horizontal(id="actions"):
                     for key, label in ACTION_BUTTONS:
                         yield _button(label, key)
             with Vertical(id="side"):
                 yield Static("Gin Rummy", id="title")
                 yield Static("Draw, discard, knock · two players, to 100", id="subtitle")
-                yield Static("", id="online")
-                yield Label("Hand 1", id="hand-number", classes="head gap")
-                yield Static("", id="scores")
+                yield Static("", id="online", markup=False)
+                yield Static("", id="scores", classes="gap")
                 yield Label("Play against", classes="head gap")
                 with RadioSet(id="mode"):
                     for mode in PLAY_MODES:
@@ -226,9 +260,11 @@ class GinApp(App[None]):
                     yield _button("Hint", "hint")
                     yield _button("How to play", "how_to_play")
                 yield Static("", id="target")
+        yield Static("", id="too-small")
         yield Footer()
 
     def on_mount(self) -> None:
+        self._fit(self.size)
         for widget in self.query("RadioSet, Checkbox").results(Widget):
             widget.can_focus = False  # keys belong to the table, not to a side widget
         self._show_target(self.config.rules)
@@ -262,11 +298,16 @@ class GinApp(App[None]):
         question = (f"You have a match in progress: hand {obs.hand_number}, you "
                     f"{obs.scores[0]} – computer {obs.scores[1]} ({saved.vs}, "
                     f"{saved.rules.name} rules).\nContinue where you stopped?")
+        new = "New match"
+        if c.chosen and (c.vs, c.rules) != (saved.vs, saved.rules):
+            question += (f"\n\nYou asked for a {c.vs} computer and the {c.rules.name} "
+                         "rules: start that new match instead? (The saved one is abandoned.)")
+            new = f"New match ({c.vs}, {c.rules.name})"
 
         def answer(yes: bool | None) -> None:
             self._begin(saved if yes else self._new_game(c.rules))
 
-        self.push_screen(ConfirmScreen(question, "Continue", "New match"), answer)
+        self.push_screen(ConfirmScreen(question, "Continue", new), answer)
 
     def _begin(self, game: Game) -> None:
         self.game = game
@@ -275,7 +316,8 @@ class GinApp(App[None]):
         with self.prevent(RadioSet.Changed):
             self.query_one("#mode-computer", RadioButton).value = True
             self.query_one(f"#strength-{game.vs}", RadioButton).value = True
-            self.query_one(f"#rules-{game.rules.name}", RadioButton).value = True
+            if game.rules.is_preset:  # a custom ruleset has no button
+                self.query_one(f"#rules-{game.rules.name}", RadioButton).value = True
         self._show_target(game.rules)
         self._after_action(None)
 
@@ -358,7 +400,7 @@ class GinApp(App[None]):
             if isinstance(self.screen, InviteScreen):
                 self.screen.show_state(self.online_state)
         elif isinstance(update, online.Notice):
-            self.notify(update.text, severity="warning", timeout=10)
+            self.notify(update.text, severity="warning", timeout=10, markup=False)
         elif isinstance(update, session.HandDealt):
             self.order, self.selected, self.hint, self.message = [], None, None, ""
             if isinstance(self.screen, InviteScreen):
@@ -437,7 +479,14 @@ class GinApp(App[None]):
         self.query_one("#opponent-label", Label).update(
             f"{self._opponent_title()}{' · dealer' if obs.dealer != obs.player else ''}"
             f"{' · took from the pile: ' + ' '.join(c.glyph for c in known) if known else ''}")
-        self.query_one("#opponent", CardRow).show([Group(tuple(known)), Group(backs)])
+        if obs.knock_melds is not None and obs.result is None:
+            # Laying off: the knocker's melds are on the table, the rest face down.
+            laid = sum(len(m) for m in obs.knock_melds)
+            rest = (None,) * (obs.opponent_card_count - laid)
+            self.query_one("#opponent", CardRow).show(
+                [Group(tuple(m), meld=True) for m in obs.knock_melds] + [Group(rest)])
+        else:
+            self.query_one("#opponent", CardRow).show([Group(tuple(known)), Group(backs)])
         self.query_one("#stock-label", Label).update(f"Stock {obs.stock_count}")
         self.query_one("#stock", CardRow).show([Group((None,))] if obs.stock_count else [])
         top = obs.top_of_pile
@@ -458,7 +507,7 @@ class GinApp(App[None]):
 
         text = self.message or words.prompt(obs, bool(counts), them)
         if hint is not None and not self.message:
-            text = f"Hint: {words.action_words(hint.action)} — {hint.reason}"
+            text = f"Hint: {hint.reason}"  # the reason names the move
         self.query_one("#prompt", Static).update(text)
         legal = game.legal()
         for key, _ in ACTION_BUTTONS:
@@ -483,16 +532,10 @@ class GinApp(App[None]):
         return "Gin!" if counts and min(counts.values()) == 0 else "Knock…"
 
     def _show_side(self, obs: Observation, game: Game | OnlineGame) -> None:
-        self.query_one("#hand-number", Label).update(f"Hand {obs.hand_number}")
-        result = obs.result
-        me, other = obs.player, 1 - obs.player
-        this = ["—", "—"]
-        if result is not None:
-            this = ["0", "0"]
-            if result.winner is not None:
-                this[result.winner] = str(result.points)
         column = "Friend" if isinstance(game, OnlineGame) else "Computer"
-        rows = [("", "You", column), ("This hand", this[me], this[other]),
+        self.query_one("#status", Static).update(words.status(obs, self._them(), column))
+        me, other = obs.player, 1 - obs.player
+        rows = [("", "You", column),
                 ("Game", str(obs.scores[me]), str(obs.scores[other])),
                 ("Hands won", str(obs.hands_won[me]), str(obs.hands_won[other]))]
         self.query_one("#scores", Static).update(
@@ -516,6 +559,10 @@ class GinApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the table's actions from the footer when they do not apply now."""
+        if action in ("select", "move") and self.screen is not self.screen_stack[0]:
+            return False  # a dialog's own arrows (switching layouts, editing text)
+        if action == "knock":  # on whenever a throw is due: k then knocks or says why not
+            return self.game is not None and self._can("discard", self.game.legal())
         if action in dict(ACTION_BUTTONS):
             return self.game is not None and self._can(action, self.game.legal())
         return True
@@ -550,14 +597,15 @@ class GinApp(App[None]):
     def _show_hand_over(self) -> None:
         assert self.game is not None
         self._hand_over_open = True
-        self.push_screen(HandOverScreen(self.game.observation(), self._them()),
+        last = self.game.totals is not None
+        self.push_screen(HandOverScreen(self.game.observation(), self._them(), last=last),
                          self._hand_closed)
 
     def _changed(self, result: HandResult | None) -> None:
         game = self.game
         assert game is not None
         for warning in game.take_warnings():
-            self.notify(warning, severity="error", timeout=10)
+            self.notify(warning, severity="error", timeout=10, markup=False)
         self.refresh_table()
         if result is not None:
             self._show_hand_over()
@@ -619,9 +667,6 @@ class GinApp(App[None]):
     def action_pass_card(self) -> None:
         self._play(Pass())
 
-    def action_lay_off(self) -> None:
-        self._play(LayOff())
-
     def action_discard(self) -> None:
         game = self.game
         if game is None or not self._can("discard", game.legal()):
@@ -642,7 +687,14 @@ class GinApp(App[None]):
         if game is None:
             return
         counts = game.knock_counts()
-        if not counts:
+        obs = game.observation() if counts or self._can("discard", game.legal()) else None
+        if obs is None:
+            return
+        if not counts:  # over the limit: say so (k is on only when a throw is due)
+            least = least_after_discard(obs, game.legal())
+            if least is not None:
+                self.message = words.knock_refused(obs, least)
+                self.refresh_table()
             return
         card, count = knock_choice(counts, self.selected)
         if count == 0:
@@ -651,13 +703,40 @@ class GinApp(App[None]):
             question = (f"Knock, throwing the {card.glyph} face down, with {count} in loose "
                         f"cards? {self._them()} can lay off onto your melds; {count} or less "
                         "left in their hand undercuts you.")
+        options = knock_layouts(obs, card)
+        layouts = [Layout(words.knock_layout_label(i, count, len(options)),
+                          (("Your melds, then your loose cards",
+                            tuple(melds_and_loose(a.melds, a.deadwood_cards))),))
+                   for i, a in enumerate(options)]
 
-        def answer(yes: bool | None) -> None:
-            if yes:
-                self._play(Knock(card))
+        def answer(index: int | None) -> None:
+            if index is not None:
+                self._play(Knock(card, options[index].melds))
 
-        self.push_screen(ConfirmScreen(question, "Gin!" if count == 0 else f"Knock with {count}"),
-                         answer)
+        self.push_screen(LayoutScreen(question, layouts,
+                                      "Gin!" if count == 0 else f"Knock with {count}"), answer)
+
+    def action_lay_off(self) -> None:
+        game = self.game
+        if game is None or not self._can("lay_off", game.legal()):
+            return
+        obs = game.observation()
+        assert obs.knock_melds is not None
+        options = layoff_options(obs)
+        them = self._them()
+        layouts = [Layout(words.layoff_label(i, d.deadwood, len(d.layoffs)),
+                          ((f"{them}'s melds, your lay-offs dashed",
+                            tuple(with_layoffs(obs.knock_melds, d.laid_off))),
+                           ("Your melds, then your loose cards",
+                            tuple(melds_and_loose(d.melds, d.deadwood_cards)))))
+                   for i, d in enumerate(options)]
+
+        def answer(index: int | None) -> None:
+            if index is not None:
+                chosen = options[index]
+                self._play(LayOff(chosen.laid_off, chosen.melds))
+
+        self.push_screen(LayoutScreen(words.knocked(obs, them), layouts, "Lay out"), answer)
 
     def action_select(self, step: int) -> None:
         game = self.game
@@ -714,7 +793,31 @@ class GinApp(App[None]):
             self.push_screen(PileScreen(self.game.observation().pile))
 
     def action_full_screen(self) -> None:
-        self.query_one("#side").toggle_class("-hidden")
+        """Hide the side panel (wide) or show it in place of the table (narrow)."""
+        base = self.screen_stack[0]
+        base.toggle_class("-panel" if base.has_class("-narrow") else "-full")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size)
+
+    def _fit(self, size: Size) -> None:
+        """Fit the table to the terminal: the side panel only when there is room,
+        cards fanned when narrow, no blank lines when short, and below the least
+        size a plain request for more room."""
+        base = self.screen_stack[0]
+        wide = size.width >= WIDE[0] and size.height >= WIDE[1]
+        base.set_class(wide, "-wide")
+        base.set_class(not wide, "-narrow")
+        base.set_class(size.height < 24, "-short")
+        small = size.width < MINIMUM[0] or size.height < MINIMUM[1]
+        base.set_class(small, "-too-small")
+        if small:
+            self.query_one("#too-small", Static).update(
+                f"The table needs a terminal of at least {MINIMUM[0]}×{MINIMUM[1]} "
+                f"characters; this one is {size.width}×{size.height}. Make the window "
+                "larger (or the font smaller) to play. The match is saved: q quits.")
+        table = size.width - (SIDE_WIDTH if wide else 0)
+        self.query_one("#hand", CardRow).set_class(table < FAN_BELOW, "-fan")
 
     def action_how_to_play(self) -> None:
         rules = self.game.rules if self.game is not None else self.config.rules
@@ -752,7 +855,7 @@ class GinApp(App[None]):
             assert self.game is not None
             if yes:
                 self._restart(PRESETS[name])
-            else:
+            elif self.game.rules.is_preset:
                 with self.prevent(RadioSet.Changed):
                     self.query_one(f"#rules-{self.game.rules.name}", RadioButton).value = True
 

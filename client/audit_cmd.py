@@ -9,9 +9,11 @@ audit, 2 when a file is missing, unreadable or not a valid record.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import Any
 
+from client.text import plain
 from gin.audit import audit_records
 from gin.errors import MalformedInput
 from gin.records import MAX_RECORD_BYTES, parse_record
@@ -36,6 +38,33 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+# The top-level fields of the other JSON files in the data folder (client/game.py,
+# client/storage.py), to say what a file given by mistake is.
+_LOCAL_HAND = {"hand", "hand_number", "players", "result", "scores_after"}
+# A sealed save, the match against the computer, the online session.
+_SAVES = ({"gin-save"}, {"format", "vs", "match"}, {"format", "role", "session"})
+
+
+def _not_a_record(data: bytes) -> str | None:
+    """What ``data`` is, when it is one of gin's other files rather than a hand record."""
+    try:
+        value = json.loads(data)
+    except ValueError:
+        return None
+    if not isinstance(value, dict):
+        return None
+    if set(value) == _LOCAL_HAND:
+        return ("this is a hand played against the computer, saved by `gin play` "
+                "(hands/ in the data folder): it has no fair-deal transcript, so there is "
+                "nothing to audit. gin audit checks the records of online matches, saved "
+                "under records/ in the data folder.")
+    if any(keys <= value.keys() for keys in _SAVES):
+        return ("this is a saved match in progress, not a hand record. gin audit checks "
+                "the records of finished online hands, saved under records/ in the data "
+                "folder.")
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     status = 0
     names, records = [], []
@@ -46,25 +75,23 @@ def run(args: argparse.Namespace) -> int:
             records.append(parse_record(data))
             names.append(name)
         except OSError as exc:
-            print(f"gin audit: {name}: cannot read: {exc.strerror or exc}", file=sys.stderr)
+            print(plain(f"gin audit: {name}: cannot read: {exc.strerror or exc}"),
+                  file=sys.stderr)
             status = 2
         except MalformedInput as exc:
-            print(f"gin audit: {name}: {exc}", file=sys.stderr)
+            print(plain(f"gin audit: {name}: {_not_a_record(data) or exc}"), file=sys.stderr)
             status = 2
     # Together, so each hand is checked against the hand before it in its match.
     for name, result in zip(names, audit_records(records, names), strict=True):
-        print(f"{name}:")
-        if not args.quiet:
-            for line in result.replay:
-                print(line)
+        lines = [f"{name}:", *(() if args.quiet else result.replay)]
         if not result.ok:
-            for finding in result.findings:
-                print(f"FAILED {finding}")
+            lines += [f"FAILED {finding}" for finding in result.findings]
             status = max(status, 1)
         elif result.unproven:
-            print("verified, except what these records cannot prove:")
-            for line in result.unproven:
-                print(f"  not verified: {line}")
+            lines.append("verified, except what these records cannot prove:")
+            lines += [f"  not verified: {line}" for line in result.unproven]
         else:
-            print("verified")
+            lines.append("verified")
+        for line in lines:  # a record is a file from anyone: print it as plain text
+            print(plain(line))
     return status

@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from client import online
-from client.host_cmd import add_common_arguments, open_table, run_bot
+from client.host_cmd import add_common_arguments, online_settings, open_table, run_bot
 from client.links import LINK_ENV, InvalidLinkError, parse_invite, read_link
 from client.storage import Storage, default_data_dir
 
@@ -30,6 +30,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("link", nargs="?", default=None, metavar="LINK",
                         help="the invite link, http[s]://RELAY/j/ROOM#SECRET ('-': read it "
                         "from standard input)")
+    parser.add_argument("--accept-rules", action="store_true",
+                        help="play the host's rules even when they are custom (not a "
+                        "preset); they are printed first. Without it a custom ruleset "
+                        "ends the match unplayed")
     add_common_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -41,7 +45,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"gin join: bad invite link: {exc}", file=sys.stderr)
         return 2
     if args.bot is None:
-        return open_table(args, online.OnlineStart("join", invite=invite))
+        return open_table(args, online.OnlineStart("join", invite=invite,
+                                                   accept_rules=args.accept_rules))
     storage = Storage(args.data_dir or default_data_dir())
-    return asyncio.run(run_bot("gin join", lambda: online.join(invite, storage), args.bot,
-                               args.bot_delay))
+    settings = online_settings(args)
+    return asyncio.run(run_bot(
+        "gin join",
+        lambda: online.join(invite, storage, settings, accept_rules=args.accept_rules),
+        args.bot, args.bot_delay))

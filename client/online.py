@@ -6,8 +6,11 @@ session, sends what the session queues (in order, through one sender task),
 resends every unacknowledged frame after a reconnect or when the peer (re)joins,
 runs the timer that reports a peer who owes a message for too long, saves the
 session in the data folder by the write-ahead rule (save, then send) and writes
-each verified hand record to ``records/``. Listeners get the session's events and
-the connection's state; the table and the ``--bot`` commands are listeners.
+each verified hand record to ``records/``. While the session cannot be saved,
+nothing is sent: the save is retried, and the match ends (this side at fault)
+when it keeps failing; records that could not be written are counted. Listeners
+get the session's events and the connection's state; the table and the ``--bot``
+commands are listeners.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import msgpack
 
 from client.links import Invite, RelayAddress, new_secret, parse_relay
 from client.storage import Storage, StorageError
+from client.text import plain
 from client.transport import (
     Closed,
     Connected,
@@ -51,11 +55,16 @@ from gin.rules import STANDARD, Ruleset
 from gin.session import (
     CheatDetected,
     Failure,
+    FrameRejected,
     HandVerified,
     MatchOver,
+    PeerAborted,
+    PeerTimedOut,
+    ProtocolError,
+    RulesDeclined,
     Session,
     SessionEvent,
-    match_id_for,
+    link_id_for,
 )
 
 RECORDS_DIR = "records"
@@ -93,6 +102,11 @@ class ConnectionFailed(Failure):
     """The relay refused this side for good or could not be reached again."""
 
 
+@dataclass(frozen=True)
+class StorageFailed(Failure):
+    """This side could not save the match in time; it sent nothing it had not saved."""
+
+
 Update = SessionEvent | LinkChanged | Notice
 
 
@@ -107,57 +121,82 @@ class OnlineSettings:
     # After the match: stay this long (while connected) so a frame lost in a drop
     # can still be resent; leave earlier when the friend leaves.
     linger: float = 3.0
+    # How often the session is told the time, so it can re-send what the friend
+    # has not acknowledged (its own back-off decides when).
+    resend_tick: float = 1.0
+    resend_after: tuple[float, float] = (2.0, 32.0)  # first wait, longest (§5.4)
+    # A failed save pauses sending; it is retried this often, and the match ends
+    # when no save has succeeded for save_give_up seconds (below the peer's
+    # reply_timeout, so this side is not reported as silent first).
+    save_retry: float = 2.0
+    save_give_up: float = 120.0
     transport: TransportSettings = field(default_factory=TransportSettings)
 
 
 # --------------------------------------------------------------- persistence
 
 
+class MatchOverError(StorageError):
+    """The invite link's match has already ended on this machine."""
+
+
 class MatchFiles:
-    """The match in progress (``online/MATCHID.json``) and its records (``records/``).
+    """The match in progress (``online/LINKID.json``) and its records (``records/``).
 
     The saved session holds this hand's secret seed; the files are created 0600.
+    When the match ends the save is replaced by a note of how it ended, so the same
+    link says the match is over instead of waiting for a friend who has gone.
     """
 
     def __init__(self, storage: Storage, invite: Invite) -> None:
         self.storage = storage
-        self.match_id = match_id_for(invite.secret)
+        self.link_id = link_id_for(invite.secret)
         self.invite = invite
-        self.state_path = storage.root / ONLINE_DIR / f"{self.match_id.hex()}.json"
+        self.state_path = storage.root / ONLINE_DIR / f"{self.link_id.hex()}.json"
 
-    def record_path(self, hand: int, suffix: str = "") -> Path:
-        return self.storage.root / RECORDS_DIR / f"{self.match_id.hex()}-{hand:03d}{suffix}.json"
+    def record_path(self, match_id: bytes, hand: int, suffix: str = "") -> Path:
+        return self.storage.root / RECORDS_DIR / f"{match_id.hex()}-{hand:03d}{suffix}.json"
 
-    def save(self, session: Session, token: str) -> None:
+    def save(self, session: Session, token: str, ticket: str | None = None) -> None:
         packed = msgpack.packb(session.to_state(), use_bin_type=True)
         self.storage.save_state(self.state_path, {
-            "format": SAVE_FORMAT, "role": session.role, "token": token,
+            "format": SAVE_FORMAT, "role": session.role, "token": token, "ticket": ticket,
             "session": base64.b64encode(packed).decode("ascii")})
 
     def load(self, random_bytes: Callable[[int], bytes] = os.urandom
-             ) -> tuple[Session, str] | None:
-        """The saved session and its seat token, or None; StorageError if unusable."""
+             ) -> tuple[Session, str, str | None] | None:
+        """The saved session, its seat token and the relay's seat ticket, or None;
+        StorageError if unusable."""
         data = self.storage.load_state(self.state_path, "The saved online match")
         if data is None:
             return None
+        if isinstance(data, dict) and "finished" in data:
+            raise MatchOverError(f"The match of this invite link is over ({data['finished']}). "
+                                 "Ask your friend for a new link to play again.")
         try:
             state = msgpack.unpackb(base64.b64decode(data["session"]), raw=False)
             session = Session.from_state(self.invite.secret, state, random_bytes)
-            return session, str(data["token"])
+            ticket = data.get("ticket")
+            return session, str(data["token"]), ticket if isinstance(ticket, str) else None
         except (MalformedInput, KeyError, TypeError, ValueError) as exc:
             raise self.storage.set_aside(self.state_path, "The saved online match", exc) \
                 from None
 
-    def clear(self) -> None:
-        with contextlib.suppress(OSError):
-            self.state_path.unlink(missing_ok=True)
+    def finish(self, outcome: str) -> None:
+        """Replace the save (and its secrets) by a note that the match is over."""
+        try:
+            self.storage.save_state(self.state_path, {"format": SAVE_FORMAT,
+                                                      "finished": outcome})
+        except StorageError:
+            with contextlib.suppress(OSError):
+                self.state_path.unlink(missing_ok=True)
 
     def save_record(self, event: HandVerified | CheatDetected) -> Path | None:
         record = event.record
         if record is None:
             return None
         suffix = "-failed" if isinstance(event, CheatDetected) else ""
-        path = self.record_path(record.hand_number, suffix)
+        path = self.record_path(record.match_id, record.hand_number, suffix)
         self.storage.write_json(path, record.to_dict())
         return path
 
@@ -173,6 +212,7 @@ class OnlineMatch:
                  settings: OnlineSettings | None = None) -> None:
         self.session = session
         self.transport = transport
+        session.set_resend_timing(*(settings or OnlineSettings()).resend_after)
         self.invite = invite
         self.files = files
         self.settings = settings or OnlineSettings()
@@ -180,6 +220,9 @@ class OnlineMatch:
         self.result: MatchOver | None = None
         self.failure: Failure | None = None
         self.records: list[Path] = []
+        self.verified = 0  # hands verified, recorded or not
+        self.unrecorded: list[int] = []  # hands whose record could not be written
+        self.storage_problem = ""  # the last save failure, for the final line
         self.finished = False  # run() has returned
         self.local_relay: Any = None  # an embedded relay, closed when run() ends
         self.changed = asyncio.Event()  # set after every change; waiters clear it
@@ -190,6 +233,16 @@ class OnlineMatch:
         self._peer_seen = False
         self._timer: asyncio.TimerHandle | None = None
         self._timer_key: tuple[str, int] | None = None
+        # Write-ahead: frames wait here while their session state is not saved.
+        self._unsaved: list[bytes] = []
+        self._save_failing_since: float | None = None
+        self._pending_records: list[HandVerified | CheatDetected] = []
+        self._retry: asyncio.TimerHandle | None = None
+        self._ended = False  # ended by this side (a save that kept failing)
+        #: Custom rules from the host (a RulesOffered update): True plays them,
+        #: False declines them, None leaves the answer to a listener, which calls
+        #: :meth:`accept_rules` or :meth:`decline_rules`.
+        self.rules_answer: bool | None = False
 
     @property
     def seat(self) -> int:
@@ -205,12 +258,24 @@ class OnlineMatch:
         self.session.act(action)
         self._flush()
 
+    def accept_rules(self) -> None:
+        """Play the host's custom rules (after a RulesOffered update)."""
+        self.session.accept_rules()
+        self._flush()
+
+    def decline_rules(self, reason: str = "you declined the host's custom rules") -> None:
+        """Decline the host's custom rules: the match ends unplayed."""
+        self.session.decline_rules(reason)
+        self._flush()
+
     # -- running -----------------------------------------------------------------
 
     async def run(self) -> None:
         """Play until the match is over (then linger) or the relay gives up on us."""
         sender = asyncio.create_task(self._send_forever())
+        poller = asyncio.create_task(self._poll_forever())
         pending: asyncio.Task[Event] | None = None
+        over_since: float | None = None
         try:
             self._flush()
             self._resend()  # a restored session: frames the peer may never have had
@@ -230,12 +295,26 @@ class OnlineMatch:
                     if self._handle(event):
                         break
                 elif not done:
-                    break  # lingered long enough after the end
+                    # Lingered long enough after the end, unless the friend has not
+                    # acknowledged our last messages yet (the re-send timer runs).
+                    now = asyncio.get_running_loop().time()
+                    over_since = now if over_since is None else over_since
+                    if self.session.failure is not None or not self.session.unacknowledged \
+                            or now - over_since > self.settings.reply_timeout:
+                        break
+                if self._ended:
+                    break
             await self._drain()
         finally:
             if pending is not None:
                 pending.cancel()
             self._stop_timer()
+            poller.cancel()
+            if self._retry is not None:
+                self._retry.cancel()
+            if self.files is not None:
+                self._write_records()  # a last try for records that failed before
+            self.unrecorded = [_hand_number(e) for e in self._pending_records]
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sender
@@ -243,14 +322,16 @@ class OnlineMatch:
             if self.local_relay is not None:
                 await self.local_relay.close()
             if self.files is not None and self.session.over:
-                self.files.clear()
+                self.files.finish(outcome_line(self))
             self.finished = True
             self.changed.set()
 
     def _handle(self, event: Event) -> bool:
         """Take one transport event; True when the run is over."""
         if isinstance(event, FrameEvent):
-            if not self.session.over:
+            # After a normal end frames still count: the friend may need our last
+            # messages re-sent, which its acks and gap requests ask for.
+            if self.session.failure is None:
                 self.session.receive(event.data)
                 self._flush()
         elif isinstance(event, Connected | Reconnected):
@@ -288,12 +369,11 @@ class OnlineMatch:
         """Save (write-ahead), queue the frames, then tell listeners what happened."""
         frames = self.session.data_to_send()
         events = self.session.events()
-        if (frames or events) and self.files is not None:
-            try:
-                if not self.session.over:
-                    self.files.save(self.session, self.transport.token)
-            except StorageError as exc:
-                self._tell(Notice(str(exc)))
+        if self._unsaved or ((frames or events) and self.files is not None):
+            self._unsaved.extend(frames)
+            frames = []
+            if self._save():
+                frames, self._unsaved = self._unsaved, []
         self._outbox.extend(frames)
         if frames:
             self._outbox_ready.set()
@@ -304,20 +384,87 @@ class OnlineMatch:
         if self.session.over:
             self._wake.set()  # the run loop starts lingering
         self.changed.set()
+        if self.session.rules_offered is not None and self.rules_answer is not None \
+                and not self.session.over:
+            # Listeners were told the rules first (also after a restore: the offer
+            # is in the session's state, not only in an event).
+            if self.rules_answer:
+                self.accept_rules()
+            else:
+                self.decline_rules("the host proposes custom rules, played only when "
+                                   "accepted: join with --accept-rules to play them")
 
     def _on_session_event(self, event: SessionEvent) -> None:
+        if isinstance(event, HandVerified):
+            self.verified += 1
         if isinstance(event, HandVerified | CheatDetected) and self.files is not None:
-            try:
-                path = self.files.save_record(event)
-            except StorageError as exc:
-                self._tell(Notice(str(exc)))
-            else:
-                if path is not None:
-                    self.records.append(path)
+            self._pending_records.append(event)
+            self._write_records()
         if isinstance(event, MatchOver):
             self.result = event
         elif isinstance(event, Failure):
             self.failure = event
+
+    # -- write-ahead: nothing unsaved is sent ------------------------------------------
+
+    def _save(self) -> bool:
+        """Save the session; False (and a retry scheduled) when that failed."""
+        if self.files is None or self.session.over:
+            return True  # nothing to resume from: the saved match is removed at the end
+        try:
+            self.files.save(self.session, self.transport.token, self.transport.ticket)
+        except StorageError as exc:
+            self.storage_problem = exc.problem
+            if self._save_failing_since is None:
+                self._save_failing_since = asyncio.get_running_loop().time()
+                s = self.settings
+                self._tell(Notice(f"{exc.problem} Nothing more is sent to your friend until "
+                                  f"the match is saved: trying again every {s.save_retry:g} s, "
+                                  f"for up to {s.save_give_up:g} s."))
+            self._schedule_retry()
+            return False
+        if self._save_failing_since is not None:
+            self._save_failing_since = None
+            self._tell(Notice("The match is saved again; play goes on."))
+        return True
+
+    def _write_records(self) -> None:
+        assert self.files is not None
+        while self._pending_records:
+            try:
+                path = self.files.save_record(self._pending_records[0])
+            except StorageError as exc:
+                self.storage_problem = exc.problem
+                self._tell(Notice(f"{exc.problem} The hand's record is kept in memory and "
+                                  "saved as soon as that works."))
+                self._schedule_retry()
+                return
+            self._pending_records.pop(0)
+            if path is not None:
+                self.records.append(path)
+
+    def _schedule_retry(self) -> None:
+        if self._retry is None and not self.finished:
+            self._retry = asyncio.get_running_loop().call_later(
+                self.settings.save_retry, self._retry_saving)
+
+    def _retry_saving(self) -> None:
+        self._retry = None
+        self._write_records()
+        if self._save_failing_since is None:
+            return
+        if self._save():
+            self._unsaved.clear()
+            self._resend()  # everything unacknowledged: a superset of what waited
+            return
+        waited = asyncio.get_running_loop().time() - self._save_failing_since
+        if waited >= self.settings.save_give_up:
+            self._record_failure(StorageFailed(
+                self.session.role, "storage",
+                f"the match could not be saved for {waited:.0f} s ({self.storage_problem}); "
+                "nothing unsaved was sent, so it can be continued from the last save"))
+            self._ended = True
+            self._wake.set()
 
     def _record_failure(self, failure: Failure) -> None:
         self.failure = failure
@@ -337,10 +484,21 @@ class OnlineMatch:
     def _resend(self) -> None:
         # Everything unacknowledged, oldest first, replaces what was still queued
         # (a superset of it): the peer ignores the frames it already has.
+        if self._unsaved:
+            return  # some are not saved yet: all are resent once the save succeeds
         self._outbox.clear()
         self._outbox.extend(self.session.resend())
         if self._outbox:
             self._outbox_ready.set()
+
+    async def _poll_forever(self) -> None:
+        """The session's re-send timer (protocol.md §5.4): it is told the time."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.settings.resend_tick)
+            if self.session.failure is None and self.transport.connected and (
+                    self.session.poll(loop.time())):
+                self._flush()
 
     async def _send_forever(self) -> None:
         while True:
@@ -402,6 +560,8 @@ class OnlineStart:
     port: int = 0
     rules: Ruleset = STANDARD
     invite: Invite | None = None
+    #: A guest's answer to custom rules from the host (see :class:`OnlineMatch`).
+    accept_rules: bool | None = False
 
 
 async def begin(start: OnlineStart, storage: Storage | None = None,
@@ -409,7 +569,7 @@ async def begin(start: OnlineStart, storage: Storage | None = None,
     """Connect as ``start`` says. TransportError, StorageError, OSError (the local relay)."""
     if start.role == "join":
         assert start.invite is not None
-        return await join(start.invite, storage, settings)
+        return await join(start.invite, storage, settings, accept_rules=start.accept_rules)
     if start.relay is not None:
         return await host(start.relay, start.rules, storage, settings)
     local, url = await start_local_relay(start.bind or lan_address(), start.port)
@@ -442,8 +602,10 @@ async def host(relay: str | RelayAddress, rules: Ruleset, storage: Storage | Non
 
 async def join(invite: Invite, storage: Storage | None = None,
                settings: OnlineSettings | None = None,
-               random_bytes: Callable[[int], bytes] = os.urandom) -> OnlineMatch:
+               random_bytes: Callable[[int], bytes] = os.urandom, *,
+               accept_rules: bool | None = False) -> OnlineMatch:
     """Take a seat in the invite's room; continues this link's saved match if any.
+    ``accept_rules`` answers custom rules from the host (see :class:`OnlineMatch`).
 
     TransportError when the relay cannot be reached or refuses; StorageError when
     a saved match for the link cannot be read.
@@ -451,11 +613,14 @@ async def join(invite: Invite, storage: Storage | None = None,
     settings = settings or OnlineSettings()
     files = None if storage is None else MatchFiles(storage, invite)
     saved = None if files is None else files.load(random_bytes)
-    session, token = saved if saved is not None else (
-        Session("guest", invite.secret, None, random_bytes), secrets.token_hex(16))
+    session, token, ticket = saved if saved is not None else (
+        Session("guest", invite.secret, None, random_bytes), secrets.token_hex(16), None)
     transport = await RelayTransport.join(invite.relay, invite.room, seat=session.seat,
-                                          token=token, settings=settings.transport)
-    return OnlineMatch(session, transport, invite, files=files, settings=settings)
+                                          token=token, ticket=ticket,
+                                          settings=settings.transport)
+    match = OnlineMatch(session, transport, invite, files=files, settings=settings)
+    match.rules_answer = accept_rules
+    return match
 
 
 async def play_bot(match: OnlineMatch, player: Player, delay: float = 0.0) -> None:
@@ -475,22 +640,54 @@ async def play_bot(match: OnlineMatch, player: Player, delay: float = 0.0) -> No
             match.act(player.choose(obs, legal))
 
 
+def _hand_number(event: HandVerified | CheatDetected) -> int:
+    if isinstance(event, HandVerified):
+        return event.hand_number
+    return 0 if event.record is None else event.record.hand_number
+
+
 def outcome_line(match: OnlineMatch) -> str:
-    """One line telling how the match ended, from the local player's seat."""
+    """One line telling how the match ended, from the local player's seat.
+
+    Only a proven fault names someone at fault; a timeout or a rejected frame names
+    both possible causes, and a friend's abort is quoted as what the friend said.
+    """
     failure, result = match.failure, match.result
+    unrecorded = _unrecorded_note(match)
     if failure is not None:
-        kind = {"CheatDetected": "cheat detected", "ProtocolError": "protocol error",
-                "PeerTimedOut": "timed out", "PeerAborted": "match aborted",
-                "ConnectionFailed": "connection failed"}.get(type(failure).__name__, "failed")
-        return f"{kind}: {failure.reason} (at fault: {failure.who}, field {failure.field})"
+        kind = {CheatDetected: "cheat detected", ProtocolError: "protocol error",
+                PeerTimedOut: "no answer", FrameRejected: "frame rejected",
+                PeerAborted: "match stopped by your friend",
+                ConnectionFailed: "connection failed",
+                StorageFailed: "could not save",
+                RulesDeclined: "rules declined"}.get(type(failure), "failed")
+        reason = plain(failure.reason)
+        if failure.proven:
+            line = (f"{kind}: {reason} (at fault: {failure.who}, field "
+                    f"{plain(failure.field)}; the match is forfeited)")
+        elif isinstance(failure, PeerAborted | ConnectionFailed | RulesDeclined
+                        | StorageFailed):
+            line = f"{kind}: {reason}"
+        else:
+            line = f"{kind}: {reason} (not proven: nobody forfeits)"
+        return line + (f"; {unrecorded}" if unrecorded else "")
     if result is None:
-        return "the match did not finish"
+        return "the match did not finish" + (f"; {unrecorded}" if unrecorded else "")
     who = "you won" if result.winner == match.seat else "your friend won"
     if result.totals is None:
         return f"the match is over: {who}"
     totals = result.totals.totals
     return (f"the match is over: {who}, {totals[match.seat]} to {totals[1 - match.seat]}; "
-            f"{len(match.records)} hands verified")
+            + (unrecorded or f"{match.verified} hands verified"
+               + (" and recorded" if match.files is not None else "")))
+
+
+def _unrecorded_note(match: OnlineMatch) -> str:
+    """How many hands are recorded, when some could not be; else ""."""
+    if not match.unrecorded:
+        return ""
+    return (f"{match.verified} hands verified, only {len(match.records)} recorded: "
+            f"{len(match.unrecorded)} could not be saved ({match.storage_problem})")
 
 
 # --------------------------------------------------------------- a local relay

@@ -11,8 +11,8 @@ import json
 import multiprocessing
 import sys
 import time
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TextIO
 
 from gin.errors import MalformedInput
 from gin.players import NAMES
@@ -25,8 +25,10 @@ def register(subparsers: Any) -> None:
         "simulate",
         help="play computer players against each other and report statistics",
         description="Play matches between two computer players (seats and first deal "
-        "alternate) and report the match win rate with a 95%% Wilson interval, points "
-        "per hand, how hands end, hands per match, moves per hand and hands per second.",
+        "alternate) and report the match win rate with a 95% Wilson interval, points "
+        "per hand, how hands end, hands per match, moves per hand and hands per second. "
+        "While it runs, a progress bar with the time left goes to standard error when "
+        "that is a terminal.",
     )
     parser.add_argument("--players", default="hard,normal",
                         help=f"two of {', '.join(NAMES)}, comma separated (default hard,normal)")
@@ -63,14 +65,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     started = time.perf_counter()
     records: list[MatchRecord] = []
-    progress = sys.stderr.isatty() and not args.json
+    # Standard error only, and only at a terminal: --json output and logs stay clean.
+    progress = Progress(args.matches, sys.stderr) if sys.stderr.isatty() else None
     stream = match_records(names, args.seed, args.matches, rules, args.jobs)
     for done, record in enumerate(stream, 1):
         records.append(record)
-        if progress:
-            _progress(done, args.matches)
-    if progress:
-        print(file=sys.stderr)
+        if progress is not None:
+            progress.update(done)
     elapsed = max(time.perf_counter() - started, 1e-9)
     summary = summarize(names, records)
     data = summary.to_dict() | {
@@ -98,11 +99,43 @@ def match_records(
         yield from pool.imap(play_match_task, tasks, chunksize=chunk)
 
 
-def _progress(done: int, total: int) -> None:
-    width = 30
-    filled = width * done // total
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} matches")
-    sys.stderr.flush()
+CLEAR_TO_END = "\x1b[K"  # of a longer previous line (the bar is only drawn at a terminal)
+
+
+class Progress:
+    """A one-line bar: matches done, time taken and an estimate of the time left,
+    redrawn at most every ``interval`` seconds (and on the last match)."""
+
+    def __init__(self, total: int, stream: TextIO, clock: Callable[[], float] = time.monotonic,
+                 interval: float = 0.2) -> None:
+        self.total, self.stream, self.clock, self.interval = total, stream, clock, interval
+        self.started = clock()
+        self.drawn: float | None = None
+
+    def update(self, done: int) -> None:
+        now = self.clock()
+        if done < self.total and self.drawn is not None and now - self.drawn < self.interval:
+            return
+        self.drawn = now
+        self.stream.write("\r" + self.line(done, now - self.started) + CLEAR_TO_END)
+        if done == self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+    def line(self, done: int, elapsed: float) -> str:
+        width = 30
+        filled = width * done // self.total
+        text = (f"[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} matches, "
+                f"{_duration(elapsed)}")
+        if done < self.total:
+            text += f", about {_duration(elapsed / done * (self.total - done))} left"
+        return text
+
+
+def _duration(seconds: float) -> str:
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def report(summary: Summary, data: dict[str, Any]) -> str:

@@ -9,7 +9,10 @@ playing and tries again later.
 
 A save that is state to continue from (the match in progress, an online match)
 is sealed: it sits in a small envelope with a SHA-256 over its canonical JSON, so
-a flipped byte is found on load instead of being played from. A damaged save is
+a flipped byte or a cut-off file is found on load instead of being played from
+(an accident, not a deliberate edit: whoever edits a save can recompute the sum,
+and then the rules engine and the online session still check what it holds).
+A damaged save is
 never played from and never overwritten: it is moved aside to
 ``NAME.damaged-YYYYMMDD-HHMMSS`` and the error says where it went. Finished hands
 (``hands/``, ``records/``) stay plain JSON: people and ``gin audit`` read them.
@@ -34,7 +37,15 @@ SEAL_VERSION = 1
 
 
 class StorageError(Exception):
-    """Saving or loading failed; ``str()`` says what happened and where, in plain words."""
+    """Saving or loading failed; ``str()`` says what happened and where, in plain words.
+
+    ``problem`` is that statement without the advice on what happens next, for a
+    caller that gives its own (online play pauses instead of going on).
+    """
+
+    def __init__(self, problem: str, advice: str = "") -> None:
+        super().__init__(f"{problem} {advice}".rstrip())
+        self.problem = problem
 
 
 class DamagedSave(StorageError):
@@ -53,6 +64,8 @@ def checksum(data: Any) -> str:
 
 def seal(data: Any) -> dict[str, Any]:
     """``data`` in the checksummed envelope that :meth:`Storage.load_state` opens."""
+    # As it will read back (tuples as lists, keys as text), so the sum matches on load.
+    data = json.loads(json.dumps(data))
     return {SEAL: SEAL_VERSION, "sha256": checksum(data), "data": data}
 
 
@@ -84,8 +97,8 @@ def _explain(exc: OSError, action: str, path: Path) -> StorageError:
         why = "the folder is not writable"
     else:
         why = exc.strerror or str(exc)
-    return StorageError(f"Could not {action} {path}: {why}. The game goes on; "
-                        "it will try again after your next move.")
+    return StorageError(f"Could not {action} {path}: {why}.",
+                        "The game goes on; it will try again after your next move.")
 
 
 class Storage:

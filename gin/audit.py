@@ -1,6 +1,7 @@
 """Re-verify a hand record on its own, and tell the hand as a readable replay.
 
-The checks (``protocol.md`` §9): each seed opens its commitment; each deck
+The checks (``protocol.md`` §9): both players' signatures of the hand digest,
+under the keys the match id is bound to; each seed opens its commitment; each deck
 message equals what its sender's seed makes of the message it received; every
 key revealed is the one its revealer's seed derives, and each step reveals
 exactly the keys the protocol sends there (:mod:`gin.reveals`); every action replays
@@ -19,6 +20,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from gin import cosign
 from gin import fairdeal as fd
 from gin.cards import Card, format_cards
 from gin.hand import Event, Hand, dealt_positions
@@ -66,6 +68,7 @@ def audit_record(
     Without it the scores of a hand after the first are checked only against what
     this hand alone shows, and the scores before it are listed as unproven.
     """
+    signed, unsigned = _check_signatures(record)
     where_key = _key_steps(record)
     report = fd.audit_hand(
         match_id=record.match_id,
@@ -86,7 +89,7 @@ def audit_record(
         for d in report.deviations
     ]
     if report.deck is None:
-        return AuditResult(tuple(findings), ())
+        return AuditResult((*signed, *findings), (), unsigned)
     deck = [Card.from_index(c) for c in report.deck]
     hand, replay_findings = _replay(record, deck)
     # With a deviating deck the hand was played on other cards: a replay failure
@@ -98,8 +101,28 @@ def audit_record(
             findings += _follows(record, previous)
             score_findings, unproven = _check_scores(record, previous)
             findings += score_findings
-    return AuditResult(tuple(findings), tuple(_tell(record, hand, deck, bool(unproven))),
-                       tuple(unproven))
+    return AuditResult((*signed, *findings),
+                       tuple(_tell(record, hand, deck, bool(unproven))),
+                       (*unsigned, *unproven))
+
+
+def _check_signatures(record: HandRecord) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
+    """Both players signed this hand as recorded, under the keys its match id names.
+
+    A session checks the other's signature on arrival and keeps no record of a
+    hand it could not verify, so a signature that fails here is the record's.
+    """
+    if record.signatures == (b"", b""):  # a session auditing its hand before signing
+        return (), ("the hand is not signed yet",)
+    if record.match_id != cosign.match_id_for(record.link_id, *record.signing_keys):
+        return (Finding("record", "match_id", "the match id is not the one the link id and "
+                        "the signing keys make"),), ()
+    digest = cosign.hand_digest(record)
+    return tuple(
+        Finding("record", f"signatures.{SEATS[seat]}",
+                f"the {SEATS[seat]}'s signature does not sign this hand as recorded")
+        for seat in (0, 1)
+        if not cosign.verify(record.signing_keys[seat], digest, record.signatures[seat])), ()
 
 
 def audit_records(

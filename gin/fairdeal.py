@@ -82,6 +82,11 @@ def _blocks(label: bytes, seed: bytes) -> Iterator[bytes]:
         counter += 1
 
 
+def derive_bytes(label: bytes, seed: bytes) -> bytes:
+    """32 bytes for ``label``: the first block of its stream, ``block(label, seed, 0)``."""
+    return next(_blocks(label, seed))
+
+
 def _scalar(label: bytes, seed: bytes) -> int:
     # Rejection sampling keeps the key uniform in [1, n-1] (a reject has odds ~2^-32).
     for block in _blocks(label, seed):

@@ -23,7 +23,7 @@ from gin.hand import HandResult
 from gin.rules import Ruleset
 
 FORMAT = "gin-hand-record"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 SEATS = ("host", "guest")
 MAX_RECORD_BYTES = 1 << 20
 MAX_STEPS = 512
@@ -69,6 +69,12 @@ class HandRecord:
     seeds: tuple[bytes, bytes]  # (first shuffler's, second's)
     score: Score
     scores: tuple[int, int]  # the match scores after this hand
+    # Co-signing (protocol.md §10): the invite link's id, each seat's per-match
+    # Ed25519 public key (which the match id is derived from) and each seat's
+    # signature of gin.cosign.hand_digest. Empty only while the hand is unsigned.
+    link_id: bytes = b""
+    signing_keys: tuple[bytes, bytes] = (b"", b"")
+    signatures: tuple[bytes, bytes] = (b"", b"")
 
     def role_of(self, seat: int) -> fd.Role:
         return fd.Role.FIRST if seat == self.dealer else fd.Role.SECOND
@@ -102,6 +108,11 @@ class HandRecord:
             "result": {"kind": self.score.kind, "knocker": self.score.knocker,
                        "winner": self.score.winner, "points": self.score.points},
             "scores": list(self.scores),
+            "link": self.link_id.hex(),
+            "signing_keys": {seat: key.hex() for seat, key in zip(SEATS, self.signing_keys,
+                                                                   strict=True)},
+            "signatures": {seat: sig.hex() for seat, sig in zip(SEATS, self.signatures,
+                                                                 strict=True)},
         }
 
     def to_json(self) -> str:
@@ -224,7 +235,8 @@ def parse_record(data: str | bytes) -> HandRecord:
         raise MalformedInput(f"hand record: not JSON ({exc})") from None
     r = _Reader(value, "record")
     r.only(("format", "version", "match_id", "hand", "seats", "dealer", "rules",
-            "commitments", "seeds", "messages", "steps", "result", "scores"))
+            "commitments", "seeds", "messages", "steps", "result", "scores", "link",
+            "signing_keys", "signatures"))
     if r.get("format") != FORMAT:
         _fail(r.at("format"), f"expected {FORMAT!r}")
     r.integer("version", FORMAT_VERSION, FORMAT_VERSION)
@@ -239,10 +251,12 @@ def parse_record(data: str | bytes) -> HandRecord:
     except MalformedInput as exc:
         _fail(r.at("rules"), str(exc))
     pairs = {}
-    for name in ("commitments", "seeds"):
+    for name, names, size in (("commitments", ("first", "second"), 32),
+                              ("seeds", ("first", "second"), 32),
+                              ("signing_keys", SEATS, 32), ("signatures", SEATS, 64)):
         sub = r.child(name)
-        sub.only(("first", "second"))
-        pairs[name] = (sub.hex("first", 32), sub.hex("second", 32))
+        sub.only(names)
+        pairs[name] = (sub.hex(names[0], size), sub.hex(names[1], size))
     msgs = r.child("messages")
     msgs.only(("message1", "message2", "message3"))
     messages = tuple(
@@ -271,4 +285,7 @@ def parse_record(data: str | bytes) -> HandRecord:
         score=score,
         scores=(_integer(scores[0], r.at("scores[0]"), 0, 1_000_000),
                 _integer(scores[1], r.at("scores[1]"), 0, 1_000_000)),
+        link_id=r.hex("link", 16),
+        signing_keys=pairs["signing_keys"],
+        signatures=pairs["signatures"],
     )

@@ -3,17 +3,50 @@
 A :class:`Ruleset` is carried in every saved hand and bound into every online
 match. The presets are ``standard`` (the default), ``classic`` (the older rule
 books' bonuses) and ``oklahoma`` (the knock limit is the first upcard's value).
+
+A ruleset comes from the network, a record or a save as often as from code, so
+every value is checked on construction (:class:`RulesError`): each number lies
+within :data:`BOUNDS`, wide enough for every house rule in the rule books and
+narrow enough that a match stays a game of gin that ends (``dead_stock`` 30 made
+every hand dead; a big gin worth 500 decided a match in one hand); the name is
+short plain text; and a ruleset named like a preset has exactly its values, so
+"standard" always means standard. Any other ruleset is *custom*
+(:attr:`Ruleset.is_preset` is False): a guest plays it only after it was shown
+(:meth:`Ruleset.describe`) and accepted.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+import re
+from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
 from gin.errors import MalformedInput
 
 ShutoutRule = Literal["double_bonus", "double_total", "none"]
 _SHUTOUT_RULES = ("double_bonus", "double_total", "none")
+
+#: The inclusive range of every number of a ruleset (``big_gin_bonus`` may also be
+#: None: big gin off). The presets use 10, 25, 20, 31, 100 and 2.
+BOUNDS: dict[str, tuple[int, int]] = {
+    "knock_limit": (0, 10),  # 0: gin only; above 10 is no rule book's gin
+    "gin_bonus": (0, 100),
+    "undercut_bonus": (0, 100),
+    "big_gin_bonus": (0, 100),
+    "box_bonus": (0, 100),
+    "game_bonus": (0, 500),
+    "target": (1, 500),
+    # A discard leaving this many in the stock ends the hand: 10 still leaves 21
+    # draws of the 31, while 30 would end every hand at its first discard.
+    "dead_stock": (0, 10),
+}
+_FLAGS = ("knock_limit_from_upcard", "winner_deals")
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._+-]{0,31}")
+CUSTOM = "custom"  # the name :meth:`Ruleset.with_options` gives a changed preset
+
+
+class RulesError(MalformedInput):
+    """A ruleset out of bounds, of the wrong types, or named like a preset it is not."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,25 +76,58 @@ class Ruleset:
     dead_stock: int = 2
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name in ("name", "shutout", "big_gin_bonus"):
+        if not isinstance(self.name, str) or not NAME_PATTERN.fullmatch(self.name):
+            raise RulesError(f"ruleset name must be 1-32 letters, digits, spaces or ._+- "
+                             f"(starting with a letter or digit), got {self.name!r}")
+        for name, (low, high) in BOUNDS.items():
+            value = getattr(self, name)
+            if name == "big_gin_bonus" and value is None:
                 continue
-            if isinstance(value, bool):
-                continue
-            if not isinstance(value, int) or value < 0:
-                raise MalformedInput(f"ruleset field {f.name!r} must be a whole number ≥ 0, "
-                                     f"got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise RulesError(f"ruleset field {name!r} must be a whole number in "
+                                 f"{low}..{high}{' or None' if name == 'big_gin_bonus' else ''}"
+                                 f", got {value!r}")
+        for name in _FLAGS:
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"ruleset field {name!r} must be true or false, "
+                                 f"got {getattr(self, name)!r}")
         if self.shutout not in _SHUTOUT_RULES:
-            raise MalformedInput(f"ruleset field 'shutout' must be one of {_SHUTOUT_RULES}, "
-                                 f"got {self.shutout!r}")
-        if self.big_gin_bonus is not None and (
-            not isinstance(self.big_gin_bonus, int) or self.big_gin_bonus < 0
-        ):
-            raise MalformedInput(f"ruleset field 'big_gin_bonus' must be a whole number ≥ 0 "
-                                 f"or None, got {self.big_gin_bonus!r}")
-        if self.target < 1 or not 0 <= self.dead_stock <= 30:
-            raise MalformedInput("ruleset needs target ≥ 1 and dead_stock in 0..30")
+            raise RulesError(f"ruleset field 'shutout' must be one of {_SHUTOUT_RULES}, "
+                             f"got {self.shutout!r}")
+        preset = _PRESETS.get(self.name)
+        if preset is not None and preset != self:
+            changed = ", ".join(f"{f.name} {getattr(self, f.name)!r} (the preset has "
+                                f"{getattr(preset, f.name)!r})" for f in fields(self)
+                                if getattr(self, f.name) != getattr(preset, f.name))
+            raise RulesError(f"a ruleset named {self.name!r} must be the {self.name} preset "
+                             f"exactly; it differs in {changed}")
+
+    @property
+    def is_preset(self) -> bool:
+        """One of the presets (a custom ruleset must be shown and accepted first)."""
+        return self.name in _PRESETS
+
+    def describe(self) -> str:
+        """Every rule in words, one per line (what a guest is shown before agreeing)."""
+        big = "off" if self.big_gin_bonus is None else f"{self.big_gin_bonus} + deadwood"
+        limit = "the first upcard's value (an ace: gin only)" \
+            if self.knock_limit_from_upcard else str(self.knock_limit)
+        shutout = {"double_bonus": "doubles the game bonus",
+                   "double_total": "doubles the winner's total", "none": "no extra"}
+        return "\n".join((
+            f"{self.name} rules" if self.is_preset or self.name == CUSTOM
+            else f"custom rules named {self.name}",
+            f"knock limit: {limit}",
+            f"gin bonus: {self.gin_bonus} + deadwood",
+            f"undercut bonus: {self.undercut_bonus} + the difference",
+            f"big gin: {big}",
+            f"box bonus: {self.box_bonus} a hand won",
+            f"game bonus: {self.game_bonus}",
+            f"match to: {self.target}",
+            f"shutout: {shutout[self.shutout]}",
+            f"next dealer: {'the winner' if self.winner_deals else 'alternates'}",
+            f"dead hand: a discard that leaves {self.dead_stock} in the stock",
+        ))
 
     def knock_limit_for(self, upcard_value: int) -> int:
         """The knock limit of a hand whose first upcard has ``upcard_value`` points."""
@@ -75,27 +141,33 @@ class Ruleset:
     @classmethod
     def from_dict(cls, data: Any) -> Ruleset:
         if not isinstance(data, dict):
-            raise MalformedInput(f"a ruleset must be a map, got {type(data).__name__}")
+            raise RulesError(f"a ruleset must be a map, got {type(data).__name__}")
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
             names = ", ".join(sorted(map(str, unknown)))
-            raise MalformedInput(f"unknown ruleset field(s): {names}")
+            raise RulesError(f"unknown ruleset field(s): {names}")
         try:
             return cls(**data)
         except TypeError as exc:  # a field of the wrong type that dataclass rejects
-            raise MalformedInput(f"bad ruleset: {exc}") from None
+            raise RulesError(f"bad ruleset: {exc}") from None
 
     def with_options(self, **changes: Any) -> Ruleset:
-        """A copy with some fields changed (for house rules on top of a preset)."""
-        return replace(self, **changes)
+        """A copy with some fields changed (house rules on top of a preset). A changed
+        preset is named :data:`CUSTOM` unless ``changes`` names it."""
+        values = asdict(self) | changes
+        if "name" not in changes and self.is_preset and values != asdict(self):
+            values["name"] = CUSTOM
+        return Ruleset(**values)
 
 
+_PRESETS: dict[str, Ruleset] = {}  # filled below; a ruleset named like one must equal it
 STANDARD = Ruleset()
 CLASSIC = Ruleset(name="classic", gin_bonus=20, undercut_bonus=10, box_bonus=20)
 OKLAHOMA = Ruleset(name="oklahoma", knock_limit_from_upcard=True)
 
 PRESETS: dict[str, Ruleset] = {r.name: r for r in (STANDARD, CLASSIC, OKLAHOMA)}
+_PRESETS.update(PRESETS)
 
 
 def ruleset(name: str) -> Ruleset:

@@ -1,30 +1,29 @@
 """Wire format: msgpack messages with strict limits, sealed end to end in frames.
 
-Two layers, both pure (bytes in, bytes out, no I/O):
+Two layers, both pure (bytes in, bytes out, no I/O, no clock, randomness passed in):
 
 * messages: a msgpack map with a type ``"t"`` (str) and protocol version ``"v"``
   (int) plus fields; :func:`unpack` decodes under hard limits and returns a
   :class:`Message` whose accessors check each field and name it in errors;
-* frames: :class:`SealedChannel` seals a message with ChaCha20-Poly1305 under a
-  key per direction derived from the invite secret and the match id, with a strict
-  sequence number, and keeps sent frames until the peer acknowledges them so they
-  can be re-sent verbatim after a reconnect.
+* frames: :class:`SealedChannel` carries messages in order, exactly once, sealed
+  with ChaCha20-Poly1305 under traffic keys of the current *epoch*. Each side
+  draws a fresh 32-byte contribution whenever a channel is built (a new session
+  or one restored from a save) and sends it in an *offer* frame authenticated
+  with a key of the invite secret; a direction's key comes from the secret and
+  both sides' current contributions. So no (key, nonce) pair is ever used for
+  two different frames, even by a side restored from a stale save, and frames of
+  an earlier epoch (a relay replaying a whole session) never open.
 
-Frame layout (all integers big-endian)::
-
-    0      1 byte   frame format version (1)
-    1      1 byte   direction: 0x01 host→guest, 0x02 guest→host
-    2      8 bytes  match tag = HKDF(secret, info="gin/wire/v1/match-tag" 00 match_id)
-    10     8 bytes  seq: this frame's number in its direction, from 0
-    18     8 bytes  ack: how many frames the sender has received from the other side
-    26     ...      ChaCha20-Poly1305 ciphertext of the message, then the 16-byte tag
-
-The nonce is direction ‖ 00 00 00 ‖ seq; the associated data is the 26-byte
-header followed by the match id, so every header byte is authenticated.
+Frame kinds (protocol.md §5 has the byte layout): offer (the sender's
+contribution and the receiver's as the sender knows it), data (one message, its
+sequence number) and ack (how many messages were delivered; "gap" asks for a
+re-send). Data frames carry no acknowledgement, so a data frame is a function of
+(key, seq, message) and a re-send is byte for byte the same frame.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 from collections.abc import Container, Mapping
 from dataclasses import dataclass
@@ -38,20 +37,25 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.hashes import SHA256
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from gin.errors import GinError, MalformedInput, PeerFault
+from gin.errors import MalformedInput, PeerFault
 
-PROTOCOL_VERSION = 1
-FRAME_VERSION = 1
+PROTOCOL_VERSION = 2
+FRAME_VERSION = 2
 SECRET_BYTES = 32
-MAX_MATCH_ID_BYTES = 64
-MATCH_TAG_BYTES = 8
-HEADER_BYTES = 2 + MATCH_TAG_BYTES + 8 + 8
+EPOCH_BYTES = 32  # one side's fresh contribution to the traffic keys
+LINK_TAG_BYTES = 8
+EPOCH_ID_BYTES = 8
+MAC_BYTES = 16
 TAG_BYTES = 16
+PREFIX_BYTES = 3 + LINK_TAG_BYTES  # version, kind, direction, link tag
+HEADER_BYTES = PREFIX_BYTES + EPOCH_ID_BYTES + 8  # ... epoch id, seq (data and ack frames)
+OFFER_BYTES = PREFIX_BYTES + 2 * EPOCH_BYTES + MAC_BYTES
+ACK_BYTES = HEADER_BYTES + 9 + TAG_BYTES
 MAX_FRAME_BYTES = 65536
 MAX_PLAINTEXT_BYTES = MAX_FRAME_BYTES - HEADER_BYTES - TAG_BYTES
 MAX_SEQ = 2**64 - 1
-STATE_VERSION = 1
-_KDF_LABEL = b"gin/wire/v1/"
+STATE_VERSION = 2
+_KDF_LABEL = b"gin/wire/v2/"
 
 
 # --- messages -------------------------------------------------------------------
@@ -262,8 +266,7 @@ class Message:
         return Message(self.type, self.version, value, self._where(name))
 
 
-# --- sealing --------------------------------------------------------------------
-
+# --- sealing -------------------------------------------------------------------
 
 class Side(Enum):
     """Which end of the channel: the player who sent the invite, or who joined."""
@@ -281,25 +284,22 @@ class Side(Enum):
         return Side.GUEST if self is Side.HOST else Side.HOST
 
 
-class FrameIgnored(GinError):
-    """An authentic frame that must not be delivered now; the channel is unaffected."""
+class Kind(Enum):
+    """Byte 1 of a frame."""
 
-    def __init__(self, message: str, *, seq: int, expected: int) -> None:
-        super().__init__(message)
-        self.seq = seq
-        self.expected = expected
-
-
-class DuplicateFrame(FrameIgnored):
-    """A frame already delivered (a re-send after reconnect, or a harmless replay)."""
-
-
-class EarlyFrame(FrameIgnored):
-    """A frame beyond the next expected one: earlier frames were lost and must be re-sent."""
+    OFFER = 1
+    DATA = 2
+    ACK = 3
 
 
 class ChannelFault(PeerFault):
-    """The channel was attacked or the peer broke the framing; the channel is now dead."""
+    """The channel was attacked or the peer broke the framing; the channel is now dead.
+
+    ``proven`` is True only when an authentic frame (which only the peer can make)
+    is at fault; otherwise the relay or the peer may have caused it.
+    """
+
+    proven = False
 
 
 class MalformedFrame(ChannelFault):
@@ -307,7 +307,7 @@ class MalformedFrame(ChannelFault):
 
 
 class ForeignFrame(ChannelFault):
-    """A frame sealed for another match (its match tag differs)."""
+    """A frame of another invite link (its link tag differs)."""
 
 
 class ReflectedFrame(ChannelFault):
@@ -319,50 +319,89 @@ class TamperedFrame(ChannelFault):
 
 
 class AckBeyondSent(ChannelFault):
-    """An authentic frame acknowledging frames we never sent."""
+    """An authentic ack of messages we never sent: the peer broke the protocol."""
+
+    proven = True
 
 
 class ChannelFailed(ChannelFault):
     """Any use of a channel after a fault; repeats the first fault's text."""
 
 
+@dataclass(frozen=True)
+class Received:
+    """What one incoming frame did: the message it delivered (None: nothing to
+    deliver) and frames to send back (an ack, our offer, re-sends)."""
+
+    message: bytes | None
+    replies: tuple[bytes, ...] = ()
+
+
 def _hkdf(secret: bytes, info: bytes, length: int) -> bytes:
     return HKDF(algorithm=SHA256(), length=length, salt=None, info=info).derive(secret)
 
 
-def _nonce(direction: int, seq: int) -> bytes:
-    return bytes((direction, 0, 0, 0)) + seq.to_bytes(8, "big")
+def _nonce(kind: Kind, direction: int, counter: int) -> bytes:
+    return bytes((kind.value, direction, 0, 0)) + counter.to_bytes(8, "big")
+
+
+def chain(digest: bytes, message: bytes) -> bytes:
+    """The next link of a hash chain over messages: SHA-256(digest ‖ message)."""
+    return hashlib.sha256(digest + message).digest()
+
+
+def epoch_keys(secret: bytes, direction: int, sender: bytes, receiver: bytes
+               ) -> tuple[bytes, bytes]:
+    """(traffic key, epoch id) of one direction, from both sides' contributions."""
+    okm = _hkdf(secret, _KDF_LABEL + b"epoch\x00" + bytes((direction,)) + sender + receiver,
+                32 + EPOCH_ID_BYTES)
+    return okm[:32], okm[32:]
+
+
+class _Epoch:
+    """The two traffic keys for one pair of contributions (ours, the peer's)."""
+
+    def __init__(self, secret: bytes, side: Side, mine: bytes, theirs: bytes) -> None:
+        key, self.send_id = epoch_keys(secret, side.direction, mine, theirs)
+        self.send = ChaCha20Poly1305(key)
+        key, self.recv_id = epoch_keys(secret, side.other.direction, theirs, mine)
+        self.recv = ChaCha20Poly1305(key)
 
 
 class SealedChannel:
-    """One end of an end-to-end sealed, strictly sequenced channel. Pure state machine.
+    """One end of an end-to-end sealed, ordered, exactly-once channel. Pure state machine.
 
-    ``seal`` numbers and stores each frame; ``open`` delivers the peer's frames in
-    order exactly once. Authentic frames that arrive at the wrong time are not
-    faults: a duplicate raises :class:`DuplicateFrame`, a frame after a gap raises
-    :class:`EarlyFrame` (the transport lost something across a reconnect; ask for a
-    re-send). Anything else wrong raises a :class:`ChannelFault` and the channel
-    stays failed. Every frame's header acknowledges what we received, so the peer
-    drops what it no longer needs to re-send.
+    ``epoch`` is this side's fresh 32-byte contribution: it MUST come from a
+    secure random source and never be reused (a restored channel gets a new one).
+    :meth:`send` numbers and keeps each message until the peer acknowledges it;
+    :meth:`receive` takes any frame and returns what it delivered and what to send
+    back. Frames that arrive at the wrong time (duplicates, frames after a gap,
+    frames of another epoch) are not faults: they are answered so that the sender
+    re-sends. Anything else wrong raises a :class:`ChannelFault` and the channel
+    refuses every later frame (it can still send, to tell the peer why).
     """
 
-    def __init__(self, secret: bytes, match_id: bytes, side: Side) -> None:
+    def __init__(self, secret: bytes, side: Side, epoch: bytes) -> None:
         if not isinstance(secret, bytes) or len(secret) != SECRET_BYTES:
             raise MalformedInput(f"invite secret must be {SECRET_BYTES} bytes")
-        if not isinstance(match_id, bytes) or not 1 <= len(match_id) <= MAX_MATCH_ID_BYTES:
-            raise MalformedInput(f"match id must be 1..{MAX_MATCH_ID_BYTES} bytes")
+        if not isinstance(epoch, bytes) or len(epoch) != EPOCH_BYTES or not any(epoch):
+            raise MalformedInput(f"epoch contribution must be {EPOCH_BYTES} random bytes")
         self.side = side
-        self.match_id = match_id
-        self._tag = _hkdf(secret, _KDF_LABEL + b"match-tag\x00" + match_id, MATCH_TAG_BYTES)
-        self._send_aead = ChaCha20Poly1305(
-            _hkdf(secret, _KDF_LABEL + b"key\x00" + bytes((side.direction,)) + match_id, 32)
-        )
-        self._recv_aead = ChaCha20Poly1305(
-            _hkdf(secret, _KDF_LABEL + b"key\x00" + bytes((side.other.direction,)) + match_id, 32)
-        )
+        self._secret = secret
+        self._link_tag = _hkdf(secret, _KDF_LABEL + b"link-tag", LINK_TAG_BYTES)
+        self._offer_key = _hkdf(secret, _KDF_LABEL + b"offer", 32)
+        self._mine = epoch
+        self._theirs: bytes | None = None
+        self._epoch: _Epoch | None = None
         self._send_seq = 0
         self._recv_seq = 0
-        self._unacked: dict[int, bytes] = {}
+        self._pending: dict[int, bytes] = {}  # seq -> message, until acknowledged
+        self._acks_sent = 0  # ack frames sealed under our contribution (their nonces)
+        self._gap_asked: int | None = None  # the seq a gap ack last asked for
+        # Hash chains over every message sent and delivered: a restored session
+        # proves it replays to exactly what this channel carried (§11.2).
+        self.sent_digest = bytes(32)
+        self.received_digest = bytes(32)
         # (text, who, field) of the first fault; kept so the channel stays dead.
         self._fault: tuple[str, str, str] | None = None
 
@@ -374,56 +413,81 @@ class SealedChannel:
 
     @property
     def next_receive_seq(self) -> int:
-        """The seq of the next frame ``open`` will deliver (= frames received so far)."""
+        """The seq of the next message :meth:`receive` will deliver (= messages so far)."""
         return self._recv_seq
+
+    @property
+    def keyed(self) -> bool:
+        """Whether the peer's contribution is known, so that frames can be sealed."""
+        return self._epoch is not None
+
+    @property
+    def pending(self) -> int:
+        """Messages sent but not yet acknowledged."""
+        return len(self._pending)
+
+    def pending_messages(self) -> tuple[tuple[int, bytes], ...]:
+        """(seq, message) of every unacknowledged message, oldest first."""
+        return tuple((seq, self._pending[seq]) for seq in sorted(self._pending))
 
     @property
     def failed(self) -> str | None:
         """The first fault's text, or None while the channel is healthy."""
         return None if self._fault is None else self._fault[0]
 
-    def unacked(self) -> tuple[bytes, ...]:
-        """Sealed frames the peer has not acknowledged, oldest first, to re-send verbatim."""
-        return tuple(self._unacked[seq] for seq in sorted(self._unacked))
+    # -- sending
 
-    # -- operations
+    def _prefix(self, kind: Kind) -> bytes:
+        return bytes((FRAME_VERSION, kind.value, self.side.direction)) + self._link_tag
 
-    def seal(self, plaintext: bytes) -> bytes:
-        """Seal the next message into a frame and keep it until acknowledged."""
-        self._check_alive()
+    def offer(self) -> bytes:
+        """Our offer frame: our contribution and the peer's as we know it, MAC'd."""
+        body = self._prefix(Kind.OFFER) + self._mine + (self._theirs or bytes(EPOCH_BYTES))
+        return body + hmac.digest(self._offer_key, body, "sha256")[:MAC_BYTES]
+
+    def _seal(self, kind: Kind, counter: int, plaintext: bytes) -> bytes:
+        assert self._epoch is not None
+        header = self._prefix(kind) + self._epoch.send_id + counter.to_bytes(8, "big")
+        return header + self._epoch.send.encrypt(
+            _nonce(kind, self.side.direction, counter), plaintext, header)
+
+    def send(self, plaintext: bytes) -> tuple[bytes, ...]:
+        """Number a message and keep it until acknowledged; its frame, or () until keyed.
+
+        Sending still works after a fault, so that the peer can be told why.
+        """
         if len(plaintext) > MAX_PLAINTEXT_BYTES:
             raise MalformedInput(f"message of {len(plaintext)} bytes exceeds the frame limit")
         if self._send_seq > MAX_SEQ:
             raise MalformedInput("sequence numbers exhausted")  # pragma: no cover
-        header = (
-            bytes((FRAME_VERSION, self.side.direction)) + self._tag
-            + self._send_seq.to_bytes(8, "big") + self._recv_seq.to_bytes(8, "big")
-        )
-        frame = header + self._send_aead.encrypt(
-            _nonce(self.side.direction, self._send_seq), plaintext, header + self.match_id
-        )
-        # Never re-seal under the same seq: a re-send must reuse these exact bytes,
-        # since one nonce with two different headers would break Poly1305.
-        self._unacked[self._send_seq] = frame
-        self._send_seq += 1
-        return frame
+        seq, self._send_seq = self._send_seq, self._send_seq + 1
+        self._pending[seq] = plaintext
+        self.sent_digest = chain(self.sent_digest, plaintext)
+        return (self._seal(Kind.DATA, seq, plaintext),) if self._epoch is not None else ()
 
-    def ack(self, upto_seq: int) -> None:
-        """Forget sent frames with seq ≤ ``upto_seq``: the peer has them."""
-        if upto_seq >= self._send_seq:
-            raise MalformedInput(f"cannot acknowledge seq {upto_seq}: only {self._send_seq} sent")
-        for seq in [s for s in self._unacked if s <= upto_seq]:
-            del self._unacked[seq]
+    def resend(self) -> tuple[bytes, ...]:
+        """Our offer, then every unacknowledged message sealed under the current keys.
 
-    def open(self, frame: bytes) -> bytes:
-        """Authenticate the peer's next frame and return its message.
-
-        Raises DuplicateFrame / EarlyFrame (ignore; nothing changed) or a
-        ChannelFault (the channel is dead from now on).
+        A data frame depends only on (key, seq, message), so a frame re-sent under
+        the same keys is byte for byte the one sent before.
         """
+        if self._epoch is None:
+            return (self.offer(),)
+        return (self.offer(), *(self._seal(Kind.DATA, seq, self._pending[seq])
+                                for seq in sorted(self._pending)))
+
+    def _ack(self, gap: bool) -> bytes:
+        # Each ack frame has its own counter: a nonce is never used twice.
+        counter, self._acks_sent = self._acks_sent, self._acks_sent + 1
+        return self._seal(Kind.ACK, counter, self._recv_seq.to_bytes(8, "big") + bytes((gap,)))
+
+    # -- receiving
+
+    def receive(self, frame: bytes) -> Received:
+        """Take one frame from the relay. Raises a ChannelFault (the channel is then dead)."""
         self._check_alive()
         try:
-            return self._open(frame)
+            return self._receive(frame)
         except ChannelFault as fault:
             self._fault = (str(fault), fault.who, fault.field)
             raise
@@ -433,99 +497,133 @@ class SealedChannel:
             text, who, field = self._fault
             raise ChannelFailed(f"channel failed earlier: {text}", who=who, field=field)
 
-    def _open(self, frame: bytes) -> bytes:
-        peer = self.side.other
-        if not isinstance(frame, bytes) or not HEADER_BYTES + TAG_BYTES <= len(frame) <= (
-            MAX_FRAME_BYTES
-        ):
+    def _receive(self, frame: bytes) -> Received:
+        if not isinstance(frame, bytes) or not PREFIX_BYTES <= len(frame) <= MAX_FRAME_BYTES:
             raise MalformedFrame("frame of impossible length", who="relay", field="frame")
         if frame[0] != FRAME_VERSION:
             raise MalformedFrame(f"unknown frame version {frame[0]}", who="relay", field="version")
-        if not hmac.compare_digest(frame[2:2 + MATCH_TAG_BYTES], self._tag):
-            raise ForeignFrame("frame belongs to another match", who="relay", field="match")
-        direction = frame[1]
-        if direction == self.side.direction:
-            raise ReflectedFrame(
-                "frame in our own direction was reflected back", who="relay", field="direction"
-            )
-        if direction != peer.direction:
-            raise MalformedFrame(f"unknown direction {direction}", who="relay", field="direction")
-        seq = int.from_bytes(frame[10:18], "big")
-        ack = int.from_bytes(frame[18:26], "big")
-        header = frame[:HEADER_BYTES]
+        kinds = {k.value: k for k in Kind}
+        if frame[1] not in kinds:
+            raise MalformedFrame(f"unknown frame kind {frame[1]}", who="relay", field="kind")
+        kind = kinds[frame[1]]
+        if not hmac.compare_digest(frame[3:PREFIX_BYTES], self._link_tag):
+            raise ForeignFrame("frame belongs to another invite link", who="relay",
+                               field="link")
+        if frame[2] == self.side.direction:
+            raise ReflectedFrame("frame in our own direction was reflected back", who="relay",
+                                 field="direction")
+        if frame[2] != self.side.other.direction:
+            raise MalformedFrame(f"unknown direction {frame[2]}", who="relay", field="direction")
+        if kind is Kind.OFFER:
+            return self._on_offer(frame)
+        if len(frame) < HEADER_BYTES + TAG_BYTES or (kind is Kind.ACK and len(frame) != ACK_BYTES):
+            raise MalformedFrame(f"{kind.name.lower()} frame of impossible length",
+                                 who="relay", field="frame")
+        epoch = self._epoch
+        if epoch is None or not hmac.compare_digest(frame[PREFIX_BYTES:PREFIX_BYTES + 8],
+                                                    epoch.recv_id):
+            # Sealed for another epoch: the peer does not know our contribution yet
+            # (tell it), or a replay of an earlier session (which cannot open).
+            return Received(None, (self.offer(),))
+        counter = int.from_bytes(frame[PREFIX_BYTES + 8:HEADER_BYTES], "big")
         try:
-            plaintext = self._recv_aead.decrypt(
-                _nonce(direction, seq), frame[HEADER_BYTES:], header + self.match_id
-            )
+            plaintext = epoch.recv.decrypt(_nonce(kind, frame[2], counter),
+                                           frame[HEADER_BYTES:], frame[:HEADER_BYTES])
         except InvalidTag:
-            raise TamperedFrame(
-                f"frame {seq} fails authentication (altered or forged)", who="relay", field="tag"
-            ) from None
+            raise TamperedFrame(f"{kind.name.lower()} frame {counter} fails authentication "
+                                "(altered or forged)", who="relay", field="tag") from None
+        if kind is Kind.ACK:
+            return self._on_ack(plaintext)
+        return self._on_data(counter, plaintext)
+
+    def _on_offer(self, frame: bytes) -> Received:
+        if len(frame) != OFFER_BYTES:
+            raise MalformedFrame("offer frame of impossible length", who="relay", field="frame")
+        body, mac = frame[:-MAC_BYTES], frame[-MAC_BYTES:]
+        if not hmac.compare_digest(mac, hmac.digest(self._offer_key, body, "sha256")[:MAC_BYTES]):
+            raise TamperedFrame("offer frame fails authentication (altered or forged)",
+                                who="relay", field="offer")
+        theirs = body[PREFIX_BYTES:PREFIX_BYTES + EPOCH_BYTES]
+        known = body[PREFIX_BYTES + EPOCH_BYTES:]
+        replies: tuple[bytes, ...] = ()
+        if theirs != self._theirs:
+            self._theirs = theirs
+            self._epoch = _Epoch(self._secret, self.side, self._mine, theirs)
+            replies = self.resend()  # everything unacknowledged, under the new keys
+            if known == self._mine:
+                replies = replies[1:]  # the peer has our offer already
+        elif known != self._mine:
+            replies = (self.offer(),)
+        return Received(None, replies)
+
+    def _on_ack(self, plaintext: bytes) -> Received:
+        acked, gap = int.from_bytes(plaintext[:8], "big"), plaintext[8]
+        if acked > self._send_seq or gap > 1:
+            raise AckBeyondSent(f"peer acknowledges {acked} messages, only {self._send_seq} "
+                                "were sent", who=self.side.other.value, field="ack")
+        for seq in [s for s in self._pending if s < acked]:
+            del self._pending[seq]
+        if gap and self._pending:
+            return Received(None, self.resend()[1:])
+        return Received(None)
+
+    def _on_data(self, seq: int, plaintext: bytes) -> Received:
         if seq < self._recv_seq:
-            raise DuplicateFrame(
-                f"frame {seq} was already delivered (next is {self._recv_seq})",
-                seq=seq, expected=self._recv_seq,
-            )
+            return Received(None, (self._ack(gap=False),))  # a re-send we have: say so
         if seq > self._recv_seq:
-            raise EarlyFrame(
-                f"frame {seq} arrived before frame {self._recv_seq}; re-send needed",
-                seq=seq, expected=self._recv_seq,
-            )
-        if ack > self._send_seq:
-            raise AckBeyondSent(
-                f"peer acknowledges {ack} frames, only {self._send_seq} were sent",
-                who=peer.value, field="ack",
-            )
+            if self._gap_asked == self._recv_seq:
+                return Received(None)  # asked already; the sender's timer covers the rest
+            self._gap_asked = self._recv_seq
+            return Received(None, (self._ack(gap=True),))
         self._recv_seq += 1
-        if ack:
-            self.ack(ack - 1)
-        return plaintext
+        self.received_digest = chain(self.received_digest, plaintext)
+        return Received(plaintext, (self._ack(gap=False),))
 
     # -- persistence
 
     def to_state(self) -> dict[str, object]:
-        """Plain data (ints, bytes, text, lists) to restore the channel; no key material.
-
-        Persist it after every ``seal`` and before the frame leaves: a channel
-        restored from an older state would seal a different frame under a used
-        seq, which reuses a nonce.
-        """
+        """Plain data (ints, bytes, text, lists) to restore the channel; no key material
+        and no contribution: a restored channel starts a new epoch."""
         return {
             "v": STATE_VERSION,
             "side": self.side.value,
-            "match_id": self.match_id,
             "send_seq": self._send_seq,
             "recv_seq": self._recv_seq,
-            "unacked": [[seq, self._unacked[seq]] for seq in sorted(self._unacked)],
+            "pending": [[seq, self._pending[seq]] for seq in sorted(self._pending)],
+            "sent_digest": self.sent_digest,
+            "received_digest": self.received_digest,
             "failed": None if self._fault is None else list(self._fault),
         }
 
     @classmethod
-    def from_state(cls, secret: bytes, state: Mapping[str, object]) -> SealedChannel:
-        """Rebuild a channel from :meth:`to_state` output and the invite secret.
-
-        Raises MalformedMessage naming the bad field.
-        """
+    def from_state(cls, secret: bytes, state: Mapping[str, object], epoch: bytes
+                   ) -> SealedChannel:
+        """Rebuild a channel from :meth:`to_state` output, the invite secret and a fresh
+        contribution. Raises MalformedMessage naming the bad field."""
         reader = Message("channel-state", STATE_VERSION, state, "")
-        reader.only("v", "side", "match_id", "send_seq", "recv_seq", "unacked", "failed")
+        reader.only("v", "side", "send_seq", "recv_seq", "pending", "sent_digest",
+                    "received_digest", "failed")
         reader.integer("v", low=STATE_VERSION, high=STATE_VERSION)
         side = Side(reader.text("side", max_len=8, choices=("host", "guest")))
-        channel = cls(secret, reader.blob("match_id", max_size=MAX_MATCH_ID_BYTES), side)
+        channel = cls(secret, side, epoch)
         channel._send_seq = reader.integer("send_seq", low=0, high=MAX_SEQ + 1)
         channel._recv_seq = reader.integer("recv_seq", low=0, high=MAX_SEQ + 1)
-        entries = reader.array("unacked", max_len=channel._send_seq)
+        channel.sent_digest = reader.blob("sent_digest", size=32)
+        channel.received_digest = reader.blob("received_digest", size=32)
+        entries = reader.array("pending", max_len=channel._send_seq)
         for index, entry in enumerate(entries):
             if not (
                 isinstance(entry, list | tuple) and len(entry) == 2
                 and isinstance(entry[0], int) and not isinstance(entry[0], bool)
                 and 0 <= entry[0] < channel._send_seq
-                and isinstance(entry[1], bytes) and entry[0] not in channel._unacked
+                and isinstance(entry[1], bytes) and len(entry[1]) <= MAX_PLAINTEXT_BYTES
+                and entry[0] not in channel._pending
             ):
                 raise MalformedMessage(
-                    f"channel state: field 'unacked[{index}]' is not a [seq, frame] pair",
-                    field=f"unacked[{index}]",
+                    f"channel state: field 'pending[{index}]' is not a [seq, message] pair",
+                    field=f"pending[{index}]",
                 )
-            channel._unacked[entry[0]] = entry[1]
+            channel._pending[entry[0]] = entry[1]
         failed = state.get("failed")
         if failed is not None:
             if not (

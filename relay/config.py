@@ -34,12 +34,15 @@ class RelayConfig:
     max_frame: int = 64 * 1024
     rate: float = 20.0  # frames per second per connection, sustained
     burst: int = 100  # frames a connection may send at once before the rate applies
-    max_conns_per_ip: int = 64
+    max_conns_per_ip: int = 64  # open connections and handshakes in progress
+    new_rooms_per_minute: float = 10.0  # rooms one address may create, sustained
+    new_rooms_burst: int = 20  # rooms one address may create at once
     max_rooms: int = 10_000
     grace: float = 120.0  # seconds a dropped seat stays reserved for its owner
     room_idle: float = 3600.0  # seconds without a forwarded frame before a room closes
     buffer_frames: int = 256  # frames held for a seat without a connection
     buffer_bytes: int = 256 * 1024
+    max_held_bytes: int = 64 * 1024 * 1024  # frames held for all seats together
     ping_interval: float | None = 30.0
     ping_timeout: float | None = 30.0
     sweep_interval: float = 1.0  # how often grace and idle deadlines are checked
@@ -48,6 +51,8 @@ class RelayConfig:
     log_level: str = "info"
     # Injected so tests can move time by hand; used for rate limits and deadlines.
     clock: Callable[[], float] = field(default=time.monotonic, compare=False)
+    # Seat tickets order claims across restarts, so they need time that survives one.
+    wall_clock: Callable[[], float] = field(default=time.time, compare=False)
 
 
 @dataclass(frozen=True)
@@ -131,7 +136,22 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "max_conns_per_ip",
         "GIN_RELAY_MAX_CONNS_PER_IP",
-        "open connections per client address",
+        "open connections per client address (an IPv6 /64 counts as one), "
+        "handshakes in progress included",
+        _positive_int,
+        "N",
+    ),
+    Setting(
+        "new_rooms_per_minute",
+        "GIN_RELAY_NEW_ROOMS_PER_MINUTE",
+        "rooms one client address may create per minute, sustained",
+        _positive_float,
+        "N",
+    ),
+    Setting(
+        "new_rooms_burst",
+        "GIN_RELAY_NEW_ROOMS_BURST",
+        "rooms one client address may create at once before the rate applies",
         _positive_int,
         "N",
     ),
@@ -161,6 +181,14 @@ SETTINGS: tuple[Setting, ...] = (
         "buffer_bytes",
         "GIN_RELAY_BUFFER_BYTES",
         "bytes held for an absent player",
+        _positive_int,
+        "BYTES",
+    ),
+    Setting(
+        "max_held_bytes",
+        "GIN_RELAY_MAX_HELD_BYTES",
+        "bytes held for all players together; past it, frames for a player who "
+        "is not keeping up are dropped as if its own buffer overflowed",
         _positive_int,
         "BYTES",
     ),

@@ -27,25 +27,41 @@ class RelayStats:
     connections_accepted: int = 0
     rooms_created: int = 0
     rooms_restored: int = 0  # valid ids re-created after a restart or expiry
+    seats_reclaimed: int = 0  # seats taken back from a later claimant by an older ticket
+    accept_errors: int = 0  # accept() failed for lack of file descriptors or memory
     rooms_closed: Counter[str] = field(default_factory=Counter)
     frames_dropped: Counter[str] = field(default_factory=Counter)
     refusals: Counter[str] = field(default_factory=Counter)
 
 
+@dataclass(frozen=True)
+class Gauges:
+    """Readings of the relay's state, taken when /metrics is scraped."""
+
+    rooms: Callable[[], int]
+    connections: Callable[[], int]
+    held_bytes: Callable[[], int]
+    addresses: Callable[[], int]
+
+
 class _RelayCollector(Collector):
-    def __init__(
-        self, stats: RelayStats, rooms: Callable[[], int], connections: Callable[[], int]
-    ) -> None:
+    def __init__(self, stats: RelayStats, gauges: Gauges) -> None:
         self._stats = stats
-        self._rooms = rooms
-        self._connections = connections
+        self._gauges = gauges
 
     def collect(self) -> Iterator[Metric]:
-        s = self._stats
-        yield GaugeMetricFamily("gin_relay_rooms", "Rooms held in memory.", value=self._rooms())
-        yield GaugeMetricFamily(
-            "gin_relay_connections", "Players connected to a seat.", value=self._connections()
-        )
+        s, g = self._stats, self._gauges
+        for name, doc, read in (
+            ("gin_relay_rooms", "Rooms held in memory.", g.rooms),
+            ("gin_relay_connections", "Players connected to a seat.", g.connections),
+            ("gin_relay_held_bytes", "Frame bytes held for seats, all rooms.", g.held_bytes),
+            (
+                "gin_relay_limited_addresses",
+                "Client addresses with open connections or a room-creation allowance in use.",
+                g.addresses,
+            ),
+        ):
+            yield GaugeMetricFamily(name, doc, value=read())
         simple = (
             (
                 "gin_relay_connections_accepted",
@@ -63,6 +79,16 @@ class _RelayCollector(Collector):
                 s.bytes_out,
             ),
             ("gin_relay_frames_buffered", "Frames held for an absent seat.", s.frames_buffered),
+            (
+                "gin_relay_seats_reclaimed",
+                "Seats taken back by their holder's older ticket from a later claimant.",
+                s.seats_reclaimed,
+            ),
+            (
+                "gin_relay_accept_errors",
+                "Connections the system could not accept (out of file descriptors).",
+                s.accept_errors,
+            ),
         )
         for name, doc, value in simple:
             yield CounterMetricFamily(name, doc, value=value)
@@ -78,12 +104,10 @@ class _RelayCollector(Collector):
             yield family
 
 
-def make_registry(
-    stats: RelayStats, rooms: Callable[[], int], connections: Callable[[], int]
-) -> CollectorRegistry:
+def make_registry(stats: RelayStats, gauges: Gauges) -> CollectorRegistry:
     # A registry per relay, so several relays in one process (tests) stay apart.
     registry = CollectorRegistry(auto_describe=True)
-    registry.register(_RelayCollector(stats, rooms, connections))
+    registry.register(_RelayCollector(stats, gauges))
     return registry
 
 

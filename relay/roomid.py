@@ -1,9 +1,13 @@
-"""Self-validating room ids and the relay key they are signed with.
+"""Self-validating room ids and seat tickets, and the relay key they are signed with.
 
 A room id is 16 random bytes followed by the first 8 bytes of an HMAC-SHA256 of
 them under the relay's key, in url-safe base64 (32 characters, no padding). The
 relay stores nothing to recognise its own ids, so rooms survive a restart: any
 id whose MAC verifies is re-created on demand, and anything else is refused.
+
+A seat ticket is the relay's signed statement "this token has held this seat
+since time T" (milliseconds of wall-clock time), so after a restart a seat's
+holder can prove its claim is older than any claim made since.
 """
 
 from __future__ import annotations
@@ -23,8 +27,13 @@ KEY_BYTES = 32
 ROOM_ID_LENGTH = 32  # base64 of 24 bytes, which needs no padding
 ROOM_ID_PATTERN = re.compile(rf"[A-Za-z0-9_-]{{{ROOM_ID_LENGTH}}}")
 
+TICKET_LENGTH = 32  # base64 of 8 bytes of time and 16 of MAC
+TICKET_PATTERN = re.compile(rf"[A-Za-z0-9_-]{{{TICKET_LENGTH}}}")
+
 # Domain separation, so the key can never be confused with any other MAC use.
 _MAC_LABEL = b"gin-relay room id v1\x00"
+_TICKET_LABEL = b"gin-relay seat ticket v1\x00"
+_TICKET_MAC_BYTES = 16
 
 
 class KeyFileError(Exception):
@@ -32,9 +41,15 @@ class KeyFileError(Exception):
 
 
 def default_key_path() -> Path:
-    """Where a relay keeps its key unless told otherwise (XDG data directory)."""
+    """Where a relay keeps its key unless told otherwise: ``relay.key`` in gin's data
+    folder (``$GIN_DATA_DIR``, else ``$XDG_DATA_HOME/gin``, else ``~/.local/share/gin``).
+
+    The relay never imports the client, so this mirrors ``client.storage.default_data_dir``.
+    """
+    if data_dir := os.environ.get("GIN_DATA_DIR"):
+        return Path(data_dir).expanduser() / "relay.key"
     data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data_home) / "gin" / "relay.key"
+    return Path(data_home).expanduser() / "gin" / "relay.key"
 
 
 def load_or_create_key(path: Path) -> bytes:
@@ -72,7 +87,7 @@ def _create_key(path: Path) -> bytes:
 
 
 class RoomIds:
-    """Issues room ids and recognises the ones issued under the same key."""
+    """Issues room ids and seat tickets, and recognises those issued under the same key."""
 
     __slots__ = ("_key",)
 
@@ -98,3 +113,27 @@ class RoomIds:
             return False
         nonce, mac = raw[:RANDOM_BYTES], raw[RANDOM_BYTES:]
         return hmac.compare_digest(mac, self._mac(nonce))
+
+    def _ticket_mac(self, room: str, seat: int, token: str, since: bytes) -> bytes:
+        message = b"%s%s\x00%d\x00%s\x00%s" % (
+            _TICKET_LABEL, room.encode(), seat, token.encode(), since)
+        return hmac.new(self._key, message, sha256).digest()[:_TICKET_MAC_BYTES]
+
+    def ticket(self, room: str, seat: int, token: str, since_ms: int) -> str:
+        """The ticket saying ``token`` has held ``seat`` of ``room`` since ``since_ms``."""
+        since = since_ms.to_bytes(8, "big")
+        raw = since + self._ticket_mac(room, seat, token, since)
+        return base64.urlsafe_b64encode(raw).decode("ascii")
+
+    def ticket_since(self, ticket: str, room: str, seat: int, token: str) -> int | None:
+        """The time a valid ticket for exactly this room, seat and token states, else None."""
+        if not TICKET_PATTERN.fullmatch(ticket):
+            return None
+        try:
+            raw = base64.urlsafe_b64decode(ticket)
+        except (binascii.Error, ValueError):
+            return None
+        since, mac = raw[:8], raw[8:]
+        if not hmac.compare_digest(mac, self._ticket_mac(room, seat, token, since)):
+            return None
+        return int.from_bytes(since, "big")

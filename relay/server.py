@@ -1,9 +1,10 @@
 """The relay: pairs two WebSocket connections in a room and forwards opaque frames.
 
-It never parses a frame. Its only state is the rooms in memory; room ids are
-self-validating (see ``relay.roomid``), so after a restart a returning player
-re-creates its room simply by joining it. The control protocol is documented
-in docs/running-a-relay.md ("Wire protocol").
+It never parses a frame. Its only state is the rooms in memory; room ids and
+seat tickets are self-validating (see ``relay.roomid``), so after a restart a
+returning player re-creates its room simply by joining it, and wins its seat
+back from anyone who claimed it since. Per-address limits are in ``relay.limits``.
+The control protocol is documented in docs/running-a-relay.md ("Wire protocol").
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ from websockets.http11 import Request, Response
 
 from relay import metrics, pages, static
 from relay.config import RelayConfig
+from relay.limits import AcceptErrorLog, AddressLimits, address_key
 from relay.logs import event, short_room
-from relay.roomid import ROOM_ID_PATTERN, RoomIds, load_or_create_key
+from relay.roomid import ROOM_ID_PATTERN, TICKET_PATTERN, RoomIds, load_or_create_key
 
 __all__ = [
     "Close",
@@ -46,6 +48,7 @@ __all__ = [
 ]
 
 TOKEN_PATTERN = re.compile(r"[0-9a-f]{32}")
+ACCEPT_ERROR_LOG_INTERVAL = 10.0  # seconds between two log lines about accept() failing
 
 
 class Close:
@@ -59,9 +62,9 @@ class Close:
     SUPERSEDED = 4000  # a newer connection claimed the same seat
     BAD_REQUEST = 4400  # malformed path or query
     UNKNOWN_ROOM = 4404  # room id not issued under this relay's key
-    SEAT_TAKEN = 4409  # seat held by someone with another token
+    SEAT_TAKEN = 4409  # seat held by another token, or reclaimed by its earlier holder
     ROOM_EXPIRED = 4410  # room idle too long
-    TOO_MANY_CONNECTIONS = 4429  # per-address connection cap: retry later
+    TOO_MANY_CONNECTIONS = 4429  # per-address connection or new-room cap: retry later
     RELAY_FULL = 4503  # room cap reached: retry later
 
 
@@ -86,6 +89,7 @@ class JoinRoom:
     room: str
     seat: int
     token: str
+    ticket: str | None = None
 
 
 class RouteError(ValueError):
@@ -93,7 +97,8 @@ class RouteError(ValueError):
 
 
 def parse_route(target: str) -> NewRoom | JoinRoom:
-    """Parse ``/new?token=T`` or ``/j/ROOM?seat=S&token=T`` (unknown keys ignored)."""
+    """Parse ``/new?token=T`` or ``/j/ROOM?seat=S&token=T[&ticket=K]`` (unknown keys
+    ignored)."""
     path, _, query = target.partition("?")
     try:
         pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query))
@@ -119,7 +124,10 @@ def parse_route(target: str) -> NewRoom | JoinRoom:
     seat = params.get("seat")
     if seat not in ("0", "1"):
         raise RouteError("seat must be 0 (host) or 1 (guest)")
-    return JoinRoom(room, int(seat), token)
+    ticket = params.get("ticket")
+    if ticket is not None and not TICKET_PATTERN.fullmatch(ticket):
+        raise RouteError("ticket must be 32 url-safe base64 characters, as the relay gave it")
+    return JoinRoom(room, int(seat), token, ticket)
 
 
 class Seat:
@@ -127,6 +135,7 @@ class Seat:
 
     __slots__ = (
         "token",
+        "since",
         "conn",
         "away_since",
         "outbox",
@@ -138,6 +147,8 @@ class Seat:
 
     def __init__(self) -> None:
         self.token: str | None = None
+        # When the holder first claimed the seat (wall-clock ms), as its ticket says.
+        self.since = 0
         self.conn: ServerConnection | None = None
         self.away_since: float | None = None  # set while a dropped owner has grace
         # Frames (bytes) and control messages (str) in the order they must go out.
@@ -216,30 +227,45 @@ class Relay:
         )
         self._ids = RoomIds(key)
         self._rooms: dict[str, Room] = {}
-        self._per_ip: dict[str, int] = {}
+        self._limits = AddressLimits(
+            config.max_conns_per_ip,
+            config.new_rooms_per_minute,
+            config.new_rooms_burst,
+            config.clock,
+        )
+        self._held_bytes = 0  # frames held in every seat's outbox
         self._connections = 0
         self._closing = False
         self._background: set[asyncio.Task[None]] = set()
         self.stats = metrics.RelayStats()
         self._registry = metrics.make_registry(
-            self.stats, lambda: len(self._rooms), lambda: self._connections
+            self.stats,
+            metrics.Gauges(
+                rooms=lambda: len(self._rooms),
+                connections=lambda: self._connections,
+                held_bytes=lambda: self._held_bytes,
+                addresses=lambda: self._limits.addresses,
+            ),
         )
         self._board = static.load_board()  # the browser board at /, when built
         self._server: Server | None = None
         self._port: int | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._previous_handler: Any = None
 
     # ----------------------------------------------------------------- lifecycle
 
     async def start(self) -> None:
         cfg = self.config
+        self._install_accept_error_log()
         self._server = await ws_serve(
             self._handle,
             cfg.host,
             cfg.port,
             compression=None,  # small frames; deflate costs ~4x memory per connection
             process_request=self._process_request,
-            create_connection=_counting_connection(self.stats),
+            create_connection=_connection_class(self),
             server_header="gin-relay",
             max_size=cfg.max_frame,
             # Small queues keep an idle connection cheap; game traffic is light.
@@ -276,7 +302,26 @@ class Relay:
             await self._server.wait_closed()
         for task in list(self._background):
             task.cancel()
+        if self._loop is not None:
+            self._loop.set_exception_handler(self._previous_handler)
         event("relay_stopped", rooms=len(self._rooms))
+
+    def _install_accept_error_log(self) -> None:
+        loop = self._loop = asyncio.get_running_loop()
+        previous = self._previous_handler = loop.get_exception_handler()
+
+        def fallback(context: dict[str, Any]) -> None:
+            if previous is not None:
+                previous(loop, context)
+            else:
+                loop.default_exception_handler(context)
+
+        def count() -> None:
+            self.stats.accept_errors += 1
+
+        loop.set_exception_handler(
+            AcceptErrorLog(ACCEPT_ERROR_LOG_INTERVAL, self.config.clock, count, fallback)
+        )
 
     async def wait_closed(self) -> None:
         """Return once the relay has stopped (after close(), from any task)."""
@@ -312,13 +357,14 @@ class Relay:
         return _http(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
 
     def _client_ip(self, conn: ServerConnection) -> str:
+        """The address key the per-address limits count this connection under."""
         if self.config.trust_forwarded and conn.request is not None:
             forwarded = conn.request.headers.get("X-Forwarded-For")
             if forwarded:
                 # The proxy appends the address it saw; earlier entries are client-supplied.
-                return forwarded.rsplit(",", 1)[-1].strip()
+                return address_key(forwarded.rsplit(",", 1)[-1].strip())
         address = conn.remote_address
-        return str(address[0]) if address else "?"
+        return address_key(str(address[0])) if address else "?"
 
     # -------------------------------------------------------------- WebSocket
 
@@ -326,25 +372,28 @@ class Relay:
         # One coroutine per connection, kept flat: each nested frame costs every
         # idle connection a few hundred bytes.
         assert conn.request is not None and conn.response is not None
+        assert isinstance(conn, CountedConnection)
         ip = self._client_ip(conn)
         path = conn.request.path
         # Nothing reads the handshake headers again; they are ~3 KiB per connection.
         conn.request.headers.clear()
         conn.response.headers.clear()
-        if self._per_ip.get(ip, 0) >= self.config.max_conns_per_ip:
-            await self._refuse(
-                conn,
-                Close.TOO_MANY_CONNECTIONS,
-                "too many connections from your address; try again later",
-                "conns_per_ip",
-            )
-            return
-        admitted = self._admit(path)
+        # Counted since its TCP accept, unless the address is only known now (a proxy).
+        if conn.counted is None:
+            if not self._limits.acquire(ip):
+                await self._refuse(
+                    conn,
+                    Close.TOO_MANY_CONNECTIONS,
+                    "too many connections from your address; try again later",
+                    "conns_per_ip",
+                )
+                return
+            conn.counted = ip
+        admitted = self._admit(path, ip)
         if isinstance(admitted, Refusal):
             await self._refuse(conn, *admitted)
             return
         room, seat_no, token, kind = admitted
-        self._per_ip[ip] = self._per_ip.get(ip, 0) + 1
         self._connections += 1
         cfg, clock, stats = self.config, self.config.clock, self.stats
         target = room.seats[1 - seat_no]
@@ -382,13 +431,8 @@ class Relay:
         finally:
             self._detach(conn, room, seat_no)
             self._connections -= 1
-            left = self._per_ip[ip] - 1
-            if left:
-                self._per_ip[ip] = left
-            else:
-                del self._per_ip[ip]
 
-    def _admit(self, path: str) -> tuple[Room, int, str, str] | Refusal:
+    def _admit(self, path: str, ip: str) -> tuple[Room, int, str, str] | Refusal:
         """Find or make the room a request names, and check the seat is free or its own."""
         try:
             route = parse_route(path)
@@ -398,6 +442,13 @@ class Relay:
         if isinstance(route, NewRoom):
             if len(self._rooms) >= self.config.max_rooms:
                 return RELAY_FULL
+            wait = self._limits.new_room_wait(ip)
+            if wait:
+                return Refusal(
+                    Close.TOO_MANY_CONNECTIONS,
+                    f"too many new rooms from your address; try again in {wait:.0f} s",
+                    "new_room_rate",
+                )
             room = Room(self._ids.issue(), now)
             self._rooms[room.id] = room
             self.stats.rooms_created += 1
@@ -405,6 +456,15 @@ class Relay:
             return room, 0, route.token, "created"
         if not self._ids.verify(route.room):
             return UNKNOWN_ROOM
+        since = None
+        if route.ticket is not None:
+            since = self._ids.ticket_since(route.ticket, route.room, route.seat, route.token)
+            if since is None:
+                return Refusal(
+                    Close.BAD_REQUEST,
+                    "seat ticket not issued for this seat and token",
+                    "bad_ticket",
+                )
         found = self._rooms.get(route.room)
         if found is None:
             if len(self._rooms) >= self.config.max_rooms:
@@ -413,16 +473,33 @@ class Relay:
             found = self._rooms[route.room] = Room(route.room, now)
             self.stats.rooms_restored += 1
             event("room_restored", room=short_room(route.room))
-        held = found.seats[route.seat].token
-        if held is not None and not hmac.compare_digest(held, route.token):
-            return Refusal(Close.SEAT_TAKEN, f"seat {route.seat} is taken", "seat_taken")
+        seat = found.seats[route.seat]
+        if seat.token is not None and not hmac.compare_digest(seat.token, route.token):
+            if since is None or since >= seat.since:
+                return Refusal(Close.SEAT_TAKEN, f"seat {route.seat} is taken", "seat_taken")
+            # An older ticket: the seat was claimed by someone else since a restart
+            # (or since its holder's grace ran out), and goes back to its first holder.
+            self._evict(found, route.seat)
+        if since is not None and (seat.token is None or since < seat.since):
+            seat.since = since
         return found, route.seat, route.token, "joined"
+
+    def _evict(self, room: Room, seat_no: int) -> None:
+        seat = room.seats[seat_no]
+        self.stats.seats_reclaimed += 1
+        event("seat_evicted", logging.WARNING, room=short_room(room.id), seat=seat_no)
+        seat.token = None
+        old, seat.conn = seat.conn, None
+        if old is not None:
+            self._spawn(old.close(Close.SEAT_TAKEN, f"seat {seat_no} was reclaimed by its holder"))
 
     async def _attach(
         self, conn: ServerConnection, room: Room, seat_no: int, token: str, kind: str
     ) -> None:
         seat, other = room.seats[seat_no], room.seats[1 - seat_no]
         returning = seat.token is not None
+        if seat.token is None and seat.since == 0:
+            seat.since = int(self.config.wall_clock() * 1000)
         seat.token = token
         old, seat.conn = seat.conn, conn
         seat.away_since = None
@@ -439,6 +516,7 @@ class Relay:
             peer=other.peer_state(),
             grace=self.config.grace,
             max_frame=self.config.max_frame,
+            ticket=self._ids.ticket(room.id, seat_no, token, seat.since),
         )
         # Ahead of any frames buffered while the seat was empty.
         seat.enqueue(hello, first=True)
@@ -516,10 +594,18 @@ class Relay:
             seat.outbox_frames >= cfg.buffer_frames
             or seat.outbox_bytes + len(frame) > cfg.buffer_bytes
         ):
-            frames = seat.clear()
-            stats.frames_dropped["buffer_full"] += frames + 1
+            why = "buffer_full"
+        elif self._held_bytes + len(frame) > cfg.max_held_bytes:
+            # The relay as a whole holds too much: the seat that would add to it
+            # overflows, as if its own buffer were full.
+            why = "relay_buffer_full"
+        else:
+            why = None
+        if why is not None:
+            frames = self._discard(seat)
+            stats.frames_dropped[why] += frames + 1
             seat.discarding = True
-            event("buffer_overflow", logging.WARNING, dropped=frames + 1)
+            event("buffer_overflow", logging.WARNING, dropped=frames + 1, why=why)
             if seat.conn is not None:
                 # Connected but not keeping up: make it reconnect, which tells the
                 # sender to resend, rather than deliver frames after a gap.
@@ -527,6 +613,7 @@ class Relay:
             return False
         seat.outbox_frames += 1
         seat.outbox_bytes += len(frame)
+        self._held_bytes += len(frame)
         if seat.conn is None:
             stats.frames_buffered += 1
         return True
@@ -553,12 +640,18 @@ class Relay:
                     if isinstance(item, bytes):
                         seat.outbox_frames -= 1
                         seat.outbox_bytes -= len(item)
+                        self._held_bytes -= len(item)
                         stats.frames_out += 1
                         stats.bytes_out += len(item)
         finally:
             seat.flushing = False
             if not seat.outbox:
                 seat.outbox = None  # an idle seat holds no deque (~0.7 KiB)
+
+    def _discard(self, seat: Seat) -> int:
+        """Empty a seat's outbox; returns how many frames it held."""
+        self._held_bytes -= seat.outbox_bytes
+        return seat.clear()
 
     # ------------------------------------------------------------- refusals
 
@@ -597,14 +690,16 @@ class Relay:
                     self._expire_seat(room, seat_no, "grace_expired")
             if all(s.conn is None and s.away_since is None for s in room.seats):
                 self._close_room(room, "empty")
+        self._limits.prune()
 
     def _expire_seat(self, room: Room, seat_no: int, why: str) -> None:
         """Free the seat for any new claimant and tell the other side."""
         seat = room.seats[seat_no]
-        dropped = seat.clear()
+        dropped = self._discard(seat)
         if dropped:
             self.stats.frames_dropped[why] += dropped
         seat.token = None
+        seat.since = 0
         seat.away_since = None
         seat.discarding = True
         event("seat_released", room=short_room(room.id), seat=seat_no, why=why, dropped=dropped)
@@ -615,7 +710,7 @@ class Relay:
     def _close_room(self, room: Room, reason: str) -> None:
         del self._rooms[room.id]
         self.stats.rooms_closed[reason] += 1
-        dropped = sum(seat.outbox_frames for seat in room.seats)
+        dropped = sum(self._discard(seat) for seat in room.seats)
         if dropped:
             self.stats.frames_dropped["room_closed"] += dropped
         event("room_closed", room=short_room(room.id), reason=reason)
@@ -624,25 +719,51 @@ class Relay:
                 self._spawn(seat.conn.close(Close.ROOM_EXPIRED, "room closed after being idle"))
 
 
-def _counting_connection(stats: metrics.RelayStats) -> type[ServerConnection]:
-    """A connection class that counts requests too broken to reach the relay's code."""
+class CountedConnection(ServerConnection):
+    """A connection counted against its address's cap from its TCP accept on, so
+    handshakes in progress count too; requests too broken to reach the relay's
+    code are counted as refusals."""
 
-    class CountingConnection(ServerConnection):
-        async def handshake(self, *args: Any, **kwargs: Any) -> None:
-            await super().handshake(*args, **kwargs)
-            exc = self.protocol.handshake_exc
-            # A connection closed before sending anything is a port probe (load
-            # balancers, monitoring), not a bad request.
-            if self.request is None and exc is not None and not isinstance(exc.__cause__, EOFError):
-                stats.refusals["bad_http"] += 1
-                event(
-                    "refused",
-                    logging.WARNING,
-                    reason="bad_http",
-                    detail=str(self.protocol.handshake_exc),
-                )
+    relay: Relay  # set on the subclass that start() makes
+    counted: str | None = None  # the address key this connection is counted under
 
-    return CountingConnection
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        relay = self.relay
+        # Behind a trusted proxy the client's address is known only from the request.
+        if relay.config.trust_forwarded:
+            return
+        peer = transport.get_extra_info("peername")
+        key = address_key(str(peer[0])) if peer else "?"
+        if relay._limits.acquire(key):
+            self.counted = key
+            return
+        relay.stats.refusals["conns_per_ip"] += 1
+        # No answer: reading a request first would hold the descriptor the cap protects.
+        assert isinstance(transport, asyncio.Transport)
+        transport.abort()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        self.uncount()
+
+    def uncount(self) -> None:
+        if self.counted is not None:
+            self.relay._limits.release(self.counted)
+            self.counted = None
+
+    async def handshake(self, *args: Any, **kwargs: Any) -> None:
+        await super().handshake(*args, **kwargs)
+        exc = self.protocol.handshake_exc
+        # A connection closed before sending anything is a port probe (load
+        # balancers, monitoring), not a bad request.
+        if self.request is None and exc is not None and not isinstance(exc.__cause__, EOFError):
+            self.relay.stats.refusals["bad_http"] += 1
+            event("refused", logging.WARNING, reason="bad_http", detail=str(exc))
+
+
+def _connection_class(relay: Relay) -> type[CountedConnection]:
+    return type("RelayConnection", (CountedConnection,), {"relay": relay})
 
 
 async def serve(config: RelayConfig) -> Relay:

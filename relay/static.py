@@ -10,6 +10,8 @@ relay only reads these bytes: it never imports the game.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
@@ -46,9 +48,19 @@ class Board:
     def built(self) -> bool:
         return "/" in self.files
 
+    def version(self) -> bytes:
+        """``/version``: the SHA-256 of each served file, so anyone can check that the
+        code a browser runs is the code they expect (null when nothing is built)."""
+        digests = {path[1:]: hashlib.sha256(body).hexdigest()
+                   for path, (body, _) in self.files.items() if path != "/"}
+        return json.dumps({"board": digests or None}, sort_keys=True).encode() + b"\n"
+
     def response(self, path: str) -> Response | None:
         """The response for a GET of ``path``, or None when it is not a board file."""
-        found = self.files.get(path)
+        if path == "/version":
+            found: tuple[bytes, str] | None = (self.version(), "application/json")
+        else:
+            found = self.files.get(path)
         if found is None:
             return None
         body, content_type = found

@@ -3,8 +3,8 @@
 A card shows its rank and suit glyph in a box. Red suits are coloured, and the
 glyphs (♥♦ against ♣♠) tell the suits apart without colour. The selected card is
 raised a line with a heavy border and reverse video, so selection reads on a
-monochrome terminal too; the card just taken from the pile is dimmed; a hint has
-a double border; cards laid off by the other player have a dashed border.
+monochrome terminal too; the card just taken from the pile is dimmed, with a
+square border; a hint has a double border; cards laid off by the other player have a dashed border.
 
 Widgets post messages upward (:class:`CardView.Clicked`); they hold no game state.
 """
@@ -15,7 +15,6 @@ from collections.abc import Sequence
 
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import Horizontal
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Checkbox, RadioButton, Static
@@ -24,7 +23,6 @@ from textual.widgets._toggle_button import ToggleButton
 from client.ui.layout import Group
 from gin import Card
 
-CARD_WIDTH = 5
 BACK = "░░░"
 
 
@@ -44,7 +42,8 @@ class CardView(Static):
         margin-top: 0; margin-bottom: 1;
         border: heavy $accent; text-style: reverse bold;
     }
-    CardView.-dimmed { text-style: dim; border: round $foreground 20%; }
+    /* The card just taken: dim, and a square border that reads without colour. */
+    CardView.-dimmed { text-style: dim; border: ascii $foreground 60%; }
     CardView.-hint { border: double $success; }
     CardView.-laidoff { border: dashed $warning; }
     CardView.-selected.-dimmed { text-style: reverse dim; }
@@ -75,25 +74,50 @@ class CardView(Static):
         self.post_message(self.Clicked(self, self.card))
 
 
-class _GroupView(Widget):
+class _Slot(Widget):
+    """One card of a row with the line under it: a bar when the card is in a meld."""
+
     DEFAULT_CSS = """
-    _GroupView { width: auto; height: auto; margin-right: 1; }
-    _GroupView > Horizontal { width: auto; height: auto; }
-    _GroupView > .bar { width: auto; height: 1; color: $accent; }
+    _Slot { width: 5; height: auto; layout: vertical; }
+    _Slot.-group-end { margin-right: 1; }
+    _Slot > .bar {
+        width: 1fr; height: 1; color: $accent; text-wrap: nowrap; text-overflow: clip;
+    }
     """
+
+    def __init__(self, card: Card | None) -> None:
+        super().__init__()
+        name = None if card is None else f"card-{card}"
+        self.view = CardView(card, id=name)
+        self.bar = Static("", classes="bar")
+
+    def compose(self) -> ComposeResult:
+        yield self.view
+        yield self.bar
 
 
 class CardRow(Widget):
-    """A row of card groups. Call :meth:`show` to change what it shows."""
+    """A row of card groups. Call :meth:`show` to change what it shows.
+
+    Each card keeps its own widget for the life of the row: a change of hand or
+    selection moves, marks, shows or hides widgets, and never removes one, so a
+    click arriving during an update always lands on a live widget.
+    """
 
     DEFAULT_CSS = """
     CardRow { layout: horizontal; height: auto; width: 1fr; }
+    CardRow.-fan _Slot { width: 4; }
+    CardRow.-fan _Slot.-group-end { width: 5; }
+    CardRow.-fan CardView { width: 4; border-right: none; }
+    CardRow.flat _Slot > .bar { display: none; }
+    CardRow.-fan _Slot.-group-end CardView { width: 5; border-right: round $foreground 50%; }
+    CardRow.-fan _Slot.-group-end CardView.-selected { border-right: heavy $accent; }
     """
 
     def __init__(self, *, id: str | None = None, classes: str = "") -> None:  # noqa: A002
         super().__init__(id=id, classes=classes)
-        self._groups: tuple[Group, ...] = ()
-        self._marks: dict[str, frozenset[Card]] = {}
+        self._slots: dict[str, _Slot] = {}
+        self._shown: list[_Slot] = []
 
     def show(
         self,
@@ -103,29 +127,48 @@ class CardRow(Widget):
         dimmed: Card | None = None,
         hint: Card | None = None,
     ) -> None:
-        marks = {
-            "-selected": frozenset([selected] if selected else []),
-            "-dimmed": frozenset([dimmed] if dimmed else []),
-            "-hint": frozenset([hint] if hint else []),
-        }
-        if tuple(groups) != self._groups or marks != self._marks:
-            self._groups, self._marks = tuple(groups), marks
-            self.refresh(recompose=True)
+        marks = {"-selected": selected, "-dimmed": dimmed, "-hint": hint}
+        shown: list[_Slot] = []
+        backs = 0
+        for group in groups:
+            for i, card in enumerate(group.cards):
+                if card is None:
+                    key, backs = f"back{backs}", backs + 1
+                else:
+                    key = str(card)
+                slot = self._slots.get(key)
+                if slot is None:
+                    slot = self._slots[key] = _Slot(card)
+                    if self.is_mounted:
+                        self.mount(slot)
+                shown.append(slot)
+                slot.display = True
+                slot.set_class(i == len(group.cards) - 1, "-group-end")
+                slot.bar.update("━" * 6 if group.meld else " ")
+                view = slot.view
+                for name, marked in marks.items():
+                    view.set_class(card is not None and card == marked, name)
+                view.set_class(card is not None and card in group.marked, "-laidoff")
+        for slot in self._slots.values():
+            if slot not in shown:
+                slot.display = False
+        self._shown = shown
+        if self.is_mounted:
+            self._order(shown)
+
+    def _order(self, shown: list[_Slot]) -> None:
+        for index, slot in enumerate(shown):
+            if self.children[index] is not slot:
+                self.move_child(slot, before=index)
 
     def compose(self) -> ComposeResult:
-        for group in self._groups:
-            if not group.cards:
-                continue
-            cards = []
-            for card in group.cards:
-                classes = [name for name, cs in self._marks.items() if card in cs]
-                if card is not None and card in group.marked:
-                    classes.append("-laidoff")
-                name = None if card is None else f"card-{card}"
-                cards.append(CardView(card, id=name, classes=" ".join(classes)))
-            # The bar sits under the meld; loose cards get a blank line so rows align.
-            bar = "━" * (CARD_WIDTH * len(group.cards)) if group.meld else " "
-            yield _GroupView(Horizontal(*cards), Static(bar, classes="bar"))
+        yield from self._shown
+        yield from (s for s in self._slots.values() if s not in self._shown)
+
+    @property
+    def cards(self) -> list[Card | None]:
+        """The cards shown, left to right."""
+        return [slot.view.card for slot in self._shown]
 
 
 def _mark_by_shape(button: ToggleButton, mark: str) -> None:

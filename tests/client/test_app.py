@@ -7,23 +7,38 @@ opponent (see conftest) so every move is known in advance.
 
 from __future__ import annotations
 
-import json
+import asyncio
+import random
 from collections.abc import Callable
 from typing import Any
 
+from textual import events
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from client.app import GinApp
+from client.app import AppConfig, GinApp, make_app
 from client.storage import Storage
 from client.ui.screens import (
     ConfirmScreen,
     HandOverScreen,
     HowToPlayScreen,
+    LayoutScreen,
     MatchEndScreen,
 )
-from client.ui.table import CardView
-from gin import Card, Phase
+from client.ui.table import CardRow, CardView
+from gin import (
+    Card,
+    Discard,
+    DrawPile,
+    DrawStock,
+    Knock,
+    LayOff,
+    Pass,
+    Phase,
+    parse_cards,
+    players,
+)
 from gin.rules import STANDARD
 
 SIZE = (100, 30)
@@ -112,7 +127,7 @@ async def test_knock_with_layoffs(table: Any, deal: Any, storage: Storage) -> No
         await press(pilot, "p", "s")
         assert app.screen.query_one("#btn-knock", Button).display
         await press(pilot, "k")
-        assert isinstance(app.screen, ConfirmScreen)
+        assert isinstance(app.screen, LayoutScreen)
         assert "with 1 in loose cards" in app.screen.question
         assert "K♣" in app.screen.question
         await press(pilot, "enter")
@@ -127,7 +142,7 @@ async def test_knock_with_layoffs(table: Any, deal: Any, storage: Storage) -> No
         await press(pilot, "enter")
         assert app.game is not None
         assert app.game.match.scores == [14, 0]
-        assert "Hand 2" in text(app, "#hand-number")
+        assert text(app, "#status").startswith("Hand 2 · You 14 – Computer 0")
     # The finished hand was saved: its deck and actions, and its result.
     [record] = storage.saved_hands()
     assert record["result"]["kind"] == "knock" and record["result"]["points"] == 14
@@ -152,7 +167,7 @@ async def test_undercut(table: Any, deal: Any) -> None:
         await press(pilot, "p")
         assert "The computer knocked" in text(app, "#prompt")
         assert app.screen.query_one("#btn-lay_off", Button).display
-        await press(pilot, "l")
+        await press(pilot, "l", "enter")
         assert isinstance(app.screen, HandOverScreen)
         explanation = text(app, "#explanation")
         assert "An undercut: 1 − 0 + 25 = 26 to you." in explanation
@@ -201,7 +216,7 @@ async def test_continue_after_quit(table: Any, deal: Any, storage: Storage) -> N
         await press(pilot, "p", "s")
         assert app.game is not None
         before = app.game.observation()
-    saved = json.loads(storage.match_path.read_text())
+    saved = storage.load_match()
     assert saved["match"]["hands"][0]["actions"] == [[0, "pass"], [1, "pass"], [0, "stock"]]
 
     again, _ = table()
@@ -220,12 +235,12 @@ async def test_grouping_off_lets_cards_be_rearranged(table: Any, deal: Any) -> N
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         bars = app.screen.query("#hand .bar")
-        assert sum("━" in str(b.render()) for b in bars) == 3  # three melds, three bars
+        assert sum("━" in str(b.render()) for b in bars) == 9  # three melds, barred
         await press(pilot, "g")
-        first = [v.card for v in app.screen.query("#hand CardView")]
+        first = app.screen.query_one("#hand", CardRow).cards
         await pilot.click("#hand #card-Kc")
         await press(pilot, "shift+left", "shift+left")
-        after = [v.card for v in app.screen.query("#hand CardView")]
+        after = app.screen.query_one("#hand", CardRow).cards
         i = first.index(Card.parse("Kc"))
         assert after.index(Card.parse("Kc")) == i - 2
         assert sorted(after) == sorted(first)  # type: ignore[type-var]
@@ -236,8 +251,21 @@ async def test_hint_highlights_hards_move(table: Any, deal: Any) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await press(pilot, "p", "s", "h")
-        assert text(app, "#prompt").startswith("Hint: knock, throwing the K♥")
+        # The whole reason, once: it names the move itself.
+        assert text(app, "#prompt") == ("Hint: Gin: throw the king of hearts and every card "
+                                        "is in a meld (25 bonus, nothing can be laid off).")
         assert app.screen.query_one("#hand #card-Kh", CardView).has_class("-hint")
+
+
+async def test_a_knock_over_the_limit_is_refused_with_the_reason(table: Any,
+                                                                 deal: Any) -> None:
+    app, _ = table(deal("2c 5d 8h Jc Ks 3s 6h 9d Qc 4s", KNOCK[1], "Qd", "Ts"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "p", "s", "k")
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert text(app, "#prompt").startswith("You can't knock yet: your best throw leaves ")
+        assert text(app, "#prompt").endswith("this hand's knock limit is 10.")
 
 
 async def test_side_panel_full_screen_keys_and_friend_online(table: Any, deal: Any) -> None:
@@ -311,3 +339,201 @@ def test_snapshot_how_to_play(snap_compare: SnapCompare, table: Any, deal: Any) 
         await press(pilot, "i")
 
     assert snap_compare(app, terminal_size=SIZE, run_before=open_rules)
+
+
+# -- mouse storms and small terminals ------------------------------------------
+
+
+def driver_click(app: GinApp, widget: Widget) -> None:
+    """Press and release the mouse over ``widget`` as a terminal driver does: the
+    events are queued at once, without waiting for the table to catch up."""
+    x, y = widget.region.center
+    for kind in (events.MouseDown, events.MouseUp):
+        app.post_message(kind(None, x, y, 0, 0, 1, False, False, False,
+                              screen_x=x, screen_y=y))
+
+
+async def test_hundreds_of_quick_clicks_on_cards_never_crash(table: Any, deal: Any) -> None:
+    app, _ = table(deal(*KNOCK))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "p", "s")
+        first, second, *_ = app.screen.query("#hand CardView").results(CardView)
+        for i in range(400):
+            driver_click(app, first if i % 2 == 0 else second)
+            if i % 4 == 0:
+                await asyncio.sleep(0)  # let some land while the row updates
+        await settle(pilot)
+        # A click can land on a card raised or lowered meanwhile and be lost, so a
+        # card may have been thrown; either way the table shows what is held.
+        assert sorted(app.screen.query_one("#hand", CardRow).cards) == sorted(held(app))
+
+
+async def test_a_whole_match_at_80_by_24_by_mouse_and_keys(storage: Storage) -> None:
+    """A whole match against the Easy computer at 80×24, every move made with quick
+    clicks (the stock, a card, the same card again to throw it, and a stray click
+    after) or keys, the moves chosen by an Easy player for the human."""
+    app = make_app(AppConfig(storage=storage, vs="easy", rng=random.Random(7), delay=0,
+                             offer_resume=False, rules=STANDARD.with_options(target=40)))
+    me = players.get("easy", random.Random(1))
+    turns = hands = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        while not isinstance(app.screen, MatchEndScreen):
+            await settle(pilot)
+            if isinstance(app.screen, HandOverScreen):
+                hands += 1
+                driver_click(app, app.screen.query_one("#close"))
+                continue
+            game = app.game
+            assert game is not None
+            legal = game.legal()
+            if not legal:
+                continue
+            action = me.choose(game.observation(), legal)
+            if isinstance(action, LayOff):
+                await pilot.press("l", "enter")
+            elif isinstance(action, Pass):
+                driver_click(app, app.screen.query_one("#btn-pass_card"))
+            elif isinstance(action, DrawStock):
+                driver_click(app, app.screen.query_one("#stock CardView"))
+            elif isinstance(action, DrawPile):
+                driver_click(app, app.screen.query_one("#discard CardView"))
+            elif isinstance(action, Knock):
+                await pilot.press("k", "enter")
+            elif isinstance(action, Discard):
+                view = app.screen.query_one(f"#hand #card-{action.card}")
+                if app.selected != action.card:
+                    driver_click(app, view)  # select it
+                    await asyncio.sleep(0)
+                driver_click(app, view)  # throw it
+                driver_click(app, view)  # a stray click on the card just thrown
+                turns += 1
+        await settle(pilot)
+        assert isinstance(app.screen, MatchEndScreen)
+        assert app.game is not None and app.game.totals is not None
+    assert turns >= 30 and hands >= 2, (turns, hands)
+
+
+async def test_80_by_24_shows_the_whole_hand_the_prompt_and_the_actions(
+        table: Any, deal: Any, storage: Storage) -> None:
+    for size in ((80, 24), (60, 20)):
+        storage.clear_match()
+        app, _ = table(deal(*KNOCK))
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await press(pilot, "p", "s")
+            screen = app.screen.region
+            views = list(app.screen.query("#hand CardView").results(CardView))
+            shown = [v for v in views if v.display and v.parent is not None
+                     and v.parent.display]
+            assert len(shown) == 11
+            for widget in (*shown, app.screen.query_one("#prompt"),
+                           app.screen.query_one("#btn-discard"),
+                           app.screen.query_one("#btn-knock")):
+                assert screen.contains_region(widget.region), (size, widget)
+                assert widget.region.area > 0, (size, widget)
+            assert not app.screen.query_one("#side").display  # it gives the room
+            # The scores and the hand number stay in view.
+            assert text(app, "#status").startswith("Hand 1 · You 0 – Computer 0")
+
+
+async def test_below_the_least_size_the_table_says_what_it_needs(
+        table: Any, deal: Any) -> None:
+    app, _ = table(deal(*KNOCK))
+    async with app.run_test(size=(50, 15)) as pilot:
+        await settle(pilot)
+        assert "at least 60×20" in text(app, "#too-small")
+        assert "this one is 50×15" in text(app, "#too-small")
+        assert not app.screen.query_one("#main").display
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert app.screen.query_one("#main").display
+        assert not app.screen.query_one("#too-small").display
+
+
+def test_snapshot_eleven_cards_at_80_by_24(snap_compare: SnapCompare, table: Any,
+                                           deal: Any) -> None:
+    app, _ = table(deal(*KNOCK))
+
+    async def draw(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await press(pilot, "p", "s")
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=draw)
+
+
+def test_snapshot_eleven_cards_at_120_by_40(snap_compare: SnapCompare, table: Any,
+                                            deal: Any) -> None:
+    app, _ = table(deal(*KNOCK))
+
+    async def draw(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await press(pilot, "p", "s")
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=draw)
+
+
+# -- choosing the melds: the knocker's and the defender's ----------------------
+
+# Two least-deadwood layouts: A♦2♦3♦ + 4♣–7♣, or 2♥2♠2♦ + 4♣–7♣ (8 loose either way).
+TWO_LAYOUTS = ("2h 3d 7c 2s 2d 4c 5c 4s Ad 6c", "5d 9c Jd Jh Js 7d 8d 3h 9h 4h", "Kd", "Ks")
+
+
+async def test_a_knock_offers_the_computers_layout_then_any_other(
+        table: Any, deal: Any) -> None:
+    for switch, expected in ((False, "2d 2h 2s"), (True, "Ad 2d 3d")):
+        app, _ = table(deal(*TWO_LAYOUTS))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await press(pilot, "p", "s", "k")
+            screen = app.screen
+            assert isinstance(screen, LayoutScreen) and len(screen.layouts) == 2
+            assert "Layout 1 of 2: The computer's choice" in text(app, "#layout-label")
+            shown = app.screen.query_one("#row-0", CardRow).cards
+            assert shown[:7] == list(parse_cards("4c 5c 6c 7c 2d 2h 2s"))
+            if switch:
+                await press(pilot, "right")
+                assert "Layout 2 of 2: Another way" in text(app, "#layout-label")
+            await press(pilot, "enter")
+            assert isinstance(app.screen, HandOverScreen)
+            assert app.game is not None
+            result = app.game.observation().result
+            assert result is not None and result.outcome is not None
+            melds = {" ".join(str(c) for c in m) for m in result.outcome.knocker_melds}
+            assert melds == {"4c 5c 6c 7c", expected}
+        app.config.storage.clear_match()  # type: ignore[union-attr]
+
+
+async def test_laying_off_shows_the_knockers_melds_and_lets_you_choose(
+        table: Any, deal: Any) -> None:
+    for switch in (False, True):
+        app, _ = table(deal(*UNDERCUT), script=["take", "knock Kh"])
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await press(pilot, "p")
+            # The knocker's sets and runs are face up on the table while you lay off.
+            row = app.screen.query_one("#opponent", CardRow).cards
+            assert row == [*parse_cards("2c 3c 4c 5d 5h 5s 9d 9h 9s"), None]
+            await press(pilot, "l")
+            screen = app.screen
+            assert isinstance(screen, LayoutScreen) and len(screen.layouts) > 1
+            assert "laying down 3 melds and 1 loose card" in screen.question
+            assert text(app, "#layout-label").endswith(
+                "The best: 1 card laid off, 0 left in loose cards.")
+            laid = app.screen.query("#row-0 CardView.-laidoff")
+            assert [v.card for v in laid] == [Card.parse("5c")]
+            if switch:
+                await press(pilot, "right")
+                other = text(app, "#layout-label")
+            await press(pilot, "enter")
+            assert isinstance(app.screen, HandOverScreen)
+            assert app.game is not None
+            result = app.game.observation().result
+            assert result is not None and result.outcome is not None
+            if switch:  # a worse layout, chosen on purpose: it is played as chosen
+                left = result.outcome.defender_deadwood
+                assert left > 0 and f"{left} left in loose cards" in other
+                assert result.kind == "knock"
+            else:
+                assert result.kind == "undercut"
+        app.config.storage.clear_match()  # type: ignore[union-attr]

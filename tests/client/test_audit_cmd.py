@@ -103,3 +103,14 @@ def test_what_one_record_cannot_prove_is_not_called_verified(
     assert "  not verified: the match scores before hand 2" in out
     assert main(["audit", "-q", second, first]) == 0  # together: hand 2 follows hand 1
     assert capsys.readouterr().out == f"{second}:\nverified\n{first}:\nverified\n"
+
+
+def test_a_record_is_printed_as_plain_text(record: HandRecord, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    data = record.to_dict()
+    data["rules"]["name"] = "\x1b[2J\x1b]0;pwned\x07"
+    path = write(tmp_path, "escape\x1b[31m.json", json.dumps(data))
+    assert main(["audit", path]) == 2
+    captured = capsys.readouterr()
+    assert "\x1b" not in captured.err and "\x07" not in captured.err
+    assert "ruleset name" in captured.err

@@ -102,6 +102,12 @@ def test_a_state_save_carries_the_checksum_of_its_contents(sealed: Storage) -> N
     assert sealed.load_match() == {"format": 1, "b": [1, "é"]}
 
 
+def test_data_that_json_reshapes_still_matches_its_checksum(sealed: Storage) -> None:
+    sealed.save_match({"format": 1, "rng": (3, (1, 2), None), "by_hand": {2: "b", 10: "a"}})
+    assert sealed.load_match() == {"format": 1, "rng": [3, [1, 2], None],
+                                   "by_hand": {"2": "b", "10": "a"}}
+
+
 @pytest.mark.parametrize(("damage", "why"), [
     (lambda raw: raw.replace(b'"a": 1', b'"a": 2'), "checksum does not match"),
     (lambda raw: raw[:-5], "not valid JSON"),

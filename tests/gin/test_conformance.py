@@ -17,7 +17,15 @@ import pytest
 
 from gin import best_arrangement, best_discard, parse_cards
 from gin.cards import cards_mask
-from gin.conformance import arrange_case, arrange_cases, corpus
+from gin.conformance import (
+    arrange_case,
+    arrange_cases,
+    corpus,
+    decisions_cases,
+    match_cases,
+    peer_cases,
+    settle_cases,
+)
 
 WEB = Path(__file__).resolve().parents[2] / "client" / "web"
 
@@ -58,10 +66,18 @@ def test_the_typescript_engine_agrees_with_a_small_corpus(tmp_path: Path) -> Non
             pytest.fail(f"conformance check cannot run in CI: {why}")
         pytest.skip(f"TypeScript conformance check skipped: {why}")
     files = []
-    for name, cases in corpus().items():
+    small = {  # a little of every kind: CI checks the whole corpus separately
+        "arrange.jsonl": arrange_cases(50),
+        "settle.jsonl": settle_cases(100),
+        "match.jsonl": match_cases(1),
+        "peer.jsonl": peer_cases(1),
+        "decisions.jsonl": decisions_cases(1),
+    }
+    assert small.keys() == corpus().keys()
+    for name, cases in small.items():
         path = tmp_path / name
         with path.open("w", encoding="utf-8") as out:
-            for _, case in zip(range(300), cases, strict=False):
+            for case in cases:
                 out.write(json.dumps(case) + "\n")
         files.append(str(path))
     run = subprocess.run(

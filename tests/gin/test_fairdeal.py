@@ -11,6 +11,7 @@ import pytest
 
 from gin import ecc
 from gin import fairdeal as fd
+from gin import shuffle_proof as sp
 from gin.errors import MalformedInput, PeerFault
 from gin.fairdeal import Role
 
@@ -420,3 +421,38 @@ def test_trusting_own_messages_finds_the_same_deviations(hand: dict[str, object]
             (Role.FIRST, "message3", 5)
         ]
     assert _audit(hand, trust=Role.FIRST, message3=bad3).ok
+
+
+# --- the shuffle proof (§8.9) ---------------------------------------------------
+
+
+def test_an_honest_shuffle_passes_every_challenge_and_a_duplicating_one_at_most_one() -> None:
+    first, second = fd.SeedMaterial.from_seed(bytes(range(32))), fd.SeedMaterial.from_seed(
+        bytes(range(32, 64)))
+    m1 = fd.build_message1(first)
+    m2 = fd.build_message2(second, m1)
+    shadows = sp.shadows(second, m1)
+    # A cheater: position 51 re-encrypts message1's entry for position 50.
+    bad = list(m2)
+    bad[51] = ecc.mul(m1[second.permutation[50]], second.position_keys[51])
+    # Its other strategy: shadows built from its bad message 2, which open to it.
+    from_bad = [fd.SeedMaterial.from_seed(bytes([r]) * 32) for r in range(sp.ROUNDS)]
+    bad_shadows = [fd.build_message2(s, bad) for s in from_bad]
+    for challenge in range(1 << sp.ROUNDS):
+        honest = sp.open_rounds(second, challenge)
+        lies = sp.open_rounds(second, challenge)
+        passed_a = passed_b = 0
+        for r in range(sp.ROUNDS):
+            bit = challenge >> r & 1
+            assert sp.check_round(m1, m2, shadows[r], bit, honest[r]) is None
+            passed_a += sp.check_round(m1, bad, shadows[r], bit, lies[r]) is None
+            # Strategy b opens bit 1 truthfully (σ⁻¹, 1/c) and bit 0 with its seed.
+            s = from_bad[r]
+            where = {src: i for i, src in enumerate(s.permutation)}
+            opening = (sp.Opening(seed=bytes([r]) * 32) if bit == 0 else sp.Opening(
+                tau=tuple(where[j] for j in range(52)),
+                keys=tuple(ecc.inverse(s.position_keys[where[j]]) for j in range(52))))
+            passed_b += sp.check_round(m1, bad, bad_shadows[r], bit, opening) is None
+        ones = bin(challenge).count("1")
+        assert passed_a == sp.ROUNDS - ones  # passes exactly the bit-0 rounds
+        assert passed_b == ones  # passes exactly the bit-1 rounds

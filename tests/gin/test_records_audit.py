@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from gin import cosign
 from gin import fairdeal as fd
 from gin.actions import BigGin, Discard, DrawStock, Knock
 from gin.audit import audit_record, audit_records
@@ -21,6 +22,9 @@ from gin.rules import CLASSIC
 from gin.session import HandVerified, Session, play_local
 
 SECRET = bytes(range(32))
+# The players' signing keys of the fixture's match, to sign edited records again:
+# the checks beyond the signatures must hold even for a record both players signed.
+SIGNERS: list[cosign.Signer] = []
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +35,7 @@ def both_copies() -> tuple[list[HandRecord], list[HandRecord]]:
     play_local(host, guest, [get("normal", random.Random(i)) for i in (0, 1)])
     copies = tuple([e.record for e in s.events() if isinstance(e, HandVerified)]
                    for s in (host, guest))
+    SIGNERS[:] = [s._signer for s in (host, guest) if s._signer is not None]
     assert len(copies[0]) == len(copies[1]) >= 4 and host.failure is guest.failure is None
     return copies[0], copies[1]
 
@@ -75,7 +80,9 @@ def mutate(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> st
     (lambda d: d.pop("seeds"), "record.seeds: missing"),
     (lambda d: d.update(extra=1), "record.extra: unexpected field"),
     (lambda d: d.update(format="other"), "record.format"),
-    (lambda d: d.update(version=2), "record.version: 2 is outside 1..1"),
+    (lambda d: d.update(version=1), "record.version: 1 is outside 2..2"),
+    (lambda d: d["signatures"].update(host="00"), "record.signatures.host: expected 128"),
+    (lambda d: d.pop("signing_keys"), "record.signing_keys: missing"),
     (lambda d: d.update(dealer=2), "record.dealer: 2 is outside 0..1"),
     (lambda d: d.update(hand=True), "record.hand: expected an integer"),
     (lambda d: d["seeds"].update(first="zz" * 32), "record.seeds.first: not hexadecimal"),
@@ -87,7 +94,8 @@ def mutate(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> st
     (lambda d: d["result"].update(kind="win"), "record.result.kind"),
     (lambda d: d["rules"].update(target=-1), "record.rules"),
     (lambda d: d.update(seats=["guest", "host"]), "record.seats"),
-], ids=["missing", "unknown", "format", "version", "dealer", "bool", "hex", "length",
+], ids=["missing", "unknown", "format", "version", "signature", "signing-keys", "dealer",
+        "bool", "hex", "length",
         "entries", "position", "empty-step", "action", "kind", "rules", "seats"])
 def test_parsing_is_strict_and_names_the_path(
     record: HandRecord, change: Callable[[dict[str, Any]], object], where: str
@@ -104,8 +112,15 @@ def test_garbage_is_malformed(data: bytes) -> None:
         parse_record(data)
 
 
+def signed(record: HandRecord) -> HandRecord:
+    """``record`` signed again by both players, as if both had agreed to it."""
+    digest = cosign.hand_digest(record)
+    host, guest = SIGNERS
+    return replace(record, signatures=(host.sign(digest), guest.sign(digest)))
+
+
 def audited(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> Any:
-    return audit_record(parse_record(mutate(record, change)))
+    return audit_record(signed(parse_record(mutate(record, change))))
 
 
 def test_wrong_seed_fails_the_commitment(record: HandRecord) -> None:
@@ -167,7 +182,7 @@ def test_truncated_steps_leave_the_hand_unfinished(record: HandRecord) -> None:
 
 
 def scores_edited(record: HandRecord, scores: list[int]) -> HandRecord:
-    return parse_record(mutate(record, lambda d: d.update(scores=scores)))
+    return signed(parse_record(mutate(record, lambda d: d.update(scores=scores))))
 
 
 def test_hand_one_alone_proves_its_scores(records: list[HandRecord]) -> None:
@@ -345,3 +360,32 @@ def test_a_key_answering_the_wrong_step_is_noticed(record: HandRecord) -> None:
     (finding,) = audited(record, move_it).findings
     assert (finding.who, finding.where) == ("record", f"steps[{index}]")
     assert "the key of the card" in finding.detail
+
+
+# --- the players' signatures --------------------------------------------------------
+
+
+def test_any_edit_breaks_both_signatures(record: HandRecord) -> None:
+    for change in (lambda d: d.update(scores=[0, 99]),
+                   lambda d: d["steps"].pop(0),  # a deal's keys
+                   lambda d: d["result"].update(points=record.score.points + 1)):
+        result = audit_record(parse_record(mutate(record, change)))
+        wheres = {f.where for f in result.findings if f.who == "record"}
+        assert {"signatures.host", "signatures.guest"} <= wheres
+
+
+def test_one_player_cannot_sign_a_hand_alone(record: HandRecord) -> None:
+    forged = parse_record(mutate(record, lambda d: d.update(scores=[0, 99])))
+    digest = cosign.hand_digest(forged)
+    host_only = replace(forged, signatures=(SIGNERS[0].sign(digest), record.signatures[1]))
+    wheres = [f.where for f in audit_record(host_only).findings]
+    assert "signatures.guest" in wheres and "signatures.host" not in wheres
+
+
+def test_keys_not_bound_to_the_match_id_are_refused(record: HandRecord) -> None:
+    stranger = cosign.Signer(bytes(32))
+    digest = cosign.hand_digest(record)
+    swapped = replace(record, signing_keys=(record.signing_keys[0], stranger.public),
+                      signatures=(record.signatures[0], stranger.sign(digest)))
+    (finding,) = audit_record(swapped).findings
+    assert (finding.who, finding.where) == ("record", "match_id")

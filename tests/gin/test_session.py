@@ -3,6 +3,7 @@ hostile frames refused, privacy after the deal, resumption, the protocol vectors
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Callable, Mapping
@@ -12,17 +13,21 @@ from typing import Any
 import msgpack
 import pytest
 
-from gin import ecc
-from gin.actions import Discard, DrawPile
+from gin import cosign, ecc, wire
+from gin import fairdeal as fd
+from gin.actions import Discard, DrawPile, parse_action
 from gin.audit import audit_record
 from gin.cards import DECK
 from gin.errors import IllegalAction, PeerFault
 from gin.hand import UPCARD_POSITION, dealt_positions
 from gin.players import Player, get
-from gin.records import SEATS, HandRecord, parse_record
+from gin.records import SEATS, HandRecord, Score, Step, parse_record
 from gin.rules import OKLAHOMA, STANDARD, Ruleset
 from gin.session import (
     CheatDetected,
+    CorruptState,
+    FrameRejected,
+    HandDealt,
     HandScored,
     HandVerified,
     MatchOver,
@@ -31,10 +36,12 @@ from gin.session import (
     ProtocolError,
     Session,
     SessionEvent,
+    Unresolved,
     first_dealer_for,
-    match_id_for,
+    link_id_for,
     rules_digest,
 )
+from gin.session import _coin as _coin
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "protocol.md"
 SECRET = bytes(range(32))
@@ -59,25 +66,71 @@ def source(label: str) -> Callable[[int], bytes]:
     return random.Random(label).randbytes
 
 
+class Relay:
+    """A perfect relay: every frame arrives once, in order. Subclasses misbehave."""
+
+    def route(self, frame: bytes, to: int) -> list[tuple[bytes, int]]:
+        return [(frame, to)]
+
+    def release(self) -> list[tuple[bytes, int]]:
+        """Frames held back, delivered once the network is otherwise quiet."""
+        return []
+
+
+class Lossy(Relay):
+    """Drops, duplicates, delays and reorders frames at random (a fixed seed)."""
+
+    def __init__(self, seed: int, drop: float = 0.15, dup: float = 0.1, hold: float = 0.15
+                 ) -> None:
+        self.rng = random.Random(seed)
+        self.drop, self.dup, self.hold = drop, dup, hold
+        self.held: list[tuple[bytes, int]] = []
+        self.dropped = self.duplicated = self.delayed = 0
+
+    def route(self, frame: bytes, to: int) -> list[tuple[bytes, int]]:
+        roll = self.rng.random()
+        if roll < self.drop:
+            self.dropped += 1
+            return []
+        if roll < self.drop + self.hold:
+            self.delayed += 1
+            self.held.append((frame, to))
+            return []
+        if roll < self.drop + self.hold + self.dup:
+            self.duplicated += 1
+            return [(frame, to), (frame, to)]
+        return [(frame, to)]
+
+    def release(self) -> list[tuple[bytes, int]]:
+        out, self.held = self.held, []
+        self.rng.shuffle(out)
+        return out
+
+
 class Link:
-    """Two sessions joined in memory. Frames numbered in ``lose`` are lost with the
-    connection (and everything after them in flight); then both sides reconnect and
-    re-send what is unacknowledged."""
+    """Two sessions joined through a relay model, with a clock that drives their
+    re-send timers. ``wire`` keeps every frame either side put on the network.
+    Frames numbered in ``lose`` are lost with the connection (and everything after
+    them in flight); then both sides reconnect and re-send what is unacknowledged."""
 
     def __init__(self, rules: Ruleset = STANDARD, cls: type[Session] = Session,
-                 seed: int = 0) -> None:
+                 seed: int = 0, relay: Relay | None = None, secret: bytes = SECRET) -> None:
         self.random = [source(f"{seed}/host"), source(f"{seed}/guest")]
-        self.s = [cls("host", SECRET, rules, self.random[0]),
-                  cls("guest", SECRET, None, self.random[1])]
+        self.s = [cls("host", secret, rules, self.random[0]),
+                  cls("guest", secret, None, self.random[1])]
         self.players: list[Player] = [get("normal", random.Random(f"{seed}/p{i}"))
                                       for i in (0, 1)]
         self.events: list[list[SessionEvent]] = [[], []]
+        self.relay = relay or Relay()
+        self.wire: list[tuple[int, bytes]] = []  # (receiving seat, frame)
         self.lose: set[int] = set()
         self.sent = 0
         self.reconnects = 0
+        self.now = 0.0
+        self.ticks = 0
 
     def deliver(self, frame: bytes, to: int) -> None:
-        if not self.s[to].over:
+        if not self.s[to].failure:
             self.s[to].receive(frame)
 
     def pump(self) -> None:
@@ -86,10 +139,16 @@ class Link:
             frames += [(f, 0) for f in self.s[1].data_to_send()]
             for i in (0, 1):
                 self.events[i] += self.s[i].events()
-            if not frames:
-                return
+            self.wire += [(to, f) for f, to in frames]
+            routed = [r for f, to in frames for r in self.relay.route(f, to)]
+            if not routed:
+                routed = self.relay.release()
+            if not routed:
+                if not frames:
+                    return
+                continue
             down = False
-            for frame, to in frames:
+            for frame, to in routed:
                 self.sent += 1
                 down = down or self.sent in self.lose
                 if not down:
@@ -103,9 +162,30 @@ class Link:
             for frame in self.s[i].resend():
                 self.deliver(frame, 1 - i)
 
-    def step(self) -> bool:
-        """One local move by whoever may move; False when nobody can."""
+    def settle(self, patience: int = 300) -> None:
+        """Pump, and let time pass (re-send timers fire) until someone can move, the
+        match is over, or nothing has arrived for ``patience`` seconds."""
         self.pump()
+        quiet, last = 0, [s.received for s in self.s]
+        while not any(s.legal_actions() for s in self.s) and not all(s.over for s in self.s):
+            if any(s.failure for s in self.s) or quiet >= patience:
+                return
+            self.ticks += 1
+            self.now += 1.0
+            for s in self.s:
+                s.poll(self.now)
+            self.pump()
+            now = [s.received for s in self.s]
+            quiet = 0 if now != last else quiet + 1
+            last = now
+
+    def step(self) -> bool:
+        """One local move by whoever may move; False when nobody can. The guest
+        accepts custom rules."""
+        self.settle()
+        if self.s[1].rules_offered is not None and not self.s[1].over:
+            self.s[1].accept_rules()
+            self.settle()
         movers = [s for s in self.s if s.legal_actions()]
         if not movers:
             return False
@@ -122,6 +202,7 @@ class Link:
             moves += 1
             if on_move is not None:
                 on_move(self, moves)
+        self.settle()
 
     def of(self, kind: type[SessionEvent], seat: int) -> list[Any]:
         return [e for e in self.events[seat] if isinstance(e, kind)]
@@ -154,10 +235,15 @@ def test_whole_match_agrees_and_audits_clean(rules: Ruleset, baseline: Link) -> 
     for mine, theirs in zip(host, guest, strict=True):
         assert (mine.seeds, mine.messages, mine.score, mine.scores) == (
             theirs.seeds, theirs.messages, theirs.score, theirs.scores)
-        assert mine.rules == rules and mine.match_id == match_id_for(SECRET)
+        assert mine.rules == rules and mine.match_id == link.s[0].match_id
+        assert mine.match_id == cosign.match_id_for(link_id_for(SECRET), *mine.signing_keys)
+        assert mine.signatures == theirs.signatures
         for record in (mine, theirs):
             assert audit_record(record).ok
             assert parse_record(record.to_json()) == record
+            digest = cosign.hand_digest(record)
+            assert all(cosign.verify(k, digest, s) for k, s in zip(
+                record.signing_keys, record.signatures, strict=True))
     assert all(s.failure is None and s.over for s in link.s)
 
 
@@ -194,6 +280,8 @@ def cheat_once(msg_type: str, change: Callable[[Session, Fields], Fields | None]
             changed = change(s, fields)
             if changed is not None:
                 cheater.append(SEATS[s.seat])
+                if t == "deck":  # a real cheater holds what it sent
+                    s._state().messages[changed["n"] - 1] = tuple(changed["deck"])
                 return None if silence_after else changed
         return fields
 
@@ -238,9 +326,10 @@ def test_duplicated_card_in_message1_is_refused_on_arrival() -> None:
     assert failure.field == "message1[1]" and "repeats position 0" in failure.reason
 
 
-def test_duplicated_card_in_message2_is_pinned_at_hand_end() -> None:
-    # Position 51 re-encrypts the card of position 50: distinct bytes, the same card.
-    # Neither is ever drawn (the hand is dead with two cards left), so the audit finds it.
+def test_duplicated_card_in_message2_is_caught_before_any_card_is_dealt() -> None:
+    # Position 51 re-encrypts the card of position 50 under its own key: distinct
+    # bytes that both open to a card. The shuffle proof (§8.9) catches it before the
+    # honest first shuffler sends a single key.
     def duplicate(s: Session, f: Fields) -> Fields | None:
         if f["n"] != 2:
             return None
@@ -253,7 +342,8 @@ def test_duplicated_card_in_message2_is_pinned_at_hand_end() -> None:
 
     link, cheater = cheat_once("deck", duplicate)
     failure = caught(link, cheater)
-    assert failure.field == "message2[51]" and "message1" in failure.reason
+    assert failure.field.startswith("proof[") and "not proven a shuffle" in failure.reason
+    assert not link.of(HandDealt, SEATS.index(cheater))  # it never saw a card of the hand
 
 
 def test_substituted_card_in_message1_is_caught() -> None:
@@ -365,18 +455,25 @@ def test_throwing_the_card_just_taken() -> None:
     assert failure.field == "move.a" and "just taken" in failure.reason
 
 
-def test_refusing_the_seed_by_silence_then_timeout() -> None:
+def test_a_withheld_seed_is_unresolved_not_a_cheat() -> None:
+    # The seed may have been withheld, or dropped by the relay: nobody forfeits.
     link, cheater = cheat_once("seed", lambda s, f: f, silence_after=True)
     honest = link.s[1 - SEATS.index(cheater)]
     assert honest.waiting_for() == "seed"
     honest.peer_timed_out()
-    failure = caught(link, cheater)
-    assert failure.field == "seed" and "failed audit" in failure.reason
+    failure = honest.failure
+    assert isinstance(failure, PeerTimedOut) and isinstance(failure, Unresolved)
+    assert not failure.proven and failure.field == "seed"
+    assert failure.who == f"{cheater} or the relay"
+    assert f"the {cheater}'s seed did not arrive in time: the {cheater} withheld it, " \
+        "or the relay dropped it" in failure.reason
+    assert "cheat" not in failure.reason and "audit" not in failure.reason
+    assert not link.of(MatchOver, honest.seat)
 
 
 def test_refusing_the_seed_by_abort() -> None:
     def refuse(s: Session, f: Fields) -> Fields | None:
-        Session._send(s, "abort", {"who": s.role, "field": "seed", "reason": "no"})
+        Session._send(s, "abort", {"why": "cheat", "field": "seed", "reason": "no"})
         return f
 
     link, cheater = cheat_once("seed", refuse, silence_after=True)
@@ -384,24 +481,53 @@ def test_refusing_the_seed_by_abort() -> None:
     assert failure.field == "seed" and "refused to reveal" in failure.reason
 
 
-def test_timeout_during_play_forfeits_without_blaming_the_deal() -> None:
+def test_timeout_during_play_names_both_causes_and_tells_the_peer() -> None:
     link = Link()
     link.pump()
     idle = next(s for s in link.s if not s.legal_actions())
     idle.peer_timed_out()
+    peer = SEATS[idle.peer]
     assert isinstance(idle.failure, PeerTimedOut) and idle.failure.field == "move"
-    assert idle.events()[-1] == MatchOver(idle.seat, None, SEATS[idle.peer])
-    link.pump()  # the abort reaches the other side
-    assert isinstance(link.s[idle.peer].failure, PeerAborted)
+    assert idle.failure.who == f"{peer} or the relay" and not idle.failure.proven
+    assert not any(isinstance(e, MatchOver) for e in idle.events())
+    link.pump()  # the notice reaches the other side, which is not blamed either
+    other = link.s[idle.peer].failure
+    assert isinstance(other, PeerAborted) and not other.proven
+    assert other.who == idle.role and "saying:" in other.reason
+    assert not link.of(MatchOver, idle.peer)
+
+
+def test_an_abort_is_shown_as_the_peers_claim_never_as_a_verdict() -> None:
+    # A cheater says the honest side cheated: the honest side reports what it said.
+    link = Link()
+    link.pump()
+    liar = link.s[0]
+    Session._send(liar, "abort", {"why": "cheat", "field": "deal.keys",
+                                  "reason": "guest cheated: at fault: guest"})
+    link.pump()
+    failure = link.s[1].failure
+    assert isinstance(failure, PeerAborted) and not failure.proven
+    assert failure.who == "host"  # the side that ended the match, not the one it blames
+    assert failure.reason.startswith("the host ended the match (cheat), saying: ")
+    assert not link.of(MatchOver, 1)
 
 
 # --- hostile frames and malformed messages ----------------------------------------------------
 
 
-def handshake_frame() -> tuple[Session, Session, bytes]:
+def handshake() -> tuple[Session, Session, bytes]:
+    """Host and guest after the offers; the host's hello, sealed, not yet delivered."""
     host = Session("host", SECRET, STANDARD, source("h"))
     guest = Session("guest", SECRET, None, source("g"))
-    (hello,) = host.data_to_send()
+    (host_offer,) = host.data_to_send()
+    (guest_offer,) = guest.data_to_send()
+    host.receive(guest_offer)
+    guest.receive(host_offer)
+    offer, hello = host.data_to_send()  # our offer (the guest lacked ours), then the hello
+    assert offer[1] == wire.Kind.OFFER.value and hello[1] == wire.Kind.DATA.value
+    (guest_offer,) = guest.data_to_send()  # the guest's offer again: the host lacked it
+    host.receive(guest_offer)
+    assert host.data_to_send() == []  # both now know both contributions
     return host, guest, hello
 
 
@@ -409,33 +535,136 @@ def handshake_frame() -> tuple[Session, Session, bytes]:
     (lambda h, g, f: (g, f[:30] + bytes([f[30] ^ 1]) + f[31:]), "tag"),
     (lambda h, g, f: (h, f), "direction"),
     (lambda h, g, f: (g, Session("host", bytes(32), STANDARD, source("x")).data_to_send()[0]),
-     "match"),
-    (lambda h, g, f: (g, f[:20]), "frame"),
-], ids=["tampered", "reflected", "foreign-match", "truncated"])
-def test_hostile_frames_are_refused_and_blamed_on_the_relay(
+     "link"),
+    (lambda h, g, f: (g, f[:9]), "frame"),
+], ids=["tampered", "reflected", "foreign-link", "truncated"])
+def test_hostile_frames_are_unresolved_and_the_peer_is_told(
     make: Callable[[Session, Session, bytes], tuple[Session, bytes]], field: str
 ) -> None:
-    host, guest, hello = handshake_frame()
+    host, guest, hello = handshake()
     target, frame = make(host, guest, hello)
+    other = guest if target is host else host
     target.receive(frame)
     failure = target.failure
-    assert isinstance(failure, ProtocolError) and (failure.who, failure.field) == ("relay", field)
+    assert isinstance(failure, FrameRejected) and not failure.proven
+    assert (failure.who, failure.field) == (f"{other.role} or the relay", field)
+    assert "the relay altered or injected it" in failure.reason
+    assert not any(isinstance(e, MatchOver) for e in target.events())
     with pytest.raises(PeerFault, match="failed"):
         target.receive(hello)
+    # The side that saw it tells the other, which stops at once, blaming nobody
+    # (what the side sent is re-sent in order, as its re-send timer would).
+    for frame in [*target.data_to_send(), *target.resend()]:
+        if not other.failure:
+            other.receive(frame)
+    told = other.failure
+    assert isinstance(told, PeerAborted) and not told.proven
+    assert told.reason.startswith(f"the {target.role} ended the match (tampered), saying: ")
+    assert not any(isinstance(e, MatchOver) for e in other.events())
 
 
-def test_replayed_and_reordered_frames_change_nothing() -> None:
-    host, guest, hello = handshake_frame()
+def test_duplicated_reordered_and_stale_frames_are_answered_not_faults() -> None:
+    host, guest, hello = handshake()
     guest.receive(hello)
-    guest.receive(hello)  # a replay is ignored
-    (welcome,) = guest.data_to_send()
-    host.receive(welcome)
-    start, commit = host.data_to_send()
-    guest.receive(commit)  # early: ignored, nothing delivered
+    guest.receive(hello)  # a duplicate: answered with an ack, delivered once
     assert guest.received == 1 and guest.failure is None
-    guest.receive(start)
-    guest.receive(commit)
+    frames = guest.data_to_send()
+    welcome = next(f for f in frames if len(f) > wire.ACK_BYTES)
+    host.receive(welcome)
+    data = [f for f in host.data_to_send() if len(f) > wire.ACK_BYTES]
+    start, commit = data
+    guest.receive(commit)  # early: nothing delivered, a gap ack asks for a re-send
+    assert guest.received == 1 and guest.failure is None
+    (gap,) = guest.data_to_send()
+    host.receive(gap)
+    resent = host.data_to_send()
+    assert resent == [start, commit]  # byte for byte the same frames
+    for frame in resent:
+        guest.receive(frame)
     assert guest.received == 3 and guest.waiting_for() in ("deck", "commit")
+
+
+def test_a_relay_replaying_a_whole_earlier_session_is_refused() -> None:
+    # A whole first match on this link, as the relay saw it.
+    first = Link()
+    first.run()
+    to_guest = [f for to, f in first.wire if to == 1]
+    # A second match on the same link: the replayed host frames never open.
+    host = Session("host", SECRET, STANDARD, source("h2"))
+    guest = Session("guest", SECRET, None, source("g2"))
+    for frame in to_guest:
+        guest.receive(frame)
+    assert guest.received == 0 and guest.failure is None and guest.rules is None
+    # ... and the real host still gets through afterwards.
+    second = Link(seed=9)
+    second.s = [host, guest]
+    second.run()
+    assert second.records(1) and guest.failure is None
+    assert second.records(1)[0].match_id != first.records(1)[0].match_id
+
+
+def frames_reuse_no_nonce(wire_log: list[tuple[int, bytes]]) -> None:
+    """No two different frames of one direction share a (key, nonce): the epoch id
+    names the key, the kind and counter the nonce."""
+    seen: dict[tuple[int, bytes, int, bytes], bytes] = {}
+    for to, frame in wire_log:
+        if frame[1] == wire.Kind.OFFER.value:
+            continue
+        key = (to, frame[wire.PREFIX_BYTES:wire.PREFIX_BYTES + 8], frame[1],
+               frame[wire.PREFIX_BYTES + 8:wire.HEADER_BYTES])
+        assert seen.setdefault(key, frame) == frame, f"nonce reused: {key}"
+
+
+def test_no_nonce_is_used_twice_across_a_stale_restore_and_a_reused_link() -> None:
+    # A side restored from an older save seals other messages under the sequence
+    # numbers it had used: a fresh epoch gives them fresh keys.
+    link = Link()
+    stale: dict[str, object] = {}
+
+    def crash_from_stale(link: Link, moves: int) -> None:
+        if moves == 3:
+            stale.update(msgpack.unpackb(msgpack.packb(link.s[1].to_state()), raw=False))
+        if moves == 9:
+            link.s[1].data_to_send()
+            link.s[1] = Session.from_state(SECRET, stale, source("fresh"))
+            link.pump()
+
+    link.run(crash_from_stale)
+    frames_reuse_no_nonce(link.wire)
+    # Two matches on one invite link.
+    again = Link(seed=4)
+    again.run()
+    frames_reuse_no_nonce(link.wire + again.wire)
+
+
+def test_a_lossy_reordering_relay_slows_the_match_but_does_not_end_it(baseline: Link) -> None:
+    relay = Lossy(seed=3)
+    link = Link(relay=relay)
+    link.run()
+    assert relay.dropped > 50 and relay.duplicated > 30 and relay.delayed > 50
+    assert all(s.failure is None for s in link.s)
+    assert comparable(link) == comparable(baseline)
+
+
+def test_the_host_cannot_change_its_coin_after_seeing_the_guests_nonce() -> None:
+    def other_nonce(s: Session, t: str, f: Fields) -> Fields | None:
+        return f | {"nonce": bytes(32)} if t == "start" else f
+
+    link = Link(cls=Cheater)
+    host = link.s[0]
+    assert isinstance(host, Cheater)
+    host.tamper = other_nonce
+    link.pump()
+    failure = link.s[1].failure
+    assert isinstance(failure, CheatDetected) and failure.field == "start.nonce"
+
+
+def test_a_forged_hand_signature_is_the_signers_fault() -> None:
+    link, cheater = cheat_once("seed", lambda s, f: f | {"sig": bytes(64)})
+    link.pump()
+    failure = link.s[1 - SEATS.index(cheater)].failure
+    assert isinstance(failure, ProtocolError) and failure.proven
+    assert (failure.who, failure.field) == (cheater, "seed.sig")
 
 
 @pytest.mark.parametrize(("msg_type", "fields", "field"), [
@@ -457,25 +686,20 @@ def test_malformed_or_untimely_messages_are_the_peers_fault(
             return None
         return f
 
-    host = Cheater("host", SECRET, STANDARD, source("h"))
+    link = Link(cls=Cheater)
+    host = link.s[0]
+    assert isinstance(host, Cheater)
     host.tamper = replace_commit
-    guest = Session("guest", SECRET, None, source("g"))
-    for frame in host.data_to_send():
-        guest.receive(frame)
-    for frame in guest.data_to_send():
-        host.receive(frame)
-    for frame in host.data_to_send():
-        guest.receive(frame)
-    failure = guest.failure
+    link.pump()
+    failure = link.s[1].failure
     assert isinstance(failure, ProtocolError), failure
     assert (failure.who, failure.field) == ("host", field)
 
 
 def test_guest_refuses_rules_it_did_not_agree_to() -> None:
-    host = Session("host", SECRET, OKLAHOMA, source("h"))
-    guest = Session("guest", SECRET, STANDARD, source("g"))
-    for frame in host.data_to_send():
-        guest.receive(frame)
+    link = Link(OKLAHOMA)
+    guest = link.s[1] = Session("guest", SECRET, STANDARD, source("g"))
+    link.pump()
     assert isinstance(guest.failure, ProtocolError) and guest.failure.field == "hello.rules"
 
 
@@ -531,11 +755,48 @@ def test_save_and_restore_mid_hand(baseline: Link) -> None:
 
     link = Link()
     link.run(crash)
-    assert comparable(link) == comparable(baseline)
+    # A restored side draws a fresh epoch, so the later seeds differ from the
+    # baseline's; the match must still finish, agreed and clean on both sides.
+    over = [link.of(MatchOver, seat) for seat in (0, 1)]
+    assert len(over[0]) == 1 and over[0] == over[1] and over[0][0].forfeited_by is None
+    assert [r.to_dict()["signatures"] for r in link.records(0)] == [
+        r.to_dict()["signatures"] for r in link.records(1)]
+    assert all(audit_record(r).ok for seat in (0, 1) for r in link.records(seat))
+
+
+def test_a_damaged_save_is_refused_as_a_local_fault_never_blamed_on_the_peer() -> None:
+    saved: list[dict[str, Any]] = []
+
+    def save(link: Link, moves: int) -> None:
+        if moves == 6:
+            saved.append(link.s[1].to_state())
+
+    link = Link()
+    link.run(save)
+    packed = msgpack.packb(saved[0])
+    rng = random.Random(11)
+    refused = 0
+    for i in sorted(rng.sample(range(len(packed)), 120)):
+        damaged = bytearray(packed)
+        damaged[i] ^= 1 << rng.randrange(8)
+        try:
+            state = msgpack.unpackb(bytes(damaged), raw=False)
+        except (ValueError, msgpack.UnpackException):
+            continue  # not even msgpack: the storage layer refuses it
+        try:
+            restored = Session.from_state(SECRET, state, source("r"))
+        except CorruptState as exc:
+            assert str(exc), i
+            refused += 1
+            continue
+        # Whatever restores is the undamaged session (an equivalent encoding).
+        assert restored.failure is None
+        assert restored.to_state() == saved[0], i
+    assert refused > 60
 
 
 def test_restored_failure_stays_failed() -> None:
-    host, guest, hello = handshake_frame()
+    host, guest, hello = handshake()
     guest.receive(hello[:20])
     restored = Session.from_state(SECRET, guest.to_state(), source("g"))
     assert restored.failure == guest.failure
@@ -555,7 +816,43 @@ def protocol_vectors() -> dict[str, str]:
 
 def test_session_vectors_in_protocol_md() -> None:
     v = protocol_vectors()
-    assert match_id_for(SECRET).hex() == v["session_match_id"]
+    link = link_id_for(SECRET)
+    assert link.hex() == v["session_link_id"]
+    host_key = cosign.Signer(bytes(range(32, 64))).public
+    guest_key = cosign.Signer(bytes(range(64, 96))).public
+    assert host_key.hex() == v["session_host_key"]
+    assert guest_key.hex() == v["session_guest_key"]
+    match_id = cosign.match_id_for(link, host_key, guest_key)
+    assert match_id.hex() == v["session_match_id"]
     assert rules_digest(STANDARD).hex() == v["session_rules_digest_standard"]
     host_nonce, guest_nonce = bytes(range(64, 96)), bytes(range(96, 128))
-    assert first_dealer_for(host_nonce, guest_nonce) == int(v["session_first_dealer"])
+    assert _coin(link, host_nonce).hex() == v["session_coin"]
+    assert first_dealer_for(match_id, host_nonce, guest_nonce) == int(v["session_first_dealer"])
+
+
+def test_hand_signature_vectors_in_protocol_md() -> None:
+    v = protocol_vectors()
+    (literal,) = re.findall(r"```transcript\n(.*?)\n```", PROTOCOL.read_text(encoding="utf-8"),
+                            re.S)
+    first, second = bytes(range(32)), bytes(range(32, 64))
+    a, b = fd.SeedMaterial.from_seed(first), fd.SeedMaterial.from_seed(second)
+    m1 = fd.build_message1(a)
+    m2 = fd.build_message2(b, m1)
+    match_id = bytes.fromhex(v["session_match_id"])
+    record = HandRecord(
+        rules=STANDARD, match_id=match_id, hand_number=1, dealer=0,
+        commitments=(fd.commitment(first, match_id, 1, fd.Role.FIRST),
+                     fd.commitment(second, match_id, 1, fd.Role.SECOND)),
+        messages=(m1, m2, fd.build_message3(a, m2)),
+        steps=(Step(1, None, ((0, b.position_keys[0]),)),
+               Step(0, None, ((1, a.position_keys[1]),)),
+               Step(1, parse_action("pass")), Step(0, parse_action("pass"))),
+        seeds=(first, second), score=Score("dead", None, None, 0), scores=(0, 0))
+    assert json.dumps(cosign.transcript(record), sort_keys=True, separators=(",", ":")) == literal
+    digest = cosign.hand_digest(record)
+    assert digest.hex() == v["hand_digest"]
+    for seat, seed in (("host", bytes(range(32, 64))), ("guest", bytes(range(64, 96)))):
+        signer = cosign.Signer(seed)
+        assert signer.sign(digest).hex() == v[f"hand_signature_{seat}"]
+        assert cosign.verify(signer.public, digest, bytes.fromhex(v[f"hand_signature_{seat}"]))
+        assert not cosign.verify(signer.public, bytes(32), signer.sign(digest))

@@ -122,3 +122,14 @@ def test_json_log_lines() -> None:
     assert entry["event"] == "refused" and entry["level"] == "warning"
     assert entry["reason"] == "flood" and entry["code"] == 1008
     assert entry["ts"].endswith("Z")
+
+
+def test_default_key_file_lives_in_the_gin_data_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same folder `gin` keeps its records in: GIN_DATA_DIR wins over XDG_DATA_HOME.
+    monkeypatch.setenv("XDG_DATA_HOME", "/xdg")
+    monkeypatch.setenv("GIN_DATA_DIR", "/srv/gindata")
+    config = config_from_args(build_parser().parse_args([]), {})
+    assert config.key_file == Path("/srv/gindata/relay.key")
+    assert "/srv/gindata/relay.key" in " ".join(build_parser().format_help().split())
+    monkeypatch.delenv("GIN_DATA_DIR")
+    assert default_key_path() == Path("/xdg/gin/relay.key")

@@ -32,6 +32,7 @@ async def test_new_room_then_guest_and_frames_both_ways(start_relay: StartRelay)
         "peer": "absent",
         "grace": relay.config.grace,
         "max_frame": relay.config.max_frame,
+        "ticket": host.hello["ticket"],
     }
     guest = await join(relay, host.room)
     assert guest.hello["seat"] == 1 and guest.hello["peer"] == "connected"
@@ -208,19 +209,6 @@ async def test_rooms_cap(start_relay: StartRelay) -> None:
     code, reason, _ = await refused(relay, f"/new?token={TOKEN_C}")
     assert code == Close.RELAY_FULL and "full" in reason
     await assert_forwarding(host, guest)
-
-
-async def test_connections_per_address_cap(start_relay: StartRelay) -> None:
-    relay = await start_relay(max_conns_per_ip=2)
-    host, guest = await pair(relay)
-    code, reason, _ = await refused(relay, f"/new?token={TOKEN_C}")
-    assert code == Close.TOO_MANY_CONNECTIONS and "too many connections" in reason
-    assert relay.stats.refusals["conns_per_ip"] == 1
-    await assert_forwarding(host, guest)
-    await guest.ws.close()
-    await asyncio.sleep(0.05)
-    third = await new_room(relay, TOKEN_C)  # the slot is free again
-    assert third.hello["type"] == "created"
 
 
 async def test_forwarded_address_counts_when_trusted(start_relay: StartRelay) -> None:

@@ -21,7 +21,6 @@ import pytest
 
 from relay import static
 
-ARTIFACTS = Path(__file__).parent / "artifacts"  # screenshots (gitignored)
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
@@ -41,6 +40,24 @@ def chromium_path() -> str | None:
         if found:
             return found
     return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """Where browser tests save screenshots for people to look at (gitignored)."""
+    folder = Path(__file__).parent / "artifacts"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def npm() -> str:
+    """npm, which builds the board."""
+    found = shutil.which("npm")
+    if found is None:
+        unavailable("npm is not installed: the board cannot be built here")
+    assert found is not None
+    return found
 
 
 @pytest.fixture(scope="session")
@@ -76,9 +93,13 @@ def relay_url(board_built: None, tmp_path_factory: pytest.TempPathFactory) -> It
         proc.wait(timeout=10)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium under Playwright (no download: `playwright install` is not used)."""
+    """Debian's Chromium under Playwright (no download: `playwright install` is not used).
+
+    Per module: Playwright's synchronous API keeps an event loop running while it is
+    open, and asyncio tests elsewhere cannot start theirs until it stops.
+    """
     path = chromium_path()
     if path is None:
         unavailable("Chromium is not installed: `apt-get install -y chromium` "

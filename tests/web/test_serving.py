@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import subprocess
 import sys
 from dataclasses import replace
@@ -62,6 +64,18 @@ async def test_nothing_off_the_list_is_served(built: Path) -> None:
         await relay.close()
 
 
+async def test_version_gives_the_sha256_of_each_served_file(built: Path) -> None:
+    relay = await serve(TEST_CONFIG)
+    try:
+        status, headers, body = await http_get(relay, "/version")
+        assert (status, headers["content-type"]) == (200, "application/json")
+        assert json.loads(body) == {"board": {
+            name: hashlib.sha256((built / name).read_bytes()).hexdigest()
+            for name in ("index.html", "board.js", "board.css")}}
+    finally:
+        await relay.close()
+
+
 async def test_without_a_built_board_the_relay_keeps_its_home_page(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -71,6 +85,7 @@ async def test_without_a_built_board_the_relay_keeps_its_home_page(
         status, _, body = await http_get(relay, "/")
         assert status == 200 and b"gin host --relay" in body
         assert (await http_get(relay, "/board.js"))[0] == 404
+        assert json.loads((await http_get(relay, "/version"))[2]) == {"board": None}
     finally:
         await relay.close()
 

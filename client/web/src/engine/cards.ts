@@ -6,7 +6,7 @@
  */
 
 import { MalformedInput } from "./errors.ts";
-import { hiHalf, loHalf, type Mask } from "./mask.ts";
+import { indices, type Mask } from "./mask.ts";
 
 export const RANKS = "A23456789TJQK";
 export const SUITS = "cdhs";
@@ -165,20 +165,7 @@ export function cardsMask(cards: Iterable<Card>): Mask {
 
 /** The cards of a mask, in index order (suit, then rank). */
 export function maskCards(mask: Mask): Card[] {
-  const out: Card[] = [];
-  let lo = loHalf(mask);
-  let hi = hiHalf(mask);
-  while (lo) {
-    const low = lo & -lo;
-    out.push(DECK[31 - Math.clz32(low)]!);
-    lo ^= low;
-  }
-  while (hi) {
-    const low = hi & -hi;
-    out.push(DECK[57 - Math.clz32(low)]!);
-    hi ^= low;
-  }
-  return out;
+  return indices(mask).map((i) => DECK[i]!);
 }
 
 /** Canonical text of several cards, space separated (inverse of parseCards). */

@@ -1,0 +1,201 @@
+/**
+ * The board's windows, all in the page's one <dialog>: a question, the knock,
+ * the hand's end, the match's end, the whole pile, how to play and the keys.
+ * Each is built from an observation and reports the choice through a callback.
+ */
+
+import type { Card } from "../engine/cards.ts";
+import type { Arrangement } from "../engine/melds.ts";
+import type { Observation } from "../engine/observation.ts";
+import type { Ruleset } from "../engine/rules.ts";
+import type { MatchTotals } from "../engine/scoring.ts";
+import { cardFace, groupsView } from "./cardview.ts";
+import { byId, el, fill } from "./dom.ts";
+import { group, grouped, laidOut } from "./layout.ts";
+import { explainResult, howToPlay, KEYS, THEM, totalsRows } from "./words.ts";
+
+export interface DialogButton {
+  label: string;
+  primary?: boolean;
+  /** Runs after the window closes. */
+  run?: () => void;
+}
+
+let onCancel: (() => void) | null = null;
+
+function dialog(): HTMLDialogElement {
+  return byId<HTMLDialogElement>("dialog");
+}
+
+/** Wire the window's Esc (once, at start). */
+export function setUpDialog(): void {
+  dialog().addEventListener("cancel", () => {
+    const then = onCancel;
+    onCancel = null;
+    queueMicrotask(() => then?.());
+  });
+}
+
+export function dialogOpen(): boolean {
+  return dialog().open;
+}
+
+/** Show a window; `cancel` runs when it is closed with Esc. */
+export function openDialog(title: string, body: Node[], buttons: DialogButton[], cancel?: () => void): void {
+  const box = dialog();
+  byId("dialog-title").textContent = title;
+  fill(byId("dialog-body"), ...body);
+  const row = byId("dialog-buttons");
+  fill(row);
+  for (const b of buttons) {
+    const button = el("button", { type: "button", class: b.primary ? "primary" : "" }, b.label);
+    button.addEventListener("click", () => {
+      onCancel = null;
+      box.close();
+      b.run?.();
+    });
+    row.appendChild(button);
+  }
+  onCancel = cancel ?? null;
+  if (!box.open) box.showModal();
+  const first = row.querySelector<HTMLButtonElement>("button.primary") ?? row.querySelector("button");
+  first?.focus({ preventScroll: true }); // a long text is read from its start
+  byId("dialog-body").scrollTop = 0;
+}
+
+export function closeDialog(): void {
+  onCancel = null;
+  if (dialog().open) dialog().close();
+}
+
+const p = (text: string, cls = ""): HTMLElement => el("p", cls ? { class: cls } : {}, text);
+
+/** A yes / no question. */
+export function confirm(title: string, question: string, yes: string, then: () => void): void {
+  openDialog(title, [p(question)], [{ label: "Cancel" }, { label: yes, primary: true, run: then }]);
+}
+
+/** The knock: which card goes face down, and which layout of the other ten is laid
+ * down (`layouts` gives them for a card, least deadwood first). */
+export function knockDialog(
+  counts: ReadonlyMap<Card, number>, chosen: Card, layouts: (card: Card) => Arrangement[],
+  them: string, knock: (card: Card, melds: Card[][]) => void,
+): void {
+  let card = chosen;
+  let layout = 0;
+  const cardsBox = el("fieldset", {}, el("legend", {}, "Throw face down"));
+  const layoutBox = el("fieldset", { class: "layouts" });
+  const preview = el("div", { class: "side" });
+  const sentence = p("", "arith");
+
+  const show = (): void => {
+    const options = layouts(card);
+    layout = Math.min(layout, options.length - 1);
+    const count = options[layout]!.deadwood;
+    sentence.textContent = count === 0
+      ? `Gin: every card melds. ${them} cannot lay off against gin.`
+      : `Knock with ${count} in loose cards. ${them} lays off what fits onto your melds; `
+        + `${count} or less left in their hand undercuts you.`;
+    fill(layoutBox, el("legend", {}, options.length > 1 ? "Lay down" : "Your layout"));
+    options.forEach((a, i) => {
+      const melds = a.melds.map((m) => m.map((c) => c.glyph).join(" ")).join(" · ") || "no melds";
+      const input = el("input", { type: "radio", name: "knock-layout", value: String(i) });
+      input.checked = i === layout;
+      input.addEventListener("change", () => { layout = i; show(); });
+      layoutBox.appendChild(el("label", {}, input, ` ${melds} — ${a.deadwood} loose`));
+    });
+    const chosenLayout = options[layout]!;
+    fill(preview, el("div", { class: "row" }, ...groupsView([
+      ...chosenLayout.melds.map((m) => group(m, true)),
+      ...(chosenLayout.deadwoodCards.length ? [group(chosenLayout.deadwoodCards)] : []),
+    ])));
+    const go = byId("dialog-buttons").querySelector("button.primary");
+    if (go) go.textContent = count === 0 ? "Gin!" : `Knock with ${count}`;
+  };
+
+  for (const [c, n] of counts) {
+    const input = el("input", { type: "radio", name: "knock-card", value: c.toString() });
+    input.checked = c === card;
+    input.addEventListener("change", () => { card = c; layout = 0; show(); });
+    cardsBox.appendChild(el("label", {}, input, ` the ${c.glyph} (${c.name}) — leaves ${n}`));
+  }
+  openDialog("Knock", [sentence, cardsBox, layoutBox, preview], [
+    { label: "Cancel" },
+    { label: "Knock", primary: true, run: () => knock(card, layouts(card)[layout]!.melds) },
+  ]);
+  show();
+}
+
+function side(title: string, groups: ReturnType<typeof grouped>): HTMLElement {
+  return el("div", { class: "side" }, el("h3", {}, title), el("div", { class: "row" }, ...groupsView(groups)));
+}
+
+/** The end of a hand: both hands laid out (lay-offs marked on the knocker's melds),
+ * the arithmetic, and the scores. */
+export function handOverDialog(obs: Observation, next: string, then: () => void, cancel: () => void): void {
+  const result = obs.result!;
+  const out = result.outcome;
+  const me = obs.player;
+  const body: Node[] = [];
+  let title = "Dead hand";
+  if (out !== null && result.knocker !== null) {
+    const iKnocked = result.knocker === me;
+    title = result.winner === me ? "You won the hand" : `${THEM} won the hand`;
+    body.push(side(iKnocked ? "You knocked" : `${THEM} knocked`, laidOut(out, true)));
+    body.push(side(iKnocked ? THEM : "You", laidOut(out, false)));
+  } else {
+    body.push(side(THEM, grouped(obs.opponentHand ?? [])));
+    body.push(side("You", grouped(obs.hand)));
+  }
+  body.push(p(explainResult(obs), "arith"));
+  body.push(el("p", {}, `Game: you ${obs.scores[me]} – ${obs.scores[1 - me]} computer. `
+    + `Hands won: you ${obs.handsWon[me]}, computer ${obs.handsWon[1 - me]}.`));
+  openDialog(title, body, [{ label: next, primary: true, run: then }], cancel);
+}
+
+/** The end of the match: points, game bonus, boxes, shutout and totals. */
+export function matchEndDialog(totals: MatchTotals, rules: Ruleset, me: number, then: () => void): void {
+  const rows = totalsRows(totals, rules, me);
+  const table = el("table", {},
+    el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "You"), el("th", {}, "Computer"))),
+    el("tbody", {}, ...rows.map(([label, a, b]) => el("tr", {},
+      el("th", { scope: "row" }, label), el("td", { class: "num" }, a), el("td", { class: "num" }, b)))));
+  const won = totals.winner === me;
+  const headline = `${won ? "You win" : `${THEM} wins`} the match by ${totals.margin} points`
+    + (totals.shutout ? ": a shutout." : ".");
+  openDialog(won ? "You win the match" : "The computer wins the match", [p(headline, "arith"), table],
+    [{ label: "Close" }, { label: "New match", primary: true, run: then }]);
+}
+
+/** The whole discard pile, bottom first. */
+export function pileDialog(pile: readonly Card[]): void {
+  const body = pile.length
+    ? [p(`${pile.length} card${pile.length === 1 ? "" : "s"}, the first thrown on the left; the top is last.`),
+      el("div", { class: "pile-list" }, ...pile.map((c) => cardFace(c)))]
+    : [p("The discard pile is empty.")];
+  openDialog("The discard pile", body, [{ label: "Close", primary: true }]);
+}
+
+/** How to play: the rules with this ruleset's numbers, the computer, the shuffle. */
+export function howToPlayDialog(rules: Ruleset): void {
+  const body: Node[] = [];
+  for (const section of howToPlay(rules)) {
+    body.push(el("h3", {}, section.title), ...section.paragraphs.map((t) => p(t)));
+    if (section.table) {
+      body.push(el("table", {}, el("tbody", {}, ...section.table.map(([a, b]) =>
+        el("tr", {}, el("th", { scope: "row" }, a), el("td", {}, b))))));
+    }
+  }
+  openDialog("How to play", body, [{ label: "Close", primary: true }]);
+}
+
+export function keysDialog(): void {
+  const table = el("table", {}, el("tbody", {}, ...KEYS.map(([k, what]) =>
+    el("tr", {}, el("th", { scope: "row" }, k), el("td", {}, what)))));
+  openDialog("Keys", [table], [{ label: "Close", primary: true }]);
+}
+
+/** A message that needs reading (a damaged save, a failed save). */
+export function alertDialog(title: string, text: string): void {
+  openDialog(title, [p(text)], [{ label: "OK", primary: true }]);
+}

@@ -1,0 +1,49 @@
+/** The side of the table: the hand number, the scores, the choices. */
+
+import type { Observation } from "../engine/observation.ts";
+import { PRESETS } from "../engine/rules.ts";
+import { byId, el } from "./dom.ts";
+import type { Strength } from "./game.ts";
+
+/** Add a choice per preset and wire the radios (once, at start). */
+export function buildSide(rulesChosen: (name: string) => void, strengthChosen: (vs: Strength) => void): void {
+  const rules = byId("rules");
+  for (const name of PRESETS.keys()) {
+    const input = el("input", { type: "radio", name: "rules", value: name });
+    input.addEventListener("change", () => rulesChosen(name));
+    rules.appendChild(el("label", {}, input, ` ${name}`));
+  }
+  for (const input of document.querySelectorAll<HTMLInputElement>("input[name=strength]")) {
+    input.addEventListener("change", () => strengthChosen(input.value as Strength));
+  }
+}
+
+/** Show the hand number, the scores (this hand, the game, the boxes) and the choices
+ * in play. */
+export function renderSide(obs: Observation, vs: Strength, grouping: boolean): void {
+  const me = obs.player;
+  const other = 1 - me;
+  byId("hand-number").textContent = `Hand ${obs.handNumber}`;
+  const result = obs.result;
+  const thisHand = ["—", "—"];
+  if (result !== null) {
+    thisHand[0] = thisHand[1] = "0";
+    if (result.winner !== null) thisHand[result.winner] = String(result.points);
+  }
+  byId("hand-you").textContent = thisHand[me]!;
+  byId("hand-them").textContent = thisHand[other]!;
+  byId("game-you").textContent = String(obs.scores[me]);
+  byId("game-them").textContent = String(obs.scores[other]);
+  byId("box-you").textContent = String(obs.handsWon[me]);
+  byId("box-them").textContent = String(obs.handsWon[other]);
+  const rules = obs.rules;
+  byId("target").textContent = `First to ${rules.target} points wins the game, with `
+    + `${rules.boxBonus} for every hand won and ${rules.gameBonus} for the game itself.`;
+  for (const input of document.querySelectorAll<HTMLInputElement>("input[name=strength]")) {
+    input.checked = input.value === vs;
+  }
+  for (const input of document.querySelectorAll<HTMLInputElement>("input[name=rules]")) {
+    input.checked = input.value === rules.name;
+  }
+  byId<HTMLInputElement>("group").checked = grouping;
+}

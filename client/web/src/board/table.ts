@@ -1,0 +1,516 @@
+/**
+ * The table: shows the controller's observation and turns clicks, drags and keys
+ * into the controller's calls. It keeps only presentation state (the selected
+ * card, the player's own order, the hint on show). The computer's moves run from
+ * timers, one at a time with a pause between them, never inside a click handler,
+ * so the page answers at once and every move can be followed.
+ */
+
+import type { Action } from "../engine/actions.ts";
+import { Discard, DrawPile, DrawStock, Knock, LayOff, Pass } from "../engine/actions.ts";
+import { Card } from "../engine/cards.ts";
+import { GinError, IllegalAction } from "../engine/errors.ts";
+import { bestArrangement } from "../engine/melds.ts";
+import type { HandResult, Observation } from "../engine/observation.ts";
+import { Phase } from "../engine/observation.ts";
+import { PRESETS } from "../engine/rules.ts";
+import { cardBack, cardFace, groupsView } from "./cardview.ts";
+import {
+  alertDialog, closeDialog, confirm, dialogOpen, handOverDialog, howToPlayDialog, keysDialog,
+  knockDialog, matchEndDialog, pileDialog,
+} from "./dialogs.ts";
+import { byId, el, fill } from "./dom.ts";
+import { wireDrag } from "./drag.ts";
+import { type Game, type HintView, knockChoice, knockLayouts, STRENGTHS, type Strength } from "./game.ts";
+import { group, grouped, type Group, groupsWords, laidOut, moved, movedBefore, opponentGroups, ownOrder } from "./layout.ts";
+import { buildSide, renderSide } from "./side.ts";
+import { keyAction, type KeyActions } from "./keys.ts";
+import { actionWords, describe, prompt, THEM } from "./words.ts";
+
+type ActionKey = "take" | "pass" | "stock" | "throw" | "knock" | "layoff";
+
+const KINDS: Record<ActionKey, (a: Action) => boolean> = {
+  take: (a) => a instanceof DrawPile,
+  pass: (a) => a instanceof Pass,
+  stock: (a) => a instanceof DrawStock,
+  throw: (a) => a instanceof Discard,
+  knock: (a) => a instanceof Knock,
+  layoff: (a) => a instanceof LayOff,
+};
+
+const PREFS_KEY = "gin.board.prefs";
+
+/** Presentation settings kept with the match (the order of your cards, grouping). */
+interface Prefs {
+  grouping: boolean;
+  order: string[];
+}
+
+export class Table implements KeyActions {
+  private selected: Card | null = null;
+  private order: Card[] = [];
+  private grouping = true;
+  private shownHint: { view: HintView; key: string } | null = null;
+  private message = "";
+  /** Bumped when a new match starts, so a pending computer move is dropped. */
+  private generation = 0;
+  private thinking = false;
+  /** True while the click that ends a drag arrives (it is not a click). */
+  private dragEnded: () => boolean = () => false;
+
+  constructor(private game: Game, private readonly delay: number, private readonly store: Storage | null) {
+    this.loadPrefs();
+  }
+
+  // -- starting -------------------------------------------------------------------
+
+  start(): void {
+    buildSide((name) => this.rulesChosen(name), (vs) => this.setStrength(vs));
+    this.wire();
+    this.afterAction(null);
+    for (const warning of this.game.warnings.splice(0)) alertDialog("Saving", warning);
+  }
+
+  private wire(): void {
+    const on = (id: string, run: () => void): void => byId(id).addEventListener("click", run);
+    on("btn-take", () => this.take());
+    on("btn-pass", () => this.pass());
+    on("btn-stock", () => this.stock());
+    on("btn-throw", () => this.throwSelected());
+    on("btn-knock", () => this.knock());
+    on("btn-layoff", () => this.layOff());
+    on("btn-next", () => this.next());
+    on("btn-hint", () => this.hint());
+    on("btn-rules-help", () => this.howToPlay());
+    on("btn-keys", () => this.keys());
+    on("btn-full", () => this.fullScreen());
+    on("btn-pile", () => this.wholePile());
+    on("btn-new", () => this.newMatch());
+    on("stock", () => this.stock());
+    on("discard", () => (this.can("take") ? this.take() : this.wholePile()));
+    byId<HTMLInputElement>("group").addEventListener("change", (e) =>
+      this.setGrouping((e.target as HTMLInputElement).checked));
+    document.addEventListener("keydown", (e) => {
+      const run = dialogOpen() ? null : keyAction(e, this);
+      if (run === null) return;
+      e.preventDefault();
+      run();
+    });
+    document.addEventListener("fullscreenchange", () =>
+      byId("app").classList.toggle("full", document.fullscreenElement !== null));
+    this.wireHand();
+  }
+
+  // -- showing the state ----------------------------------------------------------
+
+  private render(): void {
+    const game = this.game;
+    const obs = game.observation();
+    const legal = game.legal();
+    const counts = game.knockCounts();
+    this.order = ownOrder(this.order, obs.hand);
+    if (this.selected !== null && !obs.hand.includes(this.selected)) this.selected = null;
+    const hint = this.currentHint(obs);
+    const hintCard = hint && (hint.action instanceof Discard || hint.action instanceof Knock)
+      ? hint.action.card : null;
+    const over = obs.phase === Phase.OVER;
+
+    // The computer's side: backs, with what it took from the pile face up; its melds
+    // once it knocks; its whole hand laid out once the hand is over.
+    const dealer = obs.dealer !== obs.player ? " · dealer" : "";
+    byId("opponent-label").textContent = `Computer (${game.vs})${dealer}`
+      + (obs.opponentKnown.length && !over ? ` · took from the pile: ${obs.opponentKnown.map((c) => c.glyph).join(" ")}` : "");
+    const theirs = opponentGroups(obs);
+    const opponent = byId("opponent");
+    fill(opponent, ...groupsView(theirs));
+    // One sentence for screen readers instead of ten "card face down".
+    opponent.setAttribute("role", "img");
+    opponent.setAttribute("aria-label", groupsWords(theirs, "The computer's cards"));
+
+    byId("stock-label").textContent = `Stock ${obs.stockCount}`;
+    const stock = byId<HTMLButtonElement>("stock");
+    fill(stock, obs.stockCount ? cardBack() : "");
+    stock.setAttribute("aria-label", `Stock, ${obs.stockCount} cards${this.can("stock", legal) ? ": draw" : ""}`);
+    const top = obs.topOfPile;
+    byId("discard-label").textContent = `Discard (${obs.pile.length})`;
+    const discard = byId<HTMLButtonElement>("discard");
+    fill(discard, top ? cardFace(top) : "");
+    discard.setAttribute("aria-label", top
+      ? `Discard pile, ${obs.pile.length} cards, the ${top.name} on top${this.can("take", legal) ? ": take it" : ": see them all"}`
+      : "Discard pile, empty");
+    stock.classList.toggle("hinted", hint?.action instanceof DrawStock);
+    discard.classList.toggle("hinted", hint?.action instanceof DrawPile);
+    const lines = obs.history.map((e) => describe(e, obs.player)).filter((x): x is string => x !== null);
+    fill(byId("log"), ...lines.slice(-4).map((line) => el("li", {}, line)));
+
+    this.renderHand(obs, over, hintCard);
+    byId("loose").textContent = this.looseText(obs, counts);
+    const promptLine = byId("prompt");
+    let text = this.message || (this.thinking ? `${THEM} is thinking…` : prompt(obs, counts.size > 0));
+    if (hint !== null && !this.message) text = `Hint: ${actionWords(hint.action)} — ${hint.reason}`;
+    if (over && !this.message) text = this.game.totals ? "The match is over." : "The hand is over: next hand when you are ready.";
+    promptLine.textContent = text;
+    promptLine.classList.toggle("warn", this.message !== "");
+
+    for (const key of Object.keys(KINDS) as ActionKey[]) {
+      const button = byId<HTMLButtonElement>(`btn-${key}`);
+      button.hidden = !this.can(key, legal);
+      button.classList.toggle("hinted", hint !== null && KINDS[key](hint.action));
+    }
+    byId("btn-take").textContent = top ? `Take the ${top.glyph}` : "Take";
+    byId("btn-knock").textContent = counts.size && Math.min(...counts.values()) === 0 ? "Gin!" : "Knock…";
+    const next = byId<HTMLButtonElement>("btn-next");
+    next.hidden = !over;
+    next.textContent = game.totals ? "New match" : "Next hand";
+    byId<HTMLButtonElement>("btn-hint").disabled = !legal.length;
+    renderSide(obs, this.game.vs, this.grouping);
+  }
+
+  private renderHand(obs: Observation, over: boolean, hintCard: Card | null): void {
+    const result = obs.result;
+    let groups: Group[];
+    if (over && result?.outcome && result.knocker !== null) {
+      groups = laidOut(result.outcome, result.knocker === obs.player);
+    } else {
+      groups = this.grouping ? grouped(obs.hand) : [group(this.order)];
+    }
+    const hand = byId("hand");
+    const hadFocus = hand.contains(document.activeElement);
+    byId("hand-label").textContent = this.grouping || over ? "Your hand"
+      : "Your hand (drag, or shift+← → to move the selected card)";
+    fill(hand, ...groups.map((g) => el("span", {
+      class: g.meld ? "group meld" : "group", role: "group", "aria-label": g.meld ? "a meld" : "loose cards",
+    }, ...g.cards.map((c) => this.handCard(c!, obs, over, hintCard, g.marked.has(c!))))));
+    if (hadFocus && this.selected) this.cardButton(this.selected)?.focus();
+  }
+
+  private handCard(card: Card, obs: Observation, over: boolean, hintCard: Card | null, laid: boolean): HTMLElement {
+    const taken = card === obs.justTaken;
+    const node = cardFace(card, "button", {
+      selected: card === this.selected && !over, dim: taken, hinted: card === hintCard, laid,
+    });
+    node.setAttribute("aria-pressed", String(card === this.selected));
+    if (taken) node.setAttribute("aria-label", `${card.name}, just taken from the pile: it cannot be thrown this turn`);
+    if (over) node.setAttribute("tabindex", "-1");
+    return node;
+  }
+
+  private looseText(obs: Observation, counts: ReadonlyMap<Card, number>): string {
+    let text = `Loose cards: ${bestArrangement(obs.hand).deadwood}`;
+    if (counts.size) {
+      const low = Math.min(...counts.values());
+      text += low ? ` · you can knock (best: ${low} after throwing)` : " · you can go gin!";
+    }
+    if (obs.rules.knockLimitFromUpcard) {
+      text += obs.knockLimit ? ` · knock on ${obs.knockLimit} or less this hand (the first upcard)`
+        : " · gin only this hand (the first upcard was an ace)";
+    }
+    return text;
+  }
+
+  private currentHint(obs: Observation): HintView | null {
+    return this.shownHint !== null && this.shownHint.key === stateKey(obs) ? this.shownHint.view : null;
+  }
+
+  private can(key: ActionKey, legal: readonly Action[] = this.game.legal()): boolean {
+    return legal.some(KINDS[key]);
+  }
+
+  // -- acting ---------------------------------------------------------------------
+
+  private act(action: Action): void {
+    if (this.thinking && !this.game.legal().length) return;
+    let result: HandResult | null;
+    try {
+      result = this.game.play(action);
+    } catch (exc) {
+      if (!(exc instanceof IllegalAction)) throw exc;
+      this.message = refusalWords(exc.message);
+      this.render();
+      return;
+    }
+    this.message = "";
+    this.shownHint = null;
+    if (action instanceof DrawStock || action instanceof DrawPile) {
+      const obs = this.game.observation();
+      // Select the card just drawn from the stock, ready to throw it.
+      const drawn = obs.hand.filter((c) => !this.order.includes(c));
+      this.selected = drawn.length && obs.justTaken === null ? drawn[0]! : null;
+    }
+    this.afterAction(result);
+  }
+
+  /** Show the new state; then the hand's end, or the computer's moves. */
+  private afterAction(result: HandResult | null): void {
+    for (const warning of this.game.warnings.splice(0)) this.message = warning;
+    this.savePrefs();
+    this.render();
+    const obs = this.game.observation();
+    if (result !== null || (obs.phase === Phase.OVER && !dialogOpen())) this.showHandOver();
+    else if (this.game.opponentToMove) this.runOpponent();
+  }
+
+  private runOpponent(): void {
+    const generation = this.generation;
+    this.thinking = true;
+    this.render();
+    // Off the click handler: the page is drawn and answers while the computer thinks.
+    window.setTimeout(() => {
+      if (generation !== this.generation || !this.game.opponentToMove) return;
+      const action = this.game.opponentMove();
+      const result = this.game.applyOpponent(action);
+      this.thinking = this.game.opponentToMove;
+      this.afterAction(result);
+    }, this.delay);
+  }
+
+  private showHandOver(): void {
+    const obs = this.game.observation();
+    const totals = this.game.totals;
+    handOverDialog(obs, totals ? "See the match's result" : "Next hand", () => this.next(), () => this.render());
+  }
+
+  /** After a hand: the match's end, or the next deal. */
+  private next(): void {
+    const game = this.game;
+    if (game.observation().phase !== Phase.OVER) return;
+    closeDialog();
+    const totals = game.totals;
+    if (totals !== null) {
+      matchEndDialog(totals, game.rules, game.observation().player, () => this.restart(game.rules.name));
+      return;
+    }
+    game.nextHand();
+    this.order = [];
+    this.selected = null;
+    this.afterAction(null);
+  }
+
+  throwSelected(): void {
+    if (!this.can("throw")) return;
+    const obs = this.game.observation();
+    if (this.selected === null) {
+      this.message = "Select a card to throw: ← → or click it.";
+    } else if (this.selected === obs.justTaken) {
+      this.message = `You just took the ${this.selected.glyph} from the pile: it can't go straight back. `
+        + "Throw another card.";
+    } else {
+      this.act(new Discard(this.selected));
+      return;
+    }
+    this.render();
+  }
+
+  knock(): void {
+    const counts = this.game.knockCounts();
+    if (!counts.size) {
+      if (this.game.observation().phase === Phase.DISCARD && this.game.legal().length) {
+        this.explainNoKnock();
+      }
+      return;
+    }
+    const [card] = knockChoice(counts, this.selected);
+    const obs = this.game.observation();
+    knockDialog(counts, card, (c) => knockLayouts(obs, c), THEM,
+      (c, melds) => this.act(new Knock(c, melds)));
+  }
+
+  /** Knocking is refused, with the reason: what the best throw would leave. */
+  private explainNoKnock(): void {
+    const card = this.game.bestThrow();
+    const why = card === null ? null : this.game.refusal(new Knock(card));
+    if (why !== null) this.message = `You can't knock yet: ${refusalWords(why)}.`;
+    this.render();
+  }
+
+  hint(): void {
+    if (!this.game.legal().length) return;
+    const key = stateKey(this.game.observation());
+    this.message = "";
+    byId("prompt").textContent = "Hint: thinking…";
+    window.setTimeout(() => {
+      if (key !== stateKey(this.game.observation()) || !this.game.legal().length) return;
+      this.shownHint = { view: this.game.hint(), key };
+      this.render();
+    }, 0);
+  }
+
+  private setStrength(vs: Strength): void {
+    if (vs === this.game.vs) return;
+    this.game.setStrength(vs);
+    this.message = `The computer now plays ${vs}.`;
+    this.render();
+  }
+
+  private rulesChosen(name: string): void {
+    if (name === this.game.rules.name) return;
+    confirm("New match", `Start a new match with the ${name} rules? The match in play is abandoned.`,
+      "New match", () => this.restart(name));
+    this.render(); // the radio shows the rules in play until the answer
+  }
+
+  newMatch(): void {
+    confirm("New match", "Start a new match? The match in play is abandoned.", "New match",
+      () => this.restart(this.game.rules.name));
+  }
+
+  private restart(name: string): void {
+    this.generation += 1;
+    this.thinking = false;
+    closeDialog();
+    this.game.newMatch(PRESETS.get(name) ?? this.game.rules);
+    this.order = [];
+    this.selected = null;
+    this.shownHint = null;
+    this.message = "";
+    this.afterAction(null);
+  }
+
+  private setGrouping(on: boolean): void {
+    if (!on) this.order = this.shownOrder(); // start your own order from what you see
+    this.grouping = on;
+    this.message = "";
+    this.savePrefs();
+    this.render();
+  }
+
+  private shownOrder(): Card[] {
+    const obs = this.game.observation();
+    if (this.grouping) return grouped(obs.hand).flatMap((g) => g.cards as Card[]);
+    return ownOrder(this.order, obs.hand);
+  }
+
+  select(step: number): void {
+    const shown = this.shownOrder();
+    if (!shown.length || this.game.observation().phase === Phase.OVER) return;
+    const i = this.selected === null ? -1 : shown.indexOf(this.selected);
+    this.selected = i < 0 ? shown[step > 0 ? 0 : shown.length - 1]! : shown[(i + step + shown.length) % shown.length]!;
+    this.message = "";
+    this.render();
+    this.cardButton(this.selected)?.focus();
+  }
+
+  move(step: number): void {
+    if (this.selected === null) return;
+    if (this.grouping) this.setGrouping(false);
+    this.order = moved(this.order, this.selected, step);
+    this.savePrefs();
+    this.render();
+    this.cardButton(this.selected)?.focus();
+  }
+
+  fullScreen(): void {
+    const app = byId("app");
+    if (document.fullscreenElement) {
+      void document.exitFullscreen();
+      return;
+    }
+    // Where the browser refuses full screen, the table still fills the window.
+    document.documentElement.requestFullscreen().catch(() => app.classList.toggle("full"));
+  }
+
+  // -- the hand: clicks and drags -------------------------------------------------
+
+  private cardButton(card: Card): HTMLElement | null {
+    return byId("hand").querySelector(`[data-card="${card.toString()}"]`);
+  }
+
+  private cardOf(node: Element | null): Card | null {
+    const button = node?.closest<HTMLElement>("#hand .card");
+    if (!button) return null;
+    return this.game.observation().hand.find((c) => c.toString() === button.dataset.card) ?? null;
+  }
+
+  private wireHand(): void {
+    const hand = byId("hand");
+    hand.addEventListener("click", (e) => {
+      if (!this.dragEnded()) this.cardClicked(this.cardOf(e.target as Element));
+    });
+    this.dragEnded = wireDrag(hand, byId("discard"), {
+      cardOf: (node) => this.cardOf(node),
+      elementOf: (card) => this.cardButton(card),
+      dropOnPile: (card) => {
+        this.selected = card;
+        this.throwSelected();
+      },
+      dropOnCard: (card, onto) => {
+        if (this.grouping) this.setGrouping(false);
+        this.order = movedBefore(this.order, card, onto);
+        this.selected = card;
+        this.savePrefs();
+        this.render();
+      },
+    });
+  }
+
+  /** A click on a card selects it; a click on the selected card throws it. */
+  private cardClicked(card: Card | null): void {
+    if (card === null || this.game.observation().phase === Phase.OVER) return;
+    if (card === this.selected && this.can("throw")) {
+      this.throwSelected();
+    } else {
+      this.selected = card;
+      this.message = "";
+      this.render();
+    }
+  }
+
+  // -- the actions of buttons and keys (KeyActions) -------------------------------
+
+  take(): void { this.act(new DrawPile()); }
+  stock(): void { this.act(new DrawStock()); }
+  pass(): void { this.act(new Pass()); }
+  layOff(): void { this.act(new LayOff()); }
+  wholePile(): void { pileDialog(this.game.observation().pile); }
+  toggleGrouping(): void { this.setGrouping(!this.grouping); }
+  howToPlay(): void { howToPlayDialog(this.game.rules); }
+  keys(): void { keysDialog(); }
+  strength(index: number): void { this.setStrength(STRENGTHS[index]![0]); }
+
+  enter(card: Element | null): void {
+    if (this.game.observation().phase === Phase.OVER) this.next();
+    else if (card !== null) this.cardClicked(this.cardOf(card));
+    else this.throwSelected();
+  }
+
+  nextRules(): void {
+    const names = [...PRESETS.keys()];
+    const i = names.indexOf(this.game.rules.name);
+    this.rulesChosen(names[(i + 1) % names.length]!);
+  }
+
+  // -- the player's own settings --------------------------------------------------
+
+  private loadPrefs(): void {
+    try {
+      const prefs = JSON.parse(this.store?.getItem(PREFS_KEY) ?? "null") as Prefs | null;
+      if (prefs === null) return;
+      this.grouping = prefs.grouping !== false;
+      const held = this.game.observation().hand;
+      this.order = prefs.order.map((t) => held.find((c) => c.toString() === t)).filter((c): c is Card => !!c);
+    } catch (exc) {
+      if (!(exc instanceof SyntaxError || exc instanceof TypeError || exc instanceof GinError)) throw exc;
+    }
+  }
+
+  private savePrefs(): void {
+    try {
+      this.store?.setItem(PREFS_KEY, JSON.stringify({ grouping: this.grouping, order: this.order.map(String) }));
+    } catch {
+      // Only the order of your cards is lost: the match is saved on its own.
+    }
+  }
+}
+
+/** Identifies a moment of play, so a hint computed for it is never shown later. */
+function stateKey(obs: Observation): string {
+  return `${obs.handNumber}:${obs.history.length}`;
+}
+
+/** The engine's refusal ("player 0 cannot discard 7h in the discard phase: …") as
+ * the player should read it: the reason after the colon, about "you". */
+function refusalWords(message: string): string {
+  const reason = message.includes(": ") ? message.slice(message.indexOf(": ") + 2) : message;
+  return reason.replace(/^player 0 does not hold/, "you do not hold")
+    .replace(/\b[A2-9TJQK][cdhs]\b/g, (text) => Card.parse(text).glyph); // Kc as K♣
+}

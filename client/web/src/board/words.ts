@@ -1,0 +1,271 @@
+/**
+ * The board's words: what to do now, what the computer did, how a hand was
+ * scored, the match's totals, and the rules in the project's own words (numbers
+ * from the chosen ruleset). The same sentences as the terminal table
+ * (client/ui/words.py); pure functions of an observation and a ruleset.
+ */
+
+import type { Action } from "../engine/actions.ts";
+import { Discard, DrawPile, DrawStock, Knock, LayOff, Pass } from "../engine/actions.ts";
+import type { Event, Observation } from "../engine/observation.ts";
+import { Phase } from "../engine/observation.ts";
+import type { Ruleset } from "../engine/rules.ts";
+import type { MatchTotals } from "../engine/scoring.ts";
+
+export const THEM = "The computer";
+
+/** What the player should do now, in plain words. */
+export function prompt(obs: Observation, canKnock: boolean, them = THEM): string {
+  const top = obs.topOfPile;
+  if (obs.phase === Phase.OVER) return "The hand is over.";
+  if (!obs.myTurn) {
+    return obs.phase === Phase.LAYOFF ? `${them} is laying off onto your melds…`
+      : `${them} is thinking…`;
+  }
+  if (obs.phase === Phase.UPCARD) return top ? `Take the ${top.glyph} or pass` : "Pass";
+  if (obs.phase === Phase.DRAW) {
+    if (obs.upcardClosed || top === null) return "Both passed the first card: draw from the stock";
+    return `Take the ${top.glyph} or draw from the stock`;
+  }
+  if (obs.phase === Phase.DISCARD) {
+    let text = "Throw a card";
+    if (canKnock) text += ", or knock";
+    if (obs.justTaken !== null) text += ` (not the ${obs.justTaken.glyph} you just took)`;
+    return text;
+  }
+  return `${them} knocked: lay out your cards and lay off what fits`;
+}
+
+/** One line for a move of the opponent (null for the player's own moves). */
+export function describe(event: Event, me: number, them = THEM): string | null {
+  if (event.player === me) return null;
+  const card = event.card ? event.card.glyph : "";
+  switch (event.kind) {
+    case "pass": return `${them} passed on the first card.`;
+    case "stock": return `${them} drew from the stock.`;
+    case "take": return `${them} took the ${card}.`;
+    case "discard": return `${them} threw the ${card}.`;
+    case "knock": return `${them} knocked.`;
+    case "biggin": return `${them} laid down big gin.`;
+    case "layoff": return `${them} laid off onto your melds.`;
+    default: return "The stock is down to two cards: the hand is dead.";
+  }
+}
+
+/** An action as a short imperative, for hints. */
+export function actionWords(action: Action): string {
+  if (action instanceof Pass) return "pass";
+  if (action instanceof DrawStock) return "draw from the stock";
+  if (action instanceof DrawPile) return "take the discard";
+  if (action instanceof Discard) return `throw the ${action.card.glyph}`;
+  if (action instanceof Knock) return `knock, throwing the ${action.card.glyph}`;
+  if (action instanceof LayOff) return "lay off";
+  return "lay down big gin";
+}
+
+const who = (player: number | null, me: number, them: string): string =>
+  player === me ? "You" : them;
+
+/** How the hand that just ended was scored, from the player's seat. */
+export function explainResult(obs: Observation, them = THEM): string {
+  const result = obs.result;
+  if (result === null) return "";
+  const out = result.outcome;
+  if (result.kind === "dead" || out === null) {
+    return "Dead hand: a discard left two cards in the stock and nobody knocked. "
+      + "Nobody scores, and the same dealer deals again.";
+  }
+  const me = obs.player;
+  const rules = obs.rules;
+  const knocker = who(result.knocker, me, them);
+  const winner = who(result.winner, me, them);
+  const to = winner === "You" ? "you" : winner.toLowerCase();
+  const defender = who(result.knocker === null ? null : 1 - result.knocker, me, them);
+  if (out.kind === "gin" || out.kind === "big_gin") {
+    const big = out.kind === "big_gin";
+    const bonus = big && rules.bigGinBonus !== null ? rules.bigGinBonus : rules.ginBonus;
+    return `${knocker} went ${big ? "big gin" : "gin"}: ${bonus} + ${out.defenderDeadwood} `
+      + `loose points = ${result.points} to ${to}.`;
+  }
+  const laid = out.layoffs.length;
+  const laidText = laid ? ` after laying off ${laid} card${laid === 1 ? "" : "s"}` : "";
+  const left = `${knocker} knocked with ${out.knockerDeadwood}; ${defender === "You" ? "you were"
+    : `${defender.toLowerCase()} was`} left with ${out.defenderDeadwood}${laidText}.`;
+  if (out.kind === "undercut") {
+    return `${left} An undercut: ${out.knockerDeadwood} − ${out.defenderDeadwood} + `
+      + `${rules.undercutBonus} = ${result.points} to ${to}.`;
+  }
+  return `${left} The difference: ${out.defenderDeadwood} − ${out.knockerDeadwood} = `
+    + `${result.points} to ${to}.`;
+}
+
+/** The end-of-match table: label, the player's column (seat `me`), the opponent's. */
+export function totalsRows(totals: MatchTotals, rules: Ruleset, me = 0): [string, string, string][] {
+  const you = me;
+  const other = 1 - me;
+  const boxes = (p: number): string =>
+    `${totals.handsWon[p]} × ${rules.boxBonus} = ${totals.boxBonus[p]}`;
+  const rows: [string, string, string][] = [
+    ["Points", String(totals.points[you]), String(totals.points[other])],
+    ["Game bonus", String(totals.gameBonus[you]), String(totals.gameBonus[other])],
+    [`Boxes (${rules.boxBonus} a hand won)`, boxes(you), boxes(other)],
+  ];
+  if (totals.shutout) {
+    const doubled = rules.shutout === "double_bonus" ? "game bonus doubled" : "total doubled";
+    rows.push(["Shutout", totals.winner === you ? doubled : "", totals.winner === other ? doubled : ""]);
+  }
+  rows.push(["Total", String(totals.totals[you]), String(totals.totals[other])]);
+  return rows;
+}
+
+/** One section of How to play: a heading and its paragraphs, or a table. */
+export interface HelpSection {
+  title: string;
+  paragraphs: string[];
+  table?: [string, string][];
+}
+
+/** The rules in the project's own words, how the computer plays and how the
+ * shuffle works, numbers from `rules`. */
+export function howToPlay(rules: Ruleset): HelpSection[] {
+  const upcardLimit = rules.knockLimitFromUpcard;
+  const knock = upcardLimit
+    ? "Knock when the card you throw away leaves you no more deadwood than the first "
+      + "upcard's value (an ace upcard means gin only)."
+    : `Knock when the card you throw away leaves you ${rules.knockLimit} points of deadwood or less.`;
+  const shutout = {
+    double_bonus: [`the game bonus doubles to ${2 * rules.gameBonus} if the other player never won a hand`,
+      "doubled in a shutout"],
+    double_total: ["the winner's whole total doubles if the other player never won a hand",
+      "and the total doubled in a shutout"],
+    none: ["there is no shutout bonus", "no shutout bonus"],
+  }[rules.shutout];
+  const bigGin = rules.bigGinBonus !== null
+    ? [`Lay down all eleven cards after your draw and it's big gin: ${rules.bigGinBonus} plus `
+      + "the other hand's deadwood."]
+    : [];
+  return [
+    {
+      title: `The rules (${rules.name})`,
+      paragraphs: [
+        "Ten cards each. On your turn take a card — the face-up discard or the top of the "
+          + "stock — and then throw one away, so you always end with ten.",
+        "Build sets (three or four of a kind) and runs (three or more in a row in one suit; "
+          + "the ace is low, and the run doesn't turn the corner at the king: Q-K-A is not a run).",
+        "Everything outside a set or a run is deadwood — your loose cards. Aces count 1, "
+          + "court cards 10, everything else its own number. A card is in one meld only: "
+          + "the board finds the arrangement that leaves the least deadwood, every time "
+          + "your hand changes.",
+        `${knock} Your opponent then lays out their own sets and runs and lays any of their `
+          + "loose cards onto yours — the fourth card of a set, the next card at either end of "
+          + "a run — and you score the difference between the two piles of deadwood.",
+        `Lay every card down and it's gin: nothing can be laid off against you, and you take `
+          + `the other hand's deadwood plus ${rules.ginBonus}.`,
+        ...bigGin,
+        "Knock and come off no better — a tie counts — and you have been undercut: your "
+          + `opponent takes the difference plus ${rules.undercutBonus}.`,
+        "The first play of a hand is the turned-up card: it's offered to the player who "
+          + "wasn't dealing, then to the dealer, and if neither wants it the first draw comes "
+          + "off the stock. The deal takes turns, so you get the first chance every other hand.",
+        "You can't throw back the very card you just took from the discard pile (it is "
+          + `dimmed), and when a discard leaves the stock at its last ${rules.deadStock} cards `
+          + "the hand is dead — nobody scores and the same dealer deals again.",
+        `Play runs to ${rules.target}. The winner adds ${rules.gameBonus} for the game, each `
+          + `player adds ${rules.boxBonus} for every hand they won (the box), and ${shutout[0]}.`,
+      ],
+    },
+    {
+      title: "Scoring",
+      paragraphs: [],
+      table: [
+        [`Knock (deadwood at most ${upcardLimit ? "the limit" : rules.knockLimit})`,
+          "the difference in deadwood"],
+        ["Gin", `their deadwood + ${rules.ginBonus}`],
+        ["Undercut", `the difference + ${rules.undercutBonus}`],
+        ["Every hand won", `${rules.boxBonus} at the end`],
+        ["Winning the game", `${rules.gameBonus}, ${shutout[1]}`],
+      ],
+    },
+    {
+      title: "Worked through",
+      paragraphs: [
+        "Holding 5♥ 6♥ 7♥ with 7♠ and 7♣, the 7♥ finishes the run or the set, not both. The "
+          + "set wins that one; move the same shape down to 2♥ 3♥ 4♥ with 2♠ and 2♦ and the run "
+          + "wins. No rule of thumb gets both right: the board tries every arrangement.",
+        `You knock with 7 and the computer, after laying off, is left with 31: you score `
+          + `31 − 7 = 24.`,
+        `The computer knocks with 8 and you lay off down to 5: an undercut, and you score `
+          + `8 − 5 + ${rules.undercutBonus} = ${8 - 5 + rules.undercutBonus}.`,
+        `You go gin and the computer holds 18 in loose cards: you score ${rules.ginBonus} + 18 = `
+          + `${rules.ginBonus + 18}.`,
+        `Knock with 10: left with 11 the other player gives you 1 point; left with 10 they `
+          + `undercut you and take ${rules.undercutBonus}. That one point is worth `
+          + `${rules.undercutBonus + 1}, the whole argument against knocking on a full ten.`,
+        `You reach ${rules.target + 4} having won 4 hands; the computer has 60 from 3. You `
+          + `finish with ${rules.target + 4} + ${rules.gameBonus} + 4 × ${rules.boxBonus} = `
+          + `${rules.target + 4 + rules.gameBonus + 4 * rules.boxBonus}, the computer with `
+          + `60 + 3 × ${rules.boxBonus} = ${60 + 3 * rules.boxBonus}.`,
+      ],
+    },
+    {
+      title: "How the computer plays",
+      paragraphs: [
+        "It sees its own ten cards, the discard pile and what you have taken from it — "
+          + "nothing else. It works out the best way to lay its hand down and weighs how close "
+          + "each loose card is to joining something.",
+        "Easy throws whatever costs it most and knocks at the first chance. Normal plays its "
+          + "own hand: it takes gin whenever it can, knocks at once on 4 or less, otherwise "
+          + "keeps drawing until the stock is down to 12 cards, and refuses the upcard unless "
+          + "it measurably improves its hand. Hard also remembers every card you have taken "
+          + "and thrown, holds back the ranks and suits you look like you are collecting, and "
+          + "takes a knock as soon as one is there.",
+        "Hint shows what Hard would do in your place, and why.",
+      ],
+    },
+    {
+      title: "The shuffle",
+      paragraphs: [
+        "Against the computer, this page shuffles each deck itself with the browser's "
+          + "cryptographic random numbers, and the computer sees only what a player at the "
+          + "table would see.",
+        "Online (with the gin program: gin host sends a friend a link), the deck is shuffled "
+          + "by both devices together: each adds a secret number, sealed with a cryptographic "
+          + "hash before the other's is seen, so neither side can choose or peek at the "
+          + "cards. At the end of every hand each device checks the whole deck against that "
+          + "promise, and any finished hand can be audited later.",
+      ],
+    },
+    {
+      title: "Playing on this board",
+      paragraphs: [
+        "Click the stock or the discard pile to draw. Click a card to select it and click it "
+          + "again (or press Throw) to throw it; you can also drag it onto the discard pile. "
+          + "With “Group my sets and runs for me” off, drag cards or use shift+← → to "
+          + "arrange your hand yourself.",
+        "Every action has a key (press ? to see them all). Press F for a full-screen table. "
+          + "The match is kept in this browser: reload the page and it goes on where you were.",
+      ],
+    },
+  ];
+}
+
+/** The keys, for the Keys dialog: key, action. */
+export const KEYS: [string, string][] = [
+  ["← →", "select a card"],
+  ["shift+← → or < >", "move the selected card (grouping off)"],
+  ["t", "take the upcard / the discard"],
+  ["s", "draw from the stock"],
+  ["p", "pass the upcard"],
+  ["d or Enter", "throw the selected card"],
+  ["k", "knock or gin (asks, showing the count)"],
+  ["l", "lay off after the computer knocks"],
+  ["Enter or space", "next hand, when a hand is over"],
+  ["h", "hint: Hard's move and why"],
+  ["v", "the whole discard pile"],
+  ["g", "group my sets and runs on / off"],
+  ["1 2 3", "easy, normal, hard"],
+  ["r / n", "next ruleset / new match"],
+  ["f", "full-screen table"],
+  ["i / ?", "how to play / the keys"],
+  ["Esc", "close a window"],
+];

@@ -1,0 +1,161 @@
+"""What an online session tells its interface: events, and the ways a session ends.
+
+A session that stops emits one :class:`Failure`. Its class says how much is
+known, because only a proven fault may cost a player the match:
+
+* :class:`CheatDetected` and :class:`ProtocolError` — an authentic message of the
+  peer (which only the peer can make) breaks the rules, the fair deal or the
+  protocol: proven, and the peer forfeits (``proven`` is True);
+* :class:`Unresolved` — something did not arrive in time (:class:`PeerTimedOut`)
+  or a frame failed authentication (:class:`FrameRejected`): the peer or the relay
+  may have caused it, nobody forfeits, ``who`` names both;
+* :class:`PeerAborted` — the peer stopped and said why; what it said is shown as
+  its claim (``claim``), never as a verdict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from gin.actions import Action
+from gin.cards import Card
+from gin.hand import HandResult
+from gin.records import HandRecord
+from gin.rules import Ruleset
+from gin.scoring import MatchTotals
+
+
+@dataclass(frozen=True)
+class SessionEvent:
+    """Something the interface should know about."""
+
+
+@dataclass(frozen=True)
+class MatchStarted(SessionEvent):
+    rules: Ruleset
+    seat: int  # the local player's seat: 0 host, 1 guest
+    first_dealer: int
+    match_id: bytes
+
+
+@dataclass(frozen=True)
+class RulesOffered(SessionEvent):
+    """The host proposes custom rules (not a preset). The guest plays them only once
+    its player, shown ``rules.describe()``, accepts (``Session.accept_rules``)."""
+
+    rules: Ruleset
+
+
+@dataclass(frozen=True)
+class HandDealt(SessionEvent):
+    hand_number: int
+    dealer: int
+    cards: tuple[Card, ...]  # the local player's ten cards
+    upcard: Card
+
+
+@dataclass(frozen=True)
+class Moved(SessionEvent):
+    """A move applied to the hand, by either seat (the knock once both have shown)."""
+
+    seat: int
+    action: Action
+
+
+@dataclass(frozen=True)
+class CardDrawn(SessionEvent):
+    """The local player's stock draw, now opened."""
+
+    card: Card
+
+
+@dataclass(frozen=True)
+class HandScored(SessionEvent):
+    """The hand is over in the engine; it is verified when both seeds are in."""
+
+    hand_number: int
+    result: HandResult
+    scores: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class HandVerified(SessionEvent):
+    """The hand audited clean and both sides signed it. ``record`` is to be saved."""
+
+    hand_number: int
+    record: HandRecord
+
+
+@dataclass(frozen=True)
+class MatchOver(SessionEvent):
+    """The match ended: by reaching the target (``totals``) or by a proven forfeit."""
+
+    winner: int
+    totals: MatchTotals | None
+    forfeited_by: str | None  # "host" or "guest" when the match was forfeited
+
+
+@dataclass(frozen=True)
+class Failure(SessionEvent):
+    """The session stopped. ``field`` names what failed, ``reason`` says it in words.
+
+    ``who``: for a proven fault the side at fault ("host" or "guest"); for an
+    unresolved one both possible causes ("guest or the relay"); for an abort the
+    side that ended the match.
+    """
+
+    who: str
+    field: str
+    reason: str
+    proven: ClassVar[bool] = False  # True: ``who`` is proven at fault and forfeits
+
+
+@dataclass(frozen=True)
+class CheatDetected(Failure):
+    """The peer broke the rules or the fair deal, or refused to reveal its seed.
+
+    ``record`` is the hand's evidence when the hand-end audit found it.
+    """
+
+    record: HandRecord | None = None
+    proven: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class ProtocolError(Failure):
+    """An authentic message of the peer that is malformed or not owed now."""
+
+    proven: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class Unresolved(Failure):
+    """A fault the peer or the relay may have caused: no forfeit, no cheat verdict."""
+
+
+@dataclass(frozen=True)
+class PeerTimedOut(Unresolved):
+    """What the peer owed did not arrive in time: not sent, or not delivered."""
+
+
+@dataclass(frozen=True)
+class FrameRejected(Unresolved):
+    """A frame failed authentication or framing: altered by the relay, or sent bad."""
+
+
+@dataclass(frozen=True)
+class PeerAborted(Failure):
+    """The peer ended the match; ``reason`` quotes what it said, as its words, never
+    as a verdict (a cheater could otherwise make the honest side blame itself)."""
+
+
+@dataclass(frozen=True)
+class RulesDeclined(Failure):
+    """The local player declined the host's custom rules: the match never began."""
+
+
+FAILURES: dict[str, type[Failure]] = {
+    cls.__name__: cls for cls in (CheatDetected, ProtocolError, PeerTimedOut, FrameRejected,
+                                  PeerAborted, RulesDeclined)
+}

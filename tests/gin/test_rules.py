@@ -1,0 +1,84 @@
+"""Rulesets: presets are exactly themselves, every number is bounded, names are plain."""
+
+from dataclasses import asdict, fields
+from typing import Any
+
+import pytest
+
+from gin.errors import MalformedInput
+from gin.rules import BOUNDS, CLASSIC, CUSTOM, PRESETS, STANDARD, RulesError, Ruleset
+
+
+def test_presets_are_valid_and_round_trip() -> None:
+    for name, preset in PRESETS.items():
+        assert preset.name == name and preset.is_preset
+        assert Ruleset.from_dict(preset.to_dict()) == preset
+
+
+@pytest.mark.parametrize("change", [
+    {"big_gin_bonus": 50}, {"gin_bonus": 26}, {"dead_stock": 3}, {"winner_deals": True}])
+def test_a_ruleset_named_like_a_preset_must_be_it(change: dict[str, Any]) -> None:
+    (field,) = change
+    with pytest.raises(RulesError, match=f"must be the standard preset exactly.*{field}"):
+        Ruleset.from_dict(STANDARD.to_dict() | change)
+    with pytest.raises(RulesError, match="classic preset"):
+        Ruleset(**(asdict(CLASSIC) | change))
+
+
+@pytest.mark.parametrize("field", sorted(BOUNDS))
+def test_every_number_is_bounded(field: str) -> None:
+    low, high = BOUNDS[field]
+    base = STANDARD.to_dict() | {"name": "house"}
+    for good in (low, high):
+        assert getattr(Ruleset.from_dict(base | {field: good}), field) == good
+    for bad in (low - 1, high + 1, True, "10", 2.0):
+        with pytest.raises(RulesError, match=f"'{field}' must be a whole number in {low}..{high}"):
+            Ruleset.from_dict(base | {field: bad})
+
+
+def test_the_issues_examples_are_refused() -> None:
+    with pytest.raises(RulesError):  # big gin worth 500 under the standard name
+        Ruleset.from_dict(STANDARD.to_dict() | {"big_gin_bonus": 500})
+    with pytest.raises(RulesError, match="dead_stock"):  # every hand dead: no end
+        Ruleset.from_dict(STANDARD.to_dict() | {"name": "house", "dead_stock": 30})
+
+
+@pytest.mark.parametrize("flag", ["knock_limit_from_upcard", "winner_deals"])
+def test_switches_are_true_or_false(flag: str) -> None:
+    with pytest.raises(RulesError, match=f"'{flag}' must be true or false"):
+        Ruleset.from_dict(STANDARD.to_dict() | {"name": "house", flag: 1})
+
+
+@pytest.mark.parametrize("name", ["", "x" * 33, "\x1b[2Jstandard", "new\nline", " lead",
+                                  "bell\x07", "[bold]x", 7])
+def test_names_are_short_plain_text(name: object) -> None:
+    with pytest.raises(RulesError, match="ruleset name"):
+        Ruleset.from_dict(STANDARD.to_dict() | {"name": name})
+
+
+def test_bad_maps_are_rules_errors_and_malformed_input() -> None:
+    for data in (None, [], {"name": "house", "colour": "red"}, {"gin_bonus": None}):
+        with pytest.raises(RulesError) as info:
+            Ruleset.from_dict(data)
+        assert isinstance(info.value, MalformedInput)
+
+
+def test_a_changed_preset_is_custom() -> None:
+    short = STANDARD.with_options(target=50)
+    assert (short.name, short.target, short.is_preset) == (CUSTOM, 50, False)
+    assert STANDARD.with_options() is not None and STANDARD.with_options().is_preset
+    assert STANDARD.with_options(gin_bonus=25) == STANDARD  # nothing changed
+    assert STANDARD.with_options(target=50, name="short").name == "short"
+    assert short.with_options(target=60).name == CUSTOM
+
+
+def test_describe_shows_every_rule() -> None:
+    text = STANDARD.with_options(big_gin_bonus=31, dead_stock=4).describe()
+    assert text.splitlines()[0] == "custom rules"
+    assert "big gin: 31 + deadwood" in text and "leaves 4 in the stock" in text
+    # The name, then one line a rule (the knock limit's two fields share one).
+    assert len(text.splitlines()) == len(fields(Ruleset)) - 1
+    assert STANDARD.with_options(name="short", target=50).describe().startswith(
+        "custom rules named short\n")
+    assert PRESETS["oklahoma"].describe().splitlines()[0] == "oklahoma rules"
+    assert "first upcard's value" in PRESETS["oklahoma"].describe()
