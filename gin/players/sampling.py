@@ -62,11 +62,17 @@ def opponent_hands(view: View, rng: Rand, count: int, limit: int = 10) -> list[i
 
 def _likelihood(hand: int, cold: list[int], last: int, limit: int) -> float:
     """How likely a guess is against what the opponent did, relative to 1: the
-    cards they threw or refused, their latest discard, their not knocking."""
-    chance = COLD_LIKELIHOOD ** sum(melds_with(card, hand) for card in cold)
+    cards they threw or refused, their latest discard, their not knocking. (A
+    product of factors, one multiplication each in this order, so that another
+    language rounds it the same.)"""
+    chance = 1.0
+    for card in cold:
+        if melds_with(card, hand):
+            chance *= COLD_LIKELIHOOD
     arrangement = arrange_mask(hand)
-    high = sum(bit_value(b) > last for b in bits(arrangement.deadwood_mask))
-    chance *= HIGH_LIKELIHOOD ** high
+    for loose in bits(arrangement.deadwood_mask):
+        if bit_value(loose) > last:
+            chance *= HIGH_LIKELIHOOD
     if arrangement.deadwood <= limit:
         chance *= KNOCKABLE_LIKELIHOOD
     return chance
