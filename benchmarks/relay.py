@@ -115,6 +115,7 @@ def start_server(kind: str, key_file: Path) -> Server:
             "GIN_RELAY_KEY_FILE": str(key_file),
             "GIN_RELAY_MAX_CONNS_PER_IP": "1000000",
             "GIN_RELAY_MAX_ROOMS": "1000000",
+            "GIN_RELAY_NEW_ROOMS_BURST": "1000000",  # every room comes from 127.0.0.1
             "GIN_RELAY_RATE": "1000000",
             "GIN_RELAY_BURST": "1000000",
             "GIN_RELAY_LOG_LEVEL": "warning",

@@ -21,7 +21,7 @@ from client.keyboard import NoTerminalError, keyboard_from_terminal
 from client.qr import qr_lines
 from client.storage import Storage, StorageError, default_data_dir
 from client.text import plain
-from client.transport import TransportError
+from client.transport import TransportError, TransportSettings
 from gin.players import NAMES
 from gin.rules import PRESETS
 
@@ -38,6 +38,29 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-delay", type=float, default=0.3, metavar="SECONDS",
                         help="the computer player's pause before each move (default: 0.3)")
     parser.add_argument("--data-dir", type=Path, default=None, help=DATA_DIR_HELP)
+    parser.add_argument("--give-up-after", type=_seconds, default=GIVE_UP_AFTER,
+                        metavar="SECONDS",
+                        help="when the connection to the relay is lost, keep trying to "
+                        "reconnect this long, then end the match (exit status 1 with --bot) "
+                        f"(default: {GIVE_UP_AFTER:g})")
+
+
+GIVE_UP_AFTER = TransportSettings().give_up_after or 300.0
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
+
+
+def online_settings(args: argparse.Namespace) -> online.OnlineSettings:
+    """The online timers the command line chose."""
+    return online.OnlineSettings(transport=TransportSettings(give_up_after=args.give_up_after))
 
 
 def register(subparsers: Any) -> None:
@@ -77,7 +100,7 @@ async def _host_with_bot(args: argparse.Namespace, spec: online.OnlineStart) -> 
     storage = Storage(args.data_dir or default_data_dir())
 
     async def start() -> online.OnlineMatch:
-        match = await online.begin(spec, storage)
+        match = await online.begin(spec, storage, online_settings(args))
         print(match.invite.url, flush=True)
         if sys.stderr.isatty():
             print("\n".join(qr_lines(match.invite.url)), file=sys.stderr)
@@ -111,7 +134,9 @@ async def run_bot(prog: str, start: Callable[[], Awaitable[online.OnlineMatch]],
         bot.cancel()
     line = online.outcome_line(match)
     print(f"{prog}: {plain(line)}", file=sys.stderr)  # it may quote the peer
-    return 1 if match.failure is not None or match.result is None else 0
+    # A hand verified but not recorded cannot be audited later: not a clean end.
+    failed = match.failure is not None or match.result is None or match.unrecorded
+    return 1 if failed else 0
 
 
 def _report(prog: str, update: online.Update) -> None:
@@ -140,6 +165,7 @@ def open_table(args: argparse.Namespace, start: online.OnlineStart) -> int:
         print(f"gin {args.command}: {exc}", file=sys.stderr)
         return 2
     storage = Storage(args.data_dir or default_data_dir())
-    app = make_app(AppConfig(storage=storage, online=start, offer_resume=False))
+    app = make_app(AppConfig(storage=storage, online=start, offer_resume=False,
+                             online_settings=online_settings(args)))
     app.run()
     return 0 if app.return_code is None else app.return_code

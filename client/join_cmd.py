@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from client import online
-from client.host_cmd import add_common_arguments, open_table, run_bot
+from client.host_cmd import add_common_arguments, online_settings, open_table, run_bot
 from client.links import LINK_ENV, InvalidLinkError, parse_invite, read_link
 from client.storage import Storage, default_data_dir
 
@@ -48,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
         return open_table(args, online.OnlineStart("join", invite=invite,
                                                    accept_rules=args.accept_rules))
     storage = Storage(args.data_dir or default_data_dir())
+    settings = online_settings(args)
     return asyncio.run(run_bot(
-        "gin join", lambda: online.join(invite, storage, accept_rules=args.accept_rules),
+        "gin join",
+        lambda: online.join(invite, storage, settings, accept_rules=args.accept_rules),
         args.bot, args.bot_delay))

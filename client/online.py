@@ -6,8 +6,11 @@ session, sends what the session queues (in order, through one sender task),
 resends every unacknowledged frame after a reconnect or when the peer (re)joins,
 runs the timer that reports a peer who owes a message for too long, saves the
 session in the data folder by the write-ahead rule (save, then send) and writes
-each verified hand record to ``records/``. Listeners get the session's events and
-the connection's state; the table and the ``--bot`` commands are listeners.
+each verified hand record to ``records/``. While the session cannot be saved,
+nothing is sent: the save is retried, and the match ends (this side at fault)
+when it keeps failing; records that could not be written are counted. Listeners
+get the session's events and the connection's state; the table and the ``--bot``
+commands are listeners.
 """
 
 from __future__ import annotations
@@ -99,6 +102,11 @@ class ConnectionFailed(Failure):
     """The relay refused this side for good or could not be reached again."""
 
 
+@dataclass(frozen=True)
+class StorageFailed(Failure):
+    """This side could not save the match in time; it sent nothing it had not saved."""
+
+
 Update = SessionEvent | LinkChanged | Notice
 
 
@@ -117,6 +125,11 @@ class OnlineSettings:
     # has not acknowledged (its own back-off decides when).
     resend_tick: float = 1.0
     resend_after: tuple[float, float] = (2.0, 32.0)  # first wait, longest (§5.4)
+    # A failed save pauses sending; it is retried this often, and the match ends
+    # when no save has succeeded for save_give_up seconds (below the peer's
+    # reply_timeout, so this side is not reported as silent first).
+    save_retry: float = 2.0
+    save_give_up: float = 120.0
     transport: TransportSettings = field(default_factory=TransportSettings)
 
 
@@ -144,15 +157,16 @@ class MatchFiles:
     def record_path(self, match_id: bytes, hand: int, suffix: str = "") -> Path:
         return self.storage.root / RECORDS_DIR / f"{match_id.hex()}-{hand:03d}{suffix}.json"
 
-    def save(self, session: Session, token: str) -> None:
+    def save(self, session: Session, token: str, ticket: str | None = None) -> None:
         packed = msgpack.packb(session.to_state(), use_bin_type=True)
         self.storage.save_state(self.state_path, {
-            "format": SAVE_FORMAT, "role": session.role, "token": token,
+            "format": SAVE_FORMAT, "role": session.role, "token": token, "ticket": ticket,
             "session": base64.b64encode(packed).decode("ascii")})
 
     def load(self, random_bytes: Callable[[int], bytes] = os.urandom
-             ) -> tuple[Session, str] | None:
-        """The saved session and its seat token, or None; StorageError if unusable."""
+             ) -> tuple[Session, str, str | None] | None:
+        """The saved session, its seat token and the relay's seat ticket, or None;
+        StorageError if unusable."""
         data = self.storage.load_state(self.state_path, "The saved online match")
         if data is None:
             return None
@@ -162,7 +176,8 @@ class MatchFiles:
         try:
             state = msgpack.unpackb(base64.b64decode(data["session"]), raw=False)
             session = Session.from_state(self.invite.secret, state, random_bytes)
-            return session, str(data["token"])
+            ticket = data.get("ticket")
+            return session, str(data["token"]), ticket if isinstance(ticket, str) else None
         except (MalformedInput, KeyError, TypeError, ValueError) as exc:
             raise self.storage.set_aside(self.state_path, "The saved online match", exc) \
                 from None
@@ -205,6 +220,9 @@ class OnlineMatch:
         self.result: MatchOver | None = None
         self.failure: Failure | None = None
         self.records: list[Path] = []
+        self.verified = 0  # hands verified, recorded or not
+        self.unrecorded: list[int] = []  # hands whose record could not be written
+        self.storage_problem = ""  # the last save failure, for the final line
         self.finished = False  # run() has returned
         self.local_relay: Any = None  # an embedded relay, closed when run() ends
         self.changed = asyncio.Event()  # set after every change; waiters clear it
@@ -215,6 +233,12 @@ class OnlineMatch:
         self._peer_seen = False
         self._timer: asyncio.TimerHandle | None = None
         self._timer_key: tuple[str, int] | None = None
+        # Write-ahead: frames wait here while their session state is not saved.
+        self._unsaved: list[bytes] = []
+        self._save_failing_since: float | None = None
+        self._pending_records: list[HandVerified | CheatDetected] = []
+        self._retry: asyncio.TimerHandle | None = None
+        self._ended = False  # ended by this side (a save that kept failing)
         #: Custom rules from the host (a RulesOffered update): True plays them,
         #: False declines them, None leaves the answer to a listener, which calls
         #: :meth:`accept_rules` or :meth:`decline_rules`.
@@ -275,15 +299,22 @@ class OnlineMatch:
                     # acknowledged our last messages yet (the re-send timer runs).
                     now = asyncio.get_running_loop().time()
                     over_since = now if over_since is None else over_since
-                    if not self.session.unacknowledged or (
-                            now - over_since > self.settings.reply_timeout):
+                    if self.session.failure is not None or not self.session.unacknowledged \
+                            or now - over_since > self.settings.reply_timeout:
                         break
+                if self._ended:
+                    break
             await self._drain()
         finally:
             if pending is not None:
                 pending.cancel()
             self._stop_timer()
             poller.cancel()
+            if self._retry is not None:
+                self._retry.cancel()
+            if self.files is not None:
+                self._write_records()  # a last try for records that failed before
+            self.unrecorded = [_hand_number(e) for e in self._pending_records]
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sender
@@ -338,12 +369,11 @@ class OnlineMatch:
         """Save (write-ahead), queue the frames, then tell listeners what happened."""
         frames = self.session.data_to_send()
         events = self.session.events()
-        if (frames or events) and self.files is not None:
-            try:
-                if not self.session.over:
-                    self.files.save(self.session, self.transport.token)
-            except StorageError as exc:
-                self._tell(Notice(str(exc)))
+        if self._unsaved or ((frames or events) and self.files is not None):
+            self._unsaved.extend(frames)
+            frames = []
+            if self._save():
+                frames, self._unsaved = self._unsaved, []
         self._outbox.extend(frames)
         if frames:
             self._outbox_ready.set()
@@ -365,18 +395,76 @@ class OnlineMatch:
                                    "accepted: join with --accept-rules to play them")
 
     def _on_session_event(self, event: SessionEvent) -> None:
+        if isinstance(event, HandVerified):
+            self.verified += 1
         if isinstance(event, HandVerified | CheatDetected) and self.files is not None:
-            try:
-                path = self.files.save_record(event)
-            except StorageError as exc:
-                self._tell(Notice(str(exc)))
-            else:
-                if path is not None:
-                    self.records.append(path)
+            self._pending_records.append(event)
+            self._write_records()
         if isinstance(event, MatchOver):
             self.result = event
         elif isinstance(event, Failure):
             self.failure = event
+
+    # -- write-ahead: nothing unsaved is sent ------------------------------------------
+
+    def _save(self) -> bool:
+        """Save the session; False (and a retry scheduled) when that failed."""
+        if self.files is None or self.session.over:
+            return True  # nothing to resume from: the saved match is removed at the end
+        try:
+            self.files.save(self.session, self.transport.token, self.transport.ticket)
+        except StorageError as exc:
+            self.storage_problem = exc.problem
+            if self._save_failing_since is None:
+                self._save_failing_since = asyncio.get_running_loop().time()
+                s = self.settings
+                self._tell(Notice(f"{exc.problem} Nothing more is sent to your friend until "
+                                  f"the match is saved: trying again every {s.save_retry:g} s, "
+                                  f"for up to {s.save_give_up:g} s."))
+            self._schedule_retry()
+            return False
+        if self._save_failing_since is not None:
+            self._save_failing_since = None
+            self._tell(Notice("The match is saved again; play goes on."))
+        return True
+
+    def _write_records(self) -> None:
+        assert self.files is not None
+        while self._pending_records:
+            try:
+                path = self.files.save_record(self._pending_records[0])
+            except StorageError as exc:
+                self.storage_problem = exc.problem
+                self._tell(Notice(f"{exc.problem} The hand's record is kept in memory and "
+                                  "saved as soon as that works."))
+                self._schedule_retry()
+                return
+            self._pending_records.pop(0)
+            if path is not None:
+                self.records.append(path)
+
+    def _schedule_retry(self) -> None:
+        if self._retry is None and not self.finished:
+            self._retry = asyncio.get_running_loop().call_later(
+                self.settings.save_retry, self._retry_saving)
+
+    def _retry_saving(self) -> None:
+        self._retry = None
+        self._write_records()
+        if self._save_failing_since is None:
+            return
+        if self._save():
+            self._unsaved.clear()
+            self._resend()  # everything unacknowledged: a superset of what waited
+            return
+        waited = asyncio.get_running_loop().time() - self._save_failing_since
+        if waited >= self.settings.save_give_up:
+            self._record_failure(StorageFailed(
+                self.session.role, "storage",
+                f"the match could not be saved for {waited:.0f} s ({self.storage_problem}); "
+                "nothing unsaved was sent, so it can be continued from the last save"))
+            self._ended = True
+            self._wake.set()
 
     def _record_failure(self, failure: Failure) -> None:
         self.failure = failure
@@ -396,6 +484,8 @@ class OnlineMatch:
     def _resend(self) -> None:
         # Everything unacknowledged, oldest first, replaces what was still queued
         # (a superset of it): the peer ignores the frames it already has.
+        if self._unsaved:
+            return  # some are not saved yet: all are resent once the save succeeds
         self._outbox.clear()
         self._outbox.extend(self.session.resend())
         if self._outbox:
@@ -523,10 +613,11 @@ async def join(invite: Invite, storage: Storage | None = None,
     settings = settings or OnlineSettings()
     files = None if storage is None else MatchFiles(storage, invite)
     saved = None if files is None else files.load(random_bytes)
-    session, token = saved if saved is not None else (
-        Session("guest", invite.secret, None, random_bytes), secrets.token_hex(16))
+    session, token, ticket = saved if saved is not None else (
+        Session("guest", invite.secret, None, random_bytes), secrets.token_hex(16), None)
     transport = await RelayTransport.join(invite.relay, invite.room, seat=session.seat,
-                                          token=token, settings=settings.transport)
+                                          token=token, ticket=ticket,
+                                          settings=settings.transport)
     match = OnlineMatch(session, transport, invite, files=files, settings=settings)
     match.rules_answer = accept_rules
     return match
@@ -549,6 +640,12 @@ async def play_bot(match: OnlineMatch, player: Player, delay: float = 0.0) -> No
             match.act(player.choose(obs, legal))
 
 
+def _hand_number(event: HandVerified | CheatDetected) -> int:
+    if isinstance(event, HandVerified):
+        return event.hand_number
+    return 0 if event.record is None else event.record.hand_number
+
+
 def outcome_line(match: OnlineMatch) -> str:
     """One line telling how the match ended, from the local player's seat.
 
@@ -556,27 +653,41 @@ def outcome_line(match: OnlineMatch) -> str:
     both possible causes, and a friend's abort is quoted as what the friend said.
     """
     failure, result = match.failure, match.result
+    unrecorded = _unrecorded_note(match)
     if failure is not None:
         kind = {CheatDetected: "cheat detected", ProtocolError: "protocol error",
                 PeerTimedOut: "no answer", FrameRejected: "frame rejected",
                 PeerAborted: "match stopped by your friend",
                 ConnectionFailed: "connection failed",
+                StorageFailed: "could not save",
                 RulesDeclined: "rules declined"}.get(type(failure), "failed")
         reason = plain(failure.reason)
         if failure.proven:
-            return (f"{kind}: {reason} (at fault: {failure.who}, field {plain(failure.field)}; "
-                    "the match is forfeited)")
-        if isinstance(failure, PeerAborted | ConnectionFailed | RulesDeclined):
-            return f"{kind}: {reason}"
-        return f"{kind}: {reason} (not proven: nobody forfeits)"
+            line = (f"{kind}: {reason} (at fault: {failure.who}, field "
+                    f"{plain(failure.field)}; the match is forfeited)")
+        elif isinstance(failure, PeerAborted | ConnectionFailed | RulesDeclined
+                        | StorageFailed):
+            line = f"{kind}: {reason}"
+        else:
+            line = f"{kind}: {reason} (not proven: nobody forfeits)"
+        return line + (f"; {unrecorded}" if unrecorded else "")
     if result is None:
-        return "the match did not finish"
+        return "the match did not finish" + (f"; {unrecorded}" if unrecorded else "")
     who = "you won" if result.winner == match.seat else "your friend won"
     if result.totals is None:
         return f"the match is over: {who}"
     totals = result.totals.totals
     return (f"the match is over: {who}, {totals[match.seat]} to {totals[1 - match.seat]}; "
-            f"{len(match.records)} hands verified")
+            + (unrecorded or f"{match.verified} hands verified"
+               + (" and recorded" if match.files is not None else "")))
+
+
+def _unrecorded_note(match: OnlineMatch) -> str:
+    """How many hands are recorded, when some could not be; else ""."""
+    if not match.unrecorded:
+        return ""
+    return (f"{match.verified} hands verified, only {len(match.records)} recorded: "
+            f"{len(match.unrecorded)} could not be saved ({match.storage_problem})")
 
 
 # --------------------------------------------------------------- a local relay

@@ -37,7 +37,15 @@ SEAL_VERSION = 1
 
 
 class StorageError(Exception):
-    """Saving or loading failed; ``str()`` says what happened and where, in plain words."""
+    """Saving or loading failed; ``str()`` says what happened and where, in plain words.
+
+    ``problem`` is that statement without the advice on what happens next, for a
+    caller that gives its own (online play pauses instead of going on).
+    """
+
+    def __init__(self, problem: str, advice: str = "") -> None:
+        super().__init__(f"{problem} {advice}".rstrip())
+        self.problem = problem
 
 
 class DamagedSave(StorageError):
@@ -89,8 +97,8 @@ def _explain(exc: OSError, action: str, path: Path) -> StorageError:
         why = "the folder is not writable"
     else:
         why = exc.strerror or str(exc)
-    return StorageError(f"Could not {action} {path}: {why}. The game goes on; "
-                        "it will try again after your next move.")
+    return StorageError(f"Could not {action} {path}: {why}.",
+                        "The game goes on; it will try again after your next move.")
 
 
 class Storage:

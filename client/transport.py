@@ -11,6 +11,11 @@ repeat frames that were in flight, so the layer above resends every
 unacknowledged frame after ``Reconnected`` and after ``PeerJoined`` (whose
 ``returning`` is true when the peer reconnected), and ignores frames whose
 sequence number it does not expect. docs/running-a-relay.md states the rules.
+
+An outage ends in ``Closed`` when it lasts longer than ``give_up_after`` seconds
+(a relay gone for good), or at once when the relay refuses the seat for good. A
+taken seat (4409) is retried until then too: after a relay restart the seat's
+holder proves its claim with the relay's seat ticket, kept in ``ticket``.
 """
 
 from __future__ import annotations
@@ -19,8 +24,10 @@ import asyncio
 import contextlib
 import json
 import random
+import re
 import secrets
 import ssl
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -127,9 +134,12 @@ class TransportClosedError(RuntimeError):
 
 # Close codes after which reconnecting cannot help (the relay's table in
 # docs/running-a-relay.md); every other code, and any network failure, is retried.
+# A taken seat (4409) is retried: its later claimant may leave, or lose it to this
+# side's older ticket.
 FINAL_CLOSE_CODES = frozenset(
-    {1000, 1002, 1003, 1007, 1008, 1009, 1010, 4000, 4400, 4404, 4409, 4410}
+    {1000, 1002, 1003, 1007, 1008, 1009, 1010, 4000, 4400, 4404, 4410}
 )
+TICKET_PATTERN = re.compile(r"[A-Za-z0-9_-]{32}")
 
 
 def is_final(code: int | None) -> bool:
@@ -167,7 +177,12 @@ class TransportSettings:
     ping_timeout: float | None = 20.0
     open_timeout: float = 10.0
     close_timeout: float = 5.0
-    max_attempts: int | None = None  # per outage; None retries until close()
+    max_attempts: int | None = None  # per outage; None: no limit on the count
+    # Seconds an outage may last before the transport gives up (None: never). Long
+    # enough for a relay restart and a grace period, short enough that a relay gone
+    # for good ends the match instead of retrying forever.
+    give_up_after: float | None = 300.0
+    clock: Callable[[], float] = time.monotonic  # measures give_up_after
     backoff: Callable[[int], float] = field(default_factory=ExponentialBackoff)
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     inbox_limit: int = 256  # peer frames buffered before reading pauses
@@ -223,6 +238,7 @@ class RelayTransport:
         room: str | None = None,
         seat: int = 0,
         token: str | None = None,
+        ticket: str | None = None,
         settings: TransportSettings | None = None,
     ) -> None:
         if seat not in (0, 1):
@@ -235,6 +251,9 @@ class RelayTransport:
         self.seat = seat
         # The seat token proves, on reconnect, that this is the seat's owner.
         self.token = token or secrets.token_hex(16)
+        # The relay's signed record of when this token took the seat: after a relay
+        # restart it wins the seat back from anyone who claimed it since.
+        self.ticket = ticket
         self.settings = settings or TransportSettings()
         self.max_frame: int | None = None  # the relay's limit, from its welcome
         self.peer = "unknown"  # "connected", "away", "absent" as last reported
@@ -263,10 +282,12 @@ class RelayTransport:
         *,
         seat: int = 1,
         token: str | None = None,
+        ticket: str | None = None,
         settings: TransportSettings | None = None,
     ) -> RelayTransport:
         """Take ``seat`` (the guest's by default) in an existing room."""
-        transport = cls(relay, room=room, seat=seat, token=token, settings=settings)
+        transport = cls(relay, room=room, seat=seat, token=token, ticket=ticket,
+                        settings=settings)
         await transport.start()
         return transport
 
@@ -384,7 +405,8 @@ class RelayTransport:
     def _url(self) -> str:
         if self._room is None:
             return f"{self._base}/new?token={self.token}"
-        return f"{self._base}/j/{self._room}?seat={self.seat}&token={self.token}"
+        url = f"{self._base}/j/{self._room}?seat={self.seat}&token={self.token}"
+        return url if self.ticket is None else f"{url}&ticket={self.ticket}"
 
     async def _open(self) -> tuple[ClientConnection, dict[str, Any]]:
         """Connect and read the relay's welcome; raises TransportError."""
@@ -450,6 +472,9 @@ class RelayTransport:
     def _adopt(self, ws: ClientConnection, hello: dict[str, Any], first: Event) -> None:
         self._ws = ws
         self._room = str(hello["room"])
+        ticket = hello.get("ticket")
+        if isinstance(ticket, str) and TICKET_PATTERN.fullmatch(ticket):
+            self.ticket = ticket
         max_frame = hello.get("max_frame")
         self.max_frame = max_frame if isinstance(max_frame, int) else None
         self._inbox.force(first)
@@ -523,12 +548,20 @@ class RelayTransport:
     async def _reconnect(self, reason: str) -> tuple[ClientConnection, dict[str, Any], int] | None:
         s = self.settings
         attempt = 0
+        deadline = None if s.give_up_after is None else s.clock() + s.give_up_after
         while True:
             attempt += 1
             if s.max_attempts is not None and attempt > s.max_attempts:
                 self._finish(None, f"gave up after {s.max_attempts} attempts: {reason}")
                 return None
             delay = s.backoff(attempt)
+            if deadline is not None:
+                left = deadline - s.clock()
+                if left <= 0:
+                    self._finish(None, f"gave up after trying for {s.give_up_after:g} s: "
+                                       f"{reason}")
+                    return None
+                delay = min(delay, left)  # one last attempt right at the deadline
             self._inbox.force(Reconnecting(attempt, delay, reason))
             await s.sleep(delay)
             try:

@@ -25,8 +25,12 @@ cryptography, which the offline game does not need):
   random computer players; ``hint(obs, legal)``, Hard's move with a reason.
 * :mod:`gin.simulate` — pure self-play of matches and dealt-hand statistics.
 * :mod:`gin.fairdeal` and :mod:`gin.ecc` — the commutative-encryption deal.
-* :mod:`gin.wire` — message encoding and the sealed channel.
-* :mod:`gin.session` — the sans-I/O online session (see ``protocol.md``).
+* :mod:`gin.shuffle_proof` — the proof that the second shuffle is a permutation.
+* :mod:`gin.wire` — message encoding and the sealed channel (per-epoch keys,
+  acks and re-sends).
+* :mod:`gin.session` — the sans-I/O online session (see ``protocol.md``); its
+  events and failures are in :mod:`gin.session_events`.
+* :mod:`gin.cosign` — per-match signing keys, the match id, the signed hand digest.
 * :mod:`gin.records` and :mod:`gin.audit` — hand records and their audit.
 """
 

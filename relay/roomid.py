@@ -87,7 +87,7 @@ def _create_key(path: Path) -> bytes:
 
 
 class RoomIds:
-    """Issues room ids and recognises the ones issued under the same key."""
+    """Issues room ids and seat tickets, and recognises those issued under the same key."""
 
     __slots__ = ("_key",)
 

@@ -1,9 +1,10 @@
 """The relay: pairs two WebSocket connections in a room and forwards opaque frames.
 
-It never parses a frame. Its only state is the rooms in memory; room ids are
-self-validating (see ``relay.roomid``), so after a restart a returning player
-re-creates its room simply by joining it. The control protocol is documented
-in docs/running-a-relay.md ("Wire protocol").
+It never parses a frame. Its only state is the rooms in memory; room ids and
+seat tickets are self-validating (see ``relay.roomid``), so after a restart a
+returning player re-creates its room simply by joining it, and wins its seat
+back from anyone who claimed it since. Per-address limits are in ``relay.limits``.
+The control protocol is documented in docs/running-a-relay.md ("Wire protocol").
 """
 
 from __future__ import annotations

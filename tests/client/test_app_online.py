@@ -6,6 +6,7 @@ and "deck verified" shows."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
@@ -71,6 +72,8 @@ async def play_one_move(pilot: Pilot[None], app: GinApp) -> None:
         await pilot.press("t")
     elif isinstance(action, LayOff):
         await pilot.press("l")
+        await pilot.pause()
+        await pilot.press("enter")  # the best layout, offered first
     elif isinstance(action, Discard | Knock):
         if app.selected != action.card:  # a drawn card arrives selected
             await pilot.click(f"#hand #card-{action.card}")  # select it
@@ -195,3 +198,33 @@ async def test_an_unreachable_relay_is_reported_and_the_computer_table_stays(
         assert "cannot reach relay" in str(app.screen.query_one("#alert-text").render())
         assert not isinstance(app.game, OnlineGame)
         assert app.screen_stack[0].query_one("#mode-computer").value
+
+
+@pytest.mark.parametrize("said", ["[/]", "[bold red]x"])
+async def test_a_peers_words_are_shown_as_plain_text(relay: Relay, tmp_path: Path,
+                                                     said: str) -> None:
+    """A friend's abort reason in Textual's markup neither crashes nor restyles the
+    table: it is shown exactly as sent."""
+    from gin.session_events import ProtocolError
+
+    start = online.OnlineStart("host", relay=relay_url(relay), rules=STANDARD)
+    app = make_app(AppConfig(storage=Storage(tmp_path / "host"), online=start,
+                             online_settings=FAST, delay=0))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, InviteScreen))
+        assert isinstance(app.game, OnlineGame)
+        guest = await online.join(parse_invite(app.game.online.invite.url),
+                                  Storage(tmp_path / "guest"), FAST)
+        task = asyncio.ensure_future(guest.run())
+        try:
+            await until(pilot, lambda: isinstance(app.game, OnlineGame) and app.game.dealt)
+            # The friend's program ends the match with words of its own choosing.
+            guest.session._fail(ProtocolError("host", said, said))
+            guest._flush()
+            await until(pilot, lambda: isinstance(app.screen, AlertScreen))
+            shown = str(app.screen.query_one("#alert-text", Static).render())
+            assert f"saying: {said}" in shown
+        finally:
+            task.cancel()  # it may have ended by itself after its abort
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

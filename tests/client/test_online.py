@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import sys
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -20,14 +23,15 @@ from websockets.exceptions import ConnectionClosed
 
 from client import online
 from client.cli import main as gin_main
-from client.links import Invite, RelayAddress
-from client.storage import Storage
+from client.host_cmd import run_bot
+from client.links import Invite, RelayAddress, new_secret
+from client.storage import Storage, StorageError
 from client.transport import TransportSettings
 from gin import players
 from gin.rules import STANDARD
 from gin.session import HandDealt, HandScored, HandVerified, MatchOver, Moved, PeerTimedOut
 from relay.server import Relay, serve
-from relay.testing import TEST_CONFIG, TcpProxy
+from relay.testing import TEST_CONFIG, TcpProxy, new_room
 
 FAST = online.OnlineSettings(
     reply_timeout=20, move_timeout=20, linger=0.3,
@@ -352,3 +356,174 @@ async def test_a_friend_who_stops_answering_times_out(relay: Relay, tmp_path: Pa
     assert "the relay dropped it" in guest.failure.reason
     line = online.outcome_line(host)
     assert "no answer" in line and "nobody forfeits" in line and "at fault" not in line
+
+
+# -- the data folder failing (issue 11.9) and a relay gone for good (11.11) ----------
+
+
+class FailingStorage(Storage):
+    """A data folder whose writes fail while ``failing(path)`` says so, as a full
+    disk would; ``on_saved`` runs after each successful save of the match."""
+
+    def __init__(self, root: Path, failing: Callable[[Path], bool]) -> None:
+        super().__init__(root)
+        self.failing = failing
+        self.failures = 0
+        self.on_saved: Callable[[], None] = lambda: None
+
+    def write_json(self, path: Path, data: Any) -> None:
+        if self.failing(path):
+            self.failures += 1
+            raise StorageError(f"Could not save {path}: the disk is full.",
+                               "The game goes on; it will try again after your next move.")
+        super().write_json(path, data)
+        if path.parent.name == online.ONLINE_DIR:
+            self.on_saved()
+
+
+SAVING = replace(FAST, save_retry=0.05, save_give_up=0.5)
+
+
+async def test_a_failing_save_pauses_sending_until_a_save_succeeds(
+        relay: Relay, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    saves = 0
+
+    def full_for_a_while(path: Path) -> bool:
+        nonlocal saves
+        if path.parent.name != online.ONLINE_DIR:
+            return False
+        saves += 1
+        return 10 <= saves < 20  # ten failed saves in the first hand, then space again
+
+    storage = FailingStorage(tmp_path / "host", full_for_a_while)
+    host = await online.host(url(relay.port), STANDARD, storage,
+                             replace(SAVING, save_give_up=30), randomness(11))
+    guest = await online.join(host.invite, Storage(tmp_path / "guest"), FAST, randomness(12))
+    # Write-ahead: every frame the host sends was produced before a successful save
+    # or is a re-send of those (or the match was over, when nothing is saved any more).
+    produced: list[bytes] = []
+    data_to_send = host.session.data_to_send
+
+    def recorded_data_to_send() -> list[bytes]:
+        frames = data_to_send()
+        produced.extend(frames)
+        return frames
+
+    host.session.data_to_send = recorded_data_to_send  # type: ignore[method-assign]
+    covered: set[bytes] = set()
+
+    def on_saved() -> None:
+        covered.update(produced)
+        covered.update(host.session.resend())
+
+    storage.on_saved = on_saved
+    unsaved_sends: list[bytes] = []
+    send = host.transport.send
+
+    async def checked_send(data: bytes) -> bool:
+        if data not in covered and not host.session.over:
+            unsaved_sends.append(data)
+        return await send(data)
+
+    host.transport.send = checked_send  # type: ignore[method-assign]
+    notices: list[str] = []
+    host.listen(lambda u: notices.append(u.text) if isinstance(u, online.Notice) else None)
+    await play(host, guest, seed=5)
+    assert storage.failures == 10 and unsaved_sends == []
+    assert notices[0].startswith("Could not save") and "Nothing more is sent" in notices[0]
+    assert notices[1] == "The match is saved again; play goes on."
+    assert_finished(host, guest)
+    assert_clean_and_identical(tmp_path / "host", tmp_path / "guest", capsys)
+    assert online.outcome_line(host).endswith(f"{host.verified} hands verified and recorded")
+
+
+async def test_a_save_that_keeps_failing_ends_the_match_having_sent_nothing(
+        relay: Relay, tmp_path: Path) -> None:
+    blocker = tmp_path / "a file"
+    blocker.write_text("")
+    # A data folder that cannot be created, even by root: a file is in the way.
+    host = await online.host(url(relay.port), STANDARD, Storage(blocker / "gin"), SAVING,
+                             randomness(13))
+    async with asyncio.timeout(MATCH_TIMEOUT):
+        await host.run()
+    assert isinstance(host.failure, online.StorageFailed) and host.failure.who == "host"
+    assert relay.stats.frames_in == 0  # not even the hello left unsaved
+    line = online.outcome_line(host)
+    assert line.startswith("could not save: the match could not be saved for")
+    assert "nothing unsaved was sent" in line
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes to read-only folders")
+async def test_a_read_only_data_folder_ends_the_match_having_sent_nothing(
+        relay: Relay, tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    (folder / online.ONLINE_DIR).mkdir(parents=True)
+    for path in (folder / online.ONLINE_DIR, folder):
+        path.chmod(0o500)
+    host = await online.host(url(relay.port), STANDARD, Storage(folder), SAVING,
+                             randomness(13))
+    async with asyncio.timeout(MATCH_TIMEOUT):
+        await host.run()
+    assert isinstance(host.failure, online.StorageFailed)
+    assert "not writable" in online.outcome_line(host)
+    assert relay.stats.frames_in == 0
+
+
+async def test_hands_that_could_not_be_recorded_are_counted_and_fail_the_bot(
+        relay: Relay, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    storage = FailingStorage(tmp_path / "host", lambda p: p.parent.name == online.RECORDS_DIR)
+    host = await online.host(url(relay.port), STANDARD, storage, SAVING, randomness(14))
+    guest = await online.join(host.invite, Storage(tmp_path / "guest"), FAST, randomness(15))
+
+    async def start() -> online.OnlineMatch:
+        return host
+
+    rng = random.Random(6)
+    async with asyncio.timeout(MATCH_TIMEOUT):
+        rc, _, _ = await asyncio.gather(
+            run_bot("gin host", start, "normal", 0.0), guest.run(),
+            online.play_bot(guest, players.get("normal", rng)))
+    assert host.result is not None and host.failure is None and host.verified >= 1
+    assert host.records == [] and len(host.unrecorded) == host.verified
+    assert rc == 1
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith("gin host: the match is over: ")
+    assert (f"{host.verified} hands verified, only 0 recorded: {host.verified} could not "
+            f"be saved (Could not save {storage.root / online.RECORDS_DIR}/") in last
+    assert last.endswith(f"-{host.unrecorded[0]:03d}.json: the disk is full.)")
+
+
+async def test_a_bot_gives_up_on_a_relay_gone_for_good(tmp_path: Path) -> None:
+    relay = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "relay", stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "GIN_RELAY_PORT": "0",
+             "GIN_RELAY_KEY_FILE": str(tmp_path / "relay.key")})
+    assert relay.stderr is not None
+    guest: asyncio.subprocess.Process | None = None
+    try:
+        async with asyncio.timeout(10):
+            port = json.loads(await relay.stderr.readline())["port"]
+        host = await new_room(SimpleNamespace(port=port))
+        link = Invite(RelayAddress("http", "127.0.0.1", port), host.room, new_secret()).url
+        guest = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "client.cli", "join", "--bot", "easy", "--give-up-after",
+            "1", "--data-dir", str(tmp_path / "guest"), link,
+            stderr=asyncio.subprocess.PIPE)
+        assert guest.stderr is not None
+        async with asyncio.timeout(10):
+            line = b"start"
+            while line and b"connected" not in line:
+                line = await guest.stderr.readline()
+        assert line, "gin join ended before it connected"
+        relay.kill()  # gone for good
+        async with asyncio.timeout(30):
+            err = (await guest.stderr.read()).decode()
+            assert await guest.wait() == 1
+    finally:
+        for process in (relay, guest):
+            if process is not None and process.returncode is None:
+                process.kill()
+                await process.wait()
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("gin join: connection failed: ")
+    assert "gave up after trying for 1 s: cannot reach relay" in last

@@ -6,6 +6,7 @@ import asyncio
 import random
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,7 +29,7 @@ from client.transport import (
     WaitingForPeer,
 )
 from relay.server import Relay, serve
-from relay.testing import TEST_CONFIG, TcpProxy
+from relay.testing import TEST_CONFIG, TOKEN_C, TcpProxy, WireClient, close_of, join
 
 
 class Gate:
@@ -306,3 +307,87 @@ async def test_a_failure_inside_the_transport_ends_the_stream(
     tail = await events(host, 2)
     assert isinstance(tail[0], Reconnecting)
     assert tail[1] == Closed(None, "transport failed: RuntimeError('clock on fire')")
+
+
+class FakeTime:
+    """A clock that moves only when the transport sleeps: deterministic deadlines."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, delay: float) -> None:
+        self.now += delay
+        await asyncio.sleep(0)
+
+
+async def test_gives_up_when_the_relay_stays_unreachable(relay: Relay, proxy: TcpProxy) -> None:
+    time = FakeTime()
+    host = await RelayTransport.host(url(proxy.port), settings=settings(
+        backoff=lambda attempt: 4.0, give_up_after=10.0, clock=time, sleep=time.sleep))
+    await events(host, 2)
+    await proxy.stop()  # the relay is gone for good
+    tail = await until(host, Closed)
+    assert [(e.attempt, e.delay) for e in tail if isinstance(e, Reconnecting)] == [
+        (1, 4.0), (2, 4.0), (3, 2.0)]  # the last attempt is made at the deadline
+    closed = tail[-1]
+    assert isinstance(closed, Closed) and closed.code is None
+    assert closed.reason.startswith("gave up after trying for 10 s: cannot reach relay")
+    assert time.now == 10.0
+
+
+async def restart(relay: Relay, key_file: Path) -> Relay:
+    await relay.close()
+    return await serve(replace(TEST_CONFIG, key_file=key_file, port=relay.port))
+
+
+async def test_after_a_relay_restart_the_guest_wins_its_seat_back(tmp_path: Path) -> None:
+    key_file = tmp_path / "relay.key"
+    first = await serve(replace(TEST_CONFIG, key_file=key_file))
+    gate = Gate()
+    host = await RelayTransport.host(url(first.port), settings=settings())
+    guest = await RelayTransport.join(url(first.port), host.room,
+                                      settings=settings(sleep=gate.sleep))
+    assert guest.ticket is not None
+    await events(guest, 2)
+    second = await restart(first, key_file)
+    try:
+        assert isinstance((await events(guest, 1))[0], Reconnecting)
+        # Someone who knows the room id claims the guest's seat first.
+        intruder = await join(second, host.room, seat=1, token=TOKEN_C)
+        gate.opened.set()
+        assert (await until(guest, Reconnected))[-1] == Reconnected(attempts=1)
+        code, reason = await close_of(intruder)
+        assert (code, reason) == (4409, "seat 1 was reclaimed by its holder")
+        await until(host, Reconnected)
+        await until(host, PeerJoined)
+        assert await guest.send(b"still mine")
+        assert (await until(host, Frame))[-1] == Frame(b"still mine")
+    finally:
+        await host.close()
+        await guest.close()
+        await second.close()
+
+
+async def test_a_taken_seat_is_retried_until_it_is_free(tmp_path: Path) -> None:
+    key_file = tmp_path / "relay.key"
+    first = await serve(replace(TEST_CONFIG, key_file=key_file))
+    host = await RelayTransport.host(url(first.port), settings=settings())
+    guest = await RelayTransport.join(url(first.port), host.room, settings=settings())
+    await events(guest, 2)
+    guest.ticket = None  # as for a client that lost its ticket: no proof of its claim
+    second = await restart(first, key_file)
+    intruder: WireClient | None = None
+    try:
+        intruder = await join(second, host.room, seat=1, token=TOKEN_C)
+        taken = [e for e in await events(guest, 4) if isinstance(e, Reconnecting)]
+        assert any("seat 1 is taken (code 4409)" in e.reason for e in taken)
+        assert guest.closed is None  # still trying
+        await intruder.ws.close()  # 1000: it leaves, the seat is free
+        assert isinstance((await until(guest, Reconnected))[-1], Reconnected)
+    finally:
+        await host.close()
+        await guest.close()
+        await second.close()

@@ -60,7 +60,7 @@ async def test_after_a_restart_the_holder_takes_its_seat_back(
     await assert_forwarding(host_back, back)
 
 
-async def test_a_holder_with_its_ticket_is_not_displaced(start_relay: StartRelay) -> None:
+async def test_a_ticket_is_of_no_use_without_its_token(start_relay: StartRelay) -> None:
     relay = await start_relay()
     host, guest = await pair(relay)
     ticket = guest.hello["ticket"]
