@@ -95,6 +95,9 @@ SIDE_WIDTH = 36
 #: Below this many columns for the table the hand is fanned (cards overlap).
 FAN_BELOW = 64
 
+#: Actions that change the computer match; online they do not apply.
+COMPUTER_ONLY = ("strength", "next_rules", "new_match")
+
 #: Buttons of the table's actions: id, label.
 ACTION_BUTTONS = (
     ("take", "Take"),
@@ -151,6 +154,7 @@ class GinApp(App[None]):
     #side RadioSet { border: none; padding: 0; background: transparent; width: 1fr; }
     #side Checkbox { border: none; padding: 0; background: transparent; }
     #side .head { text-style: bold; }
+    #computer-settings { height: auto; }
     #side .gap { margin-top: 1; }
     #title { text-style: bold; }
     #status { height: 1; text-wrap: nowrap; text-overflow: ellipsis; text-style: bold; }
@@ -246,15 +250,18 @@ class GinApp(App[None]):
                         label = mode.label if mode.available else f"{mode.label} (not yet)"
                         yield Choice(label, value=mode is PLAY_MODES[0], id=f"mode-{mode.key}",
                                           disabled=not mode.available)
-                yield Label("Strength", classes="head")
-                with RadioSet(id="strength"):
-                    for key, label in STRENGTHS:
-                        yield Choice(label, value=key == self.config.vs, id=f"strength-{key}")
-                yield Label("Rules", classes="head")
-                with RadioSet(id="rules"):
-                    for name in PRESETS:
-                        yield Choice(name, value=name == self.config.rules.name,
-                                          id=f"rules-{name}")
+                # The computer's settings: hidden online, where they do not apply.
+                with Vertical(id="computer-settings"):
+                    yield Label("Strength", classes="head")
+                    with RadioSet(id="strength"):
+                        for key, label in STRENGTHS:
+                            yield Choice(label, value=key == self.config.vs,
+                                         id=f"strength-{key}")
+                    yield Label("Rules", classes="head")
+                    with RadioSet(id="rules"):
+                        for name in PRESETS:
+                            yield Choice(name, value=name == self.config.rules.name,
+                                         id=f"rules-{name}")
                 yield Tick("Group my sets and runs for me", value=True, id="group")
                 with Horizontal(id="side-buttons"):
                     yield _button("Hint", "hint")
@@ -341,6 +348,8 @@ class GinApp(App[None]):
         if answer is None:
             with self.prevent(RadioSet.Changed):
                 self.query_one("#mode-computer", RadioButton).value = True
+            if self.game is None:  # nothing was playing: the computer, then
+                self._begin(self._new_game(self.config.rules))
             return
         kind, text = answer
         rules = self.game.rules if self.game is not None else self.config.rules
@@ -348,7 +357,7 @@ class GinApp(App[None]):
             start = OnlineStart("join", invite=parse_invite(text)) if kind == "join" else \
                 OnlineStart("host", relay=text or None, rules=rules)
         except InvalidLinkError as exc:
-            self.push_screen(OnlineScreen(f"That link cannot be used: {exc}"),
+            self.push_screen(OnlineScreen(f"That link cannot be used: {exc}", link=text),
                              self._online_chosen)
             return
         self._go_online(start)
@@ -369,11 +378,12 @@ class GinApp(App[None]):
         except (TransportError, StorageError, OSError) as exc:
             reason = exc.reason if isinstance(exc, TransportError) else str(exc)
             self.online_state = ""
-            self.push_screen(AlertScreen("Could not start the online match", reason))
-            if self.game is None or isinstance(self.game, OnlineGame):
-                self._begin(self._new_game(self.config.rules))
-            else:
-                self._begin(self.game)
+            self._show_online()
+            # Stay online: the error, and the same choice again to retry or cancel.
+            link = start.invite.url if start.invite is not None else ""
+            self.push_screen(OnlineScreen(f"Could not start the online match: {reason}",
+                                          relay=start.relay or "", link=link),
+                             self._online_chosen)
             return
         game = OnlineGame(match)
         self.game = game
@@ -430,6 +440,7 @@ class GinApp(App[None]):
         state = self.query_one("#online", Static)
         online = isinstance(self.game, OnlineGame)
         state.display = online
+        self.query_one("#computer-settings").display = not online
         if online:
             state.update("\n".join(x for x in (f"Online: {self.online_state}", self.verified)
                                    if x))
@@ -559,6 +570,8 @@ class GinApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the table's actions from the footer when they do not apply now."""
+        if action in COMPUTER_ONLY:  # online, the rules were agreed and nobody computes
+            return not isinstance(self.game, OnlineGame)
         if action in ("select", "move") and self.screen is not self.screen_stack[0]:
             return False  # a dialog's own arrows (switching layouts, editing text)
         if action == "knock":  # on whenever a throw is due: k then knocks or says why not

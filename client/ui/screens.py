@@ -241,9 +241,9 @@ class OnlineScreen(ModalScreen[tuple[str, str] | None]):
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, error: str = "") -> None:
+    def __init__(self, error: str = "", *, relay: str = "", link: str = "") -> None:
         super().__init__()
-        self.error = error
+        self.error, self.relay, self.link = error, relay, link  # filled in for a retry
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -251,9 +251,11 @@ class OnlineScreen(ModalScreen[tuple[str, str] | None]):
             yield Static("Host: you get a link to send your friend. Leave the relay empty to "
                          "run one on this computer (your friend must be on the same network), "
                          "or give a public relay's address.")
-            yield Input(placeholder="relay address (empty: this computer)", id="relay")
+            yield Input(self.relay, placeholder="relay address (empty: this computer)",
+                        id="relay")
             yield Static("Join: paste the link your friend sent you.", classes="gap")
-            yield Input(placeholder="http://relay/j/ROOM#SECRET", id="link", password=True)
+            yield Input(self.link, placeholder="http://relay/j/ROOM#SECRET", id="link",
+                        password=True)
             yield Static(self.error, id="online-error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Host", id="host", variant="primary", compact=True)

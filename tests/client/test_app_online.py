@@ -19,10 +19,16 @@ from textual.widgets import Input, Static
 from client import online
 from client.app import AppConfig, GinApp, make_app
 from client.game import OnlineGame
-from client.links import parse_invite
+from client.links import ROOM_ID_LENGTH, parse_invite
 from client.storage import Storage
 from client.transport import TransportSettings
-from client.ui.screens import AlertScreen, HandOverScreen, InviteScreen, OnlineScreen
+from client.ui.screens import (
+    AlertScreen,
+    ConfirmScreen,
+    HandOverScreen,
+    InviteScreen,
+    OnlineScreen,
+)
 from gin import Discard, DrawPile, DrawStock, Knock, LayOff, Pass, players
 from gin.rules import STANDARD
 from relay.server import Relay, serve
@@ -184,7 +190,7 @@ async def test_join_with_a_pasted_link_from_the_table(relay: Relay, tmp_path: Pa
         await stop(friend)
 
 
-async def test_an_unreachable_relay_is_reported_and_the_computer_table_stays(
+async def test_an_unreachable_relay_keeps_the_online_screen_to_retry(
         tmp_path: Path, storage: Storage) -> None:
     app = make_app(AppConfig(storage=storage, online_settings=replace(
         FAST, transport=TransportSettings(open_timeout=2)), delay=0, offer_resume=False))
@@ -194,10 +200,30 @@ async def test_an_unreachable_relay_is_reported_and_the_computer_table_stays(
         await until(pilot, lambda: isinstance(app.screen, OnlineScreen))
         app.screen.query_one("#relay", Input).value = "http://127.0.0.1:1"
         await pilot.click("#host")
-        await until(pilot, lambda: isinstance(app.screen, AlertScreen))
-        assert "cannot reach relay" in str(app.screen.query_one("#alert-text").render())
+        # Back on the online screen, the error said, the relay kept for a retry.
+        await until(pilot, lambda: isinstance(app.screen, OnlineScreen)
+                    and bool(app.screen.error))
+        error = str(app.screen.query_one("#online-error", Static).render())
+        assert error.startswith("Could not start the online match: cannot reach relay")
+        assert app.screen.query_one("#relay", Input).value == "http://127.0.0.1:1"
         assert not isinstance(app.game, OnlineGame)
+        await pilot.press("escape")  # give up: the computer table is still there
+        await pilot.pause()
         assert app.screen_stack[0].query_one("#mode-computer").value
+
+
+async def test_a_failed_join_from_the_command_line_offers_a_retry(
+        tmp_path: Path, storage: Storage) -> None:
+    """`gin join` with a relay that is gone: no computer match starts by itself."""
+    invite = parse_invite("http://127.0.0.1:1/j/" + "A" * ROOM_ID_LENGTH + "#" + "A" * 43)
+    app = make_app(AppConfig(storage=storage, online=online.OnlineStart("join", invite=invite),
+                             online_settings=replace(FAST, transport=TransportSettings(
+                                 open_timeout=2)), delay=0, offer_resume=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, OnlineScreen))
+        assert app.game is None
+        assert app.screen.query_one("#link", Input).value == invite.url
+        assert "cannot reach relay" in app.screen.error
 
 
 @pytest.mark.parametrize("said", ["[/]", "[bold red]x"])
@@ -218,6 +244,13 @@ async def test_a_peers_words_are_shown_as_plain_text(relay: Relay, tmp_path: Pat
         task = asyncio.ensure_future(guest.run())
         try:
             await until(pilot, lambda: isinstance(app.game, OnlineGame) and app.game.dealt)
+            # Online the computer's settings do not apply: not shown, keys off.
+            await until(pilot, lambda: not isinstance(app.screen, InviteScreen))
+            assert not app.screen.query_one("#computer-settings").display
+            for key in ("n", "r", "3"):
+                await pilot.press(key)
+                await pilot.pause()
+                assert not isinstance(app.screen, ConfirmScreen), key
             # The friend's program ends the match with words of its own choosing.
             guest.session._fail(ProtocolError("host", said, said))
             guest._flush()
