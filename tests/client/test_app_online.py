@@ -133,7 +133,13 @@ async def test_host_shows_the_link_and_state_then_plays_a_verified_hand(
         await until(pilot, lambda: "waiting for your friend" in
                     str(screen.query_one("#invite-state", Static).render()))
         assert "█" in str(screen.query_one("#invite-qr", Static).render())
+        # The link has a line of its own, whole.
+        shown = screen.query_one("#invite-link", Static)
+        assert shown.region.height == 1 and str(shown.render()) == link
+        # Narrower than the link (101 characters at 100 columns): the screen says so.
+        assert screen.query_one("#invite-fit").display == (shown.size.width < len(link))
         await pilot.click("#copy")
+        await pilot.pause()
         assert app.clipboard == link
         assert "Your friend · waiting for your friend" in str(
             app.screen_stack[0].query_one("#opponent-label").render())
@@ -261,3 +267,33 @@ async def test_a_peers_words_are_shown_as_plain_text(relay: Relay, tmp_path: Pat
             task.cancel()  # it may have ended by itself after its abort
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+
+async def test_copied_is_said_only_when_a_clipboard_program_copied(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from client.ui import clipboard
+
+    link = "http://127.0.0.1:9/j/" + "A" * ROOM_ID_LENGTH + "#" + "A" * 43
+    fake = tmp_path / "fake-copy"
+    fake.write_text(f"#!/bin/sh\ncat > {tmp_path / 'clip.txt'}\n")
+    fake.chmod(0o755)
+    for programs, said in (((), "whether it took it, the terminal does not say"),
+                           (((str(fake),),), "The link is copied.")):
+        monkeypatch.setattr(clipboard, "PROGRAMS", programs)
+        app = make_app(AppConfig(storage=Storage(tmp_path / "data"), offer_resume=False,
+                                 delay=0))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.push_screen(InviteScreen(link, "waiting for your friend"))
+            await pilot.pause()
+            await pilot.click("#copy")
+            await pilot.pause()
+            assert said in str(app.screen.query_one("#invite-copied", Static).render())
+            # At 80 columns this 86-character link does not fit: the screen says so;
+            # at 120 it has a line of its own, whole.
+            assert app.screen.query_one("#invite-fit").display
+            await pilot.resize_terminal(120, 30)
+            await pilot.pause()
+            assert not app.screen.query_one("#invite-fit").display
+            assert app.screen.query_one("#invite-link").size.width >= len(link)
+    assert (tmp_path / "clip.txt").read_text() == link
