@@ -200,7 +200,8 @@ class GinApp(App[None]):
         Binding("3", "strength('hard')", "Hard", show=False),
         Binding("r", "next_rules", "Rules", show=False),
         Binding("n", "new_match", "New match", show=False),
-        Binding("q", "quit", "Quit"),
+        Binding("o", "invite", "Invite link"),
+        Binding("q", "ask_quit", "Quit"),
     ]
 
     def __init__(self, config: AppConfig) -> None:
@@ -287,11 +288,41 @@ class GinApp(App[None]):
                     deck_source=c.deck_source)
 
     def _start(self) -> None:
-        saved: Game | None = None
         c = self.config
         if c.online is not None:
             self._go_online(c.online)
             return
+        if c.storage is None or not c.offer_resume:
+            self._start_computer()
+            return
+        from client.links import InvalidLinkError, parse_invite
+        from client.online import MatchFiles, OnlineStart
+
+        links = MatchFiles.saved_links(c.storage)
+        if not links:
+            self._start_computer()
+            return
+
+        def answer(yes: bool | None) -> None:
+            if not yes:
+                self._start_computer()
+                return
+            try:
+                self._go_online(OnlineStart("join", invite=parse_invite(links[0])))
+            except InvalidLinkError as exc:
+                self.push_screen(OnlineScreen(f"That saved link cannot be used: {exc}"),
+                                 self._online_chosen)
+
+        more = f" (and {len(links) - 1} more)" if len(links) > 1 else ""
+        self.push_screen(ConfirmScreen(
+            f"You have an online match in progress with a friend{more}. Continue it? "
+            "Your friend needs to be at the table too.", "Continue online", "Not now"),
+            answer)
+
+    def _start_computer(self) -> None:
+        """The computer match: the saved one if the player wants it, else a new one."""
+        saved: Game | None = None
+        c = self.config
         if c.storage is not None and c.offer_resume:
             try:
                 saved = Game.resume(c.storage, make_opponent=c.make_opponent,
@@ -450,7 +481,10 @@ class GinApp(App[None]):
         self.query_one("#opponent-label", Label).update(self._opponent_title())
         for row in ("#opponent", "#stock", "#discard", "#hand"):
             self.query_one(row, CardRow).show([])
-        self.query_one("#prompt", Static).update(self.online_state.capitalize())
+        text = self.online_state.capitalize()
+        if isinstance(self.game, OnlineGame) and self.game.seat == 0:
+            text += " · o shows the invite link again"
+        self.query_one("#prompt", Static).update(text)
         for key, _ in ACTION_BUTTONS:
             self.query_one(f"#btn-{key}", Button).display = False
         self.refresh_bindings()
@@ -570,6 +604,8 @@ class GinApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the table's actions from the footer when they do not apply now."""
+        if action == "invite":
+            return isinstance(self.game, OnlineGame) and self.game.seat == 0
         if action in COMPUTER_ONLY:  # online, the rules were agreed and nobody computes
             return not isinstance(self.game, OnlineGame)
         if action in ("select", "move") and self.screen is not self.screen_stack[0]:
@@ -835,6 +871,28 @@ class GinApp(App[None]):
     def action_how_to_play(self) -> None:
         rules = self.game.rules if self.game is not None else self.config.rules
         self.push_screen(HowToPlayScreen(words.how_to_play(rules)))
+
+    def action_invite(self) -> None:
+        """The invite link again, for as long as the online match runs (the host's)."""
+        game = self.game
+        if isinstance(game, OnlineGame) and game.seat == 0:
+            self.push_screen(InviteScreen(game.online.invite.url, self.online_state))
+
+    def action_ask_quit(self) -> None:
+        """Leave after asking; say how to come back."""
+        if isinstance(self.game, OnlineGame) and not self.game.online.session.over:
+            question = ("Leave the online match? It is saved: run gin again (or gin join "
+                        "with the same link) to continue it; your friend waits meanwhile.")
+        elif isinstance(self.game, Game) and not self.game.match.over:
+            question = "Quit? The match is saved after every move: gin continues it."
+        else:
+            question = "Quit?"
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(ConfirmScreen(question, "Quit", "Stay"), answer)
 
     def action_keys(self) -> None:
         self.push_screen(KeysScreen())

@@ -211,10 +211,11 @@ KEYS_TEXT = """\
   1 2 3          computer strength: easy, normal, hard
   r              change the rules (starts a new match)
   n              new match
-  f              full-screen table
+  f              show or hide the side panel
   i              how to play
+  o              the invite link again (hosting online)
   ?              this list
-  q              quit (the match is saved; `gin` continues it)
+  q              quit, after asking (the match is saved; `gin` continues it)
 """
 
 

@@ -297,3 +297,60 @@ async def test_copied_is_said_only_when_a_clipboard_program_copied(
             assert not app.screen.query_one("#invite-fit").display
             assert app.screen.query_one("#invite-link").size.width >= len(link)
     assert (tmp_path / "clip.txt").read_text() == link
+
+
+async def test_the_host_keeps_the_link_and_gin_offers_the_online_match_again(
+        relay: Relay, tmp_path: Path) -> None:
+    start = online.OnlineStart("host", relay=relay_url(relay), rules=STANDARD)
+    storage = Storage(tmp_path / "host")
+    app = make_app(AppConfig(storage=storage, online=start, online_settings=FAST, delay=0))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, InviteScreen))
+        assert isinstance(app.game, OnlineGame)
+        link = app.game.online.invite.url
+        await pilot.pause()
+        await pilot.click("#close")  # back to the table…
+        await until(pilot, lambda: not isinstance(app.screen, InviteScreen))
+        assert "o shows the invite link again" in table_text(app, "#prompt")
+        await pilot.press("o")  # …and the link is there again
+        await until(pilot, lambda: isinstance(app.screen, InviteScreen))
+        assert app.screen.link == link  # type: ignore[attr-defined]
+        await pilot.press("escape")
+        guest = await online.join(parse_invite(link), Storage(tmp_path / "guest"), FAST)
+        friend = asyncio.ensure_future(guest.run())
+        await until(pilot, lambda: isinstance(app.game, OnlineGame) and app.game.dealt)
+        # q asks first; "Stay" stays.
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "Leave the online match? It is saved" in app.screen.question
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.is_running and not isinstance(app.screen, ConfirmScreen)
+    # Started again, gin offers the online match, and continues it in the same seat.
+    again = make_app(AppConfig(storage=storage, online_settings=FAST, delay=0))
+    try:
+        async with again.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(again.screen, ConfirmScreen))
+            assert "online match in progress" in again.screen.question
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(again.game, OnlineGame)
+                        and again.game.dealt)
+            assert again.game.seat == 0
+            assert again.game.online.invite.url == link
+    finally:
+        friend.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await friend
+
+
+async def test_q_asks_before_leaving_the_computer_table() -> None:
+    app = make_app(AppConfig(offer_resume=False, delay=0))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert app.screen.question.startswith("Quit? The match is saved")
+        await pilot.press("y")
+        await pilot.pause()
+        assert not app.is_running
