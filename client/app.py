@@ -708,13 +708,18 @@ class GinApp(App[None]):
     # -- actions (keys, buttons and clicks) -------------------------------------
 
     def action_take(self) -> None:
-        self._play(DrawPile())
+        self._play_if_legal("take", DrawPile())
 
     def action_stock(self) -> None:
-        self._play(DrawStock())
+        self._play_if_legal("stock", DrawStock())
 
     def action_pass_card(self) -> None:
-        self._play(Pass())
+        self._play_if_legal("pass_card", Pass())
+
+    def _play_if_legal(self, key: str, action: Action) -> None:
+        # A second quick click on the stock lands after the draw: nothing to do then.
+        if self.game is not None and self._can(key, self.game.legal()):
+            self._play(action)
 
     def action_discard(self) -> None:
         game = self.game
