@@ -34,10 +34,20 @@ from client.game import (
     OpponentFactory,
     computer_player,
     knock_choice,
+    knock_layouts,
+    layoff_options,
+    least_after_discard,
 )
 from client.storage import Storage, StorageError
 from client.ui import words
-from client.ui.layout import Group, grouped, moved, own_order
+from client.ui.layout import (
+    Group,
+    grouped,
+    melds_and_loose,
+    moved,
+    own_order,
+    with_layoffs,
+)
 from client.ui.screens import (
     AlertScreen,
     ConfirmScreen,
@@ -45,6 +55,8 @@ from client.ui.screens import (
     HowToPlayScreen,
     InviteScreen,
     KeysScreen,
+    Layout,
+    LayoutScreen,
     MatchEndScreen,
     OnlineScreen,
     PileScreen,
@@ -83,6 +95,9 @@ SIDE_WIDTH = 36
 #: Below this many columns for the table the hand is fanned (cards overlap).
 FAN_BELOW = 64
 
+#: Actions that change the computer match; online they do not apply.
+COMPUTER_ONLY = ("strength", "next_rules", "new_match")
+
 #: Buttons of the table's actions: id, label.
 ACTION_BUTTONS = (
     ("take", "Take"),
@@ -106,6 +121,7 @@ class AppConfig:
     deck_source: DeckSource = shuffled_deck
     delay: float = 0.7
     offer_resume: bool = True
+    chosen: bool = False  # vs or rules were named on the command line: a resume asks
     online: OnlineStart | None = None  # connect at once: `gin host` / `gin join`
     online_settings: OnlineSettings | None = None  # timers; tests shorten them
 
@@ -138,9 +154,11 @@ class GinApp(App[None]):
     #side RadioSet { border: none; padding: 0; background: transparent; width: 1fr; }
     #side Checkbox { border: none; padding: 0; background: transparent; }
     #side .head { text-style: bold; }
+    #computer-settings { height: auto; }
     #side .gap { margin-top: 1; }
     #title { text-style: bold; }
     #status { height: 1; text-wrap: nowrap; text-overflow: ellipsis; text-style: bold; }
+    .-wide #status { height: auto; text-wrap: wrap; }
     #scores { height: 3; }
     #middle { height: 4; margin-top: 1; }
     #stock-box, #discard-box { width: 13; height: 4; }
@@ -182,7 +200,8 @@ class GinApp(App[None]):
         Binding("3", "strength('hard')", "Hard", show=False),
         Binding("r", "next_rules", "Rules", show=False),
         Binding("n", "new_match", "New match", show=False),
-        Binding("q", "quit", "Quit"),
+        Binding("o", "invite", "Invite link"),
+        Binding("q", "ask_quit", "Quit"),
     ]
 
     def __init__(self, config: AppConfig) -> None:
@@ -204,7 +223,7 @@ class GinApp(App[None]):
         with Horizontal(id="main"):
             with Vertical(id="table"):
                 yield Static("", id="status", markup=False)
-                yield Label("Computer", id="opponent-label")
+                yield Label("Computer", id="opponent-label", markup=False)
                 yield CardRow(id="opponent", classes="flat")
                 with Horizontal(id="middle"):
                     with Vertical(id="stock-box"):
@@ -213,18 +232,18 @@ class GinApp(App[None]):
                     with Vertical(id="discard-box"):
                         yield Label("Discard", id="discard-label")
                         yield CardRow(id="discard", classes="flat")
-                    yield Static("", id="log")
+                    yield Static("", id="log", markup=False)
                 yield Label("Your hand", id="your-label")
                 yield CardRow(id="hand")
                 yield Label("Loose cards", id="loose")
-                yield Static("Dealing…", id="prompt")
+                yield Static("Dealing…", id="prompt", markup=False)
                 with Horizontal(id="actions"):
                     for key, label in ACTION_BUTTONS:
                         yield _button(label, key)
             with Vertical(id="side"):
                 yield Static("Gin Rummy", id="title")
                 yield Static("Draw, discard, knock · two players, to 100", id="subtitle")
-                yield Static("", id="online")
+                yield Static("", id="online", markup=False)
                 yield Static("", id="scores", classes="gap")
                 yield Label("Play against", classes="head gap")
                 with RadioSet(id="mode"):
@@ -232,15 +251,18 @@ class GinApp(App[None]):
                         label = mode.label if mode.available else f"{mode.label} (not yet)"
                         yield Choice(label, value=mode is PLAY_MODES[0], id=f"mode-{mode.key}",
                                           disabled=not mode.available)
-                yield Label("Strength", classes="head")
-                with RadioSet(id="strength"):
-                    for key, label in STRENGTHS:
-                        yield Choice(label, value=key == self.config.vs, id=f"strength-{key}")
-                yield Label("Rules", classes="head")
-                with RadioSet(id="rules"):
-                    for name in PRESETS:
-                        yield Choice(name, value=name == self.config.rules.name,
-                                          id=f"rules-{name}")
+                # The computer's settings: hidden online, where they do not apply.
+                with Vertical(id="computer-settings"):
+                    yield Label("Strength", classes="head")
+                    with RadioSet(id="strength"):
+                        for key, label in STRENGTHS:
+                            yield Choice(label, value=key == self.config.vs,
+                                         id=f"strength-{key}")
+                    yield Label("Rules", classes="head")
+                    with RadioSet(id="rules"):
+                        for name in PRESETS:
+                            yield Choice(name, value=name == self.config.rules.name,
+                                         id=f"rules-{name}")
                 yield Tick("Group my sets and runs for me", value=True, id="group")
                 with Horizontal(id="side-buttons"):
                     yield _button("Hint", "hint")
@@ -266,11 +288,41 @@ class GinApp(App[None]):
                     deck_source=c.deck_source)
 
     def _start(self) -> None:
-        saved: Game | None = None
         c = self.config
         if c.online is not None:
             self._go_online(c.online)
             return
+        if c.storage is None or not c.offer_resume:
+            self._start_computer()
+            return
+        from client.links import InvalidLinkError, parse_invite
+        from client.online import MatchFiles, OnlineStart
+
+        links = MatchFiles.saved_links(c.storage)
+        if not links:
+            self._start_computer()
+            return
+
+        def answer(yes: bool | None) -> None:
+            if not yes:
+                self._start_computer()
+                return
+            try:
+                self._go_online(OnlineStart("join", invite=parse_invite(links[0])))
+            except InvalidLinkError as exc:
+                self.push_screen(OnlineScreen(f"That saved link cannot be used: {exc}"),
+                                 self._online_chosen)
+
+        more = f" (and {len(links) - 1} more)" if len(links) > 1 else ""
+        self.push_screen(ConfirmScreen(
+            f"You have an online match in progress with a friend{more}. Continue it? "
+            "Your friend needs to be at the table too.", "Continue online", "Not now"),
+            answer)
+
+    def _start_computer(self) -> None:
+        """The computer match: the saved one if the player wants it, else a new one."""
+        saved: Game | None = None
+        c = self.config
         if c.storage is not None and c.offer_resume:
             try:
                 saved = Game.resume(c.storage, make_opponent=c.make_opponent,
@@ -284,11 +336,16 @@ class GinApp(App[None]):
         question = (f"You have a match in progress: hand {obs.hand_number}, you "
                     f"{obs.scores[0]} – computer {obs.scores[1]} ({saved.vs}, "
                     f"{saved.rules.name} rules).\nContinue where you stopped?")
+        new = "New match"
+        if c.chosen and (c.vs, c.rules) != (saved.vs, saved.rules):
+            question += (f"\n\nYou asked for a {c.vs} computer and the {c.rules.name} "
+                         "rules: start that new match instead? (The saved one is abandoned.)")
+            new = f"New match ({c.vs}, {c.rules.name})"
 
         def answer(yes: bool | None) -> None:
             self._begin(saved if yes else self._new_game(c.rules))
 
-        self.push_screen(ConfirmScreen(question, "Continue", "New match"), answer)
+        self.push_screen(ConfirmScreen(question, "Continue", new), answer)
 
     def _begin(self, game: Game) -> None:
         self.game = game
@@ -322,6 +379,8 @@ class GinApp(App[None]):
         if answer is None:
             with self.prevent(RadioSet.Changed):
                 self.query_one("#mode-computer", RadioButton).value = True
+            if self.game is None:  # nothing was playing: the computer, then
+                self._begin(self._new_game(self.config.rules))
             return
         kind, text = answer
         rules = self.game.rules if self.game is not None else self.config.rules
@@ -329,7 +388,7 @@ class GinApp(App[None]):
             start = OnlineStart("join", invite=parse_invite(text)) if kind == "join" else \
                 OnlineStart("host", relay=text or None, rules=rules)
         except InvalidLinkError as exc:
-            self.push_screen(OnlineScreen(f"That link cannot be used: {exc}"),
+            self.push_screen(OnlineScreen(f"That link cannot be used: {exc}", link=text),
                              self._online_chosen)
             return
         self._go_online(start)
@@ -350,11 +409,12 @@ class GinApp(App[None]):
         except (TransportError, StorageError, OSError) as exc:
             reason = exc.reason if isinstance(exc, TransportError) else str(exc)
             self.online_state = ""
-            self.push_screen(AlertScreen("Could not start the online match", reason))
-            if self.game is None or isinstance(self.game, OnlineGame):
-                self._begin(self._new_game(self.config.rules))
-            else:
-                self._begin(self.game)
+            self._show_online()
+            # Stay online: the error, and the same choice again to retry or cancel.
+            link = start.invite.url if start.invite is not None else ""
+            self.push_screen(OnlineScreen(f"Could not start the online match: {reason}",
+                                          relay=start.relay or "", link=link),
+                             self._online_chosen)
             return
         game = OnlineGame(match)
         self.game = game
@@ -381,7 +441,7 @@ class GinApp(App[None]):
             if isinstance(self.screen, InviteScreen):
                 self.screen.show_state(self.online_state)
         elif isinstance(update, online.Notice):
-            self.notify(update.text, severity="warning", timeout=10)
+            self.notify(update.text, severity="warning", timeout=10, markup=False)
         elif isinstance(update, session.HandDealt):
             self.order, self.selected, self.hint, self.message = [], None, None, ""
             if isinstance(self.screen, InviteScreen):
@@ -411,6 +471,7 @@ class GinApp(App[None]):
         state = self.query_one("#online", Static)
         online = isinstance(self.game, OnlineGame)
         state.display = online
+        self.query_one("#computer-settings").display = not online
         if online:
             state.update("\n".join(x for x in (f"Online: {self.online_state}", self.verified)
                                    if x))
@@ -420,7 +481,10 @@ class GinApp(App[None]):
         self.query_one("#opponent-label", Label).update(self._opponent_title())
         for row in ("#opponent", "#stock", "#discard", "#hand"):
             self.query_one(row, CardRow).show([])
-        self.query_one("#prompt", Static).update(self.online_state.capitalize())
+        text = self.online_state.capitalize()
+        if isinstance(self.game, OnlineGame) and self.game.seat == 0:
+            text += " · o shows the invite link again"
+        self.query_one("#prompt", Static).update(text)
         for key, _ in ACTION_BUTTONS:
             self.query_one(f"#btn-{key}", Button).display = False
         self.refresh_bindings()
@@ -460,7 +524,14 @@ class GinApp(App[None]):
         self.query_one("#opponent-label", Label).update(
             f"{self._opponent_title()}{' · dealer' if obs.dealer != obs.player else ''}"
             f"{' · took from the pile: ' + ' '.join(c.glyph for c in known) if known else ''}")
-        self.query_one("#opponent", CardRow).show([Group(tuple(known)), Group(backs)])
+        if obs.knock_melds is not None and obs.result is None:
+            # Laying off: the knocker's melds are on the table, the rest face down.
+            laid = sum(len(m) for m in obs.knock_melds)
+            rest = (None,) * (obs.opponent_card_count - laid)
+            self.query_one("#opponent", CardRow).show(
+                [Group(tuple(m), meld=True) for m in obs.knock_melds] + [Group(rest)])
+        else:
+            self.query_one("#opponent", CardRow).show([Group(tuple(known)), Group(backs)])
         self.query_one("#stock-label", Label).update(f"Stock {obs.stock_count}")
         self.query_one("#stock", CardRow).show([Group((None,))] if obs.stock_count else [])
         top = obs.top_of_pile
@@ -481,7 +552,7 @@ class GinApp(App[None]):
 
         text = self.message or words.prompt(obs, bool(counts), them)
         if hint is not None and not self.message:
-            text = f"Hint: {words.action_words(hint.action)} — {hint.reason}"
+            text = f"Hint: {hint.reason}"  # the reason names the move
         self.query_one("#prompt", Static).update(text)
         legal = game.legal()
         for key, _ in ACTION_BUTTONS:
@@ -507,7 +578,7 @@ class GinApp(App[None]):
 
     def _show_side(self, obs: Observation, game: Game | OnlineGame) -> None:
         column = "Friend" if isinstance(game, OnlineGame) else "Computer"
-        self.query_one("#status", Static).update(words.status(obs, column))
+        self.query_one("#status", Static).update(words.status(obs, self._them(), column))
         me, other = obs.player, 1 - obs.player
         rows = [("", "You", column),
                 ("Game", str(obs.scores[me]), str(obs.scores[other])),
@@ -533,6 +604,14 @@ class GinApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the table's actions from the footer when they do not apply now."""
+        if action == "invite":
+            return isinstance(self.game, OnlineGame) and self.game.seat == 0
+        if action in COMPUTER_ONLY:  # online, the rules were agreed and nobody computes
+            return not isinstance(self.game, OnlineGame)
+        if action in ("select", "move") and self.screen is not self.screen_stack[0]:
+            return False  # a dialog's own arrows (switching layouts, editing text)
+        if action == "knock":  # on whenever a throw is due: k then knocks or says why not
+            return self.game is not None and self._can("discard", self.game.legal())
         if action in dict(ACTION_BUTTONS):
             return self.game is not None and self._can(action, self.game.legal())
         return True
@@ -567,14 +646,15 @@ class GinApp(App[None]):
     def _show_hand_over(self) -> None:
         assert self.game is not None
         self._hand_over_open = True
-        self.push_screen(HandOverScreen(self.game.observation(), self._them()),
+        last = self.game.totals is not None
+        self.push_screen(HandOverScreen(self.game.observation(), self._them(), last=last),
                          self._hand_closed)
 
     def _changed(self, result: HandResult | None) -> None:
         game = self.game
         assert game is not None
         for warning in game.take_warnings():
-            self.notify(warning, severity="error", timeout=10)
+            self.notify(warning, severity="error", timeout=10, markup=False)
         self.refresh_table()
         if result is not None:
             self._show_hand_over()
@@ -628,16 +708,18 @@ class GinApp(App[None]):
     # -- actions (keys, buttons and clicks) -------------------------------------
 
     def action_take(self) -> None:
-        self._play(DrawPile())
+        self._play_if_legal("take", DrawPile())
 
     def action_stock(self) -> None:
-        self._play(DrawStock())
+        self._play_if_legal("stock", DrawStock())
 
     def action_pass_card(self) -> None:
-        self._play(Pass())
+        self._play_if_legal("pass_card", Pass())
 
-    def action_lay_off(self) -> None:
-        self._play(LayOff())
+    def _play_if_legal(self, key: str, action: Action) -> None:
+        # A second quick click on the stock lands after the draw: nothing to do then.
+        if self.game is not None and self._can(key, self.game.legal()):
+            self._play(action)
 
     def action_discard(self) -> None:
         game = self.game
@@ -659,7 +741,14 @@ class GinApp(App[None]):
         if game is None:
             return
         counts = game.knock_counts()
-        if not counts:
+        obs = game.observation() if counts or self._can("discard", game.legal()) else None
+        if obs is None:
+            return
+        if not counts:  # over the limit: say so (k is on only when a throw is due)
+            least = least_after_discard(obs, game.legal())
+            if least is not None:
+                self.message = words.knock_refused(obs, least)
+                self.refresh_table()
             return
         card, count = knock_choice(counts, self.selected)
         if count == 0:
@@ -668,13 +757,40 @@ class GinApp(App[None]):
             question = (f"Knock, throwing the {card.glyph} face down, with {count} in loose "
                         f"cards? {self._them()} can lay off onto your melds; {count} or less "
                         "left in their hand undercuts you.")
+        options = knock_layouts(obs, card)
+        layouts = [Layout(words.knock_layout_label(i, count, len(options)),
+                          (("Your melds, then your loose cards",
+                            tuple(melds_and_loose(a.melds, a.deadwood_cards))),))
+                   for i, a in enumerate(options)]
 
-        def answer(yes: bool | None) -> None:
-            if yes:
-                self._play(Knock(card))
+        def answer(index: int | None) -> None:
+            if index is not None:
+                self._play(Knock(card, options[index].melds))
 
-        self.push_screen(ConfirmScreen(question, "Gin!" if count == 0 else f"Knock with {count}"),
-                         answer)
+        self.push_screen(LayoutScreen(question, layouts,
+                                      "Gin!" if count == 0 else f"Knock with {count}"), answer)
+
+    def action_lay_off(self) -> None:
+        game = self.game
+        if game is None or not self._can("lay_off", game.legal()):
+            return
+        obs = game.observation()
+        assert obs.knock_melds is not None
+        options = layoff_options(obs)
+        them = self._them()
+        layouts = [Layout(words.layoff_label(i, d.deadwood, len(d.layoffs)),
+                          ((f"{them}'s melds, your lay-offs dashed",
+                            tuple(with_layoffs(obs.knock_melds, d.laid_off))),
+                           ("Your melds, then your loose cards",
+                            tuple(melds_and_loose(d.melds, d.deadwood_cards)))))
+                   for i, d in enumerate(options)]
+
+        def answer(index: int | None) -> None:
+            if index is not None:
+                chosen = options[index]
+                self._play(LayOff(chosen.laid_off, chosen.melds))
+
+        self.push_screen(LayoutScreen(words.knocked(obs, them), layouts, "Lay out"), answer)
 
     def action_select(self, step: int) -> None:
         game = self.game
@@ -760,6 +876,28 @@ class GinApp(App[None]):
     def action_how_to_play(self) -> None:
         rules = self.game.rules if self.game is not None else self.config.rules
         self.push_screen(HowToPlayScreen(words.how_to_play(rules)))
+
+    def action_invite(self) -> None:
+        """The invite link again, for as long as the online match runs (the host's)."""
+        game = self.game
+        if isinstance(game, OnlineGame) and game.seat == 0:
+            self.push_screen(InviteScreen(game.online.invite.url, self.online_state))
+
+    def action_ask_quit(self) -> None:
+        """Leave after asking; say how to come back."""
+        if isinstance(self.game, OnlineGame) and not self.game.online.session.over:
+            question = ("Leave the online match? It is saved: run gin again (or gin join "
+                        "with the same link) to continue it; your friend waits meanwhile.")
+        elif isinstance(self.game, Game) and not self.game.match.over:
+            question = "Quit? The match is saved after every move: gin continues it."
+        else:
+            question = "Quit?"
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(ConfirmScreen(question, "Quit", "Stay"), answer)
 
     def action_keys(self) -> None:
         self.push_screen(KeysScreen())
