@@ -95,6 +95,9 @@ SIDE_WIDTH = 36
 #: Below this many columns for the table the hand is fanned (cards overlap).
 FAN_BELOW = 64
 
+#: Actions that change the computer match; online they do not apply.
+COMPUTER_ONLY = ("strength", "next_rules", "new_match")
+
 #: Buttons of the table's actions: id, label.
 ACTION_BUTTONS = (
     ("take", "Take"),
@@ -151,6 +154,7 @@ class GinApp(App[None]):
     #side RadioSet { border: none; padding: 0; background: transparent; width: 1fr; }
     #side Checkbox { border: none; padding: 0; background: transparent; }
     #side .head { text-style: bold; }
+    #computer-settings { height: auto; }
     #side .gap { margin-top: 1; }
     #title { text-style: bold; }
     #status { height: 1; text-wrap: nowrap; text-overflow: ellipsis; text-style: bold; }
@@ -196,7 +200,8 @@ class GinApp(App[None]):
         Binding("3", "strength('hard')", "Hard", show=False),
         Binding("r", "next_rules", "Rules", show=False),
         Binding("n", "new_match", "New match", show=False),
-        Binding("q", "quit", "Quit"),
+        Binding("o", "invite", "Invite link"),
+        Binding("q", "ask_quit", "Quit"),
     ]
 
     def __init__(self, config: AppConfig) -> None:
@@ -246,15 +251,18 @@ class GinApp(App[None]):
                         label = mode.label if mode.available else f"{mode.label} (not yet)"
                         yield Choice(label, value=mode is PLAY_MODES[0], id=f"mode-{mode.key}",
                                           disabled=not mode.available)
-                yield Label("Strength", classes="head")
-                with RadioSet(id="strength"):
-                    for key, label in STRENGTHS:
-                        yield Choice(label, value=key == self.config.vs, id=f"strength-{key}")
-                yield Label("Rules", classes="head")
-                with RadioSet(id="rules"):
-                    for name in PRESETS:
-                        yield Choice(name, value=name == self.config.rules.name,
-                                          id=f"rules-{name}")
+                # The computer's settings: hidden online, where they do not apply.
+                with Vertical(id="computer-settings"):
+                    yield Label("Strength", classes="head")
+                    with RadioSet(id="strength"):
+                        for key, label in STRENGTHS:
+                            yield Choice(label, value=key == self.config.vs,
+                                         id=f"strength-{key}")
+                    yield Label("Rules", classes="head")
+                    with RadioSet(id="rules"):
+                        for name in PRESETS:
+                            yield Choice(name, value=name == self.config.rules.name,
+                                         id=f"rules-{name}")
                 yield Tick("Group my sets and runs for me", value=True, id="group")
                 with Horizontal(id="side-buttons"):
                     yield _button("Hint", "hint")
@@ -280,11 +288,41 @@ class GinApp(App[None]):
                     deck_source=c.deck_source)
 
     def _start(self) -> None:
-        saved: Game | None = None
         c = self.config
         if c.online is not None:
             self._go_online(c.online)
             return
+        if c.storage is None or not c.offer_resume:
+            self._start_computer()
+            return
+        from client.links import InvalidLinkError, parse_invite
+        from client.online import MatchFiles, OnlineStart
+
+        links = MatchFiles.saved_links(c.storage)
+        if not links:
+            self._start_computer()
+            return
+
+        def answer(yes: bool | None) -> None:
+            if not yes:
+                self._start_computer()
+                return
+            try:
+                self._go_online(OnlineStart("join", invite=parse_invite(links[0])))
+            except InvalidLinkError as exc:
+                self.push_screen(OnlineScreen(f"That saved link cannot be used: {exc}"),
+                                 self._online_chosen)
+
+        more = f" (and {len(links) - 1} more)" if len(links) > 1 else ""
+        self.push_screen(ConfirmScreen(
+            f"You have an online match in progress with a friend{more}. Continue it? "
+            "Your friend needs to be at the table too.", "Continue online", "Not now"),
+            answer)
+
+    def _start_computer(self) -> None:
+        """The computer match: the saved one if the player wants it, else a new one."""
+        saved: Game | None = None
+        c = self.config
         if c.storage is not None and c.offer_resume:
             try:
                 saved = Game.resume(c.storage, make_opponent=c.make_opponent,
@@ -341,6 +379,8 @@ class GinApp(App[None]):
         if answer is None:
             with self.prevent(RadioSet.Changed):
                 self.query_one("#mode-computer", RadioButton).value = True
+            if self.game is None:  # nothing was playing: the computer, then
+                self._begin(self._new_game(self.config.rules))
             return
         kind, text = answer
         rules = self.game.rules if self.game is not None else self.config.rules
@@ -348,7 +388,7 @@ class GinApp(App[None]):
             start = OnlineStart("join", invite=parse_invite(text)) if kind == "join" else \
                 OnlineStart("host", relay=text or None, rules=rules)
         except InvalidLinkError as exc:
-            self.push_screen(OnlineScreen(f"That link cannot be used: {exc}"),
+            self.push_screen(OnlineScreen(f"That link cannot be used: {exc}", link=text),
                              self._online_chosen)
             return
         self._go_online(start)
@@ -369,11 +409,12 @@ class GinApp(App[None]):
         except (TransportError, StorageError, OSError) as exc:
             reason = exc.reason if isinstance(exc, TransportError) else str(exc)
             self.online_state = ""
-            self.push_screen(AlertScreen("Could not start the online match", reason))
-            if self.game is None or isinstance(self.game, OnlineGame):
-                self._begin(self._new_game(self.config.rules))
-            else:
-                self._begin(self.game)
+            self._show_online()
+            # Stay online: the error, and the same choice again to retry or cancel.
+            link = start.invite.url if start.invite is not None else ""
+            self.push_screen(OnlineScreen(f"Could not start the online match: {reason}",
+                                          relay=start.relay or "", link=link),
+                             self._online_chosen)
             return
         game = OnlineGame(match)
         self.game = game
@@ -430,6 +471,7 @@ class GinApp(App[None]):
         state = self.query_one("#online", Static)
         online = isinstance(self.game, OnlineGame)
         state.display = online
+        self.query_one("#computer-settings").display = not online
         if online:
             state.update("\n".join(x for x in (f"Online: {self.online_state}", self.verified)
                                    if x))
@@ -439,7 +481,10 @@ class GinApp(App[None]):
         self.query_one("#opponent-label", Label).update(self._opponent_title())
         for row in ("#opponent", "#stock", "#discard", "#hand"):
             self.query_one(row, CardRow).show([])
-        self.query_one("#prompt", Static).update(self.online_state.capitalize())
+        text = self.online_state.capitalize()
+        if isinstance(self.game, OnlineGame) and self.game.seat == 0:
+            text += " · o shows the invite link again"
+        self.query_one("#prompt", Static).update(text)
         for key, _ in ACTION_BUTTONS:
             self.query_one(f"#btn-{key}", Button).display = False
         self.refresh_bindings()
@@ -559,6 +604,10 @@ class GinApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the table's actions from the footer when they do not apply now."""
+        if action == "invite":
+            return isinstance(self.game, OnlineGame) and self.game.seat == 0
+        if action in COMPUTER_ONLY:  # online, the rules were agreed and nobody computes
+            return not isinstance(self.game, OnlineGame)
         if action in ("select", "move") and self.screen is not self.screen_stack[0]:
             return False  # a dialog's own arrows (switching layouts, editing text)
         if action == "knock":  # on whenever a throw is due: k then knocks or says why not
@@ -659,13 +708,18 @@ class GinApp(App[None]):
     # -- actions (keys, buttons and clicks) -------------------------------------
 
     def action_take(self) -> None:
-        self._play(DrawPile())
+        self._play_if_legal("take", DrawPile())
 
     def action_stock(self) -> None:
-        self._play(DrawStock())
+        self._play_if_legal("stock", DrawStock())
 
     def action_pass_card(self) -> None:
-        self._play(Pass())
+        self._play_if_legal("pass_card", Pass())
+
+    def _play_if_legal(self, key: str, action: Action) -> None:
+        # A second quick click on the stock lands after the draw: nothing to do then.
+        if self.game is not None and self._can(key, self.game.legal()):
+            self._play(action)
 
     def action_discard(self) -> None:
         game = self.game
@@ -822,6 +876,28 @@ class GinApp(App[None]):
     def action_how_to_play(self) -> None:
         rules = self.game.rules if self.game is not None else self.config.rules
         self.push_screen(HowToPlayScreen(words.how_to_play(rules)))
+
+    def action_invite(self) -> None:
+        """The invite link again, for as long as the online match runs (the host's)."""
+        game = self.game
+        if isinstance(game, OnlineGame) and game.seat == 0:
+            self.push_screen(InviteScreen(game.online.invite.url, self.online_state))
+
+    def action_ask_quit(self) -> None:
+        """Leave after asking; say how to come back."""
+        if isinstance(self.game, OnlineGame) and not self.game.online.session.over:
+            question = ("Leave the online match? It is saved: run gin again (or gin join "
+                        "with the same link) to continue it; your friend waits meanwhile.")
+        elif isinstance(self.game, Game) and not self.game.match.over:
+            question = "Quit? The match is saved after every move: gin continues it."
+        else:
+            question = "Quit?"
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(ConfirmScreen(question, "Quit", "Stay"), answer)
 
     def action_keys(self) -> None:
         self.push_screen(KeysScreen())

@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Markdown, Static
 
 from client.qr import qr_lines
+from client.ui.clipboard import copy_with_program
 from client.ui.layout import Group, grouped, laid_out
 from client.ui.table import CardRow
 from client.ui.words import THEM, explain_result, mid_sentence, totals_rows
@@ -76,8 +77,10 @@ class _InfoScreen(ModalScreen[None]):
                 yield Button(self.CLOSE, id="close", variant="primary", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        # Textual calls this for subclasses' buttons too: close on the close button only.
         event.stop()
-        self.dismiss(None)
+        if event.button.id == "close":
+            self.dismiss(None)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -208,10 +211,11 @@ KEYS_TEXT = """\
   1 2 3          computer strength: easy, normal, hard
   r              change the rules (starts a new match)
   n              new match
-  f              full-screen table
+  f              show or hide the side panel
   i              how to play
+  o              the invite link again (hosting online)
   ?              this list
-  q              quit (the match is saved; `gin` continues it)
+  q              quit, after asking (the match is saved; `gin` continues it)
 """
 
 
@@ -241,9 +245,9 @@ class OnlineScreen(ModalScreen[tuple[str, str] | None]):
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, error: str = "") -> None:
+    def __init__(self, error: str = "", *, relay: str = "", link: str = "") -> None:
         super().__init__()
-        self.error = error
+        self.error, self.relay, self.link = error, relay, link  # filled in for a retry
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -251,9 +255,11 @@ class OnlineScreen(ModalScreen[tuple[str, str] | None]):
             yield Static("Host: you get a link to send your friend. Leave the relay empty to "
                          "run one on this computer (your friend must be on the same network), "
                          "or give a public relay's address.")
-            yield Input(placeholder="relay address (empty: this computer)", id="relay")
+            yield Input(self.relay, placeholder="relay address (empty: this computer)",
+                        id="relay")
             yield Static("Join: paste the link your friend sent you.", classes="gap")
-            yield Input(placeholder="http://relay/j/ROOM#SECRET", id="link", password=True)
+            yield Input(self.link, placeholder="http://relay/j/ROOM#SECRET", id="link",
+                        password=True)
             yield Static(self.error, id="online-error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Host", id="host", variant="primary", compact=True)
@@ -279,14 +285,19 @@ class OnlineScreen(ModalScreen[tuple[str, str] | None]):
 
 
 class InviteScreen(_InfoScreen):
-    """The invite link to send, as text and a QR code, with a copy button and the
-    connection's state (the app updates it with :meth:`show_state`)."""
+    """The invite link to send, on a line of its own so it copies whole, a copy
+    button, the connection's state (the app updates it with :meth:`show_state`) and
+    a QR code below."""
 
     DEFAULT_CSS = MODAL_CSS + """
-    InviteScreen #invite-qr { width: auto; margin-right: 2; }
-    InviteScreen #invite-body { height: auto; }
-    InviteScreen #invite-text { width: 1fr; height: auto; }
-    InviteScreen #invite-text Static { margin-bottom: 1; }
+    InviteScreen > Vertical { width: 100%; max-width: 140; height: 100%; max-height: 60; }
+    InviteScreen #invite-scroll { height: 1fr; }
+    InviteScreen #invite-link {
+        text-wrap: nowrap; text-overflow: clip; text-style: bold; margin: 1 0 0 0;
+    }
+    InviteScreen #invite-state, InviteScreen #invite-copied { margin-top: 1; }
+    InviteScreen #copy { margin-top: 1; }
+    InviteScreen #invite-qr { width: auto; margin-top: 1; }
     """
     CLOSE = "Back to the table"
 
@@ -296,23 +307,37 @@ class InviteScreen(_InfoScreen):
 
     def body(self) -> ComposeResult:
         yield Label("Send this link to your friend", classes="title")
-        with Horizontal(id="invite-body"):
+        yield Static(self.link, id="invite-link", markup=False)
+        yield Static("", id="invite-fit", markup=False)
+        with VerticalScroll(id="invite-scroll"):
+            yield Static("They run `gin join` and paste it, or choose Friend online → Join. "
+                         "The part after # is the match's secret: it never reaches the "
+                         "relay. Send it privately. Press o at the table to see this again.",
+                         markup=False)
+            yield Static(self.state, id="invite-state", markup=False)
+            yield Button("Copy link", id="copy", compact=True)
+            yield Static("", id="invite-copied", markup=False)
             yield Static("\n".join(qr_lines(self.link)), id="invite-qr")
-            with Vertical(id="invite-text"):
-                yield Static("They run `gin join` and paste it, or choose Friend online → "
-                             "Join. The part after # is the match's secret: it never reaches "
-                             "the relay. Send it privately.")
-                yield Static(self.link, id="invite-link", markup=False)
-                yield Static(self.state, id="invite-state", markup=False)
-                yield Button("Copy link", id="copy", compact=True)
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self.on_resize)
+
+    def on_resize(self) -> None:
+        # A link wider than the window cannot be selected in one piece: say so.
+        room = self.query_one("#invite-link").size.width
+        fit = self.query_one("#invite-fit", Static)
+        fit.display = 0 < room < len(self.link)
+        fit.update(f"(The link is {len(self.link)} characters and is cut off here: widen "
+                   f"the window to {len(self.link) + 6} columns to select it, or use Copy.)")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
         if event.button.id == "copy":
-            self.app.copy_to_clipboard(self.link)
-            self.notify("The link is copied.")
-        else:
-            self.dismiss(None)
+            copied = copy_with_program(self.link)
+            self.app.copy_to_clipboard(self.link)  # the terminal's own clipboard too
+            self.query_one("#invite-copied", Static).update(
+                "The link is copied." if copied else
+                "Sent to your terminal's clipboard — whether it took it, the terminal does "
+                "not say. If pasting gives nothing, select the link above.")
 
     def show_state(self, state: str) -> None:
         self.state = state  # shown by compose() when it has not run yet

@@ -537,3 +537,17 @@ async def test_laying_off_shows_the_knockers_melds_and_lets_you_choose(
             else:
                 assert result.kind == "undercut"
         app.config.storage.clear_match()  # type: ignore[union-attr]
+
+
+async def test_a_double_click_on_the_stock_draws_once_and_says_nothing_odd(
+        table: Any, deal: Any) -> None:
+    app, _ = table(deal(*KNOCK))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "p")
+        stock = app.screen.query_one("#stock CardView")
+        driver_click(app, stock)
+        driver_click(app, stock)
+        await settle(pilot)
+        assert len(held(app)) == 11
+        assert text(app, "#prompt").startswith("Throw a card")
