@@ -7,7 +7,7 @@ import { MalformedInput, PeerFault } from "../src/engine/errors.ts";
 import { ascii, fromBigInt, toHex } from "../src/protocol/bytes.ts";
 import * as ecc from "../src/protocol/ecc.ts";
 import * as fd from "../src/protocol/fairdeal.ts";
-import { hexVector, numbers, range, vector } from "./protocol_vectors.ts";
+import { numbers, range, vector } from "./protocol_vectors.ts";
 
 const FIRST = fd.SeedMaterial.fromSeed(range(0, 32));
 const SECOND = fd.SeedMaterial.fromSeed(range(32, 64));
