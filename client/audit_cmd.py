@@ -23,9 +23,10 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "audit",
         help="re-verify saved online hands (the fair deal and every move)",
-        description="Re-verify hand records of online matches independently: the "
-        "commitments, both players' deck messages recomputed from the seeds, every key "
-        "revealed, every move replayed through the rules engine, and the score. The "
+        description="Re-verify hand records of online matches independently: both "
+        "players' signatures of the hand, the commitments, both players' deck messages "
+        "recomputed from the seeds, every key revealed and that each was sent where the "
+        "protocol sends it, every move replayed through the rules engine, and the score. The "
         "match scores after a hand are proven only from the records of the hands "
         "before it, from hand 1: give a match's records together. Prints each hand as "
         "a replay and 'verified' (saying what the records given cannot prove), or what "

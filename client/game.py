@@ -27,6 +27,7 @@ from client.storage import Storage, StorageError
 from gin import (
     Action,
     Card,
+    Discard,
     HandResult,
     IllegalAction,
     Knock,
@@ -38,7 +39,15 @@ from gin import (
     shuffled_deck,
 )
 from gin.cards import cards_mask
-from gin.melds import discard_deadwoods
+from gin.layoffs import Defence, best_defence, layoff_closure
+from gin.melds import (
+    Arrangement,
+    all_arrangements,
+    candidate_melds,
+    discard_deadwoods,
+    mask_value,
+    meld_combinations,
+)
 from gin.scoring import MatchTotals
 
 if TYPE_CHECKING:  # the network stack loads only when a friend is played
@@ -104,6 +113,50 @@ def knock_counts(obs: Observation, legal: Sequence[Action]) -> dict[Card, int]:
         return {}
     best = discard_deadwoods(cards_mask(obs.hand))
     return {card: best[card.mask] for card in sorted(knockable)}
+
+
+def least_after_discard(obs: Observation, legal: Sequence[Action]) -> int | None:
+    """The least deadwood any throw allowed now leaves; None when no throw is."""
+    allowed = [a.card for a in legal if isinstance(a, Discard)]
+    if not allowed:
+        return None
+    best = discard_deadwoods(cards_mask(obs.hand))
+    return min(best[card.mask] for card in allowed)
+
+
+def knock_layouts(obs: Observation, card: Card) -> list[Arrangement]:
+    """Every least-deadwood way to lay the hand down after throwing ``card``; the
+    computer's choice (fewest lay-offs among the cards not seen) first."""
+    from gin.players.evaluate import declare
+    from gin.players.view import unseen_of
+
+    hand = cards_mask(obs.hand)
+    deadwood = discard_deadwoods(hand)[card.mask]
+    _, chosen = declare(hand, Knock(card), deadwood, unseen_of(obs, hand))
+    others = [a for a in all_arrangements(hand & ~card.mask, deadwood)
+              if a.deadwood == deadwood and set(a.meld_masks) != set(chosen.meld_masks)]
+    return [chosen, *others]
+
+
+def layoff_options(obs: Observation) -> list[Defence]:
+    """The defender's layouts worth choosing between: for each way to meld their own
+    cards, every card that then fits laid off (laying off more never costs). The
+    engine's own best first, then by deadwood."""
+    assert obs.knock_melds is not None, "only after a knock"
+    hand = cards_mask(obs.hand)
+    knocker = tuple(cards_mask(m) for m in obs.knock_melds)
+    best = best_defence(hand, knocker)
+    seen = {best.deadwood_mask}
+    out = [best]
+    for used, _, chosen in meld_combinations(candidate_melds(hand)):
+        loose = hand ^ used
+        layoffs = layoff_closure(loose, knocker)
+        for bit, _i in layoffs:
+            loose ^= bit
+        if loose not in seen:
+            seen.add(loose)
+            out.append(Defence(chosen, layoffs, loose, mask_value(loose)))
+    return sorted(out, key=lambda d: (d is not best, d.deadwood))
 
 
 def knock_choice(counts: dict[Card, int], selected: Card | None) -> tuple[Card, int]:

@@ -154,6 +154,22 @@ class MatchFiles:
         self.invite = invite
         self.state_path = storage.root / ONLINE_DIR / f"{self.link_id.hex()}.json"
 
+    @staticmethod
+    def saved_links(storage: Storage) -> list[str]:
+        """The invite links of the online matches saved in progress, newest first
+        (saves that are damaged, finished or without their link are left out)."""
+        folder = storage.root / ONLINE_DIR
+        paths = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True) \
+            if folder.is_dir() else []
+        links = []
+        for path in paths:
+            with contextlib.suppress(StorageError):
+                data = storage.load_state(path, "The saved online match")
+                if isinstance(data, dict) and isinstance(data.get("link"), str) \
+                        and "finished" not in data:
+                    links.append(data["link"])
+        return links
+
     def record_path(self, match_id: bytes, hand: int, suffix: str = "") -> Path:
         return self.storage.root / RECORDS_DIR / f"{match_id.hex()}-{hand:03d}{suffix}.json"
 
@@ -161,7 +177,8 @@ class MatchFiles:
         packed = msgpack.packb(session.to_state(), use_bin_type=True)
         self.storage.save_state(self.state_path, {
             "format": SAVE_FORMAT, "role": session.role, "token": token, "ticket": ticket,
-            "session": base64.b64encode(packed).decode("ascii")})
+            "session": base64.b64encode(packed).decode("ascii"),
+            "link": self.invite.url})  # so `gin` can offer to continue it
 
     def load(self, random_bytes: Callable[[int], bytes] = os.urandom
              ) -> tuple[Session, str, str | None] | None:
@@ -299,8 +316,8 @@ class OnlineMatch:
                     # acknowledged our last messages yet (the re-send timer runs).
                     now = asyncio.get_running_loop().time()
                     over_since = now if over_since is None else over_since
-                    if not self.session.unacknowledged or (
-                            now - over_since > self.settings.reply_timeout):
+                    if self.session.failure is not None or not self.session.unacknowledged \
+                            or now - over_since > self.settings.reply_timeout:
                         break
                 if self._ended:
                     break

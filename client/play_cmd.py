@@ -16,10 +16,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "play", help="play Gin Rummy against the computer (the default)",
         description="Open the Gin Rummy table against the computer. A match in progress "
         "is saved after every move; starting again offers to continue it.")
-    parser.add_argument("--vs", choices=[key for key, _ in STRENGTHS], default="normal",
-                        help="the computer's strength (default: normal)")
-    parser.add_argument("--rules", choices=sorted(PRESETS), default="standard",
-                        help="the ruleset (default: standard)")
+    parser.add_argument("--vs", choices=[key for key, _ in STRENGTHS], default=None,
+                        help="the computer's strength (default: normal); with a match "
+                        "in progress, the table asks which to play")
+    parser.add_argument("--rules", choices=sorted(PRESETS), default=None,
+                        help="the ruleset (default: standard); with a match in progress, "
+                        "the table asks which to play")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed the shuffle, for a repeatable match")
     parser.add_argument("--data-dir", type=Path, default=None,
@@ -34,7 +36,9 @@ def run(args: argparse.Namespace) -> int:
 
     storage = Storage(args.data_dir or default_data_dir())
     rng = random.Random(args.seed)
-    app = make_app(AppConfig(storage=storage, rules=PRESETS[args.rules], vs=args.vs, rng=rng))
+    chosen = args.vs is not None or args.rules is not None
+    app = make_app(AppConfig(storage=storage, rules=PRESETS[args.rules or "standard"],
+                             vs=args.vs or "normal", rng=rng, chosen=chosen))
     app.run()
     return 0 if app.return_code is None else app.return_code
 

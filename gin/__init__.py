@@ -11,7 +11,8 @@ The public API:
 * Lay-offs and scoring — :func:`best_defence_cards`, :func:`settle`,
   :class:`Outcome`, :func:`match_totals`.
 * Rules — :class:`Ruleset` and the presets ``standard``, ``classic``,
-  ``oklahoma`` (:func:`ruleset`).
+  ``oklahoma`` (:func:`ruleset`); every number within :data:`RULE_BOUNDS`, a
+  preset's name only with its exact values, else :class:`RulesError`.
 * State machines — :class:`Hand` (one hand, explicit :class:`Phase`) and
   :class:`Match`; actions (:func:`parse_action`); :class:`Observation`, what one
   player may see.
@@ -25,9 +26,15 @@ cryptography, which the offline game does not need):
   random computer players; ``hint(obs, legal)``, Hard's move with a reason.
 * :mod:`gin.simulate` — pure self-play of matches and dealt-hand statistics.
 * :mod:`gin.fairdeal` and :mod:`gin.ecc` — the commutative-encryption deal.
-* :mod:`gin.wire` — message encoding and the sealed channel.
-* :mod:`gin.session` — the sans-I/O online session (see ``protocol.md``).
-* :mod:`gin.records` and :mod:`gin.audit` — hand records and their audit.
+* :mod:`gin.shuffle_proof` — the proof that the second shuffle is a permutation.
+* :mod:`gin.wire` — message encoding and the sealed channel (per-epoch keys,
+  acks and re-sends).
+* :mod:`gin.session` — the sans-I/O online session (see ``protocol.md``); its
+  events and failures are in :mod:`gin.session_events`.
+* :mod:`gin.cosign` — per-match signing keys, the match id, the signed hand digest.
+* :mod:`gin.records` and :mod:`gin.audit` — hand records and their audit
+  (``audit_records`` chains a match's hands; :mod:`gin.reveals` checks the keys
+  each step reveals).
 """
 
 from gin.actions import (
@@ -47,12 +54,14 @@ from gin.hand import Event, Hand, HandResult, Observation, Phase, shuffled_deck,
 from gin.layoffs import Defence, best_defence_cards
 from gin.match import Match
 from gin.melds import Arrangement, Meld, best_arrangement, best_discard, deadwood
-from gin.rules import PRESETS, Ruleset, ruleset
+from gin.rules import BOUNDS as RULE_BOUNDS
+from gin.rules import PRESETS, RulesError, Ruleset, ruleset
 from gin.scoring import MatchTotals, Outcome, match_totals, settle
 
 __all__ = [
     "DECK",
     "PRESETS",
+    "RULE_BOUNDS",
     "Action",
     "Arrangement",
     "BigGin",
@@ -78,6 +87,7 @@ __all__ = [
     "PeerFault",
     "Phase",
     "Ruleset",
+    "RulesError",
     "best_arrangement",
     "best_defence_cards",
     "best_discard",

@@ -241,9 +241,10 @@ def _check_scores(record: HandRecord, previous: HandRecord | None
                         f"recorded {_scores_text(record.scores)}: before this hand "
                         f"{_scores_text(before)}, so the match had already ended at "
                         f"{record.rules.target}")], []
-    return [], [f"the match scores before hand {n} (by this record {_scores_text(before)}), "
-                f"so the scores after it: one record cannot prove them; audit it together "
-                f"with the records of the hands before it, from hand 1"]
+    signed = "" if record.signatures == (b"", b"") else "both players signed them, but "
+    return [], [f"the match scores before hand {n} (this record implies "
+                f"{_scores_text(before)}) and so those after it: {signed}one record cannot "
+                f"prove them; give gin audit the records of the hands before it, from hand 1"]
 
 
 def _scores_text(scores: tuple[int, int]) -> str:

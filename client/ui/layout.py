@@ -24,9 +24,7 @@ class Group:
 def grouped(cards: Iterable[Card]) -> list[Group]:
     """The best arrangement: each set and run, then the loose cards by rank."""
     arrangement = best_arrangement(cards)
-    groups = [Group(tuple(meld), meld=True) for meld in arrangement.melds]
-    loose = tuple(sorted(arrangement.deadwood_cards))
-    return groups + ([Group(loose)] if loose else [])
+    return melds_and_loose(arrangement.melds, arrangement.deadwood_cards)
 
 
 def own_order(order: Sequence[Card], hand: Iterable[Card]) -> list[Card]:
@@ -45,16 +43,28 @@ def moved(order: Sequence[Card], card: Card, step: int) -> list[Card]:
     return out
 
 
+def with_layoffs(melds: Sequence[Sequence[Card]],
+                 layoffs: Iterable[tuple[Card, int]]) -> list[Group]:
+    """The knocker's melds with the defender's lay-offs attached and marked."""
+    extra: dict[int, set[Card]] = {}
+    for card, on in layoffs:
+        extra.setdefault(on, set()).add(card)
+    return [Group(tuple(sorted((*meld, *extra.get(i, ())))), meld=True,
+                  marked=frozenset(extra.get(i, ())))
+            for i, meld in enumerate(melds)]
+
+
+def melds_and_loose(melds: Iterable[Sequence[Card]], loose: Iterable[Card]) -> list[Group]:
+    """Melds, then the loose cards in order."""
+    rest = tuple(sorted(loose))
+    return [Group(tuple(m), meld=True) for m in melds] + ([Group(rest)] if rest else [])
+
+
 def laid_out(outcome: Outcome, knocker: bool) -> list[Group]:
     """One side of a settled knock: melds (the knocker's with the defender's
     lay-offs attached and marked), then the deadwood."""
     if knocker:
-        groups = []
-        for i, meld in enumerate(outcome.knocker_melds):
-            extra = frozenset(card for card, on in outcome.layoffs if on == i)
-            groups.append(Group(tuple(sorted((*meld, *extra))), meld=True, marked=extra))
-        loose = outcome.knocker_deadwood_cards
-    else:
-        groups = [Group(tuple(m), meld=True) for m in outcome.defender_melds]
-        loose = outcome.defender_deadwood_cards
-    return groups + ([Group(tuple(sorted(loose)))] if loose else [])
+        loose = tuple(sorted(outcome.knocker_deadwood_cards))
+        groups = with_layoffs(outcome.knocker_melds, outcome.layoffs)
+        return groups + ([Group(loose)] if loose else [])
+    return melds_and_loose(outcome.defender_melds, outcome.defender_deadwood_cards)

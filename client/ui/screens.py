@@ -5,6 +5,8 @@ answers through ``dismiss``; none of them changes the game.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -12,15 +14,16 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Markdown, Static
 
 from client.qr import qr_lines
+from client.ui.clipboard import copy_with_program
 from client.ui.layout import Group, grouped, laid_out
 from client.ui.table import CardRow
-from client.ui.words import THEM, explain_result, totals_rows
+from client.ui.words import THEM, explain_result, mid_sentence, totals_rows
 from gin import Card, MatchTotals, Observation, Ruleset
 
 MODAL_CSS = """
 ModalScreen { align: center middle; }
 ModalScreen > Vertical {
-    width: 96; height: auto; max-height: 28;
+    width: 96; max-width: 100%; height: auto; max-height: 100%;
     border: thick $accent; background: $surface; padding: 0 1;
 }
 ModalScreen .title { text-style: bold; width: 1fr; }
@@ -45,7 +48,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.question, id="question")
+            yield Static(self.question, id="question", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button(self.yes, id="yes", variant="primary", compact=True)
                 yield Button(self.no, id="no", compact=True)
@@ -74,8 +77,10 @@ class _InfoScreen(ModalScreen[None]):
                 yield Button(self.CLOSE, id="close", variant="primary", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        # Textual calls this for subclasses' buttons too: close on the close button only.
         event.stop()
-        self.dismiss(None)
+        if event.button.id == "close":
+            self.dismiss(None)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -84,11 +89,10 @@ class _InfoScreen(ModalScreen[None]):
 class HandOverScreen(_InfoScreen):
     """Both hands laid out with melds, the lay-offs marked, and the score explained."""
 
-    CLOSE = "Next hand"
-
-    def __init__(self, obs: Observation, them: str = THEM) -> None:
+    def __init__(self, obs: Observation, them: str = THEM, *, last: bool = False) -> None:
         super().__init__()
         self.obs, self.them = obs, them
+        self.CLOSE = "The final score" if last else "Next hand"  # the match ends here
 
     def body(self) -> ComposeResult:
         obs, result = self.obs, self.obs.result
@@ -98,7 +102,7 @@ class HandOverScreen(_InfoScreen):
         who = "You" if result.knocker == obs.player else self.them
         title = "Dead hand" if result.kind == "dead" else f"{who} {titles[result.kind]}"
         yield Label(f"Hand {obs.hand_number} — {title}", classes="title")
-        yield Static(explain_result(obs, self.them), id="explanation")
+        yield Static(explain_result(obs, self.them), id="explanation", markup=False)
         mine: list[Group]
         theirs: list[Group]
         if result.outcome is None:
@@ -118,7 +122,7 @@ class HandOverScreen(_InfoScreen):
         if result.outcome is not None and result.outcome.layoffs:
             yield Static("Cards with a dashed border were laid off onto the knocker's melds.")
         me, other = obs.player, 1 - obs.player
-        yield Static(f"Game: you {obs.scores[me]} · {self.them.lower()} {obs.scores[other]}  "
+        yield Static(f"Game: you {obs.scores[me]} · {mid_sentence(self.them)} {obs.scores[other]}  "
                      f"(hands won {obs.hands_won[me]}–{obs.hands_won[other]})", id="game-score")
 
 
@@ -207,10 +211,11 @@ KEYS_TEXT = """\
   1 2 3          computer strength: easy, normal, hard
   r              change the rules (starts a new match)
   n              new match
-  f              full-screen table
+  f              show or hide the side panel
   i              how to play
+  o              the invite link again (hosting online)
   ?              this list
-  q              quit (the match is saved; `gin` continues it)
+  q              quit, after asking (the match is saved; `gin` continues it)
 """
 
 
@@ -227,8 +232,8 @@ class AlertScreen(_InfoScreen):
         self.title_text, self.text = title, text
 
     def body(self) -> ComposeResult:
-        yield Label(self.title_text, classes="title", id="alert-title")
-        yield Static(self.text, id="alert-text")
+        yield Label(self.title_text, classes="title", id="alert-title", markup=False)
+        yield Static(self.text, id="alert-text", markup=False)
 
 
 class OnlineScreen(ModalScreen[tuple[str, str] | None]):
@@ -240,9 +245,9 @@ class OnlineScreen(ModalScreen[tuple[str, str] | None]):
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, error: str = "") -> None:
+    def __init__(self, error: str = "", *, relay: str = "", link: str = "") -> None:
         super().__init__()
-        self.error = error
+        self.error, self.relay, self.link = error, relay, link  # filled in for a retry
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -250,10 +255,12 @@ class OnlineScreen(ModalScreen[tuple[str, str] | None]):
             yield Static("Host: you get a link to send your friend. Leave the relay empty to "
                          "run one on this computer (your friend must be on the same network), "
                          "or give a public relay's address.")
-            yield Input(placeholder="relay address (empty: this computer)", id="relay")
+            yield Input(self.relay, placeholder="relay address (empty: this computer)",
+                        id="relay")
             yield Static("Join: paste the link your friend sent you.", classes="gap")
-            yield Input(placeholder="http://relay/j/ROOM#SECRET", id="link", password=True)
-            yield Static(self.error, id="online-error")
+            yield Input(self.link, placeholder="http://relay/j/ROOM#SECRET", id="link",
+                        password=True)
+            yield Static(self.error, id="online-error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Host", id="host", variant="primary", compact=True)
                 yield Button("Join", id="join", compact=True)
@@ -278,14 +285,19 @@ class OnlineScreen(ModalScreen[tuple[str, str] | None]):
 
 
 class InviteScreen(_InfoScreen):
-    """The invite link to send, as text and a QR code, with a copy button and the
-    connection's state (the app updates it with :meth:`show_state`)."""
+    """The invite link to send, on a line of its own so it copies whole, a copy
+    button, the connection's state (the app updates it with :meth:`show_state`) and
+    a QR code below."""
 
     DEFAULT_CSS = MODAL_CSS + """
-    InviteScreen #invite-qr { width: auto; margin-right: 2; }
-    InviteScreen #invite-body { height: auto; }
-    InviteScreen #invite-text { width: 1fr; height: auto; }
-    InviteScreen #invite-text Static { margin-bottom: 1; }
+    InviteScreen > Vertical { width: 100%; max-width: 140; height: 100%; max-height: 60; }
+    InviteScreen #invite-scroll { height: 1fr; }
+    InviteScreen #invite-link {
+        text-wrap: nowrap; text-overflow: clip; text-style: bold; margin: 1 0 0 0;
+    }
+    InviteScreen #invite-state, InviteScreen #invite-copied { margin-top: 1; }
+    InviteScreen #copy { margin-top: 1; }
+    InviteScreen #invite-qr { width: auto; margin-top: 1; }
     """
     CLOSE = "Back to the table"
 
@@ -295,25 +307,115 @@ class InviteScreen(_InfoScreen):
 
     def body(self) -> ComposeResult:
         yield Label("Send this link to your friend", classes="title")
-        with Horizontal(id="invite-body"):
+        yield Static(self.link, id="invite-link", markup=False)
+        yield Static("", id="invite-fit", markup=False)
+        with VerticalScroll(id="invite-scroll"):
+            yield Static("They run `gin join` and paste it, or choose Friend online → Join. "
+                         "The part after # is the match's secret: it never reaches the "
+                         "relay. Send it privately. Press o at the table to see this again.",
+                         markup=False)
+            yield Static(self.state, id="invite-state", markup=False)
+            yield Button("Copy link", id="copy", compact=True)
+            yield Static("", id="invite-copied", markup=False)
             yield Static("\n".join(qr_lines(self.link)), id="invite-qr")
-            with Vertical(id="invite-text"):
-                yield Static("They run `gin join` and paste it, or choose Friend online → "
-                             "Join. The part after # is the match's secret: it never reaches "
-                             "the relay. Send it privately.")
-                yield Static(self.link, id="invite-link")
-                yield Static(self.state, id="invite-state")
-                yield Button("Copy link", id="copy", compact=True)
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self.on_resize)
+
+    def on_resize(self) -> None:
+        # A link wider than the window cannot be selected in one piece: say so.
+        room = self.query_one("#invite-link").size.width
+        fit = self.query_one("#invite-fit", Static)
+        fit.display = 0 < room < len(self.link)
+        fit.update(f"(The link is {len(self.link)} characters and is cut off here: widen "
+                   f"the window to {len(self.link) + 6} columns to select it, or use Copy.)")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
         if event.button.id == "copy":
-            self.app.copy_to_clipboard(self.link)
-            self.notify("The link is copied.")
-        else:
-            self.dismiss(None)
+            copied = copy_with_program(self.link)
+            self.app.copy_to_clipboard(self.link)  # the terminal's own clipboard too
+            self.query_one("#invite-copied", Static).update(
+                "The link is copied." if copied else
+                "Sent to your terminal's clipboard — whether it took it, the terminal does "
+                "not say. If pasting gives nothing, select the link above.")
 
     def show_state(self, state: str) -> None:
         self.state = state  # shown by compose() when it has not run yet
         for widget in self.query("#invite-state").results(Static):
             widget.update(state)
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """One choice of a :class:`LayoutScreen`: a line saying what it is, and rows of
+    cards, each with a label."""
+
+    label: str
+    rows: tuple[tuple[str, tuple[Group, ...]], ...]
+
+
+class LayoutScreen(ModalScreen[int | None]):
+    """Choose one of several ways to lay cards down (a knock's melds, a defender's
+    melds and lay-offs): ← → switch, Enter confirms with the index shown, Escape
+    cancels. The first layout is shown first."""
+
+    DEFAULT_CSS = MODAL_CSS + """
+    LayoutScreen #layout-label { margin-top: 1; text-style: bold; }
+    LayoutScreen .row-label { margin-top: 1; }
+    """
+    BINDINGS = [
+        Binding("left", "switch(-1)", "Previous layout", priority=True),
+        Binding("right", "switch(1)", "Next layout", priority=True),
+        Binding("enter,y", "confirm", "Confirm"),
+        Binding("escape,n", "cancel", "Cancel"),
+    ]
+
+    def __init__(self, question: str, layouts: list[Layout], confirm: str) -> None:
+        super().__init__()
+        self.question, self.layouts, self.confirm = question, layouts, confirm
+        self.index = 0
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question, id="question", markup=False)
+            yield Static("", id="layout-label", markup=False)
+            for i, _ in enumerate(self.layouts[0].rows):
+                yield Label("", id=f"row-label-{i}", classes="row-label", markup=False)
+                yield CardRow(id=f"row-{i}")
+            with Horizontal(classes="buttons"):
+                yield Button(self.confirm, id="yes", variant="primary", compact=True)
+                if len(self.layouts) > 1:
+                    yield Button("◀ Other layout", id="previous", compact=True)
+                    yield Button("Other layout ▶", id="next", compact=True)
+                yield Button("Cancel", id="no", compact=True)
+
+    def on_mount(self) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        layout = self.layouts[self.index]
+        count = f"Layout {self.index + 1} of {len(self.layouts)}: " \
+            if len(self.layouts) > 1 else ""
+        self.query_one("#layout-label", Static).update(count + layout.label)
+        for i, (label, groups) in enumerate(layout.rows):
+            self.query_one(f"#row-label-{i}", Label).update(label)
+            self.query_one(f"#row-{i}", CardRow).show(groups)
+
+    def action_switch(self, step: int) -> None:
+        self.index = (self.index + step) % len(self.layouts)
+        self._show()
+
+    def action_confirm(self) -> None:
+        self.dismiss(self.index)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "yes":
+            self.dismiss(self.index)
+        elif event.button.id in ("previous", "next"):
+            self.action_switch(-1 if event.button.id == "previous" else 1)
+        else:
+            self.dismiss(None)

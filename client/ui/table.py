@@ -3,8 +3,8 @@
 A card shows its rank and suit glyph in a box. Red suits are coloured, and the
 glyphs (♥♦ against ♣♠) tell the suits apart without colour. The selected card is
 raised a line with a heavy border and reverse video, so selection reads on a
-monochrome terminal too; the card just taken from the pile is dimmed; a hint has
-a double border; cards laid off by the other player have a dashed border.
+monochrome terminal too; the card just taken from the pile is dimmed, with a
+square border; a hint has a double border; cards laid off by the other player have a dashed border.
 
 Widgets post messages upward (:class:`CardView.Clicked`); they hold no game state.
 """
@@ -42,7 +42,8 @@ class CardView(Static):
         margin-top: 0; margin-bottom: 1;
         border: heavy $accent; text-style: reverse bold;
     }
-    CardView.-dimmed { text-style: dim; border: round $foreground 20%; }
+    /* The card just taken: dim, and a square border that reads without colour. */
+    CardView.-dimmed { text-style: dim; border: ascii $foreground 60%; }
     CardView.-hint { border: double $success; }
     CardView.-laidoff { border: dashed $warning; }
     CardView.-selected.-dimmed { text-style: reverse dim; }

@@ -10,16 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gin import (
-    Action,
-    Discard,
-    DrawPile,
-    DrawStock,
     Event,
-    Knock,
-    LayOff,
     MatchTotals,
     Observation,
-    Pass,
     Phase,
     Ruleset,
 )
@@ -64,13 +57,54 @@ def knock_limit_words(obs: Observation) -> str:
     return text + " (the upcard)" if obs.rules.knock_limit_from_upcard else text
 
 
-def status(obs: Observation, them: str = "Computer") -> str:
+def knock_refused(obs: Observation, least: int) -> str:
+    """Why a knock is refused: ``least`` is the least deadwood a throw leaves."""
+    if obs.knock_limit == 0:
+        return (f"You can't knock: this hand is gin only (an ace upcard), and your best "
+                f"throw leaves {least} in loose cards.")
+    return (f"You can't knock yet: your best throw leaves {least} in loose cards, and "
+            f"this hand's knock limit is {obs.knock_limit}.")
+
+
+def knock_layout_label(index: int, count: int, options: int) -> str:
+    """What a knock layout is: the first is the computer's own choice."""
+    if options == 1:
+        return "The only way to lay these cards down."
+    if index == 0:
+        return ("The computer's choice: of the cards you have not seen, the fewest can "
+                "be laid off onto these melds.")
+    return f"Another way, also leaving {count} in loose cards."
+
+
+def layoff_label(index: int, deadwood: int, laid: int) -> str:
+    """What a defender's layout is: the first is the best."""
+    cards = f"{laid} card{'s' * (laid != 1)} laid off"
+    if index == 0:
+        return f"The best: {cards}, {deadwood} left in loose cards."
+    return f"{cards[0].upper()}{cards[1:]}, {deadwood} left in loose cards."
+
+
+def knocked(obs: Observation, them: str) -> str:
+    """The defender's question after a knock: the knocker's melds are on show, and
+    how many loose cards the knocker holds (their points show when the hand ends)."""
+    assert obs.knock_melds is not None
+    loose = obs.opponent_card_count - sum(len(m) for m in obs.knock_melds)
+    melds = len(obs.knock_melds)
+    held = ("and no loose cards" if loose == 0 else
+            f"and {loose} loose card{'s' * (loose != 1)}, face down until the hand ends")
+    return (f"{them} knocked, laying down {melds} meld{'s' * (melds != 1)} {held}. "
+            "Lay out your cards: lay off what fits onto their melds, meld the rest. "
+            "← → show other ways.")
+
+
+def status(obs: Observation, them: str = THEM, column: str = "Computer") -> str:
     """One line always on show: the hand, the scores, who dealt, the knock limit.
-    ``them`` names the opponent in one word."""
+    ``them`` names the opponent in a sentence, ``column`` in one word."""
     me = obs.player
-    dealer = "you dealt" if obs.dealer == me else f"{them.lower()} dealt"
-    return (f"Hand {obs.hand_number} · You {obs.scores[me]} – {them} {obs.scores[1 - me]} "
-            f"(to {obs.rules.target}) · {dealer} · {knock_limit_words(obs)}")
+    dealer = "you dealt" if obs.dealer == me else f"{mid_sentence(them)} dealt"
+    return (f"Hand {obs.hand_number} · You {obs.scores[me]} – {column} "
+            f"{obs.scores[1 - me]} (to {obs.rules.target}) · {dealer} · "
+            f"{knock_limit_words(obs)}")
 
 
 def describe(event: Event, me: int, them: str = THEM) -> str | None:
@@ -90,25 +124,13 @@ def describe(event: Event, me: int, them: str = THEM) -> str | None:
     }[event.kind]
 
 
-def action_words(action: Action) -> str:
-    """An action as a short imperative, for hints."""
-    if isinstance(action, Pass):
-        return "pass"
-    if isinstance(action, DrawStock):
-        return "draw from the stock"
-    if isinstance(action, DrawPile):
-        return "take the discard"
-    if isinstance(action, Discard):
-        return f"throw the {action.card.glyph}"
-    if isinstance(action, Knock):
-        return f"knock, throwing the {action.card.glyph}"
-    if isinstance(action, LayOff):
-        return "lay off"
-    return "lay down big gin"
-
-
 def _who(player: int | None, me: int, them: str) -> str:
     return "You" if player == me else them
+
+
+def mid_sentence(name: str) -> str:
+    """A name as it reads mid-sentence: "The computer" → "the computer"."""
+    return name[:1].lower() + name[1:]
 
 
 def explain_result(obs: Observation, them: str = THEM) -> str:
@@ -129,18 +151,17 @@ def explain_result(obs: Observation, them: str = THEM) -> str:
             rules.gin_bonus
         name = "big gin" if out.kind == "big_gin" else "gin"
         return (f"{knocker} went {name}: {bonus} + {out.defender_deadwood} loose points "
-                f"= {result.points} to {winner.lower() if winner == 'You' else winner}.")
+                f"= {result.points} to {mid_sentence(winner)}.")
     laid = len(out.layoffs)
     laid_text = f" after laying off {laid} card{'s' * (laid != 1)}" if laid else ""
-    left = (f"{knocker} knocked with {out.knocker_deadwood}; {defender.lower()} "
+    left = (f"{knocker} knocked with {out.knocker_deadwood}; {mid_sentence(defender)} "
             f"{'were' if defender == 'You' else 'was'} left with {out.defender_deadwood}"
             f"{laid_text}.")
     if out.kind == "undercut":
         return (f"{left} An undercut: {out.knocker_deadwood} − {out.defender_deadwood} + "
-                f"{rules.undercut_bonus} = {result.points} to "
-                f"{'you' if winner == 'You' else winner}.")
+                f"{rules.undercut_bonus} = {result.points} to {mid_sentence(winner)}.")
     return (f"{left} The difference: {out.defender_deadwood} − {out.knocker_deadwood} = "
-            f"{result.points} to {'you' if winner == 'You' else winner}.")
+            f"{result.points} to {mid_sentence(winner)}.")
 
 
 def totals_rows(totals: MatchTotals, rules: Ruleset, me: int = 0
@@ -208,8 +229,8 @@ wasn't dealing, then to the dealer, and if neither wants it the first draw comes
 the stock.
 
 You can't throw back the very card you just took from the discard pile (it is
-dimmed), and when a discard leaves the stock at its last {rules.dead_stock} cards the
-hand is dead — nobody scores and the same dealer deals again.
+dimmed, with a square border), and when a discard leaves the stock at its last
+{rules.dead_stock} cards the hand is dead — nobody scores and the same dealer deals again.
 
 Play runs to {rules.target}. The winner adds {rules.game_bonus} for the game, each
 player adds {rules.box_bonus} for every hand they won, and {shutout}.
@@ -224,8 +245,42 @@ player adds {rules.box_bonus} for every hand they won, and {shutout}.
 | Every hand won | {rules.box_bonus} at the end |
 | Winning the game | {rules.game_bonus}, {shutout_short} |
 
-**Hint** shows what the strongest computer would do. Press **F** for a full-screen
-table and **?** for the keys.
+## How the computer plays
+
+The computer sees exactly what you would see in its seat: its own ten cards, the
+discard pile, the cards you took from the pile, and what you did. It never sees your
+hand or the stock, and the same position always gets the same move.
+
+- **Easy** always draws from the stock, throws its costliest loose card, and knocks
+  at the first chance.
+- **Normal** takes the discard only when it melds and clearly helps. It throws the
+  card whose loss costs least, counting how likely each loose card is to meld with
+  the cards it has not seen. It goes gin whenever it can, knocks at once on 4 or
+  less, and otherwise waits while the stock is large.
+- **Hard** plays like Normal, and also avoids throwing a card you look to be
+  collecting (from what you took, threw and passed over). To decide whether to
+  knock, it guesses 30 hands you might hold, settles the knock against each, and
+  knocks when that is worth more than waiting a round.
+
+When its melds can be laid out more than one way, the computer lays down the one
+that leaves you fewest lay-offs. **Hint** shows what Hard would do in your place,
+and why.
+
+## A fair shuffle, online
+
+Against a friend, neither of you shuffles alone. Each program picks a secret seed
+and commits to it first; the deck's order follows from both seeds, so neither can
+choose it. The cards travel encrypted under both players' keys, and a card opens
+only for the player allowed to see it: a card you are dealt or draw is opened by
+your friend's key for that one position. When the hand ends both seeds are
+revealed, and each program rebuilds the whole deck and replays every move; the
+table shows "deck verified" when everything checks out. The relay in between only
+forwards sealed messages and never sees a card, and `gin audit` checks a saved
+hand again later.
+
+## Keys
+
+Press **f** to show or hide the side panel, **?** for every key, **h** for a hint.
 """
 
 

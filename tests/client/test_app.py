@@ -23,10 +23,22 @@ from client.ui.screens import (
     ConfirmScreen,
     HandOverScreen,
     HowToPlayScreen,
+    LayoutScreen,
     MatchEndScreen,
 )
 from client.ui.table import CardRow, CardView
-from gin import Card, Discard, DrawPile, DrawStock, Knock, LayOff, Pass, Phase, players
+from gin import (
+    Card,
+    Discard,
+    DrawPile,
+    DrawStock,
+    Knock,
+    LayOff,
+    Pass,
+    Phase,
+    parse_cards,
+    players,
+)
 from gin.rules import STANDARD
 
 SIZE = (100, 30)
@@ -115,7 +127,7 @@ async def test_knock_with_layoffs(table: Any, deal: Any, storage: Storage) -> No
         await press(pilot, "p", "s")
         assert app.screen.query_one("#btn-knock", Button).display
         await press(pilot, "k")
-        assert isinstance(app.screen, ConfirmScreen)
+        assert isinstance(app.screen, LayoutScreen)
         assert "with 1 in loose cards" in app.screen.question
         assert "K♣" in app.screen.question
         await press(pilot, "enter")
@@ -155,7 +167,7 @@ async def test_undercut(table: Any, deal: Any) -> None:
         await press(pilot, "p")
         assert "The computer knocked" in text(app, "#prompt")
         assert app.screen.query_one("#btn-lay_off", Button).display
-        await press(pilot, "l")
+        await press(pilot, "l", "enter")
         assert isinstance(app.screen, HandOverScreen)
         explanation = text(app, "#explanation")
         assert "An undercut: 1 − 0 + 25 = 26 to you." in explanation
@@ -239,8 +251,21 @@ async def test_hint_highlights_hards_move(table: Any, deal: Any) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await press(pilot, "p", "s", "h")
-        assert text(app, "#prompt").startswith("Hint: knock, throwing the K♥")
+        # The whole reason, once: it names the move itself.
+        assert text(app, "#prompt") == ("Hint: Gin: throw the king of hearts and every card "
+                                        "is in a meld (25 bonus, nothing can be laid off).")
         assert app.screen.query_one("#hand #card-Kh", CardView).has_class("-hint")
+
+
+async def test_a_knock_over_the_limit_is_refused_with_the_reason(table: Any,
+                                                                 deal: Any) -> None:
+    app, _ = table(deal("2c 5d 8h Jc Ks 3s 6h 9d Qc 4s", KNOCK[1], "Qd", "Ts"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "p", "s", "k")
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert text(app, "#prompt").startswith("You can't knock yet: your best throw leaves ")
+        assert text(app, "#prompt").endswith("this hand's knock limit is 10.")
 
 
 async def test_side_panel_full_screen_keys_and_friend_online(table: Any, deal: Any) -> None:
@@ -366,7 +391,7 @@ async def test_a_whole_match_at_80_by_24_by_mouse_and_keys(storage: Storage) -> 
                 continue
             action = me.choose(game.observation(), legal)
             if isinstance(action, LayOff):
-                await pilot.press("l")
+                await pilot.press("l", "enter")
             elif isinstance(action, Pass):
                 driver_click(app, app.screen.query_one("#btn-pass_card"))
             elif isinstance(action, DrawStock):
@@ -446,3 +471,83 @@ def test_snapshot_eleven_cards_at_120_by_40(snap_compare: SnapCompare, table: An
         await press(pilot, "p", "s")
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=draw)
+
+
+# -- choosing the melds: the knocker's and the defender's ----------------------
+
+# Two least-deadwood layouts: A♦2♦3♦ + 4♣–7♣, or 2♥2♠2♦ + 4♣–7♣ (8 loose either way).
+TWO_LAYOUTS = ("2h 3d 7c 2s 2d 4c 5c 4s Ad 6c", "5d 9c Jd Jh Js 7d 8d 3h 9h 4h", "Kd", "Ks")
+
+
+async def test_a_knock_offers_the_computers_layout_then_any_other(
+        table: Any, deal: Any) -> None:
+    for switch, expected in ((False, "2d 2h 2s"), (True, "Ad 2d 3d")):
+        app, _ = table(deal(*TWO_LAYOUTS))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await press(pilot, "p", "s", "k")
+            screen = app.screen
+            assert isinstance(screen, LayoutScreen) and len(screen.layouts) == 2
+            assert "Layout 1 of 2: The computer's choice" in text(app, "#layout-label")
+            shown = app.screen.query_one("#row-0", CardRow).cards
+            assert shown[:7] == list(parse_cards("4c 5c 6c 7c 2d 2h 2s"))
+            if switch:
+                await press(pilot, "right")
+                assert "Layout 2 of 2: Another way" in text(app, "#layout-label")
+            await press(pilot, "enter")
+            assert isinstance(app.screen, HandOverScreen)
+            assert app.game is not None
+            result = app.game.observation().result
+            assert result is not None and result.outcome is not None
+            melds = {" ".join(str(c) for c in m) for m in result.outcome.knocker_melds}
+            assert melds == {"4c 5c 6c 7c", expected}
+        app.config.storage.clear_match()  # type: ignore[union-attr]
+
+
+async def test_laying_off_shows_the_knockers_melds_and_lets_you_choose(
+        table: Any, deal: Any) -> None:
+    for switch in (False, True):
+        app, _ = table(deal(*UNDERCUT), script=["take", "knock Kh"])
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await press(pilot, "p")
+            # The knocker's sets and runs are face up on the table while you lay off.
+            row = app.screen.query_one("#opponent", CardRow).cards
+            assert row == [*parse_cards("2c 3c 4c 5d 5h 5s 9d 9h 9s"), None]
+            await press(pilot, "l")
+            screen = app.screen
+            assert isinstance(screen, LayoutScreen) and len(screen.layouts) > 1
+            assert "laying down 3 melds and 1 loose card" in screen.question
+            assert text(app, "#layout-label").endswith(
+                "The best: 1 card laid off, 0 left in loose cards.")
+            laid = app.screen.query("#row-0 CardView.-laidoff")
+            assert [v.card for v in laid] == [Card.parse("5c")]
+            if switch:
+                await press(pilot, "right")
+                other = text(app, "#layout-label")
+            await press(pilot, "enter")
+            assert isinstance(app.screen, HandOverScreen)
+            assert app.game is not None
+            result = app.game.observation().result
+            assert result is not None and result.outcome is not None
+            if switch:  # a worse layout, chosen on purpose: it is played as chosen
+                left = result.outcome.defender_deadwood
+                assert left > 0 and f"{left} left in loose cards" in other
+                assert result.kind == "knock"
+            else:
+                assert result.kind == "undercut"
+        app.config.storage.clear_match()  # type: ignore[union-attr]
+
+
+async def test_a_double_click_on_the_stock_draws_once_and_says_nothing_odd(
+        table: Any, deal: Any) -> None:
+    app, _ = table(deal(*KNOCK))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "p")
+        stock = app.screen.query_one("#stock CardView")
+        driver_click(app, stock)
+        driver_click(app, stock)
+        await settle(pilot)
+        assert len(held(app)) == 11
+        assert text(app, "#prompt").startswith("Throw a card")

@@ -6,6 +6,7 @@ and "deck verified" shows."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
@@ -18,10 +19,16 @@ from textual.widgets import Input, Static
 from client import online
 from client.app import AppConfig, GinApp, make_app
 from client.game import OnlineGame
-from client.links import parse_invite
+from client.links import ROOM_ID_LENGTH, parse_invite
 from client.storage import Storage
 from client.transport import TransportSettings
-from client.ui.screens import AlertScreen, HandOverScreen, InviteScreen, OnlineScreen
+from client.ui.screens import (
+    AlertScreen,
+    ConfirmScreen,
+    HandOverScreen,
+    InviteScreen,
+    OnlineScreen,
+)
 from gin import Discard, DrawPile, DrawStock, Knock, LayOff, Pass, players
 from gin.rules import STANDARD
 from relay.server import Relay, serve
@@ -71,6 +78,8 @@ async def play_one_move(pilot: Pilot[None], app: GinApp) -> None:
         await pilot.press("t")
     elif isinstance(action, LayOff):
         await pilot.press("l")
+        await pilot.pause()
+        await pilot.press("enter")  # the best layout, offered first
     elif isinstance(action, Discard | Knock):
         if app.selected != action.card:  # a drawn card arrives selected
             await pilot.click(f"#hand #card-{action.card}")  # select it
@@ -124,7 +133,13 @@ async def test_host_shows_the_link_and_state_then_plays_a_verified_hand(
         await until(pilot, lambda: "waiting for your friend" in
                     str(screen.query_one("#invite-state", Static).render()))
         assert "█" in str(screen.query_one("#invite-qr", Static).render())
+        # The link has a line of its own, whole.
+        shown = screen.query_one("#invite-link", Static)
+        assert shown.region.height == 1 and str(shown.render()) == link
+        # Narrower than the link (101 characters at 100 columns): the screen says so.
+        assert screen.query_one("#invite-fit").display == (shown.size.width < len(link))
         await pilot.click("#copy")
+        await pilot.pause()
         assert app.clipboard == link
         assert "Your friend · waiting for your friend" in str(
             app.screen_stack[0].query_one("#opponent-label").render())
@@ -181,7 +196,7 @@ async def test_join_with_a_pasted_link_from_the_table(relay: Relay, tmp_path: Pa
         await stop(friend)
 
 
-async def test_an_unreachable_relay_is_reported_and_the_computer_table_stays(
+async def test_an_unreachable_relay_keeps_the_online_screen_to_retry(
         tmp_path: Path, storage: Storage) -> None:
     app = make_app(AppConfig(storage=storage, online_settings=replace(
         FAST, transport=TransportSettings(open_timeout=2)), delay=0, offer_resume=False))
@@ -191,7 +206,151 @@ async def test_an_unreachable_relay_is_reported_and_the_computer_table_stays(
         await until(pilot, lambda: isinstance(app.screen, OnlineScreen))
         app.screen.query_one("#relay", Input).value = "http://127.0.0.1:1"
         await pilot.click("#host")
-        await until(pilot, lambda: isinstance(app.screen, AlertScreen))
-        assert "cannot reach relay" in str(app.screen.query_one("#alert-text").render())
+        # Back on the online screen, the error said, the relay kept for a retry.
+        await until(pilot, lambda: isinstance(app.screen, OnlineScreen)
+                    and bool(app.screen.error))
+        error = str(app.screen.query_one("#online-error", Static).render())
+        assert error.startswith("Could not start the online match: cannot reach relay")
+        assert app.screen.query_one("#relay", Input).value == "http://127.0.0.1:1"
         assert not isinstance(app.game, OnlineGame)
+        await pilot.press("escape")  # give up: the computer table is still there
+        await pilot.pause()
         assert app.screen_stack[0].query_one("#mode-computer").value
+
+
+async def test_a_failed_join_from_the_command_line_offers_a_retry(
+        tmp_path: Path, storage: Storage) -> None:
+    """`gin join` with a relay that is gone: no computer match starts by itself."""
+    invite = parse_invite("http://127.0.0.1:1/j/" + "A" * ROOM_ID_LENGTH + "#" + "A" * 43)
+    app = make_app(AppConfig(storage=storage, online=online.OnlineStart("join", invite=invite),
+                             online_settings=replace(FAST, transport=TransportSettings(
+                                 open_timeout=2)), delay=0, offer_resume=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, OnlineScreen))
+        assert app.game is None
+        assert app.screen.query_one("#link", Input).value == invite.url
+        assert "cannot reach relay" in app.screen.error
+
+
+@pytest.mark.parametrize("said", ["[/]", "[bold red]x"])
+async def test_a_peers_words_are_shown_as_plain_text(relay: Relay, tmp_path: Path,
+                                                     said: str) -> None:
+    """A friend's abort reason in Textual's markup neither crashes nor restyles the
+    table: it is shown exactly as sent."""
+    from gin.session_events import ProtocolError
+
+    start = online.OnlineStart("host", relay=relay_url(relay), rules=STANDARD)
+    app = make_app(AppConfig(storage=Storage(tmp_path / "host"), online=start,
+                             online_settings=FAST, delay=0))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, InviteScreen))
+        assert isinstance(app.game, OnlineGame)
+        guest = await online.join(parse_invite(app.game.online.invite.url),
+                                  Storage(tmp_path / "guest"), FAST)
+        task = asyncio.ensure_future(guest.run())
+        try:
+            await until(pilot, lambda: isinstance(app.game, OnlineGame) and app.game.dealt)
+            # Online the computer's settings do not apply: not shown, keys off.
+            await until(pilot, lambda: not isinstance(app.screen, InviteScreen))
+            assert not app.screen.query_one("#computer-settings").display
+            for key in ("n", "r", "3"):
+                await pilot.press(key)
+                await pilot.pause()
+                assert not isinstance(app.screen, ConfirmScreen), key
+            # The friend's program ends the match with words of its own choosing.
+            guest.session._fail(ProtocolError("host", said, said))
+            guest._flush()
+            await until(pilot, lambda: isinstance(app.screen, AlertScreen))
+            shown = str(app.screen.query_one("#alert-text", Static).render())
+            assert f"saying: {said}" in shown
+        finally:
+            task.cancel()  # it may have ended by itself after its abort
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+async def test_copied_is_said_only_when_a_clipboard_program_copied(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from client.ui import clipboard
+
+    link = "http://127.0.0.1:9/j/" + "A" * ROOM_ID_LENGTH + "#" + "A" * 43
+    fake = tmp_path / "fake-copy"
+    fake.write_text(f"#!/bin/sh\ncat > {tmp_path / 'clip.txt'}\n")
+    fake.chmod(0o755)
+    for programs, said in (((), "whether it took it, the terminal does not say"),
+                           (((str(fake),),), "The link is copied.")):
+        monkeypatch.setattr(clipboard, "PROGRAMS", programs)
+        app = make_app(AppConfig(storage=Storage(tmp_path / "data"), offer_resume=False,
+                                 delay=0))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.push_screen(InviteScreen(link, "waiting for your friend"))
+            await pilot.pause()
+            await pilot.click("#copy")
+            await pilot.pause()
+            assert said in str(app.screen.query_one("#invite-copied", Static).render())
+            # At 80 columns this 86-character link does not fit: the screen says so;
+            # at 120 it has a line of its own, whole.
+            assert app.screen.query_one("#invite-fit").display
+            await pilot.resize_terminal(120, 30)
+            await pilot.pause()
+            assert not app.screen.query_one("#invite-fit").display
+            assert app.screen.query_one("#invite-link").size.width >= len(link)
+    assert (tmp_path / "clip.txt").read_text() == link
+
+
+async def test_the_host_keeps_the_link_and_gin_offers_the_online_match_again(
+        relay: Relay, tmp_path: Path) -> None:
+    start = online.OnlineStart("host", relay=relay_url(relay), rules=STANDARD)
+    storage = Storage(tmp_path / "host")
+    app = make_app(AppConfig(storage=storage, online=start, online_settings=FAST, delay=0))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, InviteScreen))
+        assert isinstance(app.game, OnlineGame)
+        link = app.game.online.invite.url
+        await pilot.pause()
+        await pilot.click("#close")  # back to the table…
+        await until(pilot, lambda: not isinstance(app.screen, InviteScreen))
+        assert "o shows the invite link again" in table_text(app, "#prompt")
+        await pilot.press("o")  # …and the link is there again
+        await until(pilot, lambda: isinstance(app.screen, InviteScreen))
+        assert app.screen.link == link  # type: ignore[attr-defined]
+        await pilot.press("escape")
+        guest = await online.join(parse_invite(link), Storage(tmp_path / "guest"), FAST)
+        friend = asyncio.ensure_future(guest.run())
+        await until(pilot, lambda: isinstance(app.game, OnlineGame) and app.game.dealt)
+        # q asks first; "Stay" stays.
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "Leave the online match? It is saved" in app.screen.question
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.is_running and not isinstance(app.screen, ConfirmScreen)
+    # Started again, gin offers the online match, and continues it in the same seat.
+    again = make_app(AppConfig(storage=storage, online_settings=FAST, delay=0))
+    try:
+        async with again.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(again.screen, ConfirmScreen))
+            assert "online match in progress" in again.screen.question
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(again.game, OnlineGame)
+                        and again.game.dealt)
+            assert again.game.seat == 0
+            assert again.game.online.invite.url == link
+    finally:
+        friend.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await friend
+
+
+async def test_q_asks_before_leaving_the_computer_table() -> None:
+    app = make_app(AppConfig(offer_resume=False, delay=0))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert app.screen.question.startswith("Quit? The match is saved")
+        await pilot.press("y")
+        await pilot.pause()
+        assert not app.is_running
