@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from gin.layoffs import best_defence
 from gin.melds import arrange_mask, discard_table
-from gin.players.evaluate import bits
+from gin.players.evaluate import bit_value, bits, melds_with
 from gin.players.view import View
 from gin.rand import Rand
 from gin.rules import Ruleset
@@ -30,20 +30,67 @@ from gin.rules import Ruleset
 LATE_STOCK = 6
 
 
-def opponent_hands(view: View, rng: Rand, count: int) -> list[int]:
-    """``count`` guesses (masks) at the opponent's hand, drawn from ``rng``."""
+#: How much less likely a guess is for each card the opponent threw or left on the
+#: pile that would have made a meld with two of the guessed cards: players keep
+#: such cards.
+COLD_LIKELIHOOD = 0.25
+#: ... for each loose card of the guess worth more than the opponent's latest
+#: discard: a player throws their costliest loose card, as a rule.
+HIGH_LIKELIHOOD = 0.3
+#: ... if the guess is within the knock limit: a player who can knock mostly does.
+KNOCKABLE_LIKELIHOOD = 0.3
+
+
+def opponent_hands(view: View, rng: Rand, count: int, limit: int = 10) -> list[int]:
+    """``count`` guesses (masks) at the opponent's hand, drawn from ``rng``: each
+    is dealt and improved (:func:`_guess`), then kept with the chance
+    :func:`_likelihood` gives it, so the guesses agree with what the opponent did
+    (after ``3 * count`` tries, any guess is kept)."""
     pool = list(bits(view.unseen))
-    hidden, draws = view.opp_unknown, view.opp_draws
-    hands = []
-    for _ in range(count):
-        deal = pool[:]
-        rng.shuffle(deal)
-        deal = deal[: hidden + draws]
-        hand = view.opp_known | sum(deal[:hidden])
-        for card in deal[hidden:]:  # known cards stay: the opponent still holds them
-            hand, _ = _best_ten(hand | card, view.opp_known)
-        hands.append(hand)
+    cold = list(bits(view.opp_thrown | view.opp_refused))
+    last = bit_value(view.opp_last) if view.opp_last else 10
+    hands: list[int] = []
+    tries = 0
+    while len(hands) < count:
+        hand = _guess(view, pool, rng)
+        tries += 1
+        chance = _likelihood(hand, cold, last, limit)
+        if chance >= 1.0 or tries > 3 * count or rng.random() < chance:
+            hands.append(hand)
     return hands
+
+
+def _likelihood(hand: int, cold: list[int], last: int, limit: int) -> float:
+    """How likely a guess is against what the opponent did, relative to 1: the
+    cards they threw or refused, their latest discard, their not knocking. (A
+    product of factors, one multiplication each in this order, so that another
+    language rounds it the same.)"""
+    chance = 1.0
+    for card in cold:
+        if melds_with(card, hand):
+            chance *= COLD_LIKELIHOOD
+    arrangement = arrange_mask(hand)
+    for loose in bits(arrangement.deadwood_mask):
+        if bit_value(loose) > last:
+            chance *= HIGH_LIKELIHOOD
+    if arrangement.deadwood <= limit:
+        chance *= KNOCKABLE_LIKELIHOOD
+    return chance
+
+
+def _guess(view: View, pool: list[int], rng: Rand) -> int:
+    """One guess: the known cards plus hidden ones dealt from ``pool``, improved by
+    one card per stock draw the opponent made (throwing for least deadwood)."""
+    deal = pool[:]
+    hidden, draws = view.opp_unknown, view.opp_draws
+    # A partial Fisher-Yates shuffle: only the cards dealt are drawn.
+    for i in range(min(hidden + draws, len(deal))):
+        j = i + rng.below(len(deal) - i)
+        deal[i], deal[j] = deal[j], deal[i]
+    hand = view.opp_known | sum(deal[:hidden])
+    for card in deal[hidden : hidden + draws]:  # known cards stay: still held
+        hand, _ = _best_ten(hand | card, view.opp_known)
+    return hand
 
 
 def _left(option: tuple[int, int, int]) -> int:
@@ -63,13 +110,9 @@ def knock_outlook(
 ) -> KnockOutlook:
     """How a knock on ``deadwood`` with ``melds`` fares against each guessed hand,
     with the defender's exact best lay-offs (none against gin)."""
-    undercuts, points = 0, 0
-    for hand in hands:
-        won = _settle(deadwood, melds, hand, rules)
-        undercuts += won < 0
-        points += won
+    results = [_settle(deadwood, melds, hand, rules) for hand in hands]
     total = max(len(hands), 1)
-    return KnockOutlook(undercuts / total, points / total)
+    return KnockOutlook(sum(w < 0 for w in results) / total, sum(results) / total)
 
 
 def _settle(knocker_left: int, melds: tuple[int, ...], defender: int, rules: Ruleset) -> int:

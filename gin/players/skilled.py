@@ -56,6 +56,7 @@ class Style:
     # Knocking by guesses at the opponent's hand (this many; 0: by rule of thumb):
     samples: int = 0
     knock_margin: float = 0.0  # how much more than waiting a knock must be worth
+    wait_low: bool = False  # declining a knock, throw the card that knock would throw
 
 
 NORMAL = Style("normal", reach=3.0, caution=0.0, take_margin=1.0, knock_at_once=4,
@@ -63,7 +64,8 @@ NORMAL = Style("normal", reach=3.0, caution=0.0, take_margin=1.0, knock_at_once=
 # Hard knocks when a knock is worth 3 points more than a round of waiting, judged
 # against 30 guessed opponent hands. Knocking whenever a knock is there, or by
 # fixed deadwood and stock thresholds, measured worse: see docs/players.md.
-HARD = Style("hard", reach=3.0, caution=12.0, take_margin=1.0, samples=30, knock_margin=3.0)
+HARD = Style("hard", reach=3.0, caution=12.0, take_margin=1.0, samples=30, knock_margin=3.0,
+             wait_low=True)
 
 
 #: An action, and how to put the reason for it in words: only a hint asks, and the
@@ -186,6 +188,11 @@ class SkilledPlayer:
             knocking = self._knock(obs, hand, live, *least)
             if knocking is not None:
                 return knocking
+            if self.style.wait_low:
+                left, knock = least
+                throw = allowed[knock.card.mask]
+                return throw, lambda: (f"Throw the {throw.card.name}: {left} deadwood, the "
+                                       "least, while waiting for a better knock or an undercut.")
         caution = self.style.caution
         danger_of = self._danger_of(obs)
         score = self._scorer(live)
@@ -234,7 +241,8 @@ class SkilledPlayer:
                                  "meld (25 bonus, nothing can be laid off).")
         if self.style.samples:
             action, layout = declare(hand, knock, left, live)
-            why = self._knock_by_samples(obs, action.card.mask, layout.meld_masks, left)
+            why = self._knock_by_samples(obs, hand ^ action.card.mask, action.card.mask,
+                                         layout.meld_masks, left)
         else:  # by rule of thumb, which needs no melds: they are declared only to knock
             why = self._knock_by_rule(obs, left)
             if why is not None:
@@ -253,17 +261,18 @@ class SkilledPlayer:
             return "take the points before the opponent improves"
         return None
 
-    def _knock_by_samples(self, obs: Observation, thrown: int, melds: tuple[int, ...],
-                       left: int) -> str | None:
-        """Why to knock on ``left`` deadwood (throwing ``thrown``) now, or None to keep
-        drawing: when that is worth more, against hands the opponent may hold, than
-        a round of waiting: waiting risks their knock (or gin) but may lower ours."""
+    def _knock_by_samples(self, obs: Observation, mine: int, thrown: int,
+                          melds: tuple[int, ...], left: int) -> str | None:
+        """Why to knock on ``left`` deadwood keeping ``mine`` (throwing ``thrown``)
+        now, or None to keep drawing: when that is worth more, against hands the
+        opponent may hold, than a round of waiting: waiting risks their knock (or
+        gin) but may lower ours."""
         style = self.style
         view = view_of(obs)
         rng = decision_rand(obs, self.seed)
-        hands = opponent_hands(view, rng, style.samples)
+        hands = opponent_hands(view, rng, style.samples, obs.knock_limit)
         now = knock_outlook(hands, melds, left, obs.rules)
-        wait = waiting_outlook(view, view.hand ^ thrown, thrown, hands, rng, obs.stock_count,
+        wait = waiting_outlook(view, mine, thrown, hands, rng, obs.stock_count,
                                obs.knock_limit, obs.rules)
         # The margin allows for a wait misjudged; a discard ending the hand dead is not.
         margin = style.knock_margin if obs.stock_count > obs.rules.dead_stock else 0.0

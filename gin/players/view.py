@@ -33,6 +33,7 @@ class View:
     opp_refused: int  # offered on top of the pile and left there by the opponent
     opp_unknown: int  # how many of the opponent's cards are not known
     opp_draws: int  # how many cards the opponent drew from the stock
+    opp_last: int = 0  # the opponent's latest discard (0: none yet)
 
 
 def unseen_of(obs: Observation, hand: int) -> int:
@@ -45,7 +46,7 @@ def view_of(obs: Observation) -> View:
     hand = cards_mask(obs.hand)
     opp_known = cards_mask(obs.opponent_known)
     me = obs.player
-    thrown = refused = draws = 0
+    thrown = refused = draws = last = 0
     # Replay the pile to know which card the opponent declined each time.
     stack: list[Card] = _initial_pile(obs)
     push, pop = stack.append, stack.pop
@@ -57,6 +58,7 @@ def view_of(obs: Observation) -> View:
                 push(card)
                 if event.player != me:
                     thrown |= card.mask
+                    last = card.mask
         elif kind == "take":
             if stack:
                 pop()
@@ -72,6 +74,7 @@ def view_of(obs: Observation) -> View:
         opp_refused=refused & ~opp_known,
         opp_unknown=obs.opponent_card_count - len(obs.opponent_known),
         opp_draws=draws,
+        opp_last=last,
     )
 
 

@@ -1,4 +1,5 @@
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -10,6 +11,7 @@ from gin.melds import arrange_mask
 from gin.players import NAMES, Hint, Player, get, hint
 from gin.players.evaluate import potential
 from gin.players.sampling import LATE_STOCK, knock_outlook, opponent_hands, waiting_outlook
+from gin.players.skilled import HARD, SkilledPlayer
 from gin.players.view import decision_rand, view_of
 from gin.rand import Rand, derive
 from gin.rules import STANDARD
@@ -313,14 +315,14 @@ def test_guessed_hands_hold_what_the_opponent_may_hold_and_nothing_seen() -> Non
         obs = hand.observation(0)
         view = view_of(obs)
         seen = view.hand | sum(c.mask for c in obs.pile) | view.opp_thrown
-        guesses = opponent_hands(view, random.Random(seed), 20)
+        guesses = opponent_hands(view, Rand(seed), 20)
         assert len(guesses) == 20
         for guess in guesses:
             assert guess.bit_count() == obs.opponent_card_count
             assert guess & view.opp_known == view.opp_known
             assert not guess & seen
             assert not guess & ~(view.unseen | view.opp_known)
-        assert opponent_hands(view, random.Random(seed), 20) == guesses
+        assert opponent_hands(view, Rand(seed), 20) == guesses
 
 
 def test_undercut_share_is_nil_for_gin_and_grows_with_the_count() -> None:
@@ -357,14 +359,27 @@ def test_hard_weighs_a_knock_against_waiting() -> None:
 
 
 def test_hard_knocks_at_the_floor_rather_than_let_the_hand_die() -> None:
-    # With 20 cards left Hard prefers waiting to this knock; with the stock at the
+    # With 22 cards left Hard prefers waiting to this knock; with the stock at the
     # floor the next discard ends the hand dead, so a knock worth anything wins.
-    hand = _played(0, 29)
+    hand = _played(4, 21)
     obs, legal = hand.observation(hand.turn), hand.legal_actions()
-    assert obs.stock_count == 20
+    assert obs.stock_count == 22
     assert isinstance(hint(obs, legal).action, Discard)
     floor = obs._replace(stock_count=STANDARD.dead_stock)
     assert isinstance(hint(floor, legal).action, Knock)
+
+
+def test_hard_declining_a_knock_keeps_its_deadwood_least() -> None:
+    # Hard could knock throwing the 3h and waits: it still throws the 3h, the
+    # discard that waiting was judged with, for the best chance of an undercut
+    # (scored as Normal it would keep the 3h and throw the As).
+    hand = _played(6, 37)
+    obs, legal = hand.observation(hand.turn), hand.legal_actions()
+    assert any(isinstance(a, Knock) for a in legal)
+    advice = hint(obs, legal)
+    assert advice.action == Discard(Card.parse("3h"))
+    assert "while waiting" in advice.reason
+    assert SkilledPlayer(replace(HARD, wait_low=False)).choose(obs, legal) != advice.action
 
 
 def test_late_in_the_stock_the_modelled_opponent_knocks_only_to_win() -> None:
@@ -377,7 +392,7 @@ def test_late_in_the_stock_the_modelled_opponent_knocks_only_to_win() -> None:
     theirs = [sum(c.mask for c in parse_cards("Kc Ks Qh Qd Qs Jh Jd Js 8h 6d"))]
 
     def waiting(stock: int) -> float:
-        return waiting_outlook(view, view.hand ^ thrown, thrown, theirs, random.Random(1),
+        return waiting_outlook(view, view.hand ^ thrown, thrown, theirs, Rand(1),
                                stock, 10, STANDARD)
 
     assert waiting(20) == 25
@@ -423,3 +438,38 @@ def test_a_decision_is_a_function_of_the_observation_and_the_seed(name: str) -> 
         busy.choose(obs, legal)
     for obs, legal in reversed(positions):
         assert busy.choose(obs, legal) == get(name, 5).choose(obs, legal)
+
+
+def test_guesses_agree_with_what_the_opponent_threw_and_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each weight on its own leaves fewer guesses that would have kept a card the
+    # opponent threw or refused, fewer holding loose cards above their latest
+    # discard, fewer that could knock (they did not).
+    from gin.players import sampling
+    from gin.players.evaluate import bit_value, bits, melds_with
+
+    def tallies() -> tuple[int, int, int]:
+        cold = high = knockable = 0
+        for seed in range(12):
+            hand = _played(seed, 24)
+            if hand.phase is Phase.OVER:
+                continue
+            view = view_of(hand.observation(0))
+            last = bit_value(view.opp_last) if view.opp_last else 10
+            for guess in opponent_hands(view, Rand(seed), 40):
+                cold += sum(melds_with(c, guess) for c in bits(view.opp_thrown | view.opp_refused))
+                layout = arrange_mask(guess)
+                high += sum(bit_value(b) > last for b in bits(layout.deadwood_mask))
+                knockable += layout.deadwood <= 10
+        return cold, high, knockable
+
+    names = ("COLD_LIKELIHOOD", "HIGH_LIKELIHOOD", "KNOCKABLE_LIKELIHOOD")
+    weights = {name: getattr(sampling, name) for name in names}
+    assert all(w < 1 for w in weights.values())
+    for name in names:
+        monkeypatch.setattr(sampling, name, 1.0)
+    plain = tallies()
+    for which, name in enumerate(names):
+        monkeypatch.setattr(sampling, name, weights[name])
+        assert tallies()[which] < plain[which], name
+        monkeypatch.setattr(sampling, name, 1.0)

@@ -456,6 +456,8 @@ def test_a_phone_plays_by_touch(browser: Any, relay_url: str) -> None:
         board = Board(context.new_page())
         board.page.goto(relay_url + "?seed=6&delay=5000")
         board.page.wait_for_selector("#hand .card")
+        # The side with the scores is below the table: the score is in the title bar too.
+        assert board.page.inner_text("#mini-score") == "Hand 1 · you 0 – 0 computer"
         board.page.tap("#btn-pass")
         board.page.wait_for_function("() => !document.querySelector('#btn-stock').hidden"
                                      " || !document.querySelector('#btn-take').hidden")

@@ -36,6 +36,9 @@ export function renderSide(obs: Observation, vs: Strength, grouping: boolean): v
   byId("game-them").textContent = String(obs.scores[other]);
   byId("box-you").textContent = String(obs.handsWon[me]);
   byId("box-them").textContent = String(obs.handsWon[other]);
+  // On a phone the side is below the table: the score is also in the title bar.
+  byId("mini-score").textContent = `Hand ${obs.handNumber} · you ${obs.scores[me]} – `
+    + `${obs.scores[other]} computer`;
   const rules = obs.rules;
   byId("target").textContent = `First to ${rules.target} points wins the game, with `
     + `${rules.boxBonus} for every hand won and ${rules.gameBonus} for the game itself.`;

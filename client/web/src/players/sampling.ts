@@ -9,26 +9,70 @@ import { bits, type Mask, meets, or, union, xor } from "../engine/mask.ts";
 import { arrangeMask, discardTable } from "../engine/melds.ts";
 import type { Ruleset } from "../engine/rules.ts";
 import type { Rand } from "../rand.ts";
+import { bitValue, meldsWith } from "./evaluate.ts";
 import type { View } from "./view.ts";
 
 /** From this stock on, the modelled opponent knocks only when the knock wins. */
 export const LATE_STOCK = 6;
 
-/** `count` guesses (masks) at the opponent's hand, drawn from `rng`. */
-export function opponentHands(view: View, rng: Rand, count: number): Mask[] {
+/**
+ * How much less likely a guess is for each card the opponent threw or left on the
+ * pile that would have made a meld with two of the guessed cards.
+ */
+export const COLD_LIKELIHOOD = 0.25;
+/** ... for each loose card of the guess worth more than the opponent's latest discard. */
+export const HIGH_LIKELIHOOD = 0.3;
+/** ... if the guess is within the knock limit (they did not knock). */
+export const KNOCKABLE_LIKELIHOOD = 0.3;
+
+/**
+ * `count` guesses (masks) at the opponent's hand, drawn from `rng`: each dealt and
+ * improved ({@link guess}), then kept with the chance {@link likelihood} gives it
+ * (after `3 * count` tries, any guess is kept).
+ */
+export function opponentHands(view: View, rng: Rand, count: number, limit = 10): Mask[] {
   const pool = bits(view.unseen);
-  const hidden = view.oppUnknown;
-  const draws = view.oppDraws;
+  const cold = bits(or(view.oppThrown, view.oppRefused));
+  const last = view.oppLast ? bitValue(view.oppLast) : 10;
   const hands: Mask[] = [];
-  for (let i = 0; i < count; i++) {
-    const deal = rng.shuffle([...pool]).slice(0, hidden + draws);
-    let hand = or(view.oppKnown, union(deal.slice(0, hidden)));
-    for (const card of deal.slice(hidden)) { // known cards stay: the opponent still holds them
-      hand = bestTen(or(hand, card), view.oppKnown)[0];
-    }
-    hands.push(hand);
+  let tries = 0;
+  while (hands.length < count) {
+    const hand = guess(view, pool, rng);
+    tries += 1;
+    const chance = likelihood(hand, cold, last, limit);
+    if (chance >= 1.0 || tries > 3 * count || rng.random() < chance) hands.push(hand);
   }
   return hands;
+}
+
+/** How likely a guess is against what the opponent did (one multiplication per factor, in order). */
+function likelihood(hand: Mask, cold: readonly Mask[], last: number, limit: number): number {
+  let chance = 1.0;
+  for (const card of cold) {
+    if (meldsWith(card, hand)) chance *= COLD_LIKELIHOOD;
+  }
+  const arrangement = arrangeMask(hand);
+  for (const loose of bits(arrangement.deadwoodMask)) {
+    if (bitValue(loose) > last) chance *= HIGH_LIKELIHOOD;
+  }
+  if (arrangement.deadwood <= limit) chance *= KNOCKABLE_LIKELIHOOD;
+  return chance;
+}
+
+/** One guess: known cards plus hidden ones dealt from `pool` (a partial Fisher-Yates), improved per stock draw. */
+function guess(view: View, pool: readonly Mask[], rng: Rand): Mask {
+  const deal = [...pool];
+  const hidden = view.oppUnknown;
+  const draws = view.oppDraws;
+  for (let i = 0; i < Math.min(hidden + draws, deal.length); i++) {
+    const j = i + rng.below(deal.length - i);
+    [deal[i], deal[j]] = [deal[j]!, deal[i]!];
+  }
+  let hand = or(view.oppKnown, union(deal.slice(0, hidden)));
+  for (const card of deal.slice(hidden, hidden + draws)) { // known cards stay: still held
+    hand = bestTen(or(hand, card), view.oppKnown)[0];
+  }
+  return hand;
 }
 
 /** A knock judged against the guessed hands. */

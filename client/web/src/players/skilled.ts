@@ -41,15 +41,17 @@ export interface Style {
   samples: number;
   /** How much more than waiting a knock must be worth. */
   knockMargin: number;
+  /** Declining a knock, throw the card that knock would throw. */
+  waitLow: boolean;
 }
 
 export const NORMAL: Style = {
   name: "normal", reach: 3.0, caution: 0.0, takeMargin: 1.0, knockAtOnce: 4, waitWhileStock: 12,
-  samples: 0, knockMargin: 0.0,
+  samples: 0, knockMargin: 0.0, waitLow: false,
 };
 export const HARD: Style = {
   name: "hard", reach: 3.0, caution: 12.0, takeMargin: 1.0, knockAtOnce: 0, waitWhileStock: 0,
-  samples: 30, knockMargin: 3.0,
+  samples: 30, knockMargin: 3.0, waitLow: true,
 };
 
 /** An action, and how to put the reason for it in words (only a hint asks). */
@@ -166,6 +168,12 @@ export class SkilledPlayer {
     if (least !== null) {
       const knocking = this.knock(obs, hand, live, least[0], least[1]);
       if (knocking !== null) return knocking;
+      if (this.style.waitLow) {
+        const [left, knock] = least;
+        const thrown = allowed.get(knock.card.mask)!;
+        return [thrown, () => `Throw the ${thrown.card.name}: ${left} deadwood, the `
+          + "least, while waiting for a better knock or an undercut."];
+      }
     }
     const caution = this.style.caution;
     const dangerOf = this.dangerOf(obs);
@@ -246,7 +254,7 @@ export class SkilledPlayer {
     const style = this.style;
     const view = viewOf(obs);
     const rng = decisionRand(obs, this.seed);
-    const hands = opponentHands(view, rng, style.samples);
+    const hands = opponentHands(view, rng, style.samples, obs.knockLimit);
     const now = knockOutlook(hands, melds, left, obs.rules);
     const wait = waitingOutlook(view, xor(view.hand, thrown), thrown, hands, rng, obs.stockCount,
       obs.knockLimit, obs.rules);

@@ -24,6 +24,8 @@ export interface View {
   oppUnknown: number;
   /** How many cards the opponent drew from the stock. */
   oppDraws: number;
+  /** The opponent's latest discard (0: none yet). */
+  oppLast: Mask;
 }
 
 /** The live cards of {@link View.unseen}, without replaying the history. */
@@ -38,6 +40,7 @@ export function viewOf(obs: Observation): View {
   let thrown = 0;
   let refused = 0;
   let draws = 0;
+  let last = 0;
   // Replay the pile to know which card the opponent declined each time.
   const stack = initialPile(obs);
   for (const event of obs.history) {
@@ -45,7 +48,10 @@ export function viewOf(obs: Observation): View {
     if (kind === "discard") {
       if (event.card !== null) {
         stack.push(event.card);
-        if (event.player !== me) thrown = or(thrown, event.card.mask);
+        if (event.player !== me) {
+          thrown = or(thrown, event.card.mask);
+          last = event.card.mask;
+        }
       }
     } else if (kind === "take") {
       stack.pop();
@@ -62,6 +68,7 @@ export function viewOf(obs: Observation): View {
     oppRefused: andNot(refused, oppKnown),
     oppUnknown: obs.opponentCardCount - obs.opponentKnown.length,
     oppDraws: draws,
+    oppLast: last,
   };
 }
 
