@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import msgpack
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from gin import ecc, fairdeal, wire
 from gin.errors import PeerFault
@@ -268,3 +269,92 @@ def deck_cases(n: int, seed: int = 1) -> Iterator[Case]:
     rng = random.Random(seed)
     for _ in range(n):
         yield deck_case(rng)
+
+
+def _fault(exc: wire.ChannelFault) -> dict[str, Any]:
+    return {"fault": type(exc).__name__, "who": exc.who, "field": exc.field, "text": str(exc),
+            "proven": exc.proven}
+
+
+def channel_case(rng: random.Random, steps: int) -> Case:
+    """Two sealed channels (fixed secret and contributions) over a relay that drops,
+    duplicates, reorders, reflects and, at the end, may tamper: every frame each side
+    sends and every message it delivers, in order, for the TS channel to reproduce."""
+    secret, host_epoch, guest_epoch = rng.randbytes(32), rng.randbytes(32), rng.randbytes(32)
+    sides = {wire.Side.HOST: wire.SealedChannel(secret, wire.Side.HOST, host_epoch),
+             wire.Side.GUEST: wire.SealedChannel(secret, wire.Side.GUEST, guest_epoch)}
+    epochs = {wire.Side.HOST: host_epoch, wire.Side.GUEST: guest_epoch}
+    # Frames in flight towards each side.
+    flight: dict[wire.Side, list[bytes]] = {wire.Side.HOST: [], wire.Side.GUEST: []}
+    log: list[list[Any]] = []
+
+    def out(side: wire.Side, frames: tuple[bytes, ...]) -> list[str]:
+        flight[side.other].extend(frames)
+        return [f.hex() for f in frames]
+
+    for side in sides:
+        log.append(["offer", side.value, out(side, (sides[side].offer(),))])
+    for _ in range(steps):
+        side = rng.choice(list(sides))
+        roll = rng.random()
+        if roll < 0.3:
+            fields = {"n": rng.randrange(1000), "b": rng.randbytes(rng.randrange(40))}
+            message = wire.pack("m", fields)
+            log.append(["send", side.value, message.hex(), out(side, sides[side].send(message))])
+        elif roll < 0.35:
+            log.append(["resend", side.value, out(side, sides[side].resend())])
+        elif flight[side]:
+            queue = flight[side]
+            frame = queue.pop(rng.randrange(len(queue)) if rng.random() < 0.3 else 0)
+            if rng.random() < 0.1:
+                continue  # dropped by the relay
+            if rng.random() < 0.1:
+                queue.append(frame)  # duplicated
+            got = sides[side].receive(frame)
+            log.append(["receive", side.value, frame.hex(),
+                        None if got.message is None else got.message.hex(), out(side, got.replies)])
+    # The relay turns hostile once: a reflected, foreign, tampered or truncated frame.
+    side = rng.choice(list(sides))
+    mine = sides[side].offer()
+    attacks = [
+        mine,
+        bytes((2, 2, 7)) + mine[3:],
+        mine[:3] + bytes(8) + mine[11:],
+        sides[side.other].offer()[:-1] + bytes((sides[side.other].offer()[-1] ^ 1,)),
+        sides[side.other].offer()[:40],
+        bytes((9,)) + mine[1:],
+    ]
+    # An authentic ack of more messages than were sent: the peer's proven fault.
+    other = side.other
+    key, epoch_id = wire.epoch_keys(secret, other.direction, epochs[other], epochs[side])
+    header = bytes((wire.FRAME_VERSION, wire.Kind.ACK.value, other.direction)) + mine[3:11] \
+        + epoch_id + (2**40).to_bytes(8, "big")
+    body = (sides[side].next_send_seq + 1).to_bytes(8, "big") + b"\x00"
+    nonce = bytes((wire.Kind.ACK.value, other.direction, 0, 0)) + (2**40).to_bytes(8, "big")
+    attacks.append(header + ChaCha20Poly1305(key).encrypt(nonce, body, header))
+    if flight[side]:
+        flipped = bytearray(flight[side][0])
+        flipped[rng.randrange(len(flipped))] ^= 1 << rng.randrange(8)
+        attacks.append(bytes(flipped))
+    attack = rng.choice(attacks)
+    for frame in (attack, sides[side.other].offer()):  # the second: refused after the fault
+        try:
+            got = sides[side].receive(frame)
+            log.append(["receive", side.value, frame.hex(),
+                        None if got.message is None else got.message.hex(),
+                        [f.hex() for f in got.replies]])
+        except wire.ChannelFault as exc:
+            log.append(["receive", side.value, frame.hex(), _fault(exc)])
+    return {
+        "kind": "channel", "secret": secret.hex(), "host_epoch": host_epoch.hex(),
+        "guest_epoch": guest_epoch.hex(), "steps": log,
+        "digests": {s.value: [c.sent_digest.hex(), c.received_digest.hex()]
+                    for s, c in sides.items()},
+    }
+
+
+def channel_cases(n: int, seed: int = 1) -> Iterator[Case]:
+    """``n`` channel pairs, each through 150 relay events and one attack (seeded)."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        yield channel_case(rng, 150)

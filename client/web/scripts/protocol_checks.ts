@@ -3,7 +3,8 @@
  * gin/protocol_cases.py): `unpack` — gin.wire.unpack's verdict on a byte string
  * and what it decodes to; `deck` — one hand's deck computations from two seeds.
  * Each check returns null when the TypeScript twin gives exactly what gin/ gave,
- * or a sentence saying what differs.
+ * or a sentence saying what differs. `channel` — two sealed channels over a hostile
+ * relay: every frame sent, message delivered and fault, in order.
  */
 
 import { MalformedInput, PeerFault } from "../src/engine/errors.ts";
@@ -12,7 +13,7 @@ import * as ecc from "../src/protocol/ecc.ts";
 import * as fd from "../src/protocol/fairdeal.ts";
 import * as msgpack from "../src/protocol/msgpack.ts";
 import { Float, type Value } from "../src/protocol/msgpack.ts";
-import { MalformedMessage, unpack } from "../src/protocol/wire.ts";
+import { ChannelFault, MalformedMessage, SealedChannel, type Side, unpack } from "../src/protocol/wire.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type CaseObject = { [key: string]: Json };
@@ -111,7 +112,44 @@ function checkDeck(c: CaseObject): string | null {
     ?? same("wrong key blame", wrong.blame, blame);
 }
 
+const hexes = (frames: Uint8Array[]): string[] => frames.map(toHex);
+
+function checkChannel(c: CaseObject): string | null {
+  const secret = fromHex(str(c, "secret"));
+  const sides: Record<Side, SealedChannel> = {
+    host: new SealedChannel(secret, "host", fromHex(str(c, "host_epoch"))),
+    guest: new SealedChannel(secret, "guest", fromHex(str(c, "guest_epoch"))),
+  };
+  const steps = c.steps as Json[][];
+  for (const [i, step] of steps.entries()) {
+    const [op, side] = step as [string, Side];
+    const channel = sides[side];
+    const at = `step ${i} (${op} at the ${side})`;
+    let why: string | null;
+    if (op === "offer") why = same(at, step[2], [toHex(channel.offer())]);
+    else if (op === "resend") why = same(at, step[2], hexes(channel.resend()));
+    else if (op === "send") why = same(at, step[3], hexes(channel.send(fromHex(step[2] as string))));
+    else if (op === "receive") {
+      let outcome: Json[];
+      try {
+        const got = channel.receive(fromHex(step[2] as string));
+        outcome = [got.message === null ? null : toHex(got.message), hexes(got.replies)];
+      } catch (exc) {
+        if (!(exc instanceof ChannelFault)) throw exc;
+        outcome = [{ fault: exc.name, who: exc.who, field: exc.field, text: exc.message, proven: exc.proven }];
+      }
+      why = same(at, step.slice(3), outcome);
+    } else throw new MalformedInput(`unknown channel step ${show(op)}`);
+    if (why) return why;
+  }
+  return same("hash chains", c.digests, {
+    host: [toHex(sides.host.sentDigest), toHex(sides.host.receivedDigest)],
+    guest: [toHex(sides.guest.sentDigest), toHex(sides.guest.receivedDigest)],
+  });
+}
+
 export const PROTOCOL_CHECKS: Record<string, (c: CaseObject) => string | null> = {
   unpack: checkUnpack,
   deck: checkDeck,
+  channel: checkChannel,
 };

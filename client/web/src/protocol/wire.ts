@@ -7,7 +7,13 @@
  * with the same text as gin/.
  */
 
-import { MalformedInput } from "../engine/errors.ts";
+import { chacha20poly1305 } from "@noble/ciphers/chacha.js";
+import { hkdf } from "@noble/hashes/hkdf.js";
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+
+import { MalformedInput, PeerFault } from "../engine/errors.ts";
+import { ascii, concat, equalBytes, fromBigInt, toBigInt } from "./bytes.ts";
 import * as msgpack from "./msgpack.ts";
 import { Float, type MapKey, type Value } from "./msgpack.ts";
 
@@ -25,6 +31,8 @@ export const OFFER_BYTES = PREFIX_BYTES + 2 * EPOCH_BYTES + MAC_BYTES;
 export const ACK_BYTES = HEADER_BYTES + 9 + TAG_BYTES;
 export const MAX_FRAME_BYTES = 65536;
 export const MAX_PLAINTEXT_BYTES = MAX_FRAME_BYTES - HEADER_BYTES - TAG_BYTES;
+export const MAX_SEQ = 2n ** 64n - 1n;
+const KDF_LABEL = "gin/wire/v2/";
 
 // --- messages -------------------------------------------------------------------
 
@@ -232,5 +240,294 @@ export class Message {
       if (typeof key !== "string") this.failAt(where, "map keys must be text");
     }
     return new Message(this.type, this.version, value, where);
+  }
+}
+
+// --- sealing -------------------------------------------------------------------
+
+/** Which end of the channel: the player who sent the invite, or who joined. */
+export type Side = "host" | "guest";
+
+/** The direction byte of frames `side` sends. */
+export const direction = (side: Side): number => (side === "host" ? 0x01 : 0x02);
+const otherSide = (side: Side): Side => (side === "host" ? "guest" : "host");
+
+/** Byte 1 of a frame. */
+export enum Kind {
+  OFFER = 1,
+  DATA = 2,
+  ACK = 3,
+}
+
+const KIND_NAMES: Record<number, string> = { 1: "offer", 2: "data", 3: "ack" };
+
+/**
+ * The channel was attacked or the peer broke the framing; the channel is now dead.
+ * `proven` is true only when an authentic frame (which only the peer can make) is
+ * at fault; otherwise the relay or the peer may have caused it.
+ */
+export class ChannelFault extends PeerFault {
+  get proven(): boolean {
+    return false;
+  }
+}
+
+/** Bytes that are not a frame of this format. */
+export class MalformedFrame extends ChannelFault {}
+/** A frame of another invite link (its link tag differs). */
+export class ForeignFrame extends ChannelFault {}
+/** A frame in our own sending direction, sent back to us. */
+export class ReflectedFrame extends ChannelFault {}
+/** A frame whose authentication tag does not verify. */
+export class TamperedFrame extends ChannelFault {}
+/** An authentic ack of messages we never sent: the peer broke the protocol. */
+export class AckBeyondSent extends ChannelFault {
+  override get proven(): boolean {
+    return true;
+  }
+}
+/** Any use of a channel after a fault; repeats the first fault's text. */
+export class ChannelFailed extends ChannelFault {}
+
+/** What one incoming frame did: the message it delivered (null: none) and frames to send back. */
+export interface Received {
+  message: Uint8Array | null;
+  replies: Uint8Array[];
+}
+
+function kdf(secret: Uint8Array, info: Uint8Array, length: number): Uint8Array {
+  return hkdf(sha256, secret, undefined, info, length);
+}
+
+function nonce(kind: Kind, dir: number, counter: bigint): Uint8Array {
+  return concat(Uint8Array.of(kind, dir, 0, 0), fromBigInt(counter, 8));
+}
+
+/** The next link of a hash chain over messages: SHA-256(digest ‖ message). */
+export function chain(digest: Uint8Array, message: Uint8Array): Uint8Array {
+  return sha256(concat(digest, message));
+}
+
+/** [traffic key, epoch id] of one direction, from both sides' contributions. */
+export function epochKeys(secret: Uint8Array, dir: number, sender: Uint8Array, receiver: Uint8Array): [Uint8Array, Uint8Array] {
+  const okm = kdf(secret, concat(ascii(KDF_LABEL + "epoch\x00"), Uint8Array.of(dir), sender, receiver), 32 + EPOCH_ID_BYTES);
+  return [okm.slice(0, 32), okm.slice(32)];
+}
+
+/** The two traffic keys for one pair of contributions (ours, the peer's). */
+class Epoch {
+  readonly sendKey: Uint8Array;
+  readonly sendId: Uint8Array;
+  readonly recvKey: Uint8Array;
+  readonly recvId: Uint8Array;
+
+  constructor(secret: Uint8Array, side: Side, mine: Uint8Array, theirs: Uint8Array) {
+    [this.sendKey, this.sendId] = epochKeys(secret, direction(side), mine, theirs);
+    [this.recvKey, this.recvId] = epochKeys(secret, direction(otherSide(side)), theirs, mine);
+  }
+}
+
+/**
+ * One end of an end-to-end sealed, ordered, exactly-once channel, the twin of
+ * gin.wire.SealedChannel. Pure state machine: `epoch` is this side's fresh
+ * 32-byte contribution (from a secure random source, never reused). `send`
+ * numbers and keeps each message until acknowledged; `receive` takes any frame
+ * and returns what it delivered and what to send back. Frames at the wrong time
+ * are answered, not faults; anything else wrong throws a ChannelFault and the
+ * channel refuses every later frame (it can still send, to tell the peer why).
+ */
+export class SealedChannel {
+  private readonly linkTag: Uint8Array;
+  private readonly offerKey: Uint8Array;
+  private theirs: Uint8Array | null = null;
+  private epoch: Epoch | null = null;
+  private sendSeq = 0n;
+  private recvSeq = 0n;
+  private readonly pendingBySeq = new Map<bigint, Uint8Array>();
+  private acksSent = 0n;
+  private gapAsked: bigint | null = null;
+  sentDigest: Uint8Array = new Uint8Array(32);
+  receivedDigest: Uint8Array = new Uint8Array(32);
+  private fault: [string, string, string] | null = null;
+
+  constructor(private readonly secret: Uint8Array, readonly side: Side, private readonly mine: Uint8Array) {
+    if (!(secret instanceof Uint8Array) || secret.length !== SECRET_BYTES) {
+      throw new MalformedInput(`invite secret must be ${SECRET_BYTES} bytes`);
+    }
+    if (!(mine instanceof Uint8Array) || mine.length !== EPOCH_BYTES || mine.every((b) => b === 0)) {
+      throw new MalformedInput(`epoch contribution must be ${EPOCH_BYTES} random bytes`);
+    }
+    this.secret = secret.slice();
+    this.mine = mine.slice();
+    this.linkTag = kdf(secret, ascii(KDF_LABEL + "link-tag"), LINK_TAG_BYTES);
+    this.offerKey = kdf(secret, ascii(KDF_LABEL + "offer"), 32);
+  }
+
+  get nextSendSeq(): bigint {
+    return this.sendSeq;
+  }
+
+  /** The seq of the next message `receive` will deliver (= messages so far). */
+  get nextReceiveSeq(): bigint {
+    return this.recvSeq;
+  }
+
+  /** Whether the peer's contribution is known, so that frames can be sealed. */
+  get keyed(): boolean {
+    return this.epoch !== null;
+  }
+
+  /** Messages sent but not yet acknowledged. */
+  get pending(): number {
+    return this.pendingBySeq.size;
+  }
+
+  /** The first fault's text, or null while the channel is healthy. */
+  get failed(): string | null {
+    return this.fault === null ? null : this.fault[0];
+  }
+
+  private sortedPending(): bigint[] {
+    return [...this.pendingBySeq.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  private prefix(kind: Kind): Uint8Array {
+    return concat(Uint8Array.of(FRAME_VERSION, kind, direction(this.side)), this.linkTag);
+  }
+
+  /** Our offer frame: our contribution and the peer's as we know it, MAC'd. */
+  offer(): Uint8Array {
+    const body = concat(this.prefix(Kind.OFFER), this.mine, this.theirs ?? new Uint8Array(EPOCH_BYTES));
+    return concat(body, hmac(sha256, this.offerKey, body).slice(0, MAC_BYTES));
+  }
+
+  private seal(kind: Kind, counter: bigint, plaintext: Uint8Array): Uint8Array {
+    const epoch = this.epoch!;
+    const header = concat(this.prefix(kind), epoch.sendId, fromBigInt(counter, 8));
+    const sealed = chacha20poly1305(epoch.sendKey, nonce(kind, direction(this.side), counter), header).encrypt(plaintext);
+    return concat(header, sealed);
+  }
+
+  /** Number a message and keep it until acknowledged; its frame, or [] until keyed. */
+  send(plaintext: Uint8Array): Uint8Array[] {
+    if (plaintext.length > MAX_PLAINTEXT_BYTES) {
+      throw new MalformedInput(`message of ${plaintext.length} bytes exceeds the frame limit`);
+    }
+    if (this.sendSeq > MAX_SEQ) throw new MalformedInput("sequence numbers exhausted");
+    const seq = this.sendSeq;
+    this.sendSeq += 1n;
+    this.pendingBySeq.set(seq, plaintext.slice());
+    this.sentDigest = chain(this.sentDigest, plaintext);
+    return this.epoch !== null ? [this.seal(Kind.DATA, seq, plaintext)] : [];
+  }
+
+  /** Our offer, then every unacknowledged message sealed under the current keys. */
+  resend(): Uint8Array[] {
+    if (this.epoch === null) return [this.offer()];
+    return [this.offer(), ...this.sortedPending().map((seq) => this.seal(Kind.DATA, seq, this.pendingBySeq.get(seq)!))];
+  }
+
+  private ack(gap: boolean): Uint8Array {
+    // Each ack frame has its own counter: a nonce is never used twice.
+    const counter = this.acksSent;
+    this.acksSent += 1n;
+    return this.seal(Kind.ACK, counter, concat(fromBigInt(this.recvSeq, 8), Uint8Array.of(gap ? 1 : 0)));
+  }
+
+  /** Take one frame from the relay. Throws a ChannelFault (the channel is then dead). */
+  receive(frame: Uint8Array): Received {
+    if (this.fault !== null) {
+      const [text, who, field] = this.fault;
+      throw new ChannelFailed(`channel failed earlier: ${text}`, who, field);
+    }
+    try {
+      return this.take(frame);
+    } catch (exc) {
+      if (exc instanceof ChannelFault) this.fault = [exc.message, exc.who, exc.field];
+      throw exc;
+    }
+  }
+
+  private take(frame: Uint8Array): Received {
+    if (!(frame instanceof Uint8Array) || frame.length < PREFIX_BYTES || frame.length > MAX_FRAME_BYTES) {
+      throw new MalformedFrame("frame of impossible length", "relay", "frame");
+    }
+    if (frame[0] !== FRAME_VERSION) throw new MalformedFrame(`unknown frame version ${frame[0]}`, "relay", "version");
+    const kind = frame[1]!;
+    if (!(kind in KIND_NAMES)) throw new MalformedFrame(`unknown frame kind ${kind}`, "relay", "kind");
+    if (!equalBytes(frame.subarray(3, PREFIX_BYTES), this.linkTag)) {
+      throw new ForeignFrame("frame belongs to another invite link", "relay", "link");
+    }
+    if (frame[2] === direction(this.side)) {
+      throw new ReflectedFrame("frame in our own direction was reflected back", "relay", "direction");
+    }
+    if (frame[2] !== direction(otherSide(this.side))) {
+      throw new MalformedFrame(`unknown direction ${frame[2]}`, "relay", "direction");
+    }
+    if (kind === Kind.OFFER) return this.onOffer(frame);
+    const name = KIND_NAMES[kind]!;
+    if (frame.length < HEADER_BYTES + TAG_BYTES || (kind === Kind.ACK && frame.length !== ACK_BYTES)) {
+      throw new MalformedFrame(`${name} frame of impossible length`, "relay", "frame");
+    }
+    const epoch = this.epoch;
+    if (epoch === null || !equalBytes(frame.subarray(PREFIX_BYTES, PREFIX_BYTES + 8), epoch.recvId)) {
+      // Sealed for another epoch: the peer does not know our contribution yet
+      // (tell it), or a replay of an earlier session (which cannot open).
+      return { message: null, replies: [this.offer()] };
+    }
+    const counter = toBigInt(frame.subarray(PREFIX_BYTES + 8, HEADER_BYTES));
+    let plaintext: Uint8Array;
+    try {
+      plaintext = chacha20poly1305(epoch.recvKey, nonce(kind, frame[2], counter), frame.subarray(0, HEADER_BYTES))
+        .decrypt(frame.subarray(HEADER_BYTES));
+    } catch {
+      throw new TamperedFrame(`${name} frame ${counter} fails authentication (altered or forged)`, "relay", "tag");
+    }
+    return kind === Kind.ACK ? this.onAck(plaintext) : this.onData(counter, plaintext);
+  }
+
+  private onOffer(frame: Uint8Array): Received {
+    if (frame.length !== OFFER_BYTES) throw new MalformedFrame("offer frame of impossible length", "relay", "frame");
+    const body = frame.subarray(0, OFFER_BYTES - MAC_BYTES);
+    const mac = frame.subarray(OFFER_BYTES - MAC_BYTES);
+    if (!equalBytes(mac, hmac(sha256, this.offerKey, body).slice(0, MAC_BYTES))) {
+      throw new TamperedFrame("offer frame fails authentication (altered or forged)", "relay", "offer");
+    }
+    const theirs = body.slice(PREFIX_BYTES, PREFIX_BYTES + EPOCH_BYTES);
+    const known = body.subarray(PREFIX_BYTES + EPOCH_BYTES);
+    let replies: Uint8Array[] = [];
+    if (this.theirs === null || !equalBytes(theirs, this.theirs)) {
+      this.theirs = theirs;
+      this.epoch = new Epoch(this.secret, this.side, this.mine, theirs);
+      replies = this.resend(); // everything unacknowledged, under the new keys
+      if (equalBytes(known, this.mine)) replies = replies.slice(1); // the peer has our offer already
+    } else if (!equalBytes(known, this.mine)) {
+      replies = [this.offer()];
+    }
+    return { message: null, replies };
+  }
+
+  private onAck(plaintext: Uint8Array): Received {
+    const acked = toBigInt(plaintext.subarray(0, 8));
+    const gap = plaintext[8]!;
+    if (acked > this.sendSeq || gap > 1) {
+      throw new AckBeyondSent(`peer acknowledges ${acked} messages, only ${this.sendSeq} were sent`,
+        otherSide(this.side), "ack");
+    }
+    for (const seq of [...this.pendingBySeq.keys()]) if (seq < acked) this.pendingBySeq.delete(seq);
+    if (gap && this.pendingBySeq.size) return { message: null, replies: this.resend().slice(1) };
+    return { message: null, replies: [] };
+  }
+
+  private onData(seq: bigint, plaintext: Uint8Array): Received {
+    if (seq < this.recvSeq) return { message: null, replies: [this.ack(false)] }; // a re-send we have
+    if (seq > this.recvSeq) {
+      if (this.gapAsked === this.recvSeq) return { message: null, replies: [] }; // asked already
+      this.gapAsked = this.recvSeq;
+      return { message: null, replies: [this.ack(true)] };
+    }
+    this.recvSeq += 1n;
+    this.receivedDigest = chain(this.receivedDigest, plaintext);
+    return { message: plaintext, replies: [this.ack(false)] };
   }
 }
