@@ -18,7 +18,7 @@ from typing import Any
 import msgpack
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-from gin import ecc, fairdeal, wire
+from gin import ecc, fairdeal, shuffle_proof, wire
 from gin.errors import PeerFault
 
 Case = dict[str, Any]
@@ -358,3 +358,59 @@ def channel_cases(n: int, seed: int = 1) -> Iterator[Case]:
     rng = random.Random(seed)
     for _ in range(n):
         yield channel_case(rng, 150)
+
+
+def _opening(opening: shuffle_proof.Opening) -> dict[str, Any]:
+    return {"seed": None if opening.seed is None else opening.seed.hex(),
+            "tau": list(opening.tau), "keys": _hex_keys(opening.keys)}
+
+
+def proof_case(rng: random.Random) -> Case:
+    """One hand's shuffle proof (§8.9): the shadows, the openings for a challenge,
+    and gin's verdict on the honest openings and on altered ones."""
+    first = fairdeal.SeedMaterial.from_seed(rng.randbytes(32))
+    second = fairdeal.SeedMaterial.from_seed(rng.randbytes(32))
+    m1 = fairdeal.build_message1(first)
+    m2 = fairdeal.build_message2(second, m1)
+    shadows = shuffle_proof.shadows(second, m1)
+    challenge = rng.randrange(1, 2**shuffle_proof.ROUNDS - 1)  # both kinds of opening
+    openings = shuffle_proof.open_rounds(second, challenge)
+    bits = [challenge >> r & 1 for r in range(shuffle_proof.ROUNDS)]
+    one = bits.index(1)
+    zero = bits.index(0)
+    o1, o0 = openings[one], openings[zero]
+    j = rng.randrange(fairdeal.DECK_SIZE)
+    swapped = list(o1.tau)
+    swapped[j], swapped[(j + 1) % 52] = swapped[(j + 1) % 52], swapped[j]
+    zero_key = list(o1.keys)
+    zero_key[j] = 0
+    altered = [
+        (one, o1),
+        (zero, o0),
+        (one, shuffle_proof.Opening(tau=tuple(swapped), keys=o1.keys)),
+        (one, shuffle_proof.Opening(tau=o1.tau[:-1] + (o1.tau[0],), keys=o1.keys)),
+        (one, shuffle_proof.Opening(tau=o1.tau, keys=tuple(zero_key))),
+        (one, shuffle_proof.Opening(tau=o1.tau, keys=o1.keys[:-1])),
+        (one, o0),
+        (zero, o1),
+        (zero, shuffle_proof.Opening(seed=shuffle_proof.round_seed(second.seed, one))),
+    ]
+    return {
+        "kind": "shuffle_proof",
+        "first_seed": first.seed.hex(),
+        "second_seed": second.seed.hex(),
+        "shadows": [[x.hex() for x in s] for s in shadows],
+        "challenge": challenge,
+        "openings": [_opening(o) for o in openings],
+        "checks": [
+            [r, _opening(o), shuffle_proof.check_round(m1, m2, shadows[r], bits[r], o)]
+            for r, o in altered
+        ],
+    }
+
+
+def proof_cases(n: int, seed: int = 1) -> Iterator[Case]:
+    """``n`` hands' shuffle proofs from seeded random seeds."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        yield proof_case(rng)

@@ -4,7 +4,8 @@
  * and what it decodes to; `deck` — one hand's deck computations from two seeds.
  * Each check returns null when the TypeScript twin gives exactly what gin/ gave,
  * or a sentence saying what differs. `channel` — two sealed channels over a hostile
- * relay: every frame sent, message delivered and fault, in order.
+ * relay: every frame sent, message delivered and fault, in order; `shuffle_proof` —
+ * one hand's shadows, openings and the verdicts on honest and altered openings.
  */
 
 import { MalformedInput, PeerFault } from "../src/engine/errors.ts";
@@ -12,6 +13,7 @@ import { fromHex, toHex } from "../src/protocol/bytes.ts";
 import * as ecc from "../src/protocol/ecc.ts";
 import * as fd from "../src/protocol/fairdeal.ts";
 import * as msgpack from "../src/protocol/msgpack.ts";
+import * as proof from "../src/protocol/shuffle_proof.ts";
 import { Float, type Value } from "../src/protocol/msgpack.ts";
 import { ChannelFault, MalformedMessage, SealedChannel, type Side, unpack } from "../src/protocol/wire.ts";
 
@@ -148,8 +150,38 @@ function checkChannel(c: CaseObject): string | null {
   });
 }
 
+type OpeningJson = { seed: string | null; tau: number[]; keys: string[] };
+
+const openingJson = (o: proof.Opening): OpeningJson => ({
+  seed: o.seed === null ? null : toHex(o.seed), tau: [...o.tau], keys: o.keys.map(hexKey),
+});
+
+const openingOf = (o: OpeningJson): proof.Opening => ({
+  seed: o.seed === null ? null : fromHex(o.seed), tau: o.tau, keys: o.keys.map((k) => BigInt("0x" + k)),
+});
+
+function checkProof(c: CaseObject): string | null {
+  const first = fd.SeedMaterial.fromSeed(fromHex(str(c, "first_seed")));
+  const second = fd.SeedMaterial.fromSeed(fromHex(str(c, "second_seed")));
+  const m1 = fd.buildMessage1(first);
+  const m2 = fd.buildMessage2(second, m1);
+  const shadows = proof.shadows(second, m1);
+  const challenge = c.challenge as number;
+  const why = same("shadows", c.shadows, shadows.map((s) => s.map(toHex)))
+    ?? same("openings", c.openings, proof.openRounds(second, challenge).map(openingJson));
+  if (why) return why;
+  for (const [i, check] of (c.checks as [number, OpeningJson, string | null][]).entries()) {
+    const [round, opening, verdict] = check;
+    const got = proof.checkRound(m1, m2, shadows[round]!, (challenge >> round) & 1, openingOf(opening));
+    const differ = same(`check ${i} (round ${round})`, verdict, got);
+    if (differ) return differ;
+  }
+  return null;
+}
+
 export const PROTOCOL_CHECKS: Record<string, (c: CaseObject) => string | null> = {
   unpack: checkUnpack,
   deck: checkDeck,
   channel: checkChannel,
+  shuffle_proof: checkProof,
 };
