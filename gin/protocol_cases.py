@@ -444,7 +444,7 @@ def _tamper(rng: random.Random, kind: str, first: fairdeal.SeedMaterial,
 
 # Each tampering with the audit's point of view: a third party (None) or the honest
 # player, never the side that tampered (its own messages are taken as honest).
-_AUDITS = (("honest", "second"), ("swap1", None), ("stranger1", None), ("duplicate2", "first"),
+_AUDITS = (("honest", "second"), ("swap1", None), ("stranger1", "second"), ("duplicate2", "first"),
            ("stranger2", None), ("rekey3", "second"), ("short3", None), ("repeat2", "first"),
            ("commitment", "second"), ("keys", None))
 
