@@ -50,7 +50,13 @@ from gin.melds import (
     meld_combinations,
 )
 from gin.players import get, hint
-from gin.protocol_cases import channel_cases, deck_cases, proof_cases, unpack_cases
+from gin.protocol_cases import (
+    audit_cases,
+    channel_cases,
+    deck_cases,
+    proof_cases,
+    unpack_cases,
+)
 from gin.rules import BOUNDS, PRESETS, Ruleset
 from gin.scoring import settle
 
@@ -582,6 +588,7 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
         "deck.jsonl": deck_cases(4 * scale),
         "channel.jsonl": channel_cases(40 * scale),
         "shuffle_proof.jsonl": proof_cases(2 * scale),
+        "audit.jsonl": audit_cases(),
     }
 
 

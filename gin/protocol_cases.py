@@ -414,3 +414,82 @@ def proof_cases(n: int, seed: int = 1) -> Iterator[Case]:
     rng = random.Random(seed)
     for _ in range(n):
         yield proof_case(rng)
+
+
+def _tamper(rng: random.Random, kind: str, first: fairdeal.SeedMaterial,
+            second: fairdeal.SeedMaterial, messages: list[list[bytes]]) -> None:
+    """Alter one hand's messages in place as a cheater (or a broken peer) would; an
+    honest side builds its next message from the altered one it received."""
+    m1, m2, m3 = messages
+    i, j = rng.sample(range(fairdeal.DECK_SIZE), 2)
+    if kind == "swap1":
+        m1[i], m1[j] = m1[j], m1[i]
+    elif kind == "stranger1":
+        m1[i] = ecc.mul(ecc.card_points()[first.permutation[i]], second.deck_key)
+    elif kind == "duplicate2":
+        m2[i] = ecc.mul(m1[second.permutation[j]], second.position_keys[i])
+    elif kind == "stranger2":
+        m2[i] = ecc.card_points()[rng.randrange(52)]
+    elif kind == "rekey3":
+        m3[i] = ecc.mul(m2[j], ecc.product(ecc.inverse(first.deck_key), first.position_keys[i]))
+    elif kind == "short3":
+        del m3[i]
+    elif kind == "repeat2":
+        m2[i] = m2[j]
+    if kind in ("swap1", "stranger1"):
+        m2[:] = fairdeal.build_message2(second, m1)
+    if kind in ("swap1", "stranger1", "duplicate2", "stranger2"):
+        m3[:] = fairdeal.build_message3(first, m2)
+
+
+# Each tampering with the audit's point of view: a third party (None) or the honest
+# player, never the side that tampered (its own messages are taken as honest).
+_AUDITS = (("honest", "second"), ("swap1", None), ("stranger1", None), ("duplicate2", "first"),
+           ("stranger2", None), ("rekey3", "second"), ("short3", None), ("repeat2", "first"),
+           ("commitment", "second"), ("keys", None))
+
+
+def audit_case(rng: random.Random, kind: str, trust: fairdeal.Role | None) -> Case:
+    """One hand's hand-end audit (§9) after the tampering ``kind``, as ``trust`` sees it."""
+    first_seed, second_seed = rng.randbytes(32), rng.randbytes(32)
+    match_id, hand = rng.randbytes(16), rng.randrange(1, 30)
+    first = fairdeal.SeedMaterial.from_seed(first_seed)
+    second = fairdeal.SeedMaterial.from_seed(second_seed)
+    m1 = list(fairdeal.build_message1(first))
+    m2 = list(fairdeal.build_message2(second, m1))
+    messages = [m1, m2, list(fairdeal.build_message3(first, m2))]
+    _tamper(rng, kind, first, second, messages)
+    commitments = [fairdeal.commitment(first_seed, match_id, hand, fairdeal.Role.FIRST),
+                   fairdeal.commitment(second_seed, match_id, hand, fairdeal.Role.SECOND)]
+    if kind == "commitment":
+        commitments[1] = fairdeal.commitment(rng.randbytes(32), match_id, hand,
+                                             fairdeal.Role.SECOND)
+    keys: list[tuple[fairdeal.Role, int, int]] = [
+        (fairdeal.Role.SECOND, 0, second.position_keys[0]),
+        (fairdeal.Role.FIRST, 1, first.position_keys[1]),
+    ]
+    if kind == "keys":
+        keys += [(fairdeal.Role.FIRST, 7, first.position_keys[8]), (fairdeal.Role.SECOND, 52, 1)]
+    report = fairdeal.audit_hand(
+        match_id=match_id, hand_number=hand, first_seed=first_seed, second_seed=second_seed,
+        first_commitment=commitments[0], second_commitment=commitments[1],
+        message1=messages[0], message2=messages[1], message3=messages[2],
+        revealed_keys=keys, trust=trust)
+    return {
+        "kind": "audit", "tampering": kind, "trust": None if trust is None else trust.value,
+        "match_id": match_id.hex(), "hand": hand,
+        "seeds": [first_seed.hex(), second_seed.hex()],
+        "commitments": [c.hex() for c in commitments],
+        "messages": [[x.hex() for x in m] for m in messages],
+        "keys": [[role.value, position, f"{key:064x}"] for role, position, key in keys],
+        "deviations": [[d.role.value, d.field, d.position, d.detail, str(d)]
+                       for d in report.deviations],
+        "deck": None if report.deck is None else list(report.deck),
+    }
+
+
+def audit_cases(seed: int = 1) -> Iterator[Case]:
+    """One audit for each tampering, seen by a third party or by one of the players."""
+    rng = random.Random(seed)
+    for kind, trust in _AUDITS:
+        yield audit_case(rng, kind, None if trust is None else fairdeal.Role(trust))

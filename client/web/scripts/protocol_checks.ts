@@ -5,7 +5,8 @@
  * Each check returns null when the TypeScript twin gives exactly what gin/ gave,
  * or a sentence saying what differs. `channel` — two sealed channels over a hostile
  * relay: every frame sent, message delivered and fault, in order; `shuffle_proof` —
- * one hand's shadows, openings and the verdicts on honest and altered openings.
+ * one hand's shadows, openings and the verdicts on honest and altered openings;
+ * `audit` — the hand-end audit of a tampered hand: every deviation, word for word.
  */
 
 import { MalformedInput, PeerFault } from "../src/engine/errors.ts";
@@ -179,9 +180,28 @@ function checkProof(c: CaseObject): string | null {
   return null;
 }
 
+function checkAudit(c: CaseObject): string | null {
+  const [firstSeed, secondSeed] = (c.seeds as string[]).map(fromHex);
+  const [firstCommitment, secondCommitment] = (c.commitments as string[]).map(fromHex);
+  const [message1, message2, message3] = (c.messages as string[][]).map((m) => m.map(fromHex));
+  const report = fd.auditHand({
+    matchId: fromHex(str(c, "match_id")), handNumber: c.hand as number,
+    firstSeed: firstSeed!, secondSeed: secondSeed!,
+    firstCommitment: firstCommitment!, secondCommitment: secondCommitment!,
+    message1: message1!, message2: message2!, message3: message3!,
+    revealedKeys: (c.keys as [fd.Role, number, string][]).map(([role, position, key]) =>
+      [role, position, BigInt("0x" + key)] as [fd.Role, number, bigint]),
+    trust: c.trust as fd.Role | null,
+  });
+  return same(`deviations (${String(c.tampering)})`, c.deviations,
+    report.deviations.map((d) => [d.role, d.field, d.position, d.detail, String(d)]))
+    ?? same("deck", c.deck, report.deck);
+}
+
 export const PROTOCOL_CHECKS: Record<string, (c: CaseObject) => string | null> = {
   unpack: checkUnpack,
   deck: checkDeck,
   channel: checkChannel,
   shuffle_proof: checkProof,
+  audit: checkAudit,
 };

@@ -102,3 +102,34 @@ test("scalars: range checked, inverse undoes, products compose", () => {
   assert.throws(() => ecc.mul(x, ecc.N), ecc.InvalidScalar);
   assert.throws(() => ecc.point(bytes32(ecc.P)), /not reduced modulo p/);
 });
+
+test("the hand-end audit: an honest hand passes, a swapped message 1 blames the first shuffler", () => {
+  const m1 = fd.buildMessage1(FIRST);
+  const m2 = fd.buildMessage2(SECOND, m1);
+  const evidence = {
+    matchId: MATCH, handNumber: 1, firstSeed: FIRST.seed, secondSeed: SECOND.seed,
+    firstCommitment: fd.commitment(FIRST.seed, MATCH, 1, "first"),
+    secondCommitment: fd.commitment(SECOND.seed, MATCH, 1, "second"),
+    message1: m1, message2: m2, message3: fd.buildMessage3(FIRST, m2),
+  };
+  const honest = fd.auditHand({ ...evidence, trust: "second" });
+  assert.ok(honest.ok);
+  assert.deepEqual(honest.deck, numbers("deck"));
+  // Positions 0 and 1 hold cards 29 (4h) and 11 (Qc): swap them.
+  const swapped = [m1[1]!, m1[0]!, ...m1.slice(2)];
+  const m2s = fd.buildMessage2(SECOND, swapped);
+  const report = fd.auditHand({ ...evidence, message1: swapped, message2: m2s, message3: fd.buildMessage3(FIRST, m2s) });
+  assert.deepEqual(report.deviations.map(String), [
+    "first shuffler, message1[0]: holds Qc instead of 4h (that card belongs at 1)",
+    "first shuffler, message1[1]: holds 4h instead of Qc (that card belongs at 0)",
+  ]);
+  assert.deepEqual([...report.atFault], ["first"]);
+  assert.throws(() => report.raiseForFault(),
+    (exc: unknown) => exc instanceof PeerFault && exc.who === "first" && exc.field === "message1[0]");
+  const wrongSeed = fd.auditHand({ ...evidence, secondSeed: FIRST.seed, revealedKeys: [["first", 3, 5n]] });
+  assert.deepEqual(wrongSeed.deviations.map(String), [
+    "second shuffler, commitment: seed does not open the commitment",
+    "first shuffler, key[3]: revealed key differs from the seed's",
+  ]);
+  assert.equal(wrongSeed.deck, null);
+});

@@ -10,6 +10,7 @@
 
 import { sha256 } from "@noble/hashes/sha2.js";
 
+import { DECK } from "../engine/cards.ts";
 import { MalformedInput, PeerFault } from "../engine/errors.ts";
 import { ascii, concat, equalBytes, toBigInt, toHex, u16be, u32be } from "./bytes.ts";
 import * as ecc from "./ecc.ts";
@@ -244,4 +245,171 @@ export function verifyKey(seed: Uint8Array, position: number, key: bigint): bool
 /** Card index at each final position: deck[k] = πA[πB[k]]. */
 export function deckOrder(firstPermutation: readonly number[], secondPermutation: readonly number[]): number[] {
   return Array.from({ length: DECK_SIZE }, (_, k) => firstPermutation[secondPermutation[k]!]!);
+}
+
+// --- hand-end audit -----------------------------------------------------------
+
+/** The field a deviation is in: a commitment, a deck message or a revealed key. */
+export type DeviationField = "commitment" | "message1" | "message2" | "message3" | "key";
+
+/** One way a side departed from what its seed dictates. */
+export class Deviation {
+  constructor(
+    readonly role: Role,
+    readonly field: DeviationField,
+    readonly position: number | null,
+    readonly detail: string,
+  ) {
+    Object.freeze(this);
+  }
+
+  /** `field` or `field[position]`. */
+  get where(): string {
+    return this.position === null ? this.field : `${this.field}[${this.position}]`;
+  }
+
+  toString(): string {
+    return `${this.role} shuffler, ${this.where}: ${this.detail}`;
+  }
+}
+
+/**
+ * The outcome of {@link auditHand}: `deck` is the card at each final position as
+ * the two seeds define it (null if a seed failed its commitment); when there are
+ * deviations, the hand played may have differed from it and the deviating side
+ * is at fault.
+ */
+export class AuditReport {
+  constructor(readonly deviations: readonly Deviation[], readonly deck: readonly number[] | null) {
+    Object.freeze(this);
+  }
+
+  get ok(): boolean {
+    return this.deviations.length === 0;
+  }
+
+  get atFault(): Set<Role> {
+    return new Set(this.deviations.map((d) => d.role));
+  }
+
+  /** Throw PeerFault for the first deviation, if any. */
+  raiseForFault(): void {
+    const first = this.deviations[0];
+    if (first !== undefined) throw new PeerFault(String(first), first.role, first.where);
+  }
+}
+
+const cardText = (card: number): string => String(DECK[card]!);
+
+function indexOf(deck: readonly Uint8Array[], x: Uint8Array): number {
+  return deck.findIndex((entry) => equalBytes(entry, x));
+}
+
+function explain1(first: SeedMaterial, got: Uint8Array, position: number): string {
+  const card = ecc.cardOf(ecc.mul(got, ecc.inverse(first.deckKey)));
+  const expected = cardText(first.permutation[position]!);
+  if (card === null) return `not a card under the deck key (expected ${expected})`;
+  const home = first.permutation.indexOf(card);
+  return `holds ${cardText(card)} instead of ${expected} (that card belongs at ${home})`;
+}
+
+function explain2(second: SeedMaterial, message1: Deck, got: Uint8Array, position: number): string {
+  const source = indexOf(message1, ecc.mul(got, ecc.inverse(second.positionKeys[position]!)));
+  const expected = second.permutation[position]!;
+  return source >= 0
+    ? `re-encrypts message1[${source}] instead of message1[${expected}]`
+    : `not a re-encryption of any message1 entry (expected message1[${expected}])`;
+}
+
+function explain3(first: SeedMaterial, message2: Deck, got: Uint8Array, position: number): string {
+  const undo = ecc.product(first.deckKey, ecc.inverse(first.positionKeys[position]!));
+  const source = indexOf(message2, ecc.mul(got, undo));
+  return source >= 0
+    ? `re-keys message2[${source}] instead of message2[${position}]`
+    : "not a re-keying of any message2 entry";
+}
+
+/** A deviation, attributed to `role`, at every position where `got` differs from `want`. */
+function differences(role: Role, field: DeviationField, got: Deck, want: Deck,
+  explain: (position: number, entry: Uint8Array) => string): Deviation[] {
+  return got.flatMap((g, k) => (equalBytes(g, want[k]!) ? [] : [new Deviation(role, field, k, explain(k, g))]));
+}
+
+function shape(value: readonly Uint8Array[], name: DeviationField, role: Role, out: Deviation[]): Deck | null {
+  try {
+    return validateMessage(value, name);
+  } catch (exc) {
+    if (!(exc instanceof MalformedDeck)) throw exc;
+    out.push(new Deviation(role, name, exc.position, exc.message));
+    return null;
+  }
+}
+
+/** What {@link auditHand} examines: the hand's public record and both seeds. */
+export interface HandEvidence {
+  matchId: Uint8Array;
+  handNumber: number;
+  firstSeed: Uint8Array;
+  secondSeed: Uint8Array;
+  firstCommitment: Uint8Array;
+  secondCommitment: Uint8Array;
+  message1: readonly Uint8Array[];
+  message2: readonly Uint8Array[];
+  message3: readonly Uint8Array[];
+  /** [revealer, position, key] for every key sent during the hand. */
+  revealedKeys?: readonly [Role, number, bigint][];
+  /** The caller's own role when it is a player: its own messages are not re-checked. */
+  trust?: Role | null;
+}
+
+/**
+ * Recompute the hand's deck messages from both seeds and attribute any deviation,
+ * as gin.fairdeal.audit_hand does: each message is recomputed from its sender's
+ * seed and the predecessor message as actually received, so a deviation is pinned
+ * on the side that sent it. Never throws for a deviation (it is reported);
+ * MalformedInput for a bad match id or hand number.
+ */
+export function auditHand(evidence: HandEvidence): AuditReport {
+  const trust = evidence.trust ?? null;
+  const deviations: Deviation[] = [];
+  const material = new Map<Role, SeedMaterial>();
+  for (const [role, seed, commit] of [
+    ["first", evidence.firstSeed, evidence.firstCommitment],
+    ["second", evidence.secondSeed, evidence.secondCommitment],
+  ] as const) {
+    if (verifyCommitment(commit, seed, evidence.matchId, evidence.handNumber, role)) {
+      material.set(role, SeedMaterial.fromSeed(seed));
+    } else {
+      deviations.push(new Deviation(role, "commitment", null, "seed does not open the commitment"));
+    }
+  }
+  const first = material.get("first");
+  const second = material.get("second");
+  const deck = first && second ? deckOrder(first.permutation, second.permutation) : null;
+  // The trusted side's messages are the caller's own output: no need to re-check them.
+  const m1 = trust === "first" ? [...evidence.message1] : shape(evidence.message1, "message1", "first", deviations);
+  const m2 = trust === "second" ? [...evidence.message2] : shape(evidence.message2, "message2", "second", deviations);
+  const m3 = trust === "first" ? [...evidence.message3] : shape(evidence.message3, "message3", "first", deviations);
+  if (first && trust !== "first" && m1) {
+    deviations.push(...differences("first", "message1", m1, buildMessage1(first),
+      (k, got) => explain1(first, got, k)));
+  }
+  if (second && trust !== "second" && m1 && m2) {
+    deviations.push(...differences("second", "message2", m2, buildMessage2(second, m1),
+      (k, got) => explain2(second, m1, got, k)));
+  }
+  if (first && trust !== "first" && m2 && m3) {
+    deviations.push(...differences("first", "message3", m3, buildMessage3(first, m2),
+      (k, got) => explain3(first, m2, got, k)));
+  }
+  for (const [role, position, key] of evidence.revealedKeys ?? []) {
+    const own = material.get(role);
+    if (own === undefined) continue; // its seed is already condemned by the commitment check
+    if (!Number.isInteger(position) || position < 0 || position >= DECK_SIZE) {
+      deviations.push(new Deviation(role, "key", null, `no such position ${position}`));
+    } else if (key !== own.positionKeys[position]) {
+      deviations.push(new Deviation(role, "key", position, "revealed key differs from the seed's"));
+    }
+  }
+  return new AuditReport(deviations, deck);
 }
