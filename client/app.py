@@ -173,7 +173,8 @@ class GinApp(TableView):
                 self._start_computer()
                 return
             try:
-                self._go_online(OnlineStart("join", invite=parse_invite(links[0])))
+                self._go_online(OnlineStart("join", invite=parse_invite(links[0]),
+                                            accept_rules=None))
             except InvalidLinkError as exc:
                 self.push_screen(OnlineScreen(f"That saved link cannot be used: {exc}"),
                                  self._online_chosen)
@@ -245,7 +246,8 @@ class GinApp(TableView):
         kind, text = answer
         rules = self.game.rules if self.game is not None else self.config.rules
         try:
-            start = OnlineStart("join", invite=parse_invite(text)) if kind == "join" else \
+            start = OnlineStart("join", invite=parse_invite(text), accept_rules=None) \
+                if kind == "join" else \
                 OnlineStart("host", relay=text or None, rules=rules)
         except InvalidLinkError as exc:
             self.push_screen(OnlineScreen(f"That link cannot be used: {exc}", link=text),
@@ -282,6 +284,9 @@ class GinApp(TableView):
         with self.prevent(RadioSet.Changed):
             self.query_one("#mode-online", RadioButton).value = True
         match.listen(self._online_update)
+        if match.session.rules_offered is not None and not match.session.over:
+            # A restored match whose custom rules were not answered before quitting.
+            self._ask_rules(game, match.session.rules_offered)
         if start.role == "host":
             self.push_screen(InviteScreen(match.invite.url, self.online_state))
         self.refresh_table()
@@ -302,6 +307,8 @@ class GinApp(TableView):
                 self.screen.show_state(self.online_state)
         elif isinstance(update, online.Notice):
             self.notify(update.text, severity="warning", timeout=10, markup=False)
+        elif isinstance(update, session.RulesOffered):
+            self._ask_rules(game, update.rules)
         elif isinstance(update, session.HandDealt):
             self.order, self.selected, self.hint, self.message = [], None, None, ""
             if isinstance(self.screen, InviteScreen):
@@ -326,6 +333,24 @@ class GinApp(TableView):
             self.verified = title
             self.push_screen(AlertScreen(title, text))
         self.refresh_table()
+
+    def _ask_rules(self, game: OnlineGame, rules: Ruleset) -> None:
+        """Show the host's custom rules (as plain text) and play them only if accepted."""
+        from client.text import plain
+
+        def answer(yes: bool | None) -> None:
+            if game.online.session.over:
+                return
+            if yes:
+                game.online.accept_rules()
+            else:
+                game.online.decline_rules()
+            self.refresh_table()
+
+        self.push_screen(ConfirmScreen(
+            "Your friend proposes custom rules:\n\n"
+            + plain(rules.describe(), lines=True) + "\n\nPlay with these rules?",
+            "Play these rules", "Decline"), answer)
 
     # -- acting -----------------------------------------------------------------
 
