@@ -1,19 +1,14 @@
-"""The browser board's speed: its size, its first paint, and Hard's decisions in
-Chromium. Prints figures; asserts nothing.
+"""The browser board's speed: its size and its first paint in Chromium. Prints
+figures; asserts nothing. (Hard's decisions in Chromium: benchmarks/players_browser.py.)
 
 * Size: each built file and the whole board, plain and gzipped (level 9).
 * First paint: `gin web` on 127.0.0.1, a fresh Chromium page each run; the
   browser's own first-contentful-paint time and the time the board has put the
   dealt hand on the table (its `gin-table` mark), both from the start of the
   navigation. Median of several runs.
-* Hard: benchmarks/board_hard.ts bundled with esbuild and run in the page; Hard
-  plays Hard over whole matches from a fixed seed and each decision is timed with
-  performance.now() (Chromium rounds it to 0.1 ms). Median, 95th percentile, max.
+Needs the built board (`pip install -e .` with npm present) and Debian's Chromium.
 
-Needs the built board (`pip install -e .` with npm present), client/web's
-node_modules (esbuild) and Debian's Chromium.
-
-    python benchmarks/board.py [--runs 7] [--hands 300] [--seed 1]
+    python benchmarks/board.py [--runs 7]
 """
 
 from __future__ import annotations
@@ -23,7 +18,6 @@ import gzip
 import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +25,6 @@ from typing import Any
 sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 from relay import static  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
-WEB = ROOT / "client" / "web"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
@@ -80,31 +72,9 @@ def first_paint(browser: Any, url: str, runs: int) -> None:
           f"(runs: {', '.join(f'{p:.0f}' for p in dealt)})")
 
 
-def hard_in_browser(browser: Any, hands: int, seed: int) -> None:
-    esbuild = WEB / "node_modules" / ".bin" / "esbuild"
-    if not esbuild.exists():
-        raise SystemExit(f"{esbuild} is missing: run `npm ci` in {WEB}")
-    with tempfile.TemporaryDirectory() as tmp:
-        bundle = Path(tmp) / "hard.js"
-        subprocess.run([str(esbuild), str(ROOT / "benchmarks" / "board_hard.ts"), "--bundle",
-                        "--minify", "--format=iife", "--target=es2022", f"--outfile={bundle}",
-                        "--log-level=warning"], check=True)
-        script = bundle.read_text()
-    page = browser.new_page()
-    page.add_script_tag(content=script)
-    times = sorted(page.evaluate(f"timeHard({hands}, {seed})"))
-    page.close()
-    p95 = times[int(0.95 * (len(times) - 1))]
-    print(f"  Hard, {len(times)} decisions over {hands} hands: median "
-          f"{statistics.median(times):.2f} ms, p95 {p95:.1f} ms, max {times[-1]:.1f} ms "
-          "(budget p95 50 ms)")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7, help="page loads for the first paint")
-    parser.add_argument("--hands", type=int, default=300, help="hands of Hard against Hard")
-    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if not static.load_board().built:
         raise SystemExit(f"the board is not built ({static.BOARD_DIR})")
@@ -118,7 +88,6 @@ def main() -> None:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
             print(f"Chromium {browser.version}, the board from {url}:")
             first_paint(browser, url, args.runs)
-            hard_in_browser(browser, args.hands, args.seed)
             browser.close()
     finally:
         proc.terminate()

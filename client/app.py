@@ -1,8 +1,10 @@
 """The Textual table: build it with :func:`make_app`.
 
-The app presents the :class:`~client.game.Game` controller's observation and
-turns keys and clicks into the controller's calls; it keeps only presentation
-state (the selected card, the player's own card order, the hint on show). The
+The app (on :class:`~client.ui.view.TableView`, which shows the controller's
+observation) turns keys and clicks into the calls of the :class:`~client.game.Game`
+controller, starts matches, and plays online through an ``OnlineGame``; it keeps
+only presentation state (the selected card, the player's own card order, the hint
+on show). The
 opponent's choice runs in a thread worker, and its moves are applied one at a
 time with a pause between them (``delay``, 0 in tests), so the screen never
 freezes and every move can be followed.
@@ -16,20 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
-from textual import events, on, work
-from textual.app import App, ComposeResult
+from textual import on, work
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.geometry import Size
-from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Footer, Label, RadioButton, RadioSet, Static
+from textual.widgets import Checkbox, RadioButton, RadioSet
 
 from client.game import (
-    PLAY_MODES,
-    STRENGTHS,
     DeckSource,
     Game,
-    HintView,
     OnlineGame,
     OpponentFactory,
     computer_player,
@@ -41,7 +36,6 @@ from client.game import (
 from client.storage import Storage, StorageError
 from client.ui import words
 from client.ui.layout import (
-    Group,
     grouped,
     melds_and_loose,
     moved,
@@ -61,7 +55,8 @@ from client.ui.screens import (
     OnlineScreen,
     PileScreen,
 )
-from client.ui.table import CardRow, CardView, Choice, Tick
+from client.ui.table import CardRow, CardView
+from client.ui.view import TableView, state_key
 from gin import (
     PRESETS,
     Action,
@@ -76,7 +71,6 @@ from gin import (
     Observation,
     Pass,
     Ruleset,
-    best_arrangement,
     shuffled_deck,
 )
 from gin.rules import STANDARD
@@ -85,28 +79,6 @@ if TYPE_CHECKING:  # the network stack loads only when a friend is played
     from client.online import OnlineSettings, OnlineStart, Update
 
 T = TypeVar("T")
-
-#: The least terminal (columns, rows) the table fits in: 11 cards fanned, the prompt
-#: and the actions. Smaller, the table asks for more room.
-MINIMUM = (60, 20)
-#: From this size the side panel sits beside the table; below it, `f` shows it.
-WIDE = (100, 24)
-SIDE_WIDTH = 36
-#: Below this many columns for the table the hand is fanned (cards overlap).
-FAN_BELOW = 64
-
-#: Actions that change the computer match; online they do not apply.
-COMPUTER_ONLY = ("strength", "next_rules", "new_match")
-
-#: Buttons of the table's actions: id, label.
-ACTION_BUTTONS = (
-    ("take", "Take"),
-    ("pass_card", "Pass"),
-    ("stock", "Draw from stock"),
-    ("discard", "Throw"),
-    ("knock", "Knock"),
-    ("lay_off", "Lay off"),
-)
 
 
 @dataclass
@@ -131,50 +103,9 @@ def make_app(config: AppConfig) -> GinApp:
     return GinApp(config)
 
 
-class GinApp(App[None]):
-    """Gin Rummy against the computer."""
+class GinApp(TableView):
+    """Gin Rummy against the computer or a friend: starting, acting, playing online."""
 
-    TITLE = "Gin Rummy"
-    CSS = """
-    Screen { layout: vertical; }
-    #main { height: 1fr; }
-    #table { width: 1fr; padding: 0 1; }
-    #side { width: 36; padding: 0 1; border-left: vkey $foreground 30%; }
-    /* Narrow: the table takes the whole width; the panel (f) replaces it. */
-    .-narrow #side { display: none; }
-    .-narrow.-panel #side { display: block; width: 1fr; border-left: none; }
-    .-narrow.-panel #table { display: none; }
-    .-wide.-full #side { display: none; }
-    #too-small { display: none; padding: 1 2; }
-    .-too-small #main { display: none; }
-    .-too-small #too-small { display: block; }
-    .flat CardView { margin: 0; }
-    #strength { layout: horizontal; }
-    #strength RadioButton { margin-right: 1; width: auto; }
-    #side RadioSet { border: none; padding: 0; background: transparent; width: 1fr; }
-    #side Checkbox { border: none; padding: 0; background: transparent; }
-    #side .head { text-style: bold; }
-    #computer-settings { height: auto; }
-    #side .gap { margin-top: 1; }
-    #title { text-style: bold; }
-    #status { height: 1; text-wrap: nowrap; text-overflow: ellipsis; text-style: bold; }
-    .-wide #status { height: auto; text-wrap: wrap; }
-    #scores { height: 3; }
-    #middle { height: 4; margin-top: 1; }
-    #stock-box, #discard-box { width: 13; height: 4; }
-    #stock-box.-hint CardView, #discard-box.-hint CardView { border: double $success; }
-    #log { width: 1fr; height: 4; color: $text-muted; }
-    #your-label { margin-top: 1; }
-    #prompt { text-style: bold; height: auto; min-height: 2; margin-top: 1; }
-    #actions { height: 1; }
-    #actions Button { margin-right: 1; }
-    #actions Button.-hint { text-style: reverse; }
-    #side-buttons { height: 1; margin-top: 1; }
-    #side-buttons Button { margin-right: 1; }
-    #target { margin-top: 1; color: $text-muted; }
-    /* Short: no blank lines between the parts of the table. */
-    .-short #middle, .-short #your-label, .-short #prompt { margin-top: 0; }
-    """
     BINDINGS = [
         Binding("t", "take", "Take"),
         Binding("s", "stock", "Stock"),
@@ -205,79 +136,13 @@ class GinApp(App[None]):
     ]
 
     def __init__(self, config: AppConfig) -> None:
-        super().__init__()
-        self.config = config
-        self.game: Game | OnlineGame | None = None
-        self.online_state = ""  # the connection, as the player should see it
-        self.verified = ""  # the last hand's deck check
+        super().__init__(config)
         self._hand_over_open = False
-        self.selected: Card | None = None
-        self.order: list[Card] = []
-        self.grouping = True
-        self.hint: tuple[HintView, tuple[int, int]] | None = None
-        self.message = ""
-
-    # -- building the screen ------------------------------------------------
-
-    def compose(self) -> ComposeResult:
-        with Horizontal(id="main"):
-            with Vertical(id="table"):
-                yield Static("", id="status", markup=False)
-                yield Label("Computer", id="opponent-label", markup=False)
-                yield CardRow(id="opponent", classes="flat")
-                with Horizontal(id="middle"):
-                    with Vertical(id="stock-box"):
-                        yield Label("Stock", id="stock-label")
-                        yield CardRow(id="stock", classes="flat")
-                    with Vertical(id="discard-box"):
-                        yield Label("Discard", id="discard-label")
-                        yield CardRow(id="discard", classes="flat")
-                    yield Static("", id="log", markup=False)
-                yield Label("Your hand", id="your-label")
-                yield CardRow(id="hand")
-                yield Label("Loose cards", id="loose")
-                yield Static("Dealing…", id="prompt", markup=False)
-                with Horizontal(id="actions"):
-                    for key, label in ACTION_BUTTONS:
-                        yield _button(label, key)
-            with Vertical(id="side"):
-                yield Static("Gin Rummy", id="title")
-                yield Static("Draw, discard, knock · two players, to 100", id="subtitle")
-                yield Static("", id="online", markup=False)
-                yield Static("", id="scores", classes="gap")
-                yield Label("Play against", classes="head gap")
-                with RadioSet(id="mode"):
-                    for mode in PLAY_MODES:
-                        label = mode.label if mode.available else f"{mode.label} (not yet)"
-                        yield Choice(label, value=mode is PLAY_MODES[0], id=f"mode-{mode.key}",
-                                          disabled=not mode.available)
-                # The computer's settings: hidden online, where they do not apply.
-                with Vertical(id="computer-settings"):
-                    yield Label("Strength", classes="head")
-                    with RadioSet(id="strength"):
-                        for key, label in STRENGTHS:
-                            yield Choice(label, value=key == self.config.vs,
-                                         id=f"strength-{key}")
-                    yield Label("Rules", classes="head")
-                    with RadioSet(id="rules"):
-                        for name in PRESETS:
-                            yield Choice(name, value=name == self.config.rules.name,
-                                         id=f"rules-{name}")
-                yield Tick("Group my sets and runs for me", value=True, id="group")
-                with Horizontal(id="side-buttons"):
-                    yield _button("Hint", "hint")
-                    yield _button("How to play", "how_to_play")
-                yield Static("", id="target")
-        yield Static("", id="too-small")
-        yield Footer()
 
     def on_mount(self) -> None:
-        self._fit(self.size)
-        for widget in self.query("RadioSet, Checkbox").results(Widget):
-            widget.can_focus = False  # keys belong to the table, not to a side widget
-        self._show_target(self.config.rules)
-        # Start after the first frame is up: loading a saved match and the computer
-        # player must not delay it.
+        # (Textual also runs TableView.on_mount, which lays the table out.) Start
+        # after the first frame is up: loading a saved match and the computer player
+        # must not delay it.
         self.call_after_refresh(self._start)
 
     # -- starting -------------------------------------------------------------
@@ -308,7 +173,8 @@ class GinApp(App[None]):
                 self._start_computer()
                 return
             try:
-                self._go_online(OnlineStart("join", invite=parse_invite(links[0])))
+                self._go_online(OnlineStart("join", invite=parse_invite(links[0]),
+                                            accept_rules=None))
             except InvalidLinkError as exc:
                 self.push_screen(OnlineScreen(f"That saved link cannot be used: {exc}"),
                                  self._online_chosen)
@@ -359,11 +225,6 @@ class GinApp(App[None]):
         self._show_target(game.rules)
         self._after_action(None)
 
-    def _show_target(self, rules: Ruleset) -> None:
-        self.query_one("#target", Static).update(
-            f"First to {rules.target} points wins the game, with {rules.box_bonus} for "
-            f"every hand won and {rules.game_bonus} for the game itself.")
-
     # -- online: a friend through a relay --------------------------------------
 
     @on(RadioSet.Changed, "#mode")
@@ -385,7 +246,8 @@ class GinApp(App[None]):
         kind, text = answer
         rules = self.game.rules if self.game is not None else self.config.rules
         try:
-            start = OnlineStart("join", invite=parse_invite(text)) if kind == "join" else \
+            start = OnlineStart("join", invite=parse_invite(text), accept_rules=None) \
+                if kind == "join" else \
                 OnlineStart("host", relay=text or None, rules=rules)
         except InvalidLinkError as exc:
             self.push_screen(OnlineScreen(f"That link cannot be used: {exc}", link=text),
@@ -422,6 +284,9 @@ class GinApp(App[None]):
         with self.prevent(RadioSet.Changed):
             self.query_one("#mode-online", RadioButton).value = True
         match.listen(self._online_update)
+        if match.session.rules_offered is not None and not match.session.over:
+            # A restored match whose custom rules were not answered before quitting.
+            self._ask_rules(game, match.session.rules_offered)
         if start.role == "host":
             self.push_screen(InviteScreen(match.invite.url, self.online_state))
         self.refresh_table()
@@ -442,6 +307,8 @@ class GinApp(App[None]):
                 self.screen.show_state(self.online_state)
         elif isinstance(update, online.Notice):
             self.notify(update.text, severity="warning", timeout=10, markup=False)
+        elif isinstance(update, session.RulesOffered):
+            self._ask_rules(game, update.rules)
         elif isinstance(update, session.HandDealt):
             self.order, self.selected, self.hint, self.message = [], None, None, ""
             if isinstance(self.screen, InviteScreen):
@@ -467,154 +334,23 @@ class GinApp(App[None]):
             self.push_screen(AlertScreen(title, text))
         self.refresh_table()
 
-    def _show_online(self) -> None:
-        state = self.query_one("#online", Static)
-        online = isinstance(self.game, OnlineGame)
-        state.display = online
-        self.query_one("#computer-settings").display = not online
-        if online:
-            state.update("\n".join(x for x in (f"Online: {self.online_state}", self.verified)
-                                   if x))
+    def _ask_rules(self, game: OnlineGame, rules: Ruleset) -> None:
+        """Show the host's custom rules (as plain text) and play them only if accepted."""
+        from client.text import plain
 
-    def _show_undealt(self) -> None:
-        """Before the first deal: who we wait for, and nothing to play."""
-        self.query_one("#opponent-label", Label).update(self._opponent_title())
-        for row in ("#opponent", "#stock", "#discard", "#hand"):
-            self.query_one(row, CardRow).show([])
-        text = self.online_state.capitalize()
-        if isinstance(self.game, OnlineGame) and self.game.seat == 0:
-            text += " · o shows the invite link again"
-        self.query_one("#prompt", Static).update(text)
-        for key, _ in ACTION_BUTTONS:
-            self.query_one(f"#btn-{key}", Button).display = False
-        self.refresh_bindings()
+        def answer(yes: bool | None) -> None:
+            if game.online.session.over:
+                return
+            if yes:
+                game.online.accept_rules()
+            else:
+                game.online.decline_rules()
+            self.refresh_table()
 
-    def _them(self) -> str:
-        return words.FRIEND if isinstance(self.game, OnlineGame) else words.THEM
-
-    def _opponent_title(self) -> str:
-        game = self.game
-        if isinstance(game, OnlineGame):
-            return f"Your friend · {self.online_state}"
-        return f"Computer ({game.vs})" if game is not None else "Computer"
-
-    # -- showing the state ----------------------------------------------------
-
-    def refresh_table(self) -> None:
-        """Show the controller's observation."""
-        game = self.game
-        self._show_online()
-        if game is None:
-            return
-        if isinstance(game, OnlineGame) and not game.dealt:
-            self._show_undealt()
-            return
-        obs = game.observation()
-        counts = game.knock_counts()
-        them = self._them()
-        self.order = own_order(self.order, obs.hand)
-        if self.selected not in obs.hand:
-            self.selected = None
-        hint = self._current_hint(obs)
-        hint_card = hint.action.card if hint and isinstance(hint.action, Discard | Knock) \
-            else None
-
-        known = obs.opponent_known
-        backs = (None,) * (obs.opponent_card_count - len(known))
-        self.query_one("#opponent-label", Label).update(
-            f"{self._opponent_title()}{' · dealer' if obs.dealer != obs.player else ''}"
-            f"{' · took from the pile: ' + ' '.join(c.glyph for c in known) if known else ''}")
-        if obs.knock_melds is not None and obs.result is None:
-            # Laying off: the knocker's melds are on the table, the rest face down.
-            laid = sum(len(m) for m in obs.knock_melds)
-            rest = (None,) * (obs.opponent_card_count - laid)
-            self.query_one("#opponent", CardRow).show(
-                [Group(tuple(m), meld=True) for m in obs.knock_melds] + [Group(rest)])
-        else:
-            self.query_one("#opponent", CardRow).show([Group(tuple(known)), Group(backs)])
-        self.query_one("#stock-label", Label).update(f"Stock {obs.stock_count}")
-        self.query_one("#stock", CardRow).show([Group((None,))] if obs.stock_count else [])
-        top = obs.top_of_pile
-        self.query_one("#discard-label", Label).update(f"Discard ({len(obs.pile)})")
-        self.query_one("#discard", CardRow).show([Group((top,))] if top else [])
-        for box, kind in (("#stock-box", DrawStock), ("#discard-box", DrawPile)):
-            self.query_one(box).set_class(hint is not None and isinstance(hint.action, kind),
-                                          "-hint")
-        lines = [line for e in obs.history if (line := words.describe(e, obs.player, them))]
-        self.query_one("#log", Static).update("\n".join(lines[-5:]))
-
-        groups = grouped(obs.hand) if self.grouping else [Group(tuple(self.order))]
-        self.query_one("#your-label", Label).update(
-            "Your hand" + ("" if self.grouping else "  (shift+← → to move the selected card)"))
-        self.query_one("#hand", CardRow).show(groups, selected=self.selected,
-                                              dimmed=obs.just_taken, hint=hint_card)
-        self.query_one("#loose", Label).update(self._loose_text(obs, counts))
-
-        text = self.message or words.prompt(obs, bool(counts), them)
-        if hint is not None and not self.message:
-            text = f"Hint: {hint.reason}"  # the reason names the move
-        self.query_one("#prompt", Static).update(text)
-        legal = game.legal()
-        for key, _ in ACTION_BUTTONS:
-            button = self.query_one(f"#btn-{key}", Button)
-            button.display = self._can(key, legal)
-            button.set_class(hint is not None and key == _action_key(hint.action), "-hint")
-        self.query_one("#btn-knock", Button).label = self._knock_label(counts)
-        if top is not None:
-            self.query_one("#btn-take", Button).label = f"Take the {top.glyph}"
-        self._show_side(obs, game)
-        self.refresh_bindings()
-
-    def _loose_text(self, obs: Observation, counts: dict[Card, int]) -> str:
-        text = f"Loose cards: {best_arrangement(obs.hand).deadwood}"
-        if counts:
-            low = min(counts.values())
-            text += f"  · you can knock (best: {low} after throwing)" if low else \
-                "  · you can go gin!"
-        return text
-
-    def _knock_label(self, counts: dict[Card, int]) -> str:
-        return "Gin!" if counts and min(counts.values()) == 0 else "Knock…"
-
-    def _show_side(self, obs: Observation, game: Game | OnlineGame) -> None:
-        column = "Friend" if isinstance(game, OnlineGame) else "Computer"
-        self.query_one("#status", Static).update(words.status(obs, self._them(), column))
-        me, other = obs.player, 1 - obs.player
-        rows = [("", "You", column),
-                ("Game", str(obs.scores[me]), str(obs.scores[other])),
-                ("Hands won", str(obs.hands_won[me]), str(obs.hands_won[other]))]
-        self.query_one("#scores", Static).update(
-            "\n".join(f"{a:<10}{b:>8}{c:>10}" for a, b, c in rows))
-
-    def _current_hint(self, obs: Observation) -> HintView | None:
-        if self.hint is None or self.hint[1] != _state_key(obs):
-            return None
-        return self.hint[0]
-
-    def _can(self, key: str, legal: list[Action]) -> bool:
-        kinds: dict[str, Callable[[Action], bool]] = {
-            "take": lambda a: isinstance(a, DrawPile),
-            "pass_card": lambda a: isinstance(a, Pass),
-            "stock": lambda a: isinstance(a, DrawStock),
-            "discard": lambda a: isinstance(a, Discard),
-            "knock": lambda a: isinstance(a, Knock),
-            "lay_off": lambda a: isinstance(a, LayOff),
-        }
-        return any(kinds[key](a) for a in legal)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Hide the table's actions from the footer when they do not apply now."""
-        if action == "invite":
-            return isinstance(self.game, OnlineGame) and self.game.seat == 0
-        if action in COMPUTER_ONLY:  # online, the rules were agreed and nobody computes
-            return not isinstance(self.game, OnlineGame)
-        if action in ("select", "move") and self.screen is not self.screen_stack[0]:
-            return False  # a dialog's own arrows (switching layouts, editing text)
-        if action == "knock":  # on whenever a throw is due: k then knocks or says why not
-            return self.game is not None and self._can("discard", self.game.legal())
-        if action in dict(ACTION_BUTTONS):
-            return self.game is not None and self._can(action, self.game.legal())
-        return True
+        self.push_screen(ConfirmScreen(
+            "Your friend proposes custom rules:\n\n"
+            + plain(rules.describe(), lines=True) + "\n\nPlay with these rules?",
+            "Play these rules", "Decline"), answer)
 
     # -- acting -----------------------------------------------------------------
 
@@ -836,42 +572,15 @@ class GinApp(App[None]):
         game = self.game
         if game is None or not game.legal():
             return
-        key = _state_key(game.observation())
+        key = state_key(game.observation())
         hint = await self._in_thread(game.hint)
-        if game is self.game and key == _state_key(game.observation()):
+        if game is self.game and key == state_key(game.observation()):
             self.hint, self.message = (hint, key), ""
             self.refresh_table()
 
     def action_view_pile(self) -> None:
         if self.game is not None:
             self.push_screen(PileScreen(self.game.observation().pile))
-
-    def action_full_screen(self) -> None:
-        """Hide the side panel (wide) or show it in place of the table (narrow)."""
-        base = self.screen_stack[0]
-        base.toggle_class("-panel" if base.has_class("-narrow") else "-full")
-
-    def on_resize(self, event: events.Resize) -> None:
-        self._fit(event.size)
-
-    def _fit(self, size: Size) -> None:
-        """Fit the table to the terminal: the side panel only when there is room,
-        cards fanned when narrow, no blank lines when short, and below the least
-        size a plain request for more room."""
-        base = self.screen_stack[0]
-        wide = size.width >= WIDE[0] and size.height >= WIDE[1]
-        base.set_class(wide, "-wide")
-        base.set_class(not wide, "-narrow")
-        base.set_class(size.height < 24, "-short")
-        small = size.width < MINIMUM[0] or size.height < MINIMUM[1]
-        base.set_class(small, "-too-small")
-        if small:
-            self.query_one("#too-small", Static).update(
-                f"The table needs a terminal of at least {MINIMUM[0]}×{MINIMUM[1]} "
-                f"characters; this one is {size.width}×{size.height}. Make the window "
-                "larger (or the font smaller) to play. The match is saved: q quits.")
-        table = size.width - (SIDE_WIDTH if wide else 0)
-        self.query_one("#hand", CardRow).set_class(table < FAN_BELOW, "-fan")
 
     def action_how_to_play(self) -> None:
         rules = self.game.rules if self.game is not None else self.config.rules
@@ -972,17 +681,3 @@ class GinApp(App[None]):
                 self.refresh_table()
 
 
-def _state_key(obs: Observation) -> tuple[int, int]:
-    """Identifies a moment of play, so a hint computed for it is never shown later."""
-    return obs.hand_number, len(obs.history)
-
-
-def _action_key(action: Action) -> str:
-    return {Pass: "pass_card", DrawStock: "stock", DrawPile: "take", Discard: "discard",
-            Knock: "knock", LayOff: "lay_off"}.get(type(action), "")
-
-
-def _button(label: str, action: str) -> Button:
-    button = Button(label, id=f"btn-{action}", action=f"app.{action}", compact=True)
-    button.can_focus = False  # Enter and the arrows stay with the table
-    return button

@@ -32,8 +32,8 @@ def register(subparsers: Any) -> None:
                         "from standard input)")
     parser.add_argument("--accept-rules", action="store_true",
                         help="play the host's rules even when they are custom (not a "
-                        "preset); they are printed first. Without it a custom ruleset "
-                        "ends the match unplayed")
+                        "preset). Without it the table shows custom rules and asks; with "
+                        "--bot they are printed and the match ends unplayed")
     add_common_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -45,8 +45,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"gin join: bad invite link: {exc}", file=sys.stderr)
         return 2
     if args.bot is None:
+        # The table shows custom rules and asks, unless they were accepted up front.
         return open_table(args, online.OnlineStart("join", invite=invite,
-                                                   accept_rules=args.accept_rules))
+                                                   accept_rules=args.accept_rules or None))
     storage = Storage(args.data_dir or default_data_dir())
     settings = online_settings(args)
     return asyncio.run(run_bot(

@@ -50,6 +50,13 @@ from gin.melds import (
     meld_combinations,
 )
 from gin.players import get, hint
+from gin.protocol_cases import (
+    audit_cases,
+    channel_cases,
+    deck_cases,
+    proof_cases,
+    unpack_cases,
+)
 from gin.rules import BOUNDS, PRESETS, Ruleset
 from gin.scoring import settle
 
@@ -577,6 +584,11 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
         "match.jsonl": match_cases(8 * scale),
         "peer.jsonl": peer_cases(10 * scale),
         "decisions.jsonl": decisions_cases(100 * scale),
+        "unpack.jsonl": unpack_cases(1500 * scale),
+        "deck.jsonl": deck_cases(4 * scale),
+        "channel.jsonl": channel_cases(40 * scale),
+        "shuffle_proof.jsonl": proof_cases(2 * scale),
+        "audit.jsonl": audit_cases(),
     }
 
 

@@ -454,8 +454,10 @@ def audit_hand(
         deviations += _differences(Role.SECOND, "message2", m2, want2,
                                    lambda k, got: _explain2(second, m1, got, k))
     if first is not None and trust is not Role.FIRST and m2 is not None and m3 is not None:
-        if trust is Role.SECOND and second is not None and deck is not None:
-            # Likewise our own honest m2[k] = E_{b_k}(E_a(M_deck[k])).
+        m1_honest = not any(d.field == "message1" for d in deviations)
+        if trust is Role.SECOND and second is not None and deck is not None and m1_honest:
+            # Likewise our own honest m2[k] = E_{b_k}(E_a(M_deck[k])), but only when
+            # m1 was honest too: our m2 re-encrypts the m1 we received.
             want3 = _encrypt_cards(
                 deck,
                 [ecc.product(a, b) for a, b in zip(first.position_keys, second.position_keys,

@@ -94,7 +94,7 @@ class Ruleset:
         if self.shutout not in _SHUTOUT_RULES:
             raise RulesError(f"ruleset field 'shutout' must be one of {_SHUTOUT_RULES}, "
                              f"got {self.shutout!r}")
-        preset = _PRESETS.get(self.name)
+        preset = PRESETS.get(self.name)
         if preset is not None and preset != self:
             changed = ", ".join(f"{f.name} {getattr(self, f.name)!r} (the preset has "
                                 f"{getattr(preset, f.name)!r})" for f in fields(self)
@@ -105,7 +105,7 @@ class Ruleset:
     @property
     def is_preset(self) -> bool:
         """One of the presets (a custom ruleset must be shown and accepted first)."""
-        return self.name in _PRESETS
+        return self.name in PRESETS
 
     def describe(self) -> str:
         """Every rule in words, one per line (what a guest is shown before agreeing)."""
@@ -161,13 +161,13 @@ class Ruleset:
         return Ruleset(**values)
 
 
-_PRESETS: dict[str, Ruleset] = {}  # filled below; a ruleset named like one must equal it
+#: The presets by name (filled as they are made: a ruleset named like one must equal it).
+PRESETS: dict[str, Ruleset] = {}
 STANDARD = Ruleset()
 CLASSIC = Ruleset(name="classic", gin_bonus=20, undercut_bonus=10, box_bonus=20)
 OKLAHOMA = Ruleset(name="oklahoma", knock_limit_from_upcard=True)
 
-PRESETS: dict[str, Ruleset] = {r.name: r for r in (STANDARD, CLASSIC, OKLAHOMA)}
-_PRESETS.update(PRESETS)
+PRESETS.update((r.name, r) for r in (STANDARD, CLASSIC, OKLAHOMA))
 
 
 def ruleset(name: str) -> Ruleset:

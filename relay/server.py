@@ -167,12 +167,28 @@ class Seat:
         return "away" if self.away_since is not None else "absent"
 
     def enqueue(self, item: bytes | str, first: bool = False) -> None:
+        """Queue ``item``; ``first`` puts it ahead of the queued frames.
+
+        A first item still goes behind the control messages at the front (the
+        welcome of a connection that took the seat while the item's send to the
+        old one failed): a client must read its welcome before anything else.
+        """
         if self.outbox is None:
             self.outbox = deque()
-        if first:
-            self.outbox.appendleft(item)
-        else:
-            self.outbox.append(item)
+        box = self.outbox
+        if not first:
+            box.append(item)
+            return
+        at = 0
+        while at < len(box) and isinstance(box[at], str):
+            at += 1
+        box.insert(at, item)
+
+    def welcome(self, hello: str) -> None:
+        """Put a new connection's welcome at the very front of the queue."""
+        if self.outbox is None:
+            self.outbox = deque()
+        self.outbox.appendleft(hello)
 
     def clear(self) -> int:
         """Empty the outbox; returns how many frames were in it."""
@@ -519,7 +535,7 @@ class Relay:
             ticket=self._ids.ticket(room.id, seat_no, token, seat.since),
         )
         # Ahead of any frames buffered while the seat was empty.
-        seat.enqueue(hello, first=True)
+        seat.welcome(hello)
         event(
             "seat_" + ("reclaimed" if returning else "claimed"),
             room=short_room(room.id),

@@ -354,3 +354,41 @@ async def test_q_asks_before_leaving_the_computer_table() -> None:
         await pilot.press("y")
         await pilot.pause()
         assert not app.is_running
+
+
+@pytest.mark.parametrize("accept", [True, False])
+async def test_a_joining_table_shows_custom_rules_and_plays_them_only_if_accepted(
+        relay: Relay, tmp_path: Path, storage: Storage, accept: bool) -> None:
+    rules = STANDARD.with_options(knock_limit=7, name="house rules")
+    host = await online.host(relay_url(relay), rules, Storage(tmp_path / "host"), FAST)
+    friend = await bot_side(host)
+    app = make_app(AppConfig(storage=storage, online_settings=FAST, delay=0,
+                             offer_resume=False, rng=random.Random(1)))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.click("#mode-online")
+            await until(pilot, lambda: isinstance(app.screen, OnlineScreen))
+            app.screen.query_one("#link", Input).value = host.invite.url
+            await pilot.click("#join")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                        and "custom rules" in app.screen.question)
+            question = app.screen.question
+            assert "knock" in question.lower() and "7" in question
+            assert "house rules" in question
+            assert isinstance(app.game, OnlineGame) and not app.game.dealt
+            await pilot.press("enter" if accept else "escape")
+            if accept:
+                await until(pilot, lambda: isinstance(app.game, OnlineGame) and app.game.dealt)
+                assert app.game.rules.knock_limit == 7
+            else:
+                await until(pilot, lambda: isinstance(app.game, OnlineGame)
+                            and app.game.online.session.over)
+                assert not app.game.dealt
+                # The host is told and its side of the match ends too, unplayed.
+                async with asyncio.timeout(20):
+                    await friend
+                assert host.session.over and host.verified == 0
+    finally:
+        if not friend.done():
+            await stop(friend)

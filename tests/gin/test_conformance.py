@@ -26,6 +26,13 @@ from gin.conformance import (
     peer_cases,
     settle_cases,
 )
+from gin.protocol_cases import (
+    audit_cases,
+    channel_cases,
+    deck_cases,
+    proof_cases,
+    unpack_cases,
+)
 
 WEB = Path(__file__).resolve().parents[2] / "client" / "web"
 
@@ -72,6 +79,11 @@ def test_the_typescript_engine_agrees_with_a_small_corpus(tmp_path: Path) -> Non
         "match.jsonl": match_cases(1),
         "peer.jsonl": peer_cases(1),
         "decisions.jsonl": decisions_cases(1),
+        "unpack.jsonl": unpack_cases(50),
+        "deck.jsonl": deck_cases(1),
+        "channel.jsonl": channel_cases(2),
+        "shuffle_proof.jsonl": proof_cases(1),
+        "audit.jsonl": audit_cases(),
     }
     assert small.keys() == corpus().keys()
     for name, cases in small.items():

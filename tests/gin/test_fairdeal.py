@@ -423,6 +423,24 @@ def test_trusting_own_messages_finds_the_same_deviations(hand: dict[str, object]
     assert _audit(hand, trust=Role.FIRST, message3=bad3).ok
 
 
+def test_the_second_shuffler_trusting_its_message_2_built_on_a_bad_message_1(
+    hand: dict[str, object],
+) -> None:
+    # The first shuffler cheats in message 1; the second builds message 2 on it
+    # honestly and the first message 3 on that. Only message 1 deviates, whichever
+    # point of view: message 3 is what the first's seed makes of the message 2 it got.
+    first, second = materials(hand)
+    m1, _, _ = messages(hand)
+    bad1 = (*m1[:7], ecc.mul(m1[7], 5), *m1[8:])
+    bad2 = fd.build_message2(second, bad1)
+    changed = {"message1": bad1, "message2": bad2, "message3": fd.build_message3(first, bad2)}
+    for trust in (None, Role.SECOND):
+        report = _audit(hand, trust=trust, **changed)
+        assert [(d.role, d.field, d.position) for d in report.deviations] == [
+            (Role.FIRST, "message1", 7)
+        ]
+
+
 # --- the shuffle proof (§8.9) ---------------------------------------------------
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from relay.server import Close, Relay
+from relay.server import Close, Relay, Seat
 from relay.testing import (
     TOKEN_A,
     TOKEN_B,
@@ -248,3 +248,17 @@ async def test_rooms_are_independent_of_each_other(start_relay: StartRelay) -> N
     await second[0].ws.send(b"two")
     assert await first[1].frame() == b"one"
     assert await second[1].frame() == b"two"
+
+
+def test_a_frame_whose_send_failed_goes_behind_the_new_connections_welcome() -> None:
+    # A frame sent to a connection that a new one superseded mid-send goes back to
+    # the queue "first", but never ahead of the new connection's welcome: a client
+    # that reads a binary frame before its welcome gives up for good.
+    seat = Seat()
+    seat.enqueue(b"later")
+    seat.welcome('{"type": "joined"}')
+    seat.enqueue(b"older", first=True)
+    seat.enqueue('{"type": "peer_reconnected"}', first=True)
+    assert seat.outbox is not None
+    assert list(seat.outbox) == [
+        '{"type": "joined"}', '{"type": "peer_reconnected"}', b"older", b"later"]

@@ -219,15 +219,21 @@ export function arrangeMask(mask: Mask): Arrangement {
   return arrangeSuits(lo & SUIT, lo >>> 13, hi & SUIT, hi >>> 13);
 }
 
-/** The deadwood cards of the best arrangement (gin's `_loose`), as a suit quad. */
-function looseSuits(c: number, d: number, h: number, s: number): number[] {
+/** Where {@link looseInto} writes (no array per call: it runs for every discard). */
+const LOOSE = new Int32Array(4);
+
+/** The deadwood cards of the best arrangement (gin's `_loose`), into {@link LOOSE}. */
+function looseInto(c: number, d: number, h: number, s: number): void {
   const three = threeRanks(c, d, h, s);
   if (three) {
     const choices = setChoices(c, d, h, s, three);
     const i = bestSets(c, d, h, s, choices);
     c ^= choices[i]!; d ^= choices[i + 1]!; h ^= choices[i + 2]!; s ^= choices[i + 3]!;
   }
-  return [c ^ cover(c), d ^ cover(d), h ^ cover(h), s ^ cover(s)];
+  LOOSE[0] = c ^ cover(c);
+  LOOSE[1] = d ^ cover(d);
+  LOOSE[2] = h ^ cover(h);
+  LOOSE[3] = s ^ cover(s);
 }
 
 /** Bit index of the loose card a player throws: highest value, then rank, then suit. */
@@ -300,7 +306,7 @@ export function discardTable(mask: Mask): DiscardOption[] {
   const lo = loHalf(mask);
   const hi = hiHalf(mask);
   const q = [lo & SUIT, lo >>> 13, hi & SUIT, hi >>> 13];
-  const [c, d, h, s] = q as [number, number, number, number];
+  const c = q[0]!, d = q[1]!, h = q[2]!, s = q[3]!;
   const three = threeRanks(c, d, h, s);
   const choices = setChoices(c, d, h, s, three);
   const i = bestSets(c, d, h, s, choices);
@@ -326,27 +332,28 @@ export function discardTable(mask: Mask): DiscardOption[] {
           fromSuits(left[0]!, left[1]!, left[2]!, left[3]!) - bit));
         continue;
       }
-      const after = q.slice();
-      after[suit] = after[suit]! ^ low;
-      let loose: number[];
+      // The hand less this card, suit by suit (scalars: this runs for every card).
+      const a0 = suit === 0 ? c ^ low : c, a1 = suit === 1 ? d ^ low : d;
+      const a2 = suit === 2 ? h ^ low : h, a3 = suit === 3 ? s ^ low : s;
+      let l0: number, l1: number, l2: number, l3: number;
       if (sets === null) {
-        loose = looseSuits(after[0]!, after[1]!, after[2]!, after[3]!);
+        looseInto(a0, a1, a2, a3);
+        l0 = LOOSE[0]!; l1 = LOOSE[1]!; l2 = LOOSE[2]!; l3 = LOOSE[3]!;
       } else {
-        const kept = sets.slice(0, 4);
-        if (low & kept[suit]!) {
-          const count = (kept[0]! & low ? 1 : 0) + (kept[1]! & low ? 1 : 0)
-            + (kept[2]! & low ? 1 : 0) + (kept[3]! & low ? 1 : 0);
-          if (count === 4) kept[suit] = kept[suit]! ^ low;
-          else for (let t = 0; t < 4; t++) kept[t] = kept[t]! & ~low;
+        let k0 = sets[0]!, k1 = sets[1]!, k2 = sets[2]!, k3 = sets[3]!;
+        if (low & sets[suit]!) {
+          const count = (k0 & low ? 1 : 0) + (k1 & low ? 1 : 0) + (k2 & low ? 1 : 0) + (k3 & low ? 1 : 0);
+          if (count === 4) {
+            if (suit === 0) k0 ^= low; else if (suit === 1) k1 ^= low; else if (suit === 2) k2 ^= low; else k3 ^= low;
+          } else {
+            k0 &= ~low; k1 &= ~low; k2 &= ~low; k3 &= ~low;
+          }
         }
-        loose = after.map((x, t) => {
-          const rest = x ^ kept[t]!;
-          return rest ^ cover(rest);
-        });
+        const r0 = a0 ^ k0, r1 = a1 ^ k1, r2 = a2 ^ k2, r3 = a3 ^ k3;
+        l0 = r0 ^ cover(r0); l1 = r1 ^ cover(r1); l2 = r2 ^ cover(r2); l3 = r3 ^ cover(r3);
       }
-      options.push(new DiscardOption(bit,
-        VALUE13[loose[0]!]! + VALUE13[loose[1]!]! + VALUE13[loose[2]!]! + VALUE13[loose[3]!]!,
-        fromSuits(loose[0]!, loose[1]!, loose[2]!, loose[3]!)));
+      options.push(new DiscardOption(bit, VALUE13[l0]! + VALUE13[l1]! + VALUE13[l2]! + VALUE13[l3]!,
+        fromSuits(l0, l1, l2, l3)));
     }
   }
   return options;

@@ -1,0 +1,207 @@
+/**
+ * Conformance checks for the protocol's building blocks (cases written by
+ * gin/protocol_cases.py): `unpack` — gin.wire.unpack's verdict on a byte string
+ * and what it decodes to; `deck` — one hand's deck computations from two seeds.
+ * Each check returns null when the TypeScript twin gives exactly what gin/ gave,
+ * or a sentence saying what differs. `channel` — two sealed channels over a hostile
+ * relay: every frame sent, message delivered and fault, in order; `shuffle_proof` —
+ * one hand's shadows, openings and the verdicts on honest and altered openings;
+ * `audit` — the hand-end audit of a tampered hand: every deviation, word for word.
+ */
+
+import { MalformedInput, PeerFault } from "../src/engine/errors.ts";
+import { fromHex, toHex } from "../src/protocol/bytes.ts";
+import * as ecc from "../src/protocol/ecc.ts";
+import * as fd from "../src/protocol/fairdeal.ts";
+import * as msgpack from "../src/protocol/msgpack.ts";
+import * as proof from "../src/protocol/shuffle_proof.ts";
+import { Float, type Value } from "../src/protocol/msgpack.ts";
+import { ChannelFault, MalformedMessage, SealedChannel, type Side, unpack } from "../src/protocol/wire.ts";
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type CaseObject = { [key: string]: Json };
+
+function str(c: CaseObject, name: string): string {
+  const value = c[name];
+  if (typeof value !== "string") throw new MalformedInput(`case field '${name}' must be text`);
+  return value;
+}
+
+const show = (x: unknown): string => JSON.stringify(x);
+
+function same(name: string, expected: unknown, actual: unknown): string | null {
+  return show(expected) === show(actual) ? null : `${name}: expected ${show(expected)}, the TS side gives ${show(actual)}`;
+}
+
+/** The flat pre-order tokens of gin/protocol_cases.py's `tokens`. */
+export function tokens(value: Value): Json[] {
+  const out: Json[] = [];
+  const stack: Value[] = [value];
+  while (stack.length) {
+    const item = stack.pop()!;
+    if (item === null) out.push(["nil"]);
+    else if (typeof item === "boolean") out.push(["bool", item]);
+    else if (typeof item === "number" || typeof item === "bigint") out.push(["int", String(item)]);
+    else if (item instanceof Float) {
+      const view = new DataView(new ArrayBuffer(8));
+      view.setFloat64(0, item.value);
+      out.push(["float", Number.isNaN(item.value) ? "nan" : toHex(new Uint8Array(view.buffer))]);
+    } else if (typeof item === "string") out.push(["str", item]);
+    else if (item instanceof Uint8Array) out.push(["bin", toHex(item)]);
+    else if (Array.isArray(item)) {
+      out.push(["array", item.length]);
+      for (let i = item.length - 1; i >= 0; i--) stack.push(item[i]!);
+    } else {
+      out.push(["map", item.size]);
+      const pairs = [...item];
+      for (let i = pairs.length - 1; i >= 0; i--) stack.push(pairs[i]![1], pairs[i]![0]);
+    }
+  }
+  return out;
+}
+
+function checkUnpack(c: CaseObject): string | null {
+  const data = fromHex(str(c, "data"));
+  let message;
+  try {
+    message = unpack(data);
+  } catch (exc) {
+    if (!(exc instanceof MalformedMessage)) throw exc;
+    if (!("error_field" in c)) return `gin/ accepts ${str(c, "data").slice(0, 60)}…, the TS side refuses it: ${exc.message}`;
+    return same("refusal field", c.error_field, exc.field)
+      ?? ("error" in c ? same("refusal", c.error, exc.message) : null);
+  }
+  if ("error_field" in c) return `gin/ refuses ${str(c, "data").slice(0, 60)}…, the TS side accepts it`;
+  const canonical = toHex(msgpack.encode(new Map(message.fields))) === str(c, "data");
+  return same("type", c.type, message.type)
+    ?? same("version", c.version, message.version)
+    ?? same("fields", c.fields, tokens(new Map(message.fields)))
+    ?? ("canonical" in c ? same("re-encoding is the input", c.canonical, canonical) : null);
+}
+
+const hexKey = (k: bigint): string => k.toString(16).padStart(64, "0");
+
+function checkDeck(c: CaseObject): string | null {
+  const first = fd.SeedMaterial.fromSeed(fromHex(str(c, "first_seed")));
+  const second = fd.SeedMaterial.fromSeed(fromHex(str(c, "second_seed")));
+  const matchId = fromHex(str(c, "match_id"));
+  const hand = c.hand as number;
+  const m1 = fd.buildMessage1(first);
+  const m2 = fd.buildMessage2(second, m1);
+  const m3 = fd.buildMessage3(first, m2);
+  const wrong = c.wrong_key as { position: number; key: string; blame: Json };
+  let blame: Json = null;
+  try {
+    fd.openCard(m3, wrong.position, first.positionKeys[wrong.position]!, BigInt("0x" + wrong.key), "second");
+  } catch (exc) {
+    if (!(exc instanceof PeerFault)) throw exc;
+    blame = [exc.who, exc.field, exc.message];
+  }
+  return same("card points", c.card_points, ecc.cardPoints().map(toHex))
+    ?? same("first permutation", c.first_permutation, first.permutation)
+    ?? same("second permutation", c.second_permutation, second.permutation)
+    ?? same("first deck key", c.first_deck_key, hexKey(first.deckKey))
+    ?? same("second deck key", c.second_deck_key, hexKey(second.deckKey))
+    ?? same("first position keys", c.first_position_keys, first.positionKeys.map(hexKey))
+    ?? same("second position keys", c.second_position_keys, second.positionKeys.map(hexKey))
+    ?? same("commitments", c.commitments, [
+      toHex(fd.commitment(first.seed, matchId, hand, "first")),
+      toHex(fd.commitment(second.seed, matchId, hand, "second")),
+    ])
+    ?? same("messages", c.messages, [m1, m2, m3].map((m) => m.map(toHex)))
+    ?? same("deck", c.deck, fd.deckOrder(first.permutation, second.permutation))
+    ?? same("opened deck", c.deck, m3.map((_, k) =>
+      fd.openCard(m3, k, first.positionKeys[k]!, second.positionKeys[k]!, "second")))
+    ?? same("wrong key blame", wrong.blame, blame);
+}
+
+const hexes = (frames: Uint8Array[]): string[] => frames.map(toHex);
+
+function checkChannel(c: CaseObject): string | null {
+  const secret = fromHex(str(c, "secret"));
+  const sides: Record<Side, SealedChannel> = {
+    host: new SealedChannel(secret, "host", fromHex(str(c, "host_epoch"))),
+    guest: new SealedChannel(secret, "guest", fromHex(str(c, "guest_epoch"))),
+  };
+  const steps = c.steps as Json[][];
+  for (const [i, step] of steps.entries()) {
+    const [op, side] = step as [string, Side];
+    const channel = sides[side];
+    const at = `step ${i} (${op} at the ${side})`;
+    let why: string | null;
+    if (op === "offer") why = same(at, step[2], [toHex(channel.offer())]);
+    else if (op === "resend") why = same(at, step[2], hexes(channel.resend()));
+    else if (op === "send") why = same(at, step[3], hexes(channel.send(fromHex(step[2] as string))));
+    else if (op === "receive") {
+      let outcome: Json[];
+      try {
+        const got = channel.receive(fromHex(step[2] as string));
+        outcome = [got.message === null ? null : toHex(got.message), hexes(got.replies)];
+      } catch (exc) {
+        if (!(exc instanceof ChannelFault)) throw exc;
+        outcome = [{ fault: exc.name, who: exc.who, field: exc.field, text: exc.message, proven: exc.proven }];
+      }
+      why = same(at, step.slice(3), outcome);
+    } else throw new MalformedInput(`unknown channel step ${show(op)}`);
+    if (why) return why;
+  }
+  return same("hash chains", c.digests, {
+    host: [toHex(sides.host.sentDigest), toHex(sides.host.receivedDigest)],
+    guest: [toHex(sides.guest.sentDigest), toHex(sides.guest.receivedDigest)],
+  });
+}
+
+type OpeningJson = { seed: string | null; tau: number[]; keys: string[] };
+
+const openingJson = (o: proof.Opening): OpeningJson => ({
+  seed: o.seed === null ? null : toHex(o.seed), tau: [...o.tau], keys: o.keys.map(hexKey),
+});
+
+const openingOf = (o: OpeningJson): proof.Opening => ({
+  seed: o.seed === null ? null : fromHex(o.seed), tau: o.tau, keys: o.keys.map((k) => BigInt("0x" + k)),
+});
+
+function checkProof(c: CaseObject): string | null {
+  const first = fd.SeedMaterial.fromSeed(fromHex(str(c, "first_seed")));
+  const second = fd.SeedMaterial.fromSeed(fromHex(str(c, "second_seed")));
+  const m1 = fd.buildMessage1(first);
+  const m2 = fd.buildMessage2(second, m1);
+  const shadows = proof.shadows(second, m1);
+  const challenge = c.challenge as number;
+  const why = same("shadows", c.shadows, shadows.map((s) => s.map(toHex)))
+    ?? same("openings", c.openings, proof.openRounds(second, challenge).map(openingJson));
+  if (why) return why;
+  for (const [i, check] of (c.checks as [number, OpeningJson, string | null][]).entries()) {
+    const [round, opening, verdict] = check;
+    const got = proof.checkRound(m1, m2, shadows[round]!, (challenge >> round) & 1, openingOf(opening));
+    const differ = same(`check ${i} (round ${round})`, verdict, got);
+    if (differ) return differ;
+  }
+  return null;
+}
+
+function checkAudit(c: CaseObject): string | null {
+  const [firstSeed, secondSeed] = (c.seeds as string[]).map(fromHex);
+  const [firstCommitment, secondCommitment] = (c.commitments as string[]).map(fromHex);
+  const [message1, message2, message3] = (c.messages as string[][]).map((m) => m.map(fromHex));
+  const report = fd.auditHand({
+    matchId: fromHex(str(c, "match_id")), handNumber: c.hand as number,
+    firstSeed: firstSeed!, secondSeed: secondSeed!,
+    firstCommitment: firstCommitment!, secondCommitment: secondCommitment!,
+    message1: message1!, message2: message2!, message3: message3!,
+    revealedKeys: (c.keys as [fd.Role, number, string][]).map(([role, position, key]) =>
+      [role, position, BigInt("0x" + key)] as [fd.Role, number, bigint]),
+    trust: c.trust as fd.Role | null,
+  });
+  return same(`deviations (${String(c.tampering)})`, c.deviations,
+    report.deviations.map((d) => [d.role, d.field, d.position, d.detail, String(d)]))
+    ?? same("deck", c.deck, report.deck);
+}
+
+export const PROTOCOL_CHECKS: Record<string, (c: CaseObject) => string | null> = {
+  unpack: checkUnpack,
+  deck: checkDeck,
+  channel: checkChannel,
+  shuffle_proof: checkProof,
+  audit: checkAudit,
+};
