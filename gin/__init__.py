@@ -22,8 +22,9 @@ The public API:
 Subpackages and modules with their own API, imported on demand (they pull in
 cryptography, which the offline game does not need):
 
-* :mod:`gin.players` — ``get(name, rng)`` for easy, normal, hard, simple and
+* :mod:`gin.players` — ``get(name, seed)`` for easy, normal, hard, simple and
   random computer players; ``hint(obs, legal)``, Hard's move with a reason.
+* :mod:`gin.rand` — the portable random stream (xoshiro128**) the players draw from.
 * :mod:`gin.simulate` — pure self-play of matches and dealt-hand statistics.
 * :mod:`gin.fairdeal` and :mod:`gin.ecc` — the commutative-encryption deal.
 * :mod:`gin.shuffle_proof` — the proof that the second shuffle is a permutation.

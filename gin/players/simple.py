@@ -47,7 +47,7 @@ from functools import lru_cache
 from gin.actions import Action, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
 from gin.cards import Card, cards_mask, mask_cards
 from gin.hand import Observation, Phase
-from gin.melds import arrange_mask, mask_value
+from gin.melds import arrange_mask, mask_value, union
 from gin.players.evaluate import bits
 
 _SUIT = 0x1FFF
@@ -90,10 +90,6 @@ def _meld_list(cards: list[int]) -> list[tuple[int, int]]:
     return [(sum(1 << c for c in meld), sum(map(_value, meld))) for meld in melds]
 
 
-def _points(mask: int) -> int:
-    return sum(_value(b.bit_length() - 1) for b in bits(mask))
-
-
 @lru_cache(maxsize=1 << 12)
 def best_group(mask: int) -> tuple[int, ...]:
     """The bot's best meld group of a hand (our mask), as masks of our numbering."""
@@ -104,7 +100,8 @@ def best_group(mask: int) -> tuple[int, ...]:
     def search(options: list[tuple[int, int]], value: int) -> list[int] | None:
         if value == target:  # no meld fits beside a group of the most points
             return []
-        if value + _points(_union(options)) < target:
+        # Card values depend on the rank alone, the same in both numberings.
+        if value + mask_value(union(m for m, _ in options)) < target:
             return None
         for meld, points in options:
             rest = [o for o in options if not o[0] & meld]
@@ -118,13 +115,6 @@ def best_group(mask: int) -> tuple[int, ...]:
     return tuple(_bot_to_ours(m) for m in group)
 
 
-def _union(options: list[tuple[int, int]]) -> int:
-    out = 0
-    for meld, _ in options:
-        out |= meld
-    return out
-
-
 def _rank_order(bit: int) -> tuple[int, int]:
     """The bot's card order for loose cards: rank, then suit spades < clubs <
     diamonds < hearts."""
@@ -134,10 +124,7 @@ def _rank_order(bit: int) -> tuple[int, int]:
 
 def loose(mask: int) -> int:
     """The loose cards of the bot's best meld group."""
-    melded = 0
-    for meld in best_group(mask):
-        melded |= meld
-    return mask & ~melded
+    return mask & ~union(best_group(mask))
 
 
 def deadwood_count(mask: int) -> int:
