@@ -6,7 +6,9 @@ unseen ones (never a card this player has seen). A random ten-card hand is far
 worse than the hand of someone who has been drawing for a while, so each guess
 is then improved the way a plain player improves a hand: one unseen card per
 stock draw the opponent made, throwing whichever card leaves least deadwood.
-The guesses depend only on the observation and the random source.
+Guesses that disagree with what the opponent did (kept a card they threw or
+refused, hold loose cards above their latest discard, could have knocked) are
+kept less often. The guesses depend only on the observation and the stream.
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@
 Both score a ten-card hand as its deadwood minus how close its loose cards are to
 melding with the live cards (see :func:`gin.players.evaluate.potential`). Hard
 adds a model of the opponent built from every card they took, threw or refused,
-and holds back the cards that would complete their melds.
+holds back the cards that would complete their melds, knocks by weighing the knock
+against a round of waiting over guessed hands, and when it waits keeps its
+deadwood least.
 """
 
 from __future__ import annotations
