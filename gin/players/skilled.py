@@ -148,7 +148,12 @@ class SkilledPlayer:
             return 0.0
 
         def danger(bit: int) -> float:
-            return sum(held(a) * held(b) for a, b in meld_partners(bit))
+            # Added left to right by hand: Python 3.12's sum() of floats compensates
+            # rounding, and the TypeScript twin (and Python 3.11) add plainly.
+            total = 0.0
+            for a, b in meld_partners(bit):
+                total += held(a) * held(b)
+            return total
 
         return danger
 
