@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 from pathlib import Path
 
 from client.game import STRENGTHS
+from client.keyboard import NoTerminalError, keyboard_from_terminal
 from client.storage import Storage, default_data_dir
 from gin.rules import PRESETS
 
@@ -34,6 +36,11 @@ def run(args: argparse.Namespace) -> int:
     # Textual is imported here, not at module level, so `gin --help` stays quick.
     from client.app import AppConfig, make_app
 
+    try:
+        keyboard_from_terminal()  # `gin play < file` would leave the keys unread
+    except NoTerminalError as exc:
+        print(f"gin play: {exc}", file=sys.stderr)
+        return 2
     storage = Storage(args.data_dir or default_data_dir())
     rng = random.Random(args.seed)
     chosen = args.vs is not None or args.rules is not None

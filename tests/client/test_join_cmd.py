@@ -1,6 +1,6 @@
-"""`gin join` at a terminal, as a subprocess on a pseudo-terminal: the link read
-from a file or asked for, then the keyboard taken from the terminal, or a clear
-refusal when there is no terminal."""
+"""`gin join` (and `gin play`) at a terminal, as a subprocess on a pseudo-terminal:
+the link read from a file or asked for, then the keyboard taken from the terminal,
+or a clear refusal when there is no terminal."""
 
 from __future__ import annotations
 
@@ -152,4 +152,24 @@ def test_no_terminal_for_the_keyboard_is_refused(tmp_path: Path) -> None:
         env={**os.environ, "GIN_DATA_DIR": str(tmp_path)})
     assert result.returncode == 2
     assert "needs a terminal" in result.stderr and "--bot" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_gin_play_with_a_file_on_standard_input_reads_the_keyboard(
+        terminal: Terminal, tmp_path: Path) -> None:
+    # `gin play < file` (or a pipe) used to leave the keys unread: fd 0 was the file.
+    with open(os.devnull, "rb") as stdin:
+        process = terminal.start(["play", "--vs", "easy", "--seed", "7"], tmp_path,
+                                 stdin=stdin.fileno())
+    terminal.wait_for(ALT_SCREEN)
+    assert quit_table(terminal, process) == 0
+
+
+def test_gin_play_without_a_terminal_is_refused(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "client.cli", "play"], stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=TIMEOUT, start_new_session=True,
+        env={**os.environ, "GIN_DATA_DIR": str(tmp_path)})
+    assert result.returncode == 2
+    assert result.stderr.startswith("gin play:") and "needs a terminal" in result.stderr
     assert "Traceback" not in result.stderr
