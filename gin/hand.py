@@ -143,7 +143,9 @@ class Observation(NamedTuple):
     rules: Ruleset
     upcard_closed: bool  # the pile may not be taken this turn (both passed the upcard)
     result: HandResult | None
-    opponent_hand: tuple[Card, ...] | None  # shown only once the hand is over
+    # Shown once the hand is over, and to the defender while it lays off (a knocker
+    # lays its whole hand face up).
+    opponent_hand: tuple[Card, ...] | None
     knock_melds: tuple[tuple[Card, ...], ...] | None  # the knocker's melds, in LAYOFF
     # Match context (filled in by a Match; zero for a lone hand).
     scores: tuple[int, int] = (0, 0)
@@ -527,8 +529,10 @@ class Hand:
         other = 1 - player
         over = self.phase is Phase.OVER
         knock_melds = None
+        shown = over  # the opponent's hand
         if self._knock is not None and self.phase in (Phase.LAYOFF, Phase.OVER):
             knock_melds = tuple(mask_cards(m) for m in self._knock[1])
+            shown = over or self._knock[0] == other
         # In field order, positionally: keywords cost more than the rest of this call.
         return Observation(
             player,
@@ -546,7 +550,7 @@ class Hand:
             self.rules,
             self.upcard_closed,
             self.result,
-            mask_cards(self._masks[other]) if over else None,  # opponent_hand
+            mask_cards(self._masks[other]) if shown else None,  # opponent_hand
             knock_melds,
             scores,
             hands_won,

@@ -249,10 +249,11 @@ class TableView(App[None]):
         self.query_one("#opponent-label", Label).update(
             f"{self._opponent_title()}{' · dealer' if obs.dealer != obs.player else ''}"
             f"{' · took from the pile: ' + ' '.join(c.glyph for c in known) if known else ''}")
-        if obs.knock_melds is not None and obs.result is None:
-            # Laying off: the knocker's melds are on the table, the rest face down.
-            laid = sum(len(m) for m in obs.knock_melds)
-            rest = (None,) * (obs.opponent_card_count - laid)
+        if obs.knock_melds is not None and obs.result is None \
+                and obs.opponent_hand is not None:
+            # Laying off: the knocker's melds and loose cards lie face up.
+            melded = {c for m in obs.knock_melds for c in m}
+            rest = tuple(c for c in obs.opponent_hand if c not in melded)
             self.query_one("#opponent", CardRow).show(
                 [Group(tuple(m), meld=True) for m in obs.knock_melds] + [Group(rest)])
         else:

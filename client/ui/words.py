@@ -85,13 +85,15 @@ def layoff_label(index: int, deadwood: int, laid: int) -> str:
 
 
 def knocked(obs: Observation, them: str) -> str:
-    """The defender's question after a knock: the knocker's melds are on show, and
-    how many loose cards the knocker holds (their points show when the hand ends)."""
-    assert obs.knock_melds is not None
-    loose = obs.opponent_card_count - sum(len(m) for m in obs.knock_melds)
+    """The defender's question after a knock: the knocker's melds and loose cards are
+    face up, with their count."""
+    assert obs.knock_melds is not None and obs.opponent_hand is not None
+    melded = {c for m in obs.knock_melds for c in m}
+    loose = [c for c in obs.opponent_hand if c not in melded]
     melds = len(obs.knock_melds)
-    held = ("and no loose cards" if loose == 0 else
-            f"and {loose} loose card{'s' * (loose != 1)}, face down until the hand ends")
+    points = sum(c.value for c in loose)
+    held = ("and no loose cards" if not loose else
+            f"and {len(loose)} loose card{'s' * (len(loose) != 1)} counting {points}")
     return (f"{them} knocked, laying down {melds} meld{'s' * (melds != 1)} {held}. "
             "Lay out your cards: lay off what fits onto their melds, meld the rest. "
             "← → show other ways.")

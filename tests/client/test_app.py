@@ -511,13 +511,14 @@ async def test_laying_off_shows_the_knockers_melds_and_lets_you_choose(
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
             await press(pilot, "p")
-            # The knocker's sets and runs are face up on the table while you lay off.
+            # The knocker's sets and runs, and its loose card, are face up on the
+            # table while you lay off, with their count.
             row = app.screen.query_one("#opponent", CardRow).cards
-            assert row == [*parse_cards("2c 3c 4c 5d 5h 5s 9d 9h 9s"), None]
+            assert row == list(parse_cards("2c 3c 4c 5d 5h 5s 9d 9h 9s Ad"))
             await press(pilot, "l")
             screen = app.screen
             assert isinstance(screen, LayoutScreen) and len(screen.layouts) > 1
-            assert "laying down 3 melds and 1 loose card" in screen.question
+            assert "laying down 3 melds and 1 loose card counting 1" in screen.question
             assert text(app, "#layout-label").endswith(
                 "The best: 1 card laid off, 0 left in loose cards.")
             laid = app.screen.query("#row-0 CardView.-laidoff")

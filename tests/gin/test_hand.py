@@ -120,6 +120,26 @@ def test_knock_with_layoffs_through_the_hand() -> None:
     assert result.points == 30 - 1
 
 
+def test_the_knockers_hand_is_face_up_for_the_defender_while_laying_off() -> None:
+    hand = Hand(deck(upcard="Ah"), dealer=1)
+    hand.apply(0, DrawPile())
+    before = hand.observation(1)
+    assert before.opponent_hand is None  # nothing of the knocker's shows before the knock
+    hand.apply(0, Knock(Card.parse("Tc")))
+    defender, knocker = hand.observation(1), hand.observation(0)
+    assert defender.phase is Phase.LAYOFF
+    # The defender sees the knocker's whole hand (its melds and its loose Ah)...
+    assert defender.opponent_hand is not None
+    assert set(defender.opponent_hand) == set(hand.observation(0).hand)
+    assert Card.parse("Ah") in defender.opponent_hand
+    assert defender.knock_melds is not None
+    assert Card.parse("Ah") not in {c for m in defender.knock_melds for c in m}
+    # ...but the knocker does not see the defender's until the hand is over.
+    assert knocker.opponent_hand is None
+    hand.apply(1, LayOff())
+    assert hand.observation(0).opponent_hand is not None
+
+
 def test_knock_refused_over_the_limit() -> None:
     hand = Hand(deck(upcard="Qc"), dealer=1)
     hand.apply(0, DrawPile())

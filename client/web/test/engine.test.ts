@@ -161,3 +161,21 @@ test("an online copy: the opponent's hidden cards block a knock or big gin until
   assert.equal(hand.refusal(1, new Knock(Card.parse("9s"))), null);
   assert.throws(() => hand.reveal(0, Card.parse("Qh")), /position 0 holds 2c, not Qh/);
 });
+
+test("the knocker's hand is face up for the defender while laying off, as in gin/", () => {
+  const hand = dealt();
+  hand.apply(1, new Pass());
+  hand.apply(0, new Pass());
+  hand.apply(1, new DrawStock());
+  assert.equal(hand.observation(0).opponentHand, null); // nothing shows before the knock
+  hand.apply(1, new Knock(Card.parse("Ah")));
+  const defender = hand.observation(0);
+  assert.equal(defender.phase, Phase.LAYOFF);
+  assert.deepEqual(defender.opponentHand?.map(String).sort(),
+    hand.observation(1).hand.map(String).sort());
+  assert.ok(defender.knockMelds !== null);
+  // The knocker does not see the defender's hand until the hand is over.
+  assert.equal(hand.observation(1).opponentHand, null);
+  hand.apply(0, new LayOff());
+  assert.notEqual(hand.observation(1).opponentHand, null);
+});

@@ -82,14 +82,15 @@ export function laidOut(outcome: Outcome, knocker: boolean): Group[] {
 export function opponentGroups(obs: Observation): Group[] {
   const result = obs.result;
   if (result?.outcome && result.knocker !== null) return laidOut(result.outcome, result.knocker !== obs.player);
+  if (obs.knockMelds !== null && obs.opponentHand !== null && obs.turn === obs.player) {
+    // It knocked: its melds (to lay off onto) and its loose cards lie face up.
+    const melded = new Set(obs.knockMelds.flat().map(String));
+    const loose = obs.opponentHand.filter((c) => !melded.has(String(c)));
+    return [...obs.knockMelds.map((m) => group([...m], true)), group(byRank(loose))];
+  }
   if (obs.opponentHand !== null) return grouped(obs.opponentHand);
   const known = [...obs.opponentKnown];
   const backs: null[] = Array(Math.max(0, obs.opponentCardCount - known.length)).fill(null);
-  if (obs.knockMelds !== null && obs.turn === obs.player) {
-    // It knocked: its melds are on the table for you to lay off onto.
-    const shown = obs.knockMelds.flat().length;
-    return [...obs.knockMelds.map((m) => group([...m], true)), group(backs.slice(shown))];
-  }
   return [...(known.length ? [group(known)] : []), group(backs)];
 }
 

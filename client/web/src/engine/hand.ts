@@ -480,6 +480,9 @@ export class Hand {
     const knockMelds = this.knock !== null && (this.phase === Phase.LAYOFF || over)
       ? this.knock.melds.map(maskCards)
       : null;
+    // The opponent's hand: once the hand is over, and to the defender while it lays
+    // off (a knocker lays its whole hand face up).
+    const shown = over || (knockMelds !== null && this.knock!.player === other);
     return new Observation({
       player,
       phase: this.phase,
@@ -496,7 +499,7 @@ export class Hand {
       rules: this.rules,
       upcardClosed: this.upcardClosed,
       result: this.result,
-      opponentHand: over ? maskCards(this.masks[other]!) : null,
+      opponentHand: shown ? maskCards(this.masks[other]!) : null,
       knockMelds,
       scores,
       handsWon,

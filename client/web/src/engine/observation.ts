@@ -124,7 +124,7 @@ export interface ObservationFields {
   /** The pile may not be taken this turn (both passed the upcard). */
   upcardClosed: boolean;
   result: HandResult | null;
-  /** Shown only once the hand is over. */
+  /** Shown once the hand is over, and to the defender while it lays off. */
   opponentHand: readonly Card[] | null;
   /** The knocker's melds, in the lay-off phase and after. */
   knockMelds: readonly Meld[] | null;
