@@ -161,17 +161,26 @@ async def test_host_shows_the_link_and_state_then_plays_a_verified_hand(
                     and "connected" not in table_text(app, "#online"))
 
 
+def joining_table(storage: Storage) -> GinApp:
+    return make_app(AppConfig(storage=storage, online_settings=FAST, delay=0,
+                              offer_resume=False, rng=random.Random(1)))
+
+
+async def open_online_screen(pilot: Pilot[None], app: GinApp) -> None:
+    """Play against → Friend online, then wait for the host/join screen."""
+    await pilot.pause()
+    await pilot.click("#mode-online")
+    await until(pilot, lambda: isinstance(app.screen, OnlineScreen))
+
+
 async def test_join_with_a_pasted_link_from_the_table(relay: Relay, tmp_path: Path,
                                                       storage: Storage) -> None:
     host = await online.host(relay_url(relay), STANDARD, Storage(tmp_path / "host"), FAST)
     friend = await bot_side(host)
-    app = make_app(AppConfig(storage=storage, online_settings=FAST, delay=0,
-                             offer_resume=False, rng=random.Random(1)))
+    app = joining_table(storage)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await pilot.click("#mode-online")
-            await until(pilot, lambda: isinstance(app.screen, OnlineScreen))
+            await open_online_screen(pilot, app)
             # A mangled link is refused with a reason, and the screen asks again.
             app.screen.query_one("#link", Input).value = host.invite.url[:-5]
             await pilot.click("#join")
@@ -362,13 +371,10 @@ async def test_a_joining_table_shows_custom_rules_and_plays_them_only_if_accepte
     rules = STANDARD.with_options(knock_limit=7, name="house rules")
     host = await online.host(relay_url(relay), rules, Storage(tmp_path / "host"), FAST)
     friend = await bot_side(host)
-    app = make_app(AppConfig(storage=storage, online_settings=FAST, delay=0,
-                             offer_resume=False, rng=random.Random(1)))
+    app = joining_table(storage)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await pilot.click("#mode-online")
-            await until(pilot, lambda: isinstance(app.screen, OnlineScreen))
+            await open_online_screen(pilot, app)
             app.screen.query_one("#link", Input).value = host.invite.url
             await pilot.click("#join")
             await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
