@@ -1,0 +1,124 @@
+/**
+ * The contract between the board (main thread) and the online peer.
+ *
+ * The online peer is a full peer of protocol.md: the sans-I/O session
+ * (src/protocol/session.ts) runs in a Web Worker so the page never freezes while
+ * the deck is shuffled and checked; a thin main-thread part holds the relay's
+ * websocket, the timers and the browser's storage (write-ahead: the session's
+ * state is stored before the frames it produced are sent). The board only presents
+ * what a {@link PeerView} says and calls the {@link OnlinePeer} methods; it never
+ * touches the session, the relay or the storage itself.
+ *
+ * Everything here is plain data (it crosses the worker boundary by structured
+ * clone): cards and actions as their text forms, the observation as
+ * `Observation.toDict()` (rebuilt with `Observation.fromDict`), rules as
+ * `Ruleset.toDict()` (rebuilt with `Ruleset.fromDict`).
+ */
+
+/** `Observation.toDict()`: gin's field names, cards as text. */
+export type ObservationData = Record<string, unknown>;
+/** `Ruleset.toDict()`: gin's field names. */
+export type RulesData = Record<string, string | number | boolean | null>;
+
+/** How the link to the peer stands, as the board shows it. */
+export type Connection =
+  | "connecting" // opening the relay's websocket
+  | "waiting" // in the room, the friend has not come (yet, or back)
+  | "connected" // both in the room, frames flowing
+  | "reconnecting" // the relay's connection dropped; trying again with back-off
+  | "peer-left" // the relay says the friend's connection closed; waiting for it to return
+  | "closed"; // the match ended or was given up; nothing more is sent
+
+/** A failure as the session states it (gin/session_events.py's Failure kinds). */
+export interface FailureView {
+  /** "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "RulesDeclined" | "LocalError" */
+  readonly kind: string;
+  /** Who is at fault, as proven: "host", "guest", "host or the relay", "guest or the relay", or "this browser". */
+  readonly who: string;
+  /** The protocol field that failed (for example "deal.keys", "seed"). */
+  readonly field: string;
+  /** Plain text for the player: never markup. */
+  readonly reason: string;
+  /** True when the fault is proven (a cheat or a protocol breach): the match is forfeited. */
+  readonly proven: boolean;
+}
+
+/** One verified hand: its record in exactly the format `gin audit` reads. */
+export interface RecordView {
+  readonly hand: number;
+  /** The record's file name, for example "gin-3f9a…-hand-02.json". */
+  readonly name: string;
+  /** The record's JSON text (gin/records.py's HandRecord.to_json). */
+  readonly json: string;
+}
+
+/** Something that happened, in order, for messages and animations. */
+export type PeerNotice =
+  | { readonly kind: "match-started"; readonly firstDealer: number }
+  | { readonly kind: "rules-offered"; readonly rules: RulesData }
+  | { readonly kind: "hand-dealt"; readonly hand: number; readonly dealer: number }
+  | { readonly kind: "moved"; readonly seat: number; readonly action: string }
+  | { readonly kind: "card-drawn"; readonly card: string }
+  | { readonly kind: "hand-scored"; readonly hand: number; readonly scores: readonly [number, number] }
+  | { readonly kind: "hand-verified"; readonly hand: number } // the whole deck checked against the commitments
+  | { readonly kind: "match-over"; readonly winner: number; readonly forfeitBy: string | null }
+  | { readonly kind: "failed"; readonly failure: FailureView }
+  | { readonly kind: "notice"; readonly text: string }; // plain text (storage full, relay said …)
+
+/** Everything the board needs to draw the online match now. */
+export interface PeerView {
+  readonly role: "host" | "guest";
+  /** This browser's seat: 0 host, 1 guest. */
+  readonly seat: number;
+  readonly connection: Connection;
+  /** The invite link (host only; null for a guest): http[s]://RELAY/j/ROOM#SECRET. */
+  readonly link: string | null;
+  /** The agreed rules (null until the guest has them). */
+  readonly rules: RulesData | null;
+  /** Custom rules the host proposes, awaiting this (guest) player's answer. */
+  readonly rulesOffered: RulesData | null;
+  /** What this seat sees; null before the first deal. */
+  readonly observation: ObservationData | null;
+  /** The legal actions now, as action texts; empty unless it is this seat's move. */
+  readonly legal: readonly string[];
+  /** The message the peer owes now ("move", "deck", "seed", …) or null. */
+  readonly waitingFor: string | null;
+  /** Match scores so far, by seat. */
+  readonly scores: readonly [number, number];
+  /** Hands whose whole deck was verified at hand end. */
+  readonly verified: readonly number[];
+  readonly records: readonly RecordView[];
+  readonly over: boolean;
+  readonly failure: FailureView | null;
+}
+
+/** The board's handle on one online match. */
+export interface OnlinePeer {
+  /** Called with the new view and what happened since the last call; at once with the current view. */
+  subscribe(listener: (view: PeerView, notices: readonly PeerNotice[]) => void): void;
+  /** Play an action (its text form). An illegal one is refused with a "notice", nothing changes. */
+  act(action: string): void;
+  acceptRules(): void;
+  declineRules(): void;
+  /** Leave for good: tells the peer, closes the connection, forgets the stored match. */
+  leave(): void;
+}
+
+/** An online match kept in this browser's storage, to continue after a reload. */
+export interface StoredMatch {
+  readonly role: "host" | "guest";
+  /** The invite link of the match (its fragment holds the secret; it never leaves the page). */
+  readonly link: string;
+  /** When its state was last stored (ms since 1970). */
+  readonly savedAt: number;
+}
+
+/** Where the board gets an {@link OnlinePeer} (src/online/peer.ts implements it). */
+export interface Online {
+  /** Open a room on the relay that served this page and wait there for the friend. */
+  host(rules: RulesData): OnlinePeer;
+  /** Join (or, when this browser keeps that match, resume) the match of an invite link. */
+  join(link: string): OnlinePeer;
+  /** The online matches this browser keeps, newest first. */
+  stored(): readonly StoredMatch[];
+}
