@@ -59,6 +59,7 @@ from gin.protocol_cases import (
 )
 from gin.rules import BOUNDS, PRESETS, Ruleset
 from gin.scoring import settle
+from gin.session_cases import session_cases
 
 Case = dict[str, Any]
 
@@ -589,6 +590,7 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
         "channel.jsonl": channel_cases(40 * scale),
         "shuffle_proof.jsonl": proof_cases(2 * scale),
         "audit.jsonl": audit_cases(),
+        "session.jsonl": session_cases(),
     }
 
 

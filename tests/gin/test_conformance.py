@@ -33,6 +33,7 @@ from gin.protocol_cases import (
     proof_cases,
     unpack_cases,
 )
+from gin.session_cases import session_cases
 
 WEB = Path(__file__).resolve().parents[2] / "client" / "web"
 
@@ -84,6 +85,7 @@ def test_the_typescript_engine_agrees_with_a_small_corpus(tmp_path: Path) -> Non
         "channel.jsonl": channel_cases(2),
         "shuffle_proof.jsonl": proof_cases(1),
         "audit.jsonl": audit_cases(),
+        "session.jsonl": session_cases(small=True),
     }
     assert small.keys() == corpus().keys()
     for name, cases in small.items():

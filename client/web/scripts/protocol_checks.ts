@@ -16,6 +16,7 @@ import * as fd from "../src/protocol/fairdeal.ts";
 import * as msgpack from "../src/protocol/msgpack.ts";
 import * as proof from "../src/protocol/shuffle_proof.ts";
 import { Float, type Value } from "../src/protocol/msgpack.ts";
+import { SESSION_CHECKS } from "./session_checks.ts";
 import { ChannelFault, MalformedMessage, SealedChannel, type Side, unpack } from "../src/protocol/wire.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -204,4 +205,5 @@ export const PROTOCOL_CHECKS: Record<string, (c: CaseObject) => string | null> =
   channel: checkChannel,
   shuffle_proof: checkProof,
   audit: checkAudit,
+  ...SESSION_CHECKS,
 };
