@@ -141,6 +141,16 @@ class Peer(Session):
         super().decline_rules(reason)
         self.note("decline", None)
 
+    def poll(self, now: float) -> bool:
+        queued = super().poll(now)
+        self.note("poll", now)
+        return queued
+
+    def resend(self) -> list[bytes]:
+        frames = super().resend()
+        self.steps.append(["resend", None, [f.hex() for f in frames], []])
+        return frames
+
     def peer_timed_out(self) -> None:
         super().peer_timed_out()
         self.note("timeout", None)
@@ -195,6 +205,69 @@ def _step(host: Peer, guest: Peer, players: list[Any]) -> bool:
     return True
 
 
+class _LossyLink:
+    """Two peers through a relay that drops, duplicates, delays and reorders frames
+    (a fixed seed), a clock that drives their re-send timers, and reconnects that
+    lose what is in flight: the slow path of a match, as tests/gin/test_session.py's
+    lossy relay plays it."""
+
+    def __init__(self, host: Peer, guest: Peer, seed: int) -> None:
+        self.s = (host, guest)
+        self.rng = random.Random(seed)
+        self.held: list[tuple[bytes, int]] = []
+        self.now = 0.0
+        self.sent = 0
+
+    def route(self, frame: bytes, to: int) -> list[tuple[bytes, int]]:
+        roll = self.rng.random()
+        if roll < 0.15:
+            return []
+        if roll < 0.3:
+            self.held.append((frame, to))
+            return []
+        return [(frame, to), (frame, to)] if roll < 0.4 else [(frame, to)]
+
+    def pump(self) -> None:
+        while True:
+            frames = [(f, 1) for f in self.s[0].data_to_send()]
+            frames += [(f, 0) for f in self.s[1].data_to_send()]
+            routed = [r for f, to in frames for r in self.route(f, to)]
+            if not routed:
+                routed, self.held = self.held, []
+                self.rng.shuffle(routed)
+            if not routed:
+                if not frames:
+                    return
+                continue
+            for frame, to in routed:
+                self.sent += 1
+                if self.sent % 97 == 0:  # the connection drops: both re-send on reconnect
+                    for i in (0, 1):
+                        for again in self.s[i].resend():
+                            if not self.s[1 - i].over:
+                                self.s[1 - i].receive(again)
+                    break
+                if not self.s[to].over:
+                    self.s[to].receive(frame)
+
+    def run(self, players: list[Any]) -> None:
+        while not all(s.over for s in self.s):
+            self.pump()
+            if self.s[1].rules_offered is not None:
+                self.s[1].accept_rules()
+                continue
+            mover = next((s for s in self.s if s.legal_actions()), None)
+            if mover is None:  # let time pass: the re-send timers fire
+                assert self.now < 10_000 and not any(s.failure for s in self.s)
+                self.now += 1.0
+                for s in self.s:
+                    s.poll(self.now)
+                continue
+            observation = mover.observation()
+            assert observation is not None
+            mover.act(players[mover.seat].choose(observation, mover.legal_actions()))
+
+
 def match_cases() -> Iterator[Case]:
     """Whole matches: custom rules the guest accepts; rules the guest insists on, with
     the guest saved and restored mid-hand; custom rules the guest declines."""
@@ -214,6 +287,12 @@ def match_cases() -> Iterator[Case]:
     assert host.failure is None and guest.failure is None and host.over and guest.over
     yield host.case("insisted-resumed")
     yield guest.case("insisted-resumed")
+
+    host, guest = _pair(4, QUICK, None)
+    _LossyLink(host, guest, 4).run(_players(4))
+    assert host.failure is None and guest.failure is None
+    yield host.case("lossy-relay")
+    yield guest.case("lossy-relay")
 
     host, guest = _pair(3, QUICK, None)
     pump(host, guest)

@@ -85,6 +85,12 @@ function checkSession(c: CaseObject): string | null {
       session.declineRules();
     } else if (op === "timeout") {
       session.peerTimedOut();
+    } else if (op === "poll") {
+      session.poll(arg as number);
+    } else if (op === "resend") {
+      const again = session.resend().map(toHex);
+      if (show(again) !== show(frames)) return `${where}: the re-sent frames differ from gin's`;
+      continue;
     } else if (op === "save") {
       const mine = toHex(msgpack.encode(session.toState()));
       if (mine !== arg) return `${where}: the saved state differs from gin's (${mine.length / 2} bytes, gin's ${(arg as string).length / 2})`;
