@@ -1,4 +1,5 @@
-"""The few HTML pages a browser may see when someone opens an invite link."""
+"""The few HTML pages a browser may see when someone opens an invite link without
+the board (or asks how to join from a terminal)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,10 @@ def _page(title: str, body: str) -> str:
     )
 
 
-def invite_page(valid: bool) -> str:
-    """What a browser shows for /j/ROOM: how to join with the gin client."""
+def invite_page(valid: bool, board: bool = False) -> str:
+    """How to join with the gin client: what a browser shows for /j/ROOM when the
+    relay serves no board (or the room is not its own), and for /j/ROOM?terminal
+    (``board``: the link itself opens the game in the browser)."""
     if valid:
         status = "<p>You have been invited to a game of Gin Rummy.</p>"
     else:
@@ -29,9 +32,16 @@ def invite_page(valid: bool) -> str:
             "<p><strong>This relay did not issue this invite.</strong> Check that the "
             "link was copied whole, or ask your friend for a new one.</p>"
         )
+    if board:
+        how = ("<p>The link itself opens the game in your browser. To play in a terminal "
+               "with the <code>gin</code> program instead:</p>")
+        copy = ("<p>Copy the <em>whole</em> link your friend sent you (this page's address "
+                "without <code>?terminal</code>), then run</p>")
+    else:
+        how = "<p>Games are played with the <code>gin</code> program, not in the browser.</p>"
+        copy = "<p>Copy the <em>whole</em> link from your browser's address bar, then run</p>"
     body = (
-        f"{status}"
-        "<p>Games are played with the <code>gin</code> program, not in the browser.</p>"
+        f"{status}{how}"
         "<h2>1. Install gin</h2>"
         "<p>gin needs Python 3.11 or newer. It is not on PyPI yet, and "
         "<code>pip install gin</code> installs a different, unrelated program. Ask the "
@@ -47,7 +57,7 @@ def invite_page(valid: bool) -> str:
         "archive you received instead). This installs the <code>gin</code> command; "
         "run <code>. gin-env/bin/activate</code> again in a new terminal to use it.</p>"
         "<h2>2. Join</h2>"
-        "<p>Copy the <em>whole</em> link from your browser's address bar, then run</p>"
+        f"{copy}"
         "<pre>gin join 'LINK'</pre>"
         "<p>To keep the link out of your shell history, run <code>gin join</code> and "
         "paste it when asked, or set <code>GIN_LINK</code>.</p>"

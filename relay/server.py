@@ -213,6 +213,11 @@ class Room:
         self.last_activity = now
 
 
+def _asks_terminal(target: str) -> bool:
+    """``/j/ROOM?terminal``: the page on joining with the gin program instead."""
+    return "terminal" in target.partition("?")[2].split("&")
+
+
 def _json(**fields: Any) -> str:
     return json.dumps(fields, separators=(",", ":"))
 
@@ -294,7 +299,9 @@ class Relay:
         )
         self._port = int(self._server.sockets[0].getsockname()[1])
         self._sweeper = asyncio.create_task(self._sweep_forever())
-        event("relay_started", host=cfg.host, port=self.port)
+        # Whoever serves the page can change the code that holds a player's secret:
+        # the log (and /version) says exactly which files this relay serves.
+        event("relay_started", host=cfg.host, port=self.port, board=self._board.digests())
 
     @property
     def port(self) -> int:
@@ -357,10 +364,13 @@ class Relay:
         board = self._board.response(path)
         if board is not None:
             return board
+        valid = path.startswith("/j/") and self._ids.verify(path[3:])
+        if valid and not _asks_terminal(request.path):
+            board = self._board.invite()  # the board joins in the page
+            if board is not None:
+                return board
         if path.startswith("/j/") or path == "/":
-            page = (
-                pages.invite_page(self._ids.verify(path[3:])) if path != "/" else pages.home_page()
-            )
+            page = pages.invite_page(valid, self._board.built) if path != "/" else pages.home_page()
             return _http(
                 HTTPStatus.OK,
                 page.encode(),

@@ -4,7 +4,9 @@
 to client/web/dist. The relay serves exactly the files named in :data:`FILES`,
 read once when it starts, each with its own explicit type, ``nosniff`` and a
 strict Content-Security-Policy (no inline script or style). The page asks for its
-assets by relative URLs, so a relay behind a path prefix serves it unchanged. The
+assets by relative URLs, so a relay behind a path prefix serves it unchanged; an
+invite link (``/j/ROOM``) opens the same page, so its assets are served under
+``/j/`` too (``/j/board.js`` is ``/board.js``: no room id is that short). The
 relay only reads these bytes: it never imports the game.
 """
 
@@ -30,11 +32,16 @@ FILES: dict[str, str] = {
     "index.html": "text/html; charset=utf-8",
     "board.js": "text/javascript; charset=utf-8",
     "board.css": "text/css; charset=utf-8",
+    # The online peer's Web Worker: the fair deal's crypto off the page's thread.
+    "worker.js": "text/javascript; charset=utf-8",
 }
 
+#: ``connect-src 'self'`` covers the relay's own ws:/wss: origin (CSP level 3; checked
+#: in Chromium by tests/web/test_online_e2e.py), ``worker-src 'self'`` the worker.
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-    "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    "worker-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'"
 )
 
 
@@ -48,22 +55,35 @@ class Board:
     def built(self) -> bool:
         return "/" in self.files
 
+    def digests(self) -> dict[str, str] | None:
+        """The SHA-256 of each served file by name (None when nothing is built)."""
+        found = {path[1:]: hashlib.sha256(body).hexdigest()
+                 for path, (body, _) in self.files.items() if path != "/"}
+        return found or None
+
     def version(self) -> bytes:
         """``/version``: the SHA-256 of each served file, so anyone can check that the
         code a browser runs is the code they expect (null when nothing is built)."""
-        digests = {path[1:]: hashlib.sha256(body).hexdigest()
-                   for path, (body, _) in self.files.items() if path != "/"}
-        return json.dumps({"board": digests or None}, sort_keys=True).encode() + b"\n"
+        return json.dumps({"board": self.digests()}, sort_keys=True).encode() + b"\n"
 
     def response(self, path: str) -> Response | None:
-        """The response for a GET of ``path``, or None when it is not a board file."""
+        """The response for a GET of ``path``, or None when it is not a board file.
+        ``/j/NAME`` is the file NAME: the invite page's relative URLs land there."""
         if path == "/version":
             found: tuple[bytes, str] | None = (self.version(), "application/json")
         else:
-            found = self.files.get(path)
+            name = path[3:] if path.startswith("/j/") else path[1:] or "index.html"
+            found = self.files.get("/" + name) if name in FILES else None
         if found is None:
             return None
-        body, content_type = found
+        return self._ok(*found)
+
+    def invite(self) -> Response | None:
+        """The board for an invite link (``/j/ROOM``): it opens in join mode."""
+        return self._ok(*self.files["/"]) if self.built else None
+
+    @staticmethod
+    def _ok(body: bytes, content_type: str) -> Response:
         headers = Headers(
             [
                 ("Content-Type", content_type),

@@ -62,7 +62,10 @@ async def test_metrics_can_be_switched_off(start_relay: StartRelay) -> None:
     assert status == 404
 
 
-async def test_browser_opening_an_invite_gets_instructions(start_relay: StartRelay) -> None:
+async def test_browser_opening_an_invite_gets_instructions(
+    start_relay: StartRelay, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(static, "BOARD_DIR", tmp_path)  # no board built: the instructions
     relay = await start_relay()
     host, _ = await pair(relay)
     status, headers, body = await http_get(relay, f"/j/{host.room}")
@@ -73,6 +76,7 @@ async def test_browser_opening_an_invite_gets_instructions(start_relay: StartRel
     assert "gin_rummy-*.whl" in page and "gin join" in page and "GIN_LINK" in page
     assert "never send it to this relay" in page
     assert "did not issue" not in page
+    assert "not in the browser" in page and "?terminal" not in page
 
 
 async def test_browser_opening_a_forged_invite_is_told(start_relay: StartRelay) -> None:

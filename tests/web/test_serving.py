@@ -48,7 +48,7 @@ async def test_board_files_are_served_with_their_types_and_a_strict_policy(built
             assert headers["x-content-type-options"] == "nosniff"
             assert headers["content-security-policy"].startswith(
                 "default-src 'none'; script-src 'self'; style-src 'self'; "
-                "connect-src 'self'; img-src 'self' data:")
+                "connect-src 'self'; worker-src 'self'; img-src 'self' data:")
             assert "unsafe-inline" not in headers["content-security-policy"]
     finally:
         await relay.close()

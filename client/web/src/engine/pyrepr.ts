@@ -17,10 +17,22 @@ export function pyRepr(value: unknown): string {
   return String(value);
 }
 
+/** What Python's `str.isprintable` refuses (but the space), which `repr` escapes. */
+const UNPRINTABLE = /[^\P{C}]|[^\P{Z} ]/gu;
+
+/** Python's escape of one unprintable character: \\xNN, \\uNNNN or \\UNNNNNNNN. */
+function pyEscape(ch: string): string {
+  const code = ch.codePointAt(0)!;
+  if (code < 0x100) return "\\x" + code.toString(16).padStart(2, "0");
+  if (code < 0x10000) return "\\u" + code.toString(16).padStart(4, "0");
+  return "\\U" + code.toString(16).padStart(8, "0");
+}
+
 /** `repr` of a string: single quotes unless it holds one and no double quote. */
 function pyStr(text: string): string {
   const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  const escaped = text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
+  const escaped = text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t")
+    .replace(UNPRINTABLE, pyEscape);
   return quote + (quote === "'" ? escaped.replace(/'/g, "\\'") : escaped) + quote;
 }
 

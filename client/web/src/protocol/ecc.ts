@@ -11,7 +11,8 @@ import { p256 } from "@noble/curves/nist.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 
 import { MalformedInput } from "../engine/errors.ts";
-import { ascii, concat, fromBigInt, toBigInt, toHex } from "./bytes.ts";
+import { ascii, concat, fromBigInt, fromHex, toBigInt, toHex } from "./bytes.ts";
+import * as vt from "./ecc_vartime.ts";
 
 // Field prime and group order of P-256 (FIPS 186-4, D.1.2.3); cofactor 1.
 export const P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
@@ -36,21 +37,9 @@ export function checkScalar(k: bigint): bigint {
   return k;
 }
 
-function modPow(base: bigint, exp: bigint, mod: bigint): bigint {
-  let result = 1n;
-  let b = base % mod;
-  let e = exp;
-  while (e > 0n) {
-    if (e & 1n) result = (result * b) % mod;
-    b = (b * b) % mod;
-    e >>= 1n;
-  }
-  return result;
-}
-
-/** The scalar that undoes `k`: mul(mul(x, k), inverse(k)) == x (n is prime: Fermat). */
+/** The scalar that undoes `k`: mul(mul(x, k), inverse(k)) == x. */
 export function inverse(k: bigint): bigint {
-  return modPow(checkScalar(k), N - 2n, N);
+  return p256.Point.Fn.inv(checkScalar(k));
 }
 
 /** The scalar equal to applying all `scalars` in turn (multiplication commutes). */
@@ -68,23 +57,52 @@ function decode(x: Uint8Array): Point | null {
   }
 }
 
-/** The point with x-coordinate `x` and even y; InvalidPoint if there is none. */
-export function point(x: Uint8Array): Point {
+/** The hex of a 32-byte x below p; InvalidPoint otherwise (whether on the curve is not checked). */
+function coordinate(x: Uint8Array): string {
   if (!(x instanceof Uint8Array) || x.length !== COORD_BYTES) {
     throw new InvalidPoint(`x-coordinate must be ${COORD_BYTES} bytes`);
   }
   if (toBigInt(x) >= P) throw new InvalidPoint("x-coordinate is not reduced modulo p");
-  const pinned = cardPointCache().decoded.get(toHex(x));
-  if (pinned !== undefined) return pinned;
-  const pt = decode(x);
+  return toHex(x);
+}
+
+// A hand decodes each entry of its messages several times (validation, the next
+// message, the proof, the audit): keep the recent ones, with the odd multiples of
+// those multiplied (the second shuffler multiplies each message 1 entry five
+// times). Bounded, oldest dropped first.
+function remember<V>(memo: Map<string, V>, limit: number, key: string, value: V): V {
+  if (memo.size >= limit) memo.delete(memo.keys().next().value!);
+  memo.set(key, value);
+  return value;
+}
+
+interface Decoded {
+  point: Point;
+  affine: vt.Affine;
+  odd?: vt.Affine[];
+}
+
+const decodedMemo = new Map<string, Decoded>();
+const DECODED_LIMIT = 1024;
+
+function decoded(hex: string): Decoded {
+  const known = decodedMemo.get(hex);
+  if (known !== undefined) return known;
+  const pt = decode(fromHex(hex));
   if (pt === null) throw new InvalidPoint("no point on P-256 has this x-coordinate");
-  return pt;
+  return remember(decodedMemo, DECODED_LIMIT, hex, { point: pt, affine: pt.toAffine() });
+}
+
+/** The point with x-coordinate `x` and even y; InvalidPoint if there is none. */
+export function point(x: Uint8Array): Point {
+  return decoded(coordinate(x)).point;
 }
 
 /** Whether `x` names a point on P-256. */
 export function isValidX(x: Uint8Array): boolean {
   try {
-    point(x);
+    const hex = coordinate(x);
+    if (!isKnownPoint(hex)) decoded(hex);
     return true;
   } catch (exc) {
     if (exc instanceof InvalidPoint) return false;
@@ -92,14 +110,74 @@ export function isValidX(x: Uint8Array): boolean {
   }
 }
 
-function xOf(pt: Point): Uint8Array {
-  return pt.toBytes(true).subarray(1);
+// Every result of `mul` is remembered as x(s·R) for a root R: a card point, whose
+// window table makes a multiplication several times cheaper, or else the input.
+// Whoever built message 1 knows its entries as multiples of card points, so the
+// shuffle proof's rebuilt shadows and the audit's message 2 are card-point
+// multiplications; and once the audit has rebuilt message 1, the second shuffler's
+// message 2 entries resolve to card points too. The x-coordinates are the same
+// either way: x(k·(±s·R)) = x(k·s·R), whichever sign of each point was meant.
+interface Relation {
+  root: string | number; // an x in hex, or a card index
+  scalar: bigint;
 }
 
-/** x(k·P) for the point P named by `x`: encrypt with k (decrypt with its inverse). */
+const relations = new Map<string, Relation>();
+const RELATION_LIMIT = 4096;
+const MAX_CHAIN = 8;
+
+/** Whether `hex` is known to be a point without decoding it: a card's or a result's. */
+function isKnownPoint(hex: string): boolean {
+  return relations.has(hex) || cardPointCache().cardOf.has(hex);
+}
+
+function resolve(hex: string): Relation {
+  let root: string | number = hex;
+  let scalar = 1n;
+  for (let step = 0; step < MAX_CHAIN && typeof root === "string"; step++) {
+    const card = cardPointCache().cardOf.get(root);
+    if (card !== undefined) return { root: card, scalar };
+    const known = relations.get(root);
+    if (known === undefined) break;
+    root = known.root;
+    scalar = (scalar * known.scalar) % N;
+  }
+  return { root, scalar };
+}
+
+// Built on a card's first use: 520 points each, about 3 MB for all 52.
+const windowTables = new Map<number, vt.Affine[]>();
+
+function mulRoot(root: string | number, k: bigint): bigint {
+  if (typeof root === "number") {
+    let table = windowTables.get(root);
+    if (table === undefined) {
+      table = vt.windowTable(cardPointCache().affine[root]!);
+      windowTables.set(root, table);
+    }
+    return vt.mulWindowed(table, k);
+  }
+  const entry = decoded(root);
+  entry.odd ??= vt.oddMultiples(entry.affine);
+  return vt.mulOdd(entry.odd, k);
+}
+
+/**
+ * x(k·P) for the point P named by `x`: encrypt with k (decrypt with its inverse).
+ * InvalidPoint, else InvalidScalar. Variable time (see ecc_vartime.ts).
+ */
 export function mul(x: Uint8Array, k: bigint): Uint8Array {
-  const pt = point(x);
-  return xOf(pt.multiply(checkScalar(k)));
+  const hex = coordinate(x);
+  if (!isKnownPoint(hex)) decoded(hex);
+  checkScalar(k);
+  const { root, scalar } = resolve(hex);
+  const total = (scalar * k) % N;
+  const out = fromBigInt(mulRoot(root, total), COORD_BYTES);
+  const outHex = toHex(out);
+  if (outHex !== root && !isKnownPoint(outHex)) {
+    remember(relations, RELATION_LIMIT, outHex, { root, scalar: total });
+  }
+  return out;
 }
 
 /** Hash-to-curve by try-and-increment (§8.2): [x, counter] of card point M_card. */
@@ -118,7 +196,7 @@ export function hashToX(card: number): [Uint8Array, number] {
 
 interface CardPoints {
   xs: Uint8Array[];
-  decoded: Map<string, Point>;
+  affine: vt.Affine[];
   cardOf: Map<string, number>;
 }
 
@@ -130,7 +208,7 @@ function cardPointCache(): CardPoints {
     const xs = Array.from({ length: CARDS }, (_, c) => hashToX(c)[0]);
     cache = {
       xs,
-      decoded: new Map(xs.map((x) => [toHex(x), decode(x)!])),
+      affine: xs.map((x) => decode(x)!.toAffine()),
       cardOf: new Map(xs.map((x, c) => [toHex(x), c])),
     };
   }
