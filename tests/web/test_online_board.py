@@ -325,12 +325,15 @@ def test_a_bot_plays_the_seat_each_hand_is_verified_and_its_record_downloads(
     assert sent and all(isinstance(a, str) for a in sent)
 
 
-def test_an_online_match_kept_in_this_browser_is_offered_to_continue(open_page: Any) -> None:
-    kept = {"role": "host", "link": "http://127.0.0.1:1/j/KEPT#secret",
-            "savedAt": 1_700_000_000_000}
+def test_an_online_match_kept_in_this_browser_is_continued_from_its_whole_link(
+    open_page: Any,
+) -> None:
+    kept = {"role": "host", "link": "http://127.0.0.1:1/j/KEPT", "savedAt": 1_700_000_000_000}
     page = open_page(setup={"stored": [kept], "arrive": True})
     assert page.text("#dialog-title") == "Your online match"
     assert "you host" in page.text("#dialog-body")
+    assert "paste its whole invite link" in page.text("#dialog-body")
+    page.page.fill("#kept-link", "http://127.0.0.1:1/j/KEPT#secret")
     page.page.click("#btn-continue")
     page.wait_state("playing")
     assert page.fake("return [peer.role, fake.peers.length];") == ["host", 1]

@@ -14,7 +14,7 @@
 
 import { GinError } from "../engine/errors.ts";
 import { STANDARD } from "../engine/rules.ts";
-import type { Online, OnlinePeer } from "../online/api.ts";
+import type { Online, OnlinePeer, StoredMatch } from "../online/api.ts";
 import * as players from "../players/index.ts";
 import { alertDialog, openDialog, setUpDialog } from "./dialogs.ts";
 import { byId, el } from "./dom.ts";
@@ -45,6 +45,23 @@ function homeAddress(): string {
 
 function modeRadio(value: "computer" | "online"): HTMLInputElement {
   return document.querySelector<HTMLInputElement>(`input[name=mode][value=${value}]`)!;
+}
+
+/** An online match kept in this browser: its secret is never stored, so it is
+ * continued from its whole invite link, pasted here (or opened again). */
+function offerKept(kept: StoredMatch, join: (link: string) => void): void {
+  const when = new Date(kept.savedAt).toLocaleString();
+  const input = el("input", { type: "url", id: "kept-link", autocomplete: "off", spellcheck: "false",
+    "aria-label": "The whole invite link", placeholder: `${kept.link}#…` });
+  openDialog("Your online match", [
+    el("p", {}, `An online match with your friend is kept in this browser (you ${kept.role === "host" ? "host" : "joined"}; `
+      + `last played ${when}). To continue it, paste its whole invite link, with the part after #: `
+      + "the secret is never stored."),
+    input,
+  ], [
+    { label: "Play the computer" },
+    { label: "Continue", primary: true, id: "btn-continue", run: () => join(input.value.trim()) },
+  ]);
 }
 
 export function startBoard(online: Online | null): void {
@@ -130,16 +147,7 @@ export function startBoard(online: Online | null): void {
     }
   } else if (online !== null) {
     const kept = online.stored()[0];
-    if (kept !== undefined) {
-      const when = new Date(kept.savedAt).toLocaleString();
-      openDialog("Your online match", [
-        el("p", {}, `An online match with your friend is kept in this browser (you ${kept.role === "host" ? "host" : "joined"}; `
-          + `last played ${when}). Continue it?`),
-      ], [
-        { label: "Play the computer" },
-        { label: "Continue", primary: true, id: "btn-continue", run: () => play(() => online.join(kept.link)) },
-      ]);
-    }
+    if (kept !== undefined) offerKept(kept, (link) => play(() => online.join(link)));
   }
   if (problem) alertDialog("Your match", problem);
 }

@@ -1,8 +1,9 @@
 /**
- * The board's entry point (bundled into dist/board.js): see app.ts. The online
- * peer is not in the browser yet, so playing a friend online is disabled here.
+ * The board's entry point (bundled into dist/board.js): the board of app.ts with
+ * the browser's online peer (src/online/peer.ts).
  */
 
+import { browserOnline } from "../online/peer.ts";
 import { startBoard } from "./app.ts";
 
-startBoard(null);
+startBoard(browserOnline());
