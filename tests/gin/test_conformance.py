@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import subprocess
+from itertools import chain, islice
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,10 @@ from gin.protocol_cases import (
     channel_cases,
     deck_cases,
     proof_cases,
+    record_audit_cases,
+    record_cases,
+    record_chain_cases,
+    record_refusal_cases,
     unpack_cases,
 )
 
@@ -84,6 +89,9 @@ def test_the_typescript_engine_agrees_with_a_small_corpus(tmp_path: Path) -> Non
         "channel.jsonl": channel_cases(2),
         "shuffle_proof.jsonl": proof_cases(1),
         "audit.jsonl": audit_cases(),
+        "records.jsonl": chain(islice(record_cases(), 3), record_refusal_cases()),
+        "record_audit.jsonl": chain(islice(record_audit_cases(), 4),
+                                    islice(record_chain_cases(), 1, 2)),
     }
     assert small.keys() == corpus().keys()
     for name, cases in small.items():

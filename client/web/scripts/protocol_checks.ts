@@ -6,16 +6,25 @@
  * or a sentence saying what differs. `channel` — two sealed channels over a hostile
  * relay: every frame sent, message delivered and fault, in order; `shuffle_proof` —
  * one hand's shadows, openings and the verdicts on honest and altered openings;
- * `audit` — the hand-end audit of a tampered hand: every deviation, word for word.
+ * `audit` — the hand-end audit of a tampered hand: every deviation, word for word;
+ * `record` — a hand record of a whole local online match: parsed and written again
+ * to the same text, its transcript and digest, and each signature's verdict;
+ * `record_audit` / `record_chain` — the audit of a record (tampered or honest, alone
+ * or after the hand before) or of several together: every finding and what is
+ * unproven, word for word; `record_refusal` — a text parseRecord must refuse with
+ * gin's message (only "not JSON" for what Python's json refuses in its own words).
  */
 
 import { MalformedInput, PeerFault } from "../src/engine/errors.ts";
+import { type AuditResult, auditRecord, auditRecords } from "../src/protocol/audit.ts";
+import * as cosign from "../src/protocol/cosign.ts";
 import { fromHex, toHex } from "../src/protocol/bytes.ts";
 import * as ecc from "../src/protocol/ecc.ts";
 import * as fd from "../src/protocol/fairdeal.ts";
 import * as msgpack from "../src/protocol/msgpack.ts";
 import * as proof from "../src/protocol/shuffle_proof.ts";
 import { Float, type Value } from "../src/protocol/msgpack.ts";
+import { parseRecord } from "../src/protocol/records.ts";
 import { ChannelFault, MalformedMessage, SealedChannel, type Side, unpack } from "../src/protocol/wire.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -198,10 +207,54 @@ function checkAudit(c: CaseObject): string | null {
     ?? same("deck", c.deck, report.deck);
 }
 
+function checkRecord(c: CaseObject): string | null {
+  const text = str(c, "record");
+  const record = parseRecord(text);
+  const digest = cosign.handDigest(record);
+  return same("written again", text, record.toJson())
+    ?? same("transcript", c.transcript, cosign.canonicalJson(cosign.transcript(record)))
+    ?? same("digest", c.digest, toHex(digest))
+    ?? same("signatures", c.signatures,
+      [0, 1].map((s) => cosign.verify(record.signingKeys[s]!, digest, record.signatures[s]!)));
+}
+
+const resultJson = (result: AuditResult): Json => ({
+  findings: result.findings.map((f) => [f.who, f.where, f.detail, String(f)]),
+  unproven: [...result.unproven],
+});
+
+function checkRecordAudit(c: CaseObject): string | null {
+  const previous = c.previous === null ? null : parseRecord(str(c, "previous"));
+  const result = auditRecord(parseRecord(str(c, "record")), c.trust as number | null, previous);
+  return same(`audit (${String(c.name)})`, { findings: c.findings, unproven: c.unproven }, resultJson(result));
+}
+
+function checkRecordChain(c: CaseObject): string | null {
+  const records = (c.records as string[]).map((text) => parseRecord(text));
+  return same(`audit (${String(c.name)})`, c.results, auditRecords(records, c.names as string[] | null).map(resultJson));
+}
+
+function checkRecordRefusal(c: CaseObject): string | null {
+  const text = str(c, "text");
+  try {
+    parseRecord(text);
+  } catch (exc) {
+    if (!(exc instanceof MalformedInput)) throw exc;
+    return "error" in c ? same("refusal", c.error, exc.message)
+      : exc.message.startsWith(str(c, "error_prefix")) ? null
+        : `refusal: expected ${show(c.error_prefix)}…, the TS side gives ${show(exc.message)}`;
+  }
+  return `gin/ refuses ${show(text.slice(0, 60))}…, the TS side accepts it`;
+}
+
 export const PROTOCOL_CHECKS: Record<string, (c: CaseObject) => string | null> = {
   unpack: checkUnpack,
   deck: checkDeck,
   channel: checkChannel,
   shuffle_proof: checkProof,
   audit: checkAudit,
+  record: checkRecord,
+  record_audit: checkRecordAudit,
+  record_chain: checkRecordChain,
+  record_refusal: checkRecordRefusal,
 };

@@ -177,13 +177,11 @@ export class Ruleset implements Readonly<RulesetFields> {
 
   /** A ruleset from gin's plain data; RulesError names unknown or bad fields. */
   static fromDict(data: unknown): Ruleset {
-    if (typeof data !== "object" || data === null || Array.isArray(data)) {
-      throw new RulesError(`a ruleset must be a map, got ${pyTypeName(data)}`);
-    }
-    const unknown = Object.keys(data).filter((k) => !FIELD_OF_DATA.has(k)).sort();
+    if (pyTypeName(data) !== "dict") throw new RulesError(`a ruleset must be a map, got ${pyTypeName(data)}`);
+    const unknown = Object.keys(data as object).filter((k) => !FIELD_OF_DATA.has(k)).sort();
     if (unknown.length) throw new RulesError(`unknown ruleset field(s): ${unknown.join(", ")}`);
     const fields: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(data)) fields[FIELD_OF_DATA.get(key)!] = value;
+    for (const [key, value] of Object.entries(data as object)) fields[FIELD_OF_DATA.get(key)!] = value;
     return new Ruleset(fields as Partial<RulesetFields>);
   }
 

@@ -107,7 +107,11 @@ export interface OnlinePeer {
 /** An online match kept in this browser's storage, to continue after a reload. */
 export interface StoredMatch {
   readonly role: "host" | "guest";
-  /** The invite link of the match (its fragment holds the secret; it never leaves the page). */
+  /**
+   * The invite link of the match without its secret (`http[s]://RELAY/j/ROOM`):
+   * the secret is never stored, so `join` needs the whole link (the page's own
+   * address, after a reload, or the link the friend sent) to continue it.
+   */
   readonly link: string;
   /** When its state was last stored (ms since 1970). */
   readonly savedAt: number;

@@ -32,6 +32,7 @@ export const ACK_BYTES = HEADER_BYTES + 9 + TAG_BYTES;
 export const MAX_FRAME_BYTES = 65536;
 export const MAX_PLAINTEXT_BYTES = MAX_FRAME_BYTES - HEADER_BYTES - TAG_BYTES;
 export const MAX_SEQ = 2n ** 64n - 1n;
+export const STATE_VERSION = 2;
 const KDF_LABEL = "gin/wire/v2/";
 
 // --- messages -------------------------------------------------------------------
@@ -299,6 +300,11 @@ function kdf(secret: Uint8Array, info: Uint8Array, length: number): Uint8Array {
   return hkdf(sha256, secret, undefined, info, length);
 }
 
+/** A sequence number as msgpack carries it: a number when safe, else a bigint. */
+function intValue(value: bigint): number | bigint {
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+
 function nonce(kind: Kind, dir: number, counter: bigint): Uint8Array {
   return concat(Uint8Array.of(kind, dir, 0, 0), fromBigInt(counter, 8));
 }
@@ -385,6 +391,11 @@ export class SealedChannel {
   /** The first fault's text, or null while the channel is healthy. */
   get failed(): string | null {
     return this.fault === null ? null : this.fault[0];
+  }
+
+  /** [seq, message] of every unacknowledged message, oldest first. */
+  pendingMessages(): [bigint, Uint8Array][] {
+    return this.sortedPending().map((seq) => [seq, this.pendingBySeq.get(seq)!]);
   }
 
   private sortedPending(): bigint[] {
@@ -530,4 +541,63 @@ export class SealedChannel {
     this.receivedDigest = chain(this.receivedDigest, plaintext);
     return { message: plaintext, replies: [this.ack(false)] };
   }
+  // -- persistence
+
+  /**
+   * Plain msgpack-able data to restore the channel (gin's `to_state`, field for
+   * field and in the same order); no key material and no contribution: a restored
+   * channel starts a new epoch.
+   */
+  toState(): Map<string, Value> {
+    return new Map<string, Value>([
+      ["v", STATE_VERSION],
+      ["side", this.side],
+      ["send_seq", intValue(this.sendSeq)],
+      ["recv_seq", intValue(this.recvSeq)],
+      ["pending", this.pendingMessages().map(([seq, message]) => [intValue(seq), message.slice()])],
+      ["sent_digest", this.sentDigest.slice()],
+      ["received_digest", this.receivedDigest.slice()],
+      ["failed", this.fault === null ? null : [...this.fault]],
+    ]);
+  }
+
+  /**
+   * Rebuild a channel from {@link toState} output, the invite secret and a fresh
+   * contribution. MalformedMessage names the bad field.
+   */
+  static fromState(secret: Uint8Array, state: ReadonlyMap<MapKey, Value>, epoch: Uint8Array): SealedChannel {
+    const reader = new Message("channel-state", STATE_VERSION, state, "");
+    reader.only("v", "side", "send_seq", "recv_seq", "pending", "sent_digest", "received_digest", "failed");
+    reader.integer("v", STATE_VERSION, STATE_VERSION);
+    const side = reader.text("side", 8, ["host", "guest"]) as Side;
+    const channel = new SealedChannel(secret, side, epoch);
+    const limit = Number(MAX_SEQ + 1n); // 2^64, exact as a double
+    reader.integer("send_seq", 0, limit);
+    reader.integer("recv_seq", 0, limit);
+    channel.sendSeq = BigInt(state.get("send_seq") as number | bigint);
+    channel.recvSeq = BigInt(state.get("recv_seq") as number | bigint);
+    channel.sentDigest = reader.blob("sent_digest", 32).slice();
+    channel.receivedDigest = reader.blob("received_digest", 32).slice();
+    const entries = reader.array("pending", Number(channel.sendSeq));
+    entries.forEach((entry, index) => {
+      const seq = Array.isArray(entry) && entry.length === 2 && (typeof entry[0] === "number" || typeof entry[0] === "bigint")
+        ? BigInt(entry[0]) : null;
+      const message = Array.isArray(entry) ? entry[1] : null;
+      if (seq === null || seq < 0n || seq >= channel.sendSeq || !(message instanceof Uint8Array)
+        || message.length > MAX_PLAINTEXT_BYTES || channel.pendingBySeq.has(seq)) {
+        throw new MalformedMessage(`channel state: field 'pending[${index}]' is not a [seq, message] pair`,
+          `pending[${index}]`);
+      }
+      channel.pendingBySeq.set(seq, message.slice());
+    });
+    const failed = state.get("failed") ?? null;
+    if (failed !== null) {
+      if (!Array.isArray(failed) || failed.length !== 3 || !failed.every((part) => typeof part === "string")) {
+        throw new MalformedMessage("channel state: field 'failed' must be [text, who, field] or nil", "failed");
+      }
+      channel.fault = [failed[0] as string, failed[1] as string, failed[2] as string];
+    }
+    return channel;
+  }
+
 }

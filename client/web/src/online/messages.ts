@@ -1,0 +1,47 @@
+/**
+ * What the page and the online peer's worker say to each other (plain data, by
+ * structured clone). The page sends one {@link WorkerRequest} per input; the worker
+ * answers each with one {@link WorkerReply}, in order.
+ */
+
+import type { FailureView, ObservationData, PeerNotice, RecordView, RulesData } from "./api.ts";
+
+export type WorkerRequest =
+  | { readonly op: "start"; readonly role: "host" | "guest"; readonly secret: Uint8Array; readonly rules: RulesData | null }
+  | { readonly op: "restore"; readonly secret: Uint8Array; readonly state: string }
+  | { readonly op: "receive"; readonly frame: Uint8Array }
+  | { readonly op: "act"; readonly action: string }
+  | { readonly op: "accept" }
+  | { readonly op: "decline" }
+  | { readonly op: "poll"; readonly now: number } // seconds, any fixed origin
+  | { readonly op: "timeout" } // what the peer owes did not arrive in time
+  | { readonly op: "resend" }; // after a reconnect, or the peer (re)joined
+
+/** The session as the page shows it. */
+export interface Snapshot {
+  readonly role: "host" | "guest";
+  readonly seat: number;
+  readonly rules: RulesData | null;
+  readonly rulesOffered: RulesData | null;
+  readonly observation: ObservationData | null;
+  readonly legal: readonly string[];
+  readonly waitingFor: string | null;
+  readonly scores: readonly [number, number];
+  readonly over: boolean;
+  readonly failure: FailureView | null;
+  readonly unacknowledged: number;
+  /** Messages delivered from the peer so far: a new one restarts the timer on what it owes. */
+  readonly received: number;
+}
+
+export interface WorkerReply {
+  /** Frames to send, only after `state` is stored (write-ahead, protocol.md §5.4). */
+  readonly frames: readonly Uint8Array[];
+  /** The session's state when this input changed it (else null): store it before sending. */
+  readonly state: string | null;
+  readonly notices: readonly PeerNotice[];
+  /** Records of hands verified by this input. */
+  readonly records: readonly RecordView[];
+  /** null only when no session could be made (see the "failed" notice). */
+  readonly snapshot: Snapshot | null;
+}

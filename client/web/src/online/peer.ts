@@ -1,0 +1,510 @@
+/**
+ * The online peer on the page's thread: {@link Online} and {@link OnlinePeer} of
+ * api.ts. It holds the relay's websocket (relay.ts), the timers and the browser's
+ * storage (store.ts); the session itself runs in a Web Worker (worker.ts, core.ts)
+ * so the deck's crypto never freezes the page. The twin of client/online.py.
+ *
+ * Write-ahead (protocol.md §5.4, §11.2): the session's state is stored before the
+ * frames it produced are sent. When storage refuses, nothing more is sent (re-sends
+ * included) and the player is told; the save is retried every 2 s, and after
+ * 120 s of failures the match ends as this browser's fault, everything sent still
+ * covered by the last save, so it can be continued later.
+ */
+
+import type {
+  Connection, FailureView, Online, OnlinePeer, PeerNotice, PeerView, RecordView, RulesData, StoredMatch,
+} from "./api.ts";
+import { formatInvite, type Invite, InvalidLink, linkIdHex, parseInvite, relayOfPage, SECRET_BYTES, websocketBase } from "./links.ts";
+import type { Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
+import { BROWSER_TIMERS, newToken, RelayClient, type RelayEvent, type RelayOptions, type Timers } from "./relay.ts";
+import { MatchStore, StoreError } from "./store.ts";
+
+/** The worker, or anything that answers requests in order (tests run core.ts in-process). */
+export interface PeerWorker {
+  post(request: WorkerRequest): void;
+  onReply: ((reply: WorkerReply) => void) | null;
+  /** The worker failed (its script did not load, or it threw). */
+  onError: ((message: string) => void) | null;
+  terminate(): void;
+}
+
+export interface PeerSettings {
+  /** How often the session is told the time, to re-send what is unacknowledged (s). */
+  readonly pollEvery: number;
+  /** A message the peer's program sends by itself (keys, deck, seed): allows for reconnects (s). */
+  readonly replyTimeout: number;
+  /** A person thinking about a move (s). */
+  readonly moveTimeout: number;
+  /** Seconds a relay outage may last before giving up (the terminal's --give-up-after). */
+  readonly giveUpAfter: number;
+  readonly saveRetry: number;
+  readonly saveGiveUp: number;
+  /** After the match, stay this long so a frame lost in a drop can still be re-sent (s). */
+  readonly linger: number;
+}
+
+export const DEFAULT_SETTINGS: PeerSettings = {
+  pollEvery: 1, replyTimeout: 180, moveTimeout: 900, giveUpAfter: 300, saveRetry: 2, saveGiveUp: 120, linger: 3,
+};
+
+/** What the peer needs of the page; tests give fakes. */
+export interface PeerEnvironment {
+  readonly storage: Storage | null;
+  readonly location: { readonly origin: string; readonly pathname: string };
+  /** Show the invite link in the page's own address, so a reload finds the match. */
+  readonly setAddress: (url: string) => void;
+  readonly makeWorker: () => PeerWorker;
+  readonly timers: Timers;
+  readonly randomBytes: (n: number) => Uint8Array;
+  readonly relayOptions?: Partial<RelayOptions>;
+  readonly settings?: Partial<PeerSettings>;
+}
+
+function failure(kind: string, who: string, field: string, reason: string): FailureView {
+  return { kind, who, field, reason, proven: false };
+}
+
+type Listener = (view: PeerView, notices: readonly PeerNotice[]) => void;
+
+class Peer implements OnlinePeer {
+  private readonly settings: PeerSettings;
+  private readonly listeners: Listener[] = [];
+  private connection: Connection = "connecting";
+  private link: string | null = null;
+  private snapshot: Snapshot | null = null;
+  private records: RecordView[];
+  private verified: number[];
+  private localFailure: FailureView | null = null;
+  private relay: RelayClient | null = null;
+  private worker: PeerWorker | null;
+  private state: string | null = null;
+  private room: string | null;
+  private unsaved: Uint8Array[] = [];
+  private saveFailingSince: number | null = null;
+  private retry: unknown = null;
+  private poller: unknown = null;
+  private timer: unknown = null;
+  private timerKey: string | null = null;
+  private peerSeen = false;
+  private ended = false; // closed: nothing more is sent
+  private overAt: number | null = null;
+  private pendingNotices: PeerNotice[] = [];
+
+  constructor(
+    private readonly env: PeerEnvironment,
+    private readonly store: MatchStore,
+    private readonly role: "host" | "guest",
+    private readonly invite: { relay: string; room: string | null; secret: Uint8Array },
+    private readonly linkId: string,
+    private token: string,
+    private ticket: string | null,
+  ) {
+    this.settings = { ...DEFAULT_SETTINGS, ...env.settings };
+    this.room = invite.room;
+    this.records = store.records(linkId);
+    this.verified = this.records.map((record) => record.hand);
+    if (invite.room !== null) this.link = formatInvite(invite as Invite);
+    this.worker = env.makeWorker();
+    this.worker.onReply = (reply) => this.onReply(reply);
+    this.worker.onError = (message) => this.fail(failure("LocalError", "this browser", "worker",
+      `the online peer stopped in this browser: ${message}`));
+  }
+
+  /** Make the session (new or from storage), then connect to the relay. */
+  begin(request: WorkerRequest): void {
+    this.worker!.post(request);
+    this.relay = new RelayClient({
+      relay: websocketBase(this.invite.relay), room: this.room, seat: this.role === "host" ? 0 : 1,
+      token: this.token, ticket: this.ticket, giveUpAfter: this.settings.giveUpAfter, timers: this.env.timers,
+      ...this.env.relayOptions,
+    }, (event) => this.onRelay(event));
+    this.relay.start();
+    this.poller = this.env.timers.setTimeout(() => this.tick(), this.settings.pollEvery * 1000);
+  }
+
+  /** A peer that only says why it cannot play (a finished match, a bad link). */
+  static closed(role: "host" | "guest", why: FailureView | null, notice: string | null, records: RecordView[]): OnlinePeer {
+    const view: PeerView = {
+      role, seat: role === "host" ? 0 : 1, connection: "closed", link: null, rules: null, rulesOffered: null,
+      observation: null, legal: [], waitingFor: null, scores: [0, 0], verified: records.map((r) => r.hand),
+      records, over: true, failure: why,
+    };
+    const notices: PeerNotice[] = [
+      ...(why === null ? [] : [{ kind: "failed", failure: why } as const]),
+      ...(notice === null ? [] : [{ kind: "notice", text: notice } as const]),
+    ];
+    return {
+      subscribe: (listener) => listener(view, notices),
+      act: () => {},
+      acceptRules: () => {},
+      declineRules: () => {},
+      leave: () => {},
+    };
+  }
+
+  // -- the board's calls -----------------------------------------------------------
+
+  subscribe(listener: Listener): void {
+    this.listeners.push(listener);
+    listener(this.view(), []);
+  }
+
+  act(action: string): void {
+    this.post({ op: "act", action });
+  }
+
+  acceptRules(): void {
+    this.post({ op: "accept" });
+  }
+
+  declineRules(): void {
+    this.post({ op: "decline" });
+  }
+
+  leave(): void {
+    this.close();
+    this.store.remove(this.linkId);
+    this.tell([]);
+  }
+
+  // -- the worker's answers ----------------------------------------------------------
+
+  private post(request: WorkerRequest): void {
+    if (!this.ended || request.op === "receive") this.worker?.post(request);
+  }
+
+  private onReply(reply: WorkerReply): void {
+    const notices = [...this.pendingNotices, ...reply.notices];
+    this.pendingNotices = [];
+    if (reply.snapshot !== null) this.snapshot = reply.snapshot;
+    for (const notice of notices) if (notice.kind === "hand-verified") this.verified.push(notice.hand);
+    if (reply.snapshot === null) {
+      // No session could be made: nothing to send, nothing to keep.
+      const failed = notices.find((n) => n.kind === "failed");
+      if (failed !== undefined && failed.kind === "failed") this.localFailure = failed.failure;
+      this.close();
+      this.tell(notices);
+      return;
+    }
+    if (reply.records.length > 0) {
+      this.records = [...this.records, ...reply.records];
+      try {
+        this.store.saveRecords(this.linkId, this.records);
+      } catch (exc) {
+        if (!(exc instanceof StoreError)) throw exc;
+        notices.push({ kind: "notice", text: `${exc.message} The hand's record can still be downloaded from this page.` });
+      }
+    }
+    if (reply.state !== null) this.state = reply.state;
+    if (reply.state !== null || this.unsaved.length > 0) {
+      this.unsaved.push(...reply.frames);
+      if (this.save(notices)) this.transmit(this.unsaved.splice(0));
+    } else {
+      this.transmit(reply.frames);
+    }
+    this.restartTimer();
+    this.tell(notices);
+  }
+
+  /** Store the state; false (frames held, a retry scheduled) when storage refused. */
+  private save(notices: PeerNotice[]): boolean {
+    // A host before the relay gave it a room, or before the worker made the session:
+    // nothing was sent yet, so nothing needs covering.
+    if (this.room === null || this.state === null) return false;
+    const over = this.snapshot?.over ?? false;
+    try {
+      this.store.save(this.linkId, {
+        role: this.role, relay: this.invite.relay, room: this.room, token: this.token, ticket: this.ticket,
+        // Once over, the state (and its secrets) goes; a note of the end stays.
+        state: over ? null : this.state, finished: over ? this.outcome() : null,
+      });
+    } catch (exc) {
+      if (!(exc instanceof StoreError)) throw exc;
+      if (over) return true; // nothing to resume from any more: play needs no save
+      const now = this.env.timers.now();
+      if (this.saveFailingSince === null) {
+        this.saveFailingSince = now;
+        const s = this.settings;
+        notices.push({ kind: "notice", text: `${exc.message} Nothing more is sent to your friend until the match `
+          + `is saved: trying again every ${s.saveRetry} s, for up to ${s.saveGiveUp} s.` });
+      }
+      if (this.retry === null && !this.ended) {
+        this.retry = this.env.timers.setTimeout(() => this.retrySaving(), this.settings.saveRetry * 1000);
+      }
+      if ((now - this.saveFailingSince) / 1000 >= this.settings.saveGiveUp) {
+        this.fail(failure("LocalError", "this browser", "storage",
+          `the match could not be saved for ${Math.round((now - this.saveFailingSince) / 1000)} s (${exc.message}); `
+          + "nothing unsaved was sent, so it can be continued from the last save"));
+      }
+      return false;
+    }
+    if (this.saveFailingSince !== null) {
+      this.saveFailingSince = null;
+      notices.push({ kind: "notice", text: "The match is saved again; play goes on." });
+    }
+    return true;
+  }
+
+  private retrySaving(): void {
+    this.retry = null;
+    if (this.ended || this.saveFailingSince === null) return;
+    const notices: PeerNotice[] = [];
+    if (this.save(notices)) {
+      this.unsaved = [];
+      this.post({ op: "resend" }); // everything unacknowledged: a superset of what waited
+    }
+    this.tell(notices);
+  }
+
+  private transmit(frames: readonly Uint8Array[]): void {
+    if (this.ended) return;
+    for (const frame of frames) this.relay?.send(frame); // false while disconnected: re-sent later
+  }
+
+  private outcome(): string {
+    const snap = this.snapshot;
+    if (snap?.failure) return `${snap.failure.kind}: ${snap.failure.reason}`;
+    return "the match is over";
+  }
+
+  // -- the relay -------------------------------------------------------------------
+
+  private onRelay(event: RelayEvent): void {
+    switch (event.kind) {
+      case "frame":
+        this.post({ op: "receive", frame: event.data });
+        return;
+      case "connected":
+        this.ticket = event.ticket;
+        if (this.room === null) {
+          this.room = event.room;
+          this.link = formatInvite({ relay: this.invite.relay, room: event.room, secret: this.invite.secret });
+          this.env.setAddress(this.link);
+        }
+        // Frames held until the room was known: stored now, then sent.
+        if (this.unsaved.length > 0 && this.save(this.pendingNotices)) this.transmit(this.unsaved.splice(0));
+        else this.save(this.pendingNotices);
+        this.connection = "waiting";
+        break;
+      case "reconnected":
+        this.ticket = event.ticket;
+        this.connection = "waiting";
+        this.post({ op: "resend" });
+        break;
+      case "waiting":
+        this.connection = "waiting";
+        break;
+      case "peer-joined":
+        // After a relay restart a returning peer looks new: re-send either way.
+        this.peerSeen = true;
+        this.connection = "connected";
+        this.post({ op: "resend" });
+        break;
+      case "peer-left":
+        this.connection = "peer-left";
+        break;
+      case "peer-gone":
+        this.connection = "peer-left";
+        this.pendingNotices.push({ kind: "notice", text: "Your friend left the room." });
+        break;
+      case "reconnecting":
+        this.connection = "reconnecting";
+        break;
+      case "closed":
+        this.connection = "closed";
+        if (!this.ended && !(this.snapshot?.over ?? false)) {
+          this.localFailure = failure("ConnectionFailed", "the relay", "connection",
+            `the relay connection ended: ${event.reason}; the match is kept in this browser: open the link again to continue`);
+          this.pendingNotices.push({ kind: "failed", failure: this.localFailure });
+        }
+        this.close();
+        break;
+    }
+    this.restartTimer();
+    const notices = this.pendingNotices;
+    this.pendingNotices = [];
+    this.tell(notices);
+  }
+
+  // -- timers ----------------------------------------------------------------------
+
+  private tick(): void {
+    this.poller = null;
+    if (this.ended) return;
+    const snap = this.snapshot;
+    if (snap !== null && snap.failure === null && this.relay?.connected) {
+      this.post({ op: "poll", now: this.env.timers.now() / 1000 });
+    }
+    if (snap?.over) {
+      // Stay a little, so the friend can still ask for our last messages; longer
+      // while they have not acknowledged them.
+      const now = this.env.timers.now();
+      this.overAt ??= now;
+      const waited = (now - this.overAt) / 1000;
+      if (waited >= this.settings.linger && (snap.failure !== null || snap.unacknowledged === 0
+        || waited >= this.settings.replyTimeout)) {
+        this.close();
+        this.tell([]);
+        return;
+      }
+    }
+    this.poller = this.env.timers.setTimeout(() => this.tick(), this.settings.pollEvery * 1000);
+  }
+
+  /** The timer on what the peer owes (protocol.md §11.3): runs while connected and owed. */
+  private restartTimer(): void {
+    const snap = this.snapshot;
+    const owed = snap === null || snap.over ? null : snap.waitingFor;
+    if (owed === null || !this.peerSeen || !this.relay?.connected || this.ended) {
+      this.stopTimer();
+      return;
+    }
+    const key = `${owed}:${snap!.received}`;
+    if (key === this.timerKey && this.timer !== null) return; // still waiting for the same thing
+    this.stopTimer();
+    const seconds = owed === "move" ? this.settings.moveTimeout : this.settings.replyTimeout;
+    this.timerKey = key;
+    this.timer = this.env.timers.setTimeout(() => {
+      this.timer = this.timerKey = null;
+      this.post({ op: "timeout" });
+    }, seconds * 1000);
+  }
+
+  private stopTimer(): void {
+    if (this.timer !== null) this.env.timers.clearTimeout(this.timer);
+    this.timer = this.timerKey = null;
+  }
+
+  // -- ending ----------------------------------------------------------------------
+
+  private fail(why: FailureView): void {
+    this.localFailure = why;
+    this.close();
+    this.tell([{ kind: "failed", failure: why }]);
+  }
+
+  private close(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.connection = "closed";
+    this.stopTimer();
+    for (const handle of [this.poller, this.retry]) if (handle !== null) this.env.timers.clearTimeout(handle);
+    this.poller = this.retry = null;
+    this.relay?.close();
+    // The worker keeps the session's secrets only as long as it is needed.
+    this.worker?.terminate();
+    this.worker = null;
+  }
+
+  private view(): PeerView {
+    const snap = this.snapshot;
+    return {
+      role: this.role,
+      seat: this.role === "host" ? 0 : 1,
+      connection: this.connection,
+      link: this.role === "host" ? this.link : null,
+      rules: snap?.rules ?? null,
+      rulesOffered: snap?.rulesOffered ?? null,
+      observation: snap?.observation ?? null,
+      legal: this.ended ? [] : snap?.legal ?? [],
+      waitingFor: snap?.waitingFor ?? null,
+      scores: snap?.scores ?? [0, 0],
+      verified: [...this.verified],
+      records: [...this.records],
+      over: (snap?.over ?? false) || this.localFailure !== null,
+      failure: snap?.failure ?? this.localFailure,
+    };
+  }
+
+  private tell(notices: readonly PeerNotice[]): void {
+    const view = this.view();
+    for (const listener of this.listeners) listener(view, notices);
+  }
+}
+
+/** The browser's {@link Online}: hosts on, and joins through, the relay that served the page. */
+export function createOnline(env: PeerEnvironment): Online {
+  const store = new MatchStore(env.storage);
+  return {
+    host(rules: RulesData): OnlinePeer {
+      const secret = env.randomBytes(SECRET_BYTES);
+      const linkId = linkIdHex(secret);
+      const peer = new Peer(env, store, "host", { relay: relayOfPage(env.location), room: null, secret },
+        linkId, newToken(), null);
+      peer.begin({ op: "start", role: "host", secret, rules });
+      return peer;
+    },
+    join(link: string): OnlinePeer {
+      let invite: Invite;
+      try {
+        invite = parseInvite(link);
+      } catch (exc) {
+        if (!(exc instanceof InvalidLink)) throw exc;
+        const room = /\/j\/([A-Za-z0-9_-]{32})(?:$|[?#])/.exec(link)?.[1];
+        const why = room !== undefined && store.keeps(room)
+          ? "This match is kept in this browser, but not its secret, which is never stored: open the invite link "
+            + "itself (the whole link, with the part after #) to continue it."
+          : exc.message;
+        return Peer.closed("guest", failure("LocalError", "this browser", "link", why), null, []);
+      }
+      const linkId = linkIdHex(invite.secret);
+      const entry = store.load(linkId);
+      if (entry?.finished != null || (entry !== null && entry.state === null)) {
+        return Peer.closed(entry.role, null,
+          `The match of this invite link is over (${entry.finished ?? "ended"}). Ask your friend for a new link to play again.`,
+          store.records(linkId));
+      }
+      if (entry !== null && entry.state !== null) {
+        // This browser keeps the match: continue it in the role it had (a host's
+        // page shows its own invite link, so a reload lands here too).
+        const peer = new Peer(env, store, entry.role, invite, linkId, entry.token, entry.ticket);
+        peer.begin({ op: "restore", secret: invite.secret, state: entry.state });
+        return peer;
+      }
+      const peer = new Peer(env, store, "guest", invite, linkId, newToken(), null);
+      peer.begin({ op: "start", role: "guest", secret: invite.secret, rules: null });
+      return peer;
+    },
+    stored(): readonly StoredMatch[] {
+      return store.stored();
+    },
+  };
+}
+
+/** The worker built beside board.js (dist/worker.js). */
+export function browserWorker(): PeerWorker {
+  const worker = new Worker(new URL("worker.js", import.meta.url));
+  const handle: PeerWorker = {
+    post: (request) => worker.postMessage(request),
+    onReply: null,
+    onError: null,
+    terminate: () => worker.terminate(),
+  };
+  worker.onmessage = (ev: MessageEvent<WorkerReply>) => handle.onReply?.(ev.data);
+  worker.onerror = (ev: ErrorEvent) => handle.onError?.(ev.message || "its script failed");
+  return handle;
+}
+
+/** The page's own {@link Online}. */
+export function browserOnline(): Online {
+  let storage: Storage | null;
+  try {
+    storage = window.localStorage; // may throw where site data is blocked
+  } catch {
+    storage = null;
+  }
+  return createOnline({
+    storage,
+    location: window.location,
+    setAddress: (url) => {
+      const target = new URL(url);
+      // Same origin: only the path and fragment change, and no request is made.
+      if (target.origin === window.location.origin) {
+        window.history.replaceState(null, "", target.pathname + window.location.search + target.hash);
+      }
+    },
+    makeWorker: browserWorker,
+    timers: BROWSER_TIMERS,
+    randomBytes: (n) => crypto.getRandomValues(new Uint8Array(n)),
+  });
+}

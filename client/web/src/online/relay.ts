@@ -1,0 +1,298 @@
+/**
+ * One seat in one room of a gin relay, over the browser's WebSocket: the twin of
+ * client/transport.py (docs/running-a-relay.md is the protocol).
+ *
+ * The host's client asks `/new` for a room, the guest's `/j/ROOM?seat=1`; both
+ * present a random seat token and, once they have it, the relay's seat ticket, so
+ * the seat is theirs again after a drop or a relay restart. A dropped connection is
+ * retried with exponential back-off and jitter until an outage lasts `giveUpAfter`
+ * seconds, or at once ends when the relay refuses the seat for good.
+ *
+ * It never queues a frame across a reconnect: `send` while disconnected sends
+ * nothing, and the layer above re-sends what is unacknowledged after
+ * "reconnected" and "peer-joined" (protocol.md §11.2).
+ */
+
+export type RelayEvent =
+  | { readonly kind: "frame"; readonly data: Uint8Array }
+  | { readonly kind: "connected"; readonly room: string; readonly ticket: string | null }
+  | { readonly kind: "reconnected"; readonly attempts: number; readonly ticket: string | null }
+  | { readonly kind: "waiting" } // the other seat was never taken, or was given up
+  | { readonly kind: "peer-joined"; readonly returning: boolean }
+  | { readonly kind: "peer-left"; readonly grace: number }
+  | { readonly kind: "peer-gone" }
+  | { readonly kind: "reconnecting"; readonly attempt: number; readonly delay: number; readonly reason: string }
+  | { readonly kind: "closed"; readonly code: number | null; readonly reason: string }; // always the last
+
+/** What the client needs of the browser's WebSocket (tests give a fake). */
+export interface SocketLike {
+  binaryType: string;
+  readonly readyState: number;
+  onopen: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: { code: number; reason: string }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  send(data: Uint8Array): void;
+  close(code?: number, reason?: string): void;
+}
+
+/** Timers and the clock, injectable so tests run without waiting. */
+export interface Timers {
+  now(): number; // milliseconds
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const BROWSER_TIMERS: Timers = {
+  now: () => performance.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export interface RelayOptions {
+  /** ws: or wss: address of the relay, with any path prefix, no trailing "/". */
+  readonly relay: string;
+  /** null: create a room (the host). */
+  readonly room: string | null;
+  readonly seat: number;
+  readonly token: string;
+  readonly ticket: string | null;
+  /** Seconds an outage may last before the client gives up (the terminal's --give-up-after). */
+  readonly giveUpAfter?: number;
+  readonly openSocket?: (url: string) => SocketLike;
+  readonly timers?: Timers;
+  readonly random?: () => number;
+}
+
+/** Close codes after which retrying cannot help (the relay's table); 4409 is retried. */
+const FINAL_CODES = new Set([1000, 1002, 1003, 1007, 1008, 1009, 1010, 4000, 4400, 4404, 4410]);
+const TICKET = /^[A-Za-z0-9_-]{32}$/;
+const OPEN = 1;
+// Below the relay's default flood limit (20 frames/s, bursts of 100), as the terminal paces.
+const SEND_RATE = 15;
+const SEND_BURST = 50;
+const OPEN_TIMEOUT_MS = 10_000;
+
+/** A random seat token: 32 lowercase hex digits. */
+export function newToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Delay before attempt n (s): min(30, 0.5·2^(n−1)), half of it jittered ("equal jitter"). */
+export function backoff(attempt: number, random: () => number): number {
+  const base = Math.min(30, 0.5 * 2 ** (attempt - 1));
+  return base / 2 + (random() * base) / 2;
+}
+
+export class RelayClient {
+  room: string | null;
+  ticket: string | null;
+  readonly seat: number;
+  readonly token: string;
+  private socket: SocketLike | null = null; // welcomed: frames flow
+  private pending: SocketLike | null = null; // opened, no welcome yet
+  private finished = false;
+  private everConnected = false;
+  private attempt = 0;
+  private outageSince: number | null = null;
+  private retry: unknown = null;
+  private openTimer: unknown = null;
+  private queue: Uint8Array[] = [];
+  private tokens = SEND_BURST;
+  private tokensAt: number | null = null;
+  private pacer: unknown = null;
+  private readonly timers: Timers;
+  private readonly random: () => number;
+  private readonly openSocket: (url: string) => SocketLike;
+  private readonly giveUpAfter: number;
+
+  constructor(private readonly options: RelayOptions, private readonly listener: (event: RelayEvent) => void) {
+    this.room = options.room;
+    this.seat = options.seat;
+    this.token = options.token;
+    this.ticket = options.ticket;
+    this.timers = options.timers ?? BROWSER_TIMERS;
+    this.random = options.random ?? Math.random;
+    this.giveUpAfter = options.giveUpAfter ?? 300;
+    this.openSocket = options.openSocket ?? ((url) => {
+      const socket = new WebSocket(url) as unknown as SocketLike;
+      return socket;
+    });
+  }
+
+  get connected(): boolean {
+    return this.socket !== null;
+  }
+
+  start(): void {
+    this.open();
+  }
+
+  /** Send one frame to the other seat; false (nothing sent) while disconnected. */
+  send(data: Uint8Array): boolean {
+    if (this.socket === null || this.finished) return false;
+    this.queue.push(data);
+    this.pump();
+    return true;
+  }
+
+  /** Leave for good (close code 1000: the relay frees the seat at once). */
+  close(): void {
+    if (this.finished) return;
+    const socket = this.socket ?? this.pending;
+    this.socket = this.pending = null;
+    socket?.close(1000, "player left");
+    this.finish(1000, "closed by this side");
+  }
+
+  private url(): string {
+    const base = this.options.relay;
+    if (this.room === null) return `${base}/new?token=${this.token}`;
+    const url = `${base}/j/${this.room}?seat=${this.seat}&token=${this.token}`;
+    return this.ticket === null ? url : `${url}&ticket=${this.ticket}`;
+  }
+
+  private open(): void {
+    let socket: SocketLike;
+    try {
+      socket = this.openSocket(this.url());
+    } catch (exc) {
+      this.dropped(null, `cannot open a connection to the relay: ${String(exc)}`);
+      return;
+    }
+    socket.binaryType = "arraybuffer";
+    this.pending = socket;
+    let welcomed = false;
+    this.openTimer = this.timers.setTimeout(() => {
+      if (!welcomed && this.pending === socket) socket.close(4001, "no welcome in time") // not 1000: that gives the seat up;
+    }, OPEN_TIMEOUT_MS);
+    socket.onmessage = (ev) => {
+      if (this.finished) return;
+      const data = ev.data;
+      if (!welcomed) {
+        const hello = typeof data === "string" ? control(data) : null;
+        if (hello === null || hello.type === "error") return; // the close that follows says why
+        welcomed = true;
+        this.timers.clearTimeout(this.openTimer);
+        this.welcome(socket, hello);
+        return;
+      }
+      if (typeof data === "string") {
+        this.control(control(data));
+      } else if (data instanceof ArrayBuffer) {
+        this.listener({ kind: "frame", data: new Uint8Array(data) });
+      }
+    };
+    socket.onclose = (ev) => {
+      this.timers.clearTimeout(this.openTimer);
+      if (this.socket !== socket && this.pending !== socket) return;
+      this.socket = this.pending = null;
+      this.dropped(ev.code, ev.reason || (welcomed ? "connection lost" : "cannot reach the relay"));
+    };
+    socket.onerror = () => {}; // a close event follows with the code
+  }
+
+  private welcome(socket: SocketLike, hello: Record<string, unknown>): void {
+    if ((hello.type !== "created" && hello.type !== "joined") || hello.seat !== this.seat
+      || typeof hello.room !== "string") {
+      this.pending = null;
+      socket.close(1002, "unexpected welcome");
+      this.finish(1002, "the relay's welcome was not a gin relay's");
+      return;
+    }
+    this.pending = null;
+    this.socket = socket;
+    this.room = hello.room;
+    if (typeof hello.ticket === "string" && TICKET.test(hello.ticket)) this.ticket = hello.ticket;
+    const attempts = this.attempt;
+    this.attempt = 0;
+    this.outageSince = null;
+    this.queue = [];
+    this.listener(attempts === 0 && !this.everConnected
+      ? { kind: "connected", room: hello.room, ticket: this.ticket }
+      : { kind: "reconnected", attempts, ticket: this.ticket });
+    this.everConnected = true;
+    if (hello.peer === "connected") this.listener({ kind: "peer-joined", returning: false });
+    else if (hello.peer === "away") this.listener({ kind: "peer-left", grace: Number(hello.grace) || 0 });
+    else this.listener({ kind: "waiting" });
+  }
+
+  private control(message: Record<string, unknown> | null): void {
+    // Types this version does not know are ignored, so relays can add new ones.
+    switch (message?.type) {
+      case "peer_joined": this.listener({ kind: "peer-joined", returning: false }); break;
+      case "peer_reconnected": this.listener({ kind: "peer-joined", returning: true }); break;
+      case "peer_left": this.listener({ kind: "peer-left", grace: Number(message.grace) || 0 }); break;
+      case "peer_gone": this.listener({ kind: "peer-gone" }); break;
+    }
+  }
+
+  private dropped(code: number | null, reason: string): void {
+    if (this.finished) return;
+    this.queue = [];
+    if (code !== null && FINAL_CODES.has(code)) {
+      this.finish(code, reason);
+      return;
+    }
+    const now = this.timers.now();
+    this.outageSince ??= now;
+    const left = this.giveUpAfter * 1000 - (now - this.outageSince);
+    if (left <= 0) {
+      this.finish(code, `gave up after trying for ${this.giveUpAfter} s: ${reason}`);
+      return;
+    }
+    this.attempt += 1;
+    const delay = Math.min(backoff(this.attempt, this.random), left / 1000);
+    const why = code === null ? reason : `${reason} (code ${code})`;
+    this.listener({ kind: "reconnecting", attempt: this.attempt, delay, reason: why });
+    this.retry = this.timers.setTimeout(() => {
+      this.retry = null;
+      if (!this.finished) this.open();
+    }, delay * 1000);
+  }
+
+  private finish(code: number | null, reason: string): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.queue = [];
+    if (this.retry !== null) this.timers.clearTimeout(this.retry);
+    if (this.pacer !== null) this.timers.clearTimeout(this.pacer);
+    this.listener({ kind: "closed", code, reason });
+  }
+
+  /** Token bucket: frames leave at most SEND_RATE a second after a burst of SEND_BURST. */
+  private pump(): void {
+    if (this.pacer !== null) return;
+    const now = this.timers.now();
+    if (this.tokensAt !== null) {
+      this.tokens = Math.min(SEND_BURST, this.tokens + ((now - this.tokensAt) / 1000) * SEND_RATE);
+    }
+    this.tokensAt = now;
+    while (this.queue.length > 0 && this.tokens >= 1) {
+      const socket = this.socket;
+      if (socket === null || socket.readyState !== OPEN) {
+        this.queue = [];
+        return;
+      }
+      socket.send(this.queue.shift()!);
+      this.tokens -= 1;
+    }
+    if (this.queue.length > 0) {
+      this.pacer = this.timers.setTimeout(() => {
+        this.pacer = null;
+        this.pump();
+      }, ((1 - this.tokens) / SEND_RATE) * 1000);
+    }
+  }
+}
+
+function control(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,289 @@
+/**
+ * Re-verify a hand record on its own (gin/audit.py, protocol.md §9).
+ *
+ * The checks: both players' signatures of the hand digest, under the keys the
+ * match id is bound to; each seed opens its commitment; each deck message equals
+ * what its sender's seed makes of the message it received; every key revealed is
+ * the one its revealer's seed derives, and each step reveals exactly the keys the
+ * protocol sends there (reveals.ts); every action replays legally through the
+ * rules engine on the deck the seeds define; the replayed score equals the
+ * recorded one; the match scores after the hand equal those after the hand
+ * before plus this hand's result. A failure names the seat at fault (`host` or
+ * `guest`; `record` when the record contradicts itself) and where, in exactly
+ * gin's words. What the records given cannot prove is listed as unproven, never
+ * shown as verified. (gin's replay told as text is not ported: the board shows
+ * the hand itself.)
+ */
+
+import { Card } from "../engine/cards.ts";
+import { Hand } from "../engine/hand.ts";
+import { equalBytes, toHex } from "./bytes.ts";
+import * as cosign from "./cosign.ts";
+import * as fd from "./fairdeal.ts";
+import { type HandRecord, Score, SEATS, type Step } from "./records.ts";
+import { Reveals } from "./reveals.ts";
+
+/** One failed check: `who` is at fault ("host", "guest" or "record"). */
+export class Finding {
+  constructor(readonly who: string, readonly where: string, readonly detail: string) {
+    Object.freeze(this);
+  }
+
+  toString(): string {
+    return `${this.where}: ${this.detail} (at fault: ${this.who})`;
+  }
+}
+
+export class AuditResult {
+  constructor(
+    readonly findings: readonly Finding[],
+    /** What the records given cannot prove, each a sentence: not a failure, and
+     * never to be shown as verified. */
+    readonly unproven: readonly string[] = [],
+  ) {
+    Object.freeze(this);
+  }
+
+  get ok(): boolean {
+    return this.findings.length === 0;
+  }
+
+  get atFault(): ReadonlySet<string> {
+    return new Set(this.findings.map((f) => f.who));
+  }
+}
+
+const unsigned = (record: HandRecord): boolean => record.signatures[0].length === 0 && record.signatures[1].length === 0;
+
+/**
+ * Check `record` completely. `trustSeat`: a player auditing its own hand skips
+ * recomputing its own deck messages (see fairdeal's auditHand).
+ *
+ * `previous` is the verified record of the hand before in the same match, whose
+ * own scores are proven: this hand's rules, dealer and scores must follow from
+ * it. Without it the scores of a hand after the first are checked only against
+ * what this hand alone shows, and the scores before it are listed as unproven.
+ */
+export function auditRecord(
+  record: HandRecord, trustSeat: number | null = null, previous: HandRecord | null = null,
+): AuditResult {
+  const [signed, notSigned] = checkSignatures(record);
+  const whereKey = keySteps(record);
+  const report = fd.auditHand({
+    matchId: record.matchId,
+    handNumber: record.handNumber,
+    firstSeed: record.seeds[0],
+    secondSeed: record.seeds[1],
+    firstCommitment: record.commitments[0],
+    secondCommitment: record.commitments[1],
+    message1: record.messages[0],
+    message2: record.messages[1],
+    message3: record.messages[2],
+    revealedKeys: record.steps.flatMap((s) =>
+      s.keys.map(([pos, key]) => [record.roleOf(s.seat), pos, key] as [fd.Role, number, bigint])),
+    trust: trustSeat === null ? null : record.roleOf(trustSeat),
+  });
+  const findings = report.deviations.map((d) =>
+    new Finding(SEATS[record.seatOf(d.role)]!, where(d, whereKey), d.detail));
+  if (report.deck === null) return new AuditResult([...signed, ...findings], notSigned);
+  const deck = report.deck.map((c) => Card.fromIndex(c));
+  const replayFindings = replay(record, deck);
+  // With a deviating deck the hand was played on other cards: a replay failure
+  // would then blame whoever met the difference first, so only the deck counts.
+  let unproven: string[] = [];
+  if (!findings.length) {
+    findings.push(...replayFindings);
+    if (!replayFindings.length) {
+      findings.push(...follows(record, previous));
+      const [scoreFindings, scoresUnproven] = checkScores(record, previous);
+      findings.push(...scoreFindings);
+      unproven = scoresUnproven;
+    }
+  }
+  return new AuditResult([...signed, ...findings], [...notSigned, ...unproven]);
+}
+
+/**
+ * Both players signed this hand as recorded, under the keys its match id names.
+ * A session checks the other's signature on arrival and keeps no record of a hand
+ * it could not verify, so a signature that fails here is the record's.
+ */
+function checkSignatures(record: HandRecord): [Finding[], string[]] {
+  if (unsigned(record)) return [[], ["the hand is not signed yet"]]; // a session auditing before signing
+  if (!equalBytes(record.matchId, cosign.matchIdFor(record.linkId, record.signingKeys[0], record.signingKeys[1]))) {
+    return [[new Finding("record", "match_id",
+      "the match id is not the one the link id and the signing keys make")], []];
+  }
+  const digest = cosign.handDigest(record);
+  return [[0, 1].filter((seat) => !cosign.verify(record.signingKeys[seat]!, digest, record.signatures[seat]!))
+    .map((seat) => new Finding("record", `signatures.${SEATS[seat]}`,
+      `the ${SEATS[seat]}'s signature does not sign this hand as recorded`)), []];
+}
+
+/**
+ * Audit several records, in the order given, chaining the hands of each match.
+ *
+ * Each hand is checked against the hand before it in its match when that record
+ * is among `records` and verified with proven scores, so a run of records from
+ * hand 1 proves every total. Two records of one hand (the two players' copies)
+ * must agree in everything but the interleaving of the keys both sent at once.
+ * `names` label the records in findings (default: "record 1", ...).
+ */
+export function auditRecords(records: readonly HandRecord[], names: readonly string[] | null = null): AuditResult[] {
+  const labels = names !== null ? [...names] : records.map((_, i) => `record ${i + 1}`);
+  const id = (r: HandRecord): string => toHex(r.matchId);
+  const order = records.map((_, i) => i).sort((i, j) => {
+    const [a, b] = [records[i]!, records[j]!];
+    return compareBytes(a.matchId, b.matchId) || a.handNumber - b.handNumber || i - j;
+  });
+  const results = new Map<number, AuditResult>();
+  const proven = new Map<string, HandRecord>(); // verified, scores proven
+  for (const i of order) {
+    const record = records[i]!;
+    const previous = proven.get(`${id(record)}/${record.handNumber - 1}`) ?? null;
+    let result = auditRecord(record, null, previous);
+    if (record.handNumber > 1 && previous === null) result = withoutPrevious(result, record, records);
+    const clash = records.flatMap((other, j) =>
+      j !== i && sameHand(other, record) && differs(other, record) ? [labels[j]!] : []);
+    if (clash.length) {
+      result = new AuditResult([...result.findings, new Finding("record", "hand",
+        `${clash.join(", ")} of the same hand tells it otherwise; at most one of them is true`)], result.unproven);
+    }
+    results.set(i, result);
+    const key = `${id(record)}/${record.handNumber}`;
+    if (result.ok && (record.handNumber === 1 || previous !== null) && !proven.has(key)) proven.set(key, record);
+  }
+  return records.map((_, i) => results.get(i)!);
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+const sameHand = (a: HandRecord, b: HandRecord): boolean =>
+  equalBytes(a.matchId, b.matchId) && a.handNumber === b.handNumber;
+
+const stepText = (s: Step): string => JSON.stringify(s.toDict());
+
+/** Whether two records of one hand disagree beyond the order of key-only steps
+ * (each side records its own deal keys and the other's as they came). */
+function differs(a: HandRecord, b: HandRecord): boolean {
+  const moves = (r: HandRecord): string => JSON.stringify(r.steps.filter((s) => s.action !== null).map(stepText));
+  const keysOnly = (r: HandRecord): string => JSON.stringify(r.steps.filter((s) => s.action === null)
+    .map(stepText).sort());
+  return !a.with({ steps: [] }).equals(b.with({ steps: [] })) || moves(a) !== moves(b) || keysOnly(a) !== keysOnly(b);
+}
+
+/** Say why the hand before could not be used, when its record was given. */
+function withoutPrevious(result: AuditResult, record: HandRecord, records: readonly HandRecord[]): AuditResult {
+  const given = records.some((r) => equalBytes(r.matchId, record.matchId) && r.handNumber === record.handNumber - 1);
+  if (!given || !result.unproven.length) return result;
+  const why = `the record of hand ${record.handNumber - 1} was given but did not verify `
+    + "with proven scores, so nothing follows from it";
+  return new AuditResult(result.findings, [...result.unproven, why]);
+}
+
+/** The rules, the dealer and the match's going on, from the hand before. */
+function follows(record: HandRecord, previous: HandRecord | null): Finding[] {
+  if (previous === null) return [];
+  const n = previous.handNumber;
+  const out: Finding[] = [];
+  if (!previous.rules.equals(record.rules)) {
+    out.push(new Finding("record", "rules", `hand ${n} of this match was played under other rules`));
+  }
+  const winner = previous.score.winner;
+  const dealer = winner === null ? previous.dealer : record.rules.winnerDeals ? winner : 1 - previous.dealer;
+  if (record.dealer !== dealer) {
+    out.push(new Finding("record", "dealer", `after hand ${n} ${SEATS[dealer]} deals, not ${SEATS[record.dealer]}`));
+  }
+  const target = previous.rules.target;
+  if (Math.max(...previous.scores) >= target) {
+    out.push(new Finding("record", "hand", `the match ended with hand ${n} (a score `
+      + `reached ${target}): there is no hand ${record.handNumber}`));
+  }
+  return out;
+}
+
+/**
+ * The match scores after the hand: `previous`'s plus this hand's points. Hand 1
+ * starts from 0-0. For a later hand without the record before it only what this
+ * hand shows is checked: the scores before it, the recorded ones less this hand's
+ * points, cannot be negative nor already have ended the match.
+ */
+function checkScores(record: HandRecord, previous: HandRecord | null): [Finding[], string[]] {
+  const gained = [0, 0];
+  if (record.score.winner !== null) gained[record.score.winner] = record.score.points; // the replayed result
+  const n = record.handNumber;
+  if (n === 1 || previous !== null) {
+    const before = previous === null ? [0, 0] : previous.scores;
+    const want: [number, number] = [before[0]! + gained[0]!, before[1]! + gained[1]!];
+    if (want[0] === record.scores[0] && want[1] === record.scores[1]) return [[], []];
+    const source = previous === null ? "0-0 before hand 1" : `the scores after hand ${n - 1}`;
+    return [[new Finding("record", "scores", `recorded ${scoresText(record.scores)}; ${source} and this hand's `
+      + `result give ${scoresText(want)}`)], []];
+  }
+  const before: [number, number] = [record.scores[0] - gained[0]!, record.scores[1] - gained[1]!];
+  if (Math.min(...before) < 0) {
+    return [[new Finding("record", "scores",
+      `recorded ${scoresText(record.scores)}, less than this hand's result alone gives`)], []];
+  }
+  if (Math.max(...before) >= record.rules.target) {
+    return [[new Finding("record", "scores", `recorded ${scoresText(record.scores)}: before this hand `
+      + `${scoresText(before)}, so the match had already ended at ${record.rules.target}`)], []];
+  }
+  const signed = unsigned(record) ? "" : "both players signed them, but ";
+  return [[], [`the match scores before hand ${n} (this record implies ${scoresText(before)}) and so those `
+    + `after it: ${signed}one record cannot prove them; give gin audit the records of the hands before it, `
+    + "from hand 1"]];
+}
+
+const scoresText = (scores: readonly number[]): string => `host ${scores[0]}, guest ${scores[1]}`;
+
+function where(d: fd.Deviation, keySteps: ReadonlyMap<string, string>): string {
+  const plain = d.position === null ? d.field : `${d.field}[${d.position}]`;
+  return d.field === "key" ? keySteps.get(`${d.role}/${d.position}`) ?? plain : plain;
+}
+
+/** Where each revealed key first appears, so a bad key names its step. */
+function keySteps(record: HandRecord): Map<string, string> {
+  const out = new Map<string, string>();
+  record.steps.forEach((step, i) => step.keys.forEach(([pos], j) => {
+    const key = `${record.roleOf(step.seat)}/${pos}`;
+    if (!out.has(key)) out.set(key, `steps[${i}].keys[${j}] (key[${pos}])`);
+  }));
+  return out;
+}
+
+function replay(record: HandRecord, deck: readonly Card[]): Finding[] {
+  const hand = new Hand(deck, record.dealer, record.rules);
+  const reveals = new Reveals(hand);
+  for (const [i, step] of record.steps.entries()) {
+    const illegal = step.action === null ? null : hand.refusal(step.seat, step.action);
+    if (illegal !== null) {
+      return [new Finding(SEATS[step.seat]!, `steps[${i}]`,
+        `${SEATS[step.seat]} cannot ${step.action} in the ${hand.phase} phase: ${illegal}`)];
+    }
+    // The session checked each key on arrival: a key missing or out of place is
+    // the record's own inconsistency, not a player's.
+    const why = reveals.refusal(step);
+    if (why !== null) return [new Finding("record", `steps[${i}]`, why)];
+    if (step.action !== null) {
+      hand.apply(step.seat, step.action);
+      reveals.applied(step);
+    }
+  }
+  if (hand.result === null) return [new Finding("record", "steps", "the hand is not over after the last step")];
+  const why = reveals.missing();
+  if (why !== null) return [new Finding("record", "steps", why)];
+  const replayed = Score.of(hand.result);
+  if (!replayed.equals(record.score)) {
+    return [new Finding("record", "result", `recorded ${scoreText(record.score)}, the replay gives ${scoreText(replayed)}`)];
+  }
+  return [];
+}
+
+function scoreText(score: Score): string {
+  if (score.winner === null) return "a dead hand";
+  return `${SEATS[score.winner]} ${score.points} by ${score.kind.replace("_", " ")}`;
+}

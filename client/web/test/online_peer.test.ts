@@ -1,0 +1,457 @@
+// The browser's online peer without a browser: the relay client over a fake
+// WebSocket, the storage (write-ahead, full storage, reload), the timers, and the
+// worker's core over a small fake session. The real session in a real worker is
+// tested in Chromium by tests/web/test_online_e2e.py.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import type { Action } from "../src/engine/actions.ts";
+import { IllegalAction } from "../src/engine/errors.ts";
+import { STANDARD, type Ruleset } from "../src/engine/rules.ts";
+import type { MapKey, Value } from "../src/protocol/msgpack.ts";
+import type { PeerNotice, PeerView } from "../src/online/api.ts";
+import { type EventLike, type FailureLike, PeerCore, type SessionLike, type SessionMaker } from "../src/online/core.ts";
+import { decodeSecret, encodeSecret, formatInvite, InvalidLink, linkIdHex, parseInvite, relayOfPage } from "../src/online/links.ts";
+import { createOnline, type PeerWorker } from "../src/online/peer.ts";
+import { backoff, type SocketLike, type Timers } from "../src/online/relay.ts";
+import { decodeState, encodeState } from "../src/online/state_codec.ts";
+
+const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i);
+const SECRET_TEXT = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
+const ROOM = "R".repeat(32);
+const TICKET = "T".repeat(32);
+const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
+const bytes = (value: string): Uint8Array => new TextEncoder().encode(value);
+
+// ------------------------------------------------------------------ fakes
+
+class FakeTimers implements Timers {
+  time = 0;
+  private next = 1;
+  private readonly due = new Map<number, [number, () => void]>();
+  now(): number { return this.time; }
+  setTimeout(callback: () => void, ms: number): unknown {
+    const id = this.next++;
+    this.due.set(id, [this.time + ms, callback]);
+    return id;
+  }
+  clearTimeout(handle: unknown): void { this.due.delete(handle as number); }
+  /** Run every timer due within `ms`, in time order. */
+  advance(ms: number): void {
+    const end = this.time + ms;
+    for (;;) {
+      const first = [...this.due.entries()].sort((a, b) => a[1][0] - b[1][0])[0];
+      if (first === undefined || first[1][0] > end) break;
+      this.due.delete(first[0]);
+      this.time = first[1][0];
+      first[1][1]();
+    }
+    this.time = end;
+  }
+}
+
+class FakeSocket implements SocketLike {
+  binaryType = "blob";
+  readyState = 0;
+  onopen: ((ev: unknown) => void) | null = null;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  onclose: ((ev: { code: number; reason: string }) => void) | null = null;
+  onerror: ((ev: unknown) => void) | null = null;
+  readonly sent: string[] = [];
+  closedWith: number | null = null;
+  constructor(readonly url: string, private readonly journal: string[]) {}
+  send(data: Uint8Array): void {
+    this.sent.push(text(data));
+    this.journal.push(`send ${text(data)}`);
+  }
+  close(code = 1000): void { this.closedWith = code; this.readyState = 3; }
+  // The relay's side:
+  welcome(fields: Record<string, unknown>): void {
+    this.readyState = 1;
+    this.onmessage?.({ data: JSON.stringify({ ticket: TICKET, grace: 120, ...fields }) });
+  }
+  control(type: string): void { this.onmessage?.({ data: JSON.stringify({ type }) }); }
+  frame(value: string): void { this.onmessage?.({ data: bytes(value).buffer }); }
+  drop(code = 1006, reason = ""): void { this.readyState = 3; this.onclose?.({ code, reason }); }
+}
+
+class MemoryStorage implements Storage {
+  readonly items = new Map<string, string>();
+  full = false;
+  constructor(private readonly journal: string[]) {}
+  get length(): number { return this.items.size; }
+  key(i: number): string | null { return [...this.items.keys()][i] ?? null; }
+  getItem(key: string): string | null { return this.items.get(key) ?? null; }
+  setItem(key: string, value: string): void {
+    if (this.full) throw new DOMException("full", "QuotaExceededError");
+    this.items.set(key, value);
+    this.journal.push(`save ${key.split(":")[0]}`);
+  }
+  removeItem(key: string): void { this.items.delete(key); }
+  clear(): void { this.items.clear(); }
+}
+
+/** A session whose frames are words: "offer", "hello", "ack N", "pass"… */
+class FakeSession implements SessionLike {
+  readonly seat: number;
+  unacknowledged = 0;
+  received = 0;
+  failure: FailureLike | null = null;
+  ended = false;
+  rules: Ruleset | null = STANDARD;
+  rulesOffered: Ruleset | null = null;
+  timedOut = false;
+  get over(): boolean { return this.ended || this.failure !== null; }
+  private out: Uint8Array[];
+  private queued: EventLike[] = [];
+  constructor(readonly role: "host" | "guest", readonly log: string[] = []) {
+    this.seat = role === "host" ? 0 : 1;
+    this.out = [bytes("offer"), ...(role === "host" && log.length === 0 ? [bytes("hello")] : [])];
+  }
+  dataToSend(): Uint8Array[] { const out = this.out; this.out = []; return out; }
+  events(): EventLike[] { const out = this.queued; this.queued = []; return out; }
+  resend(): Uint8Array[] { return [bytes("offer"), bytes(`resend ${this.log.length}`)]; }
+  poll(): boolean { return false; }
+  observation(): null { return null; }
+  legalActions(): Action[] { return []; }
+  waitingFor(): string | null { return this.over ? null : "move"; }
+  receive(frame: Uint8Array): void {
+    this.received += 1;
+    this.log.push(`in ${text(frame)}`);
+    this.out.push(bytes(`ack ${this.received}`));
+    if (text(frame) === "end") {
+      this.ended = true;
+      this.queued.push({ kind: "MatchOver", winner: 0, forfeitedBy: null });
+    }
+  }
+  act(action: Action): void {
+    if (action.kind !== "pass") throw new IllegalAction(`cannot ${action.toString()} now`);
+    this.log.push("pass");
+    this.out.push(bytes("pass"));
+  }
+  acceptRules(): void {}
+  declineRules(): void {}
+  peerTimedOut(): void {
+    this.timedOut = true;
+    this.failure = { kind: "PeerTimedOut", who: "guest or the relay", field: "move", reason: "no move in time", proven: false };
+    this.queued.push({ ...this.failure, kind: "PeerTimedOut" });
+  }
+  toState(): Map<string, Value> { return new Map<string, Value>([["role", this.role], ["log", [...this.log]]]); }
+}
+
+interface World {
+  journal: string[];
+  storage: MemoryStorage;
+  timers: FakeTimers;
+  sockets: FakeSocket[];
+  sessions: FakeSession[];
+  addresses: string[];
+  restoredWith: Uint8Array[];
+  online: ReturnType<typeof createOnline>;
+}
+
+function world(storage?: MemoryStorage): World {
+  const journal: string[] = [];
+  const w: Partial<World> = { journal, timers: new FakeTimers(), sockets: [], sessions: [], addresses: [], restoredWith: [] };
+  w.storage = storage ?? new MemoryStorage(journal);
+  const maker: SessionMaker = {
+    create: (role) => { const s = new FakeSession(role); w.sessions!.push(s); return s; },
+    restore: (secret, state: Map<MapKey, Value>) => {
+      w.restoredWith!.push(secret);
+      const s = new FakeSession(state.get("role") as "host" | "guest", [...(state.get("log") as string[])]);
+      w.sessions!.push(s);
+      return s;
+    },
+  };
+  const makeWorker = (): PeerWorker => {
+    const core = new PeerCore(maker, (n) => new Uint8Array(n).fill(7));
+    const worker: PeerWorker = {
+      post: (request) => queueMicrotask(() => worker.onReply?.(core.handle(request))),
+      onReply: null, onError: null, terminate: () => {},
+    };
+    return worker;
+  };
+  w.online = createOnline({
+    storage: w.storage,
+    location: { origin: "http://relay.test:8765", pathname: "/" },
+    setAddress: (url) => w.addresses!.push(url),
+    makeWorker,
+    timers: w.timers!,
+    randomBytes: () => SECRET.slice(),
+    relayOptions: {
+      openSocket: (url) => { const s = new FakeSocket(url, journal); w.sockets!.push(s); return s; },
+      random: () => 0.5,
+    },
+  });
+  return w as World;
+}
+
+const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+function watch(peer: { subscribe(l: (v: PeerView, n: readonly PeerNotice[]) => void): void }) {
+  const seen = { view: null as PeerView | null, notices: [] as PeerNotice[] };
+  peer.subscribe((view, notices) => { seen.view = view; seen.notices.push(...notices); });
+  return seen;
+}
+
+// ------------------------------------------------------------------ links
+
+test("invite links: the secret's text form, parsing, the relay of a page, the link id", () => {
+  assert.equal(encodeSecret(SECRET), SECRET_TEXT);
+  assert.deepEqual(decodeSecret(SECRET_TEXT), SECRET);
+  const link = `https://example.org/gin/j/${ROOM}#${SECRET_TEXT}`;
+  assert.deepEqual(parseInvite(link), { relay: "https://example.org/gin", room: ROOM, secret: SECRET });
+  assert.equal(formatInvite(parseInvite(link)), link);
+  // protocol.md §4, as gin.session.link_id_for computes it for bytes 0..31.
+  assert.equal(linkIdHex(SECRET), "7e76fb6150f93321d41fa01bc2ceb9d4");
+  assert.equal(relayOfPage({ origin: "http://h:1", pathname: "/" }), "http://h:1");
+  assert.equal(relayOfPage({ origin: "http://h:1", pathname: "/gin/index.html" }), "http://h:1/gin");
+  assert.equal(relayOfPage({ origin: "http://h:1", pathname: `/gin/j/${ROOM}` }), "http://h:1/gin");
+  for (const [bad, says] of [
+    [`https://example.org/j/${ROOM}`, "no secret"],
+    [`https://example.org/j/${ROOM}#${SECRET_TEXT.slice(1)}`, "43 url-safe"],
+    [`https://example.org/x/${ROOM}#${SECRET_TEXT}`, "/j/ROOM"],
+    [`ftp://example.org/j/${ROOM}#${SECRET_TEXT}`, "http://"],
+    [`https://example.org/j/short#${SECRET_TEXT}`, "room id"],
+  ] as const) {
+    assert.throws(() => parseInvite(bad), (exc: Error) => exc instanceof InvalidLink && exc.message.includes(says)
+      && !exc.message.includes(SECRET_TEXT.slice(0, 10)), bad);
+  }
+});
+
+test("the stored state round-trips through its text form", () => {
+  const state = new Map<string, Value>([["v", 2], ["log", [["in", new Uint8Array([1, 2, 3])], ["act", "pass"]]]]);
+  assert.deepEqual(decodeState(encodeState(state)), state);
+  assert.throws(() => decodeState("not base64!"), /not base64/);
+});
+
+test("reconnect delays grow to 30 s with half of each jittered", () => {
+  assert.deepEqual([1, 2, 3, 8, 20].map((n) => backoff(n, () => 0)), [0.25, 0.5, 1, 15, 15]);
+  assert.deepEqual([1, 2, 8].map((n) => backoff(n, () => 0.999999)).map((d) => Math.round(d * 100) / 100), [0.5, 1, 30]);
+});
+
+// ------------------------------------------------------------------ the peer
+
+test("a host opens a room, shows the link in its address, and stores its state before sending", async () => {
+  const w = world();
+  const peer = w.online.host(STANDARD.toDict());
+  const seen = watch(peer);
+  await settle();
+  const socket = w.sockets[0]!;
+  assert.match(socket.url, /^ws:\/\/relay\.test:8765\/new\?token=[0-9a-f]{32}$/);
+  assert.deepEqual(socket.sent, []); // no room yet, so no save, so nothing sent
+  socket.welcome({ type: "created", room: ROOM, seat: 0, peer: "absent" });
+  await settle();
+  const link = `http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`;
+  assert.deepEqual(w.addresses, [link]);
+  assert.equal(seen.view?.link, link);
+  assert.equal(seen.view?.connection, "waiting");
+  assert.deepEqual(socket.sent, ["offer", "hello"]);
+  assert.deepEqual(w.journal.slice(0, 3), ["save gin-online", "send offer", "send hello"]);
+  socket.control("peer_joined");
+  socket.frame("welcome");
+  await settle();
+  assert.equal(seen.view?.connection, "connected");
+  // The peer (re)joined: everything unacknowledged again; then the welcome's ack, saved first.
+  assert.deepEqual(w.journal.slice(3), ["send offer", "send resend 0", "save gin-online", "send ack 1"]);
+  // The secret is in the page's address only: never in storage, never in a request.
+  for (const value of [...w.storage.items.values(), ...w.sockets.map((s) => s.url)]) {
+    assert.ok(!value.includes(SECRET_TEXT) && !value.includes(SECRET_TEXT.replace(/-/g, "+")), value);
+  }
+  const entry = JSON.parse(w.storage.getItem(`gin-online:${linkIdHex(SECRET)}`)!);
+  assert.equal(entry.role, "host");
+  assert.equal(entry.ticket, TICKET);
+});
+
+test("a reload continues the stored match in its role, with the seat's token and ticket", async () => {
+  const first = world();
+  first.online.host(STANDARD.toDict());
+  await settle();
+  first.sockets[0]!.welcome({ type: "created", room: ROOM, seat: 0, peer: "connected" });
+  first.sockets[0]!.frame("welcome");
+  await settle();
+  const token = /token=([0-9a-f]{32})/.exec(first.sockets[0]!.url)![1];
+  // The same storage, a new page on the link in the address bar.
+  const again = world(first.storage);
+  const peer = again.online.join(first.addresses[0]!);
+  const seen = watch(peer);
+  await settle();
+  assert.deepEqual(again.restoredWith, [SECRET]);
+  assert.equal(again.sessions[0]!.role, "host");
+  assert.deepEqual(again.sessions[0]!.log, ["in welcome"]);
+  assert.equal(again.sockets[0]!.url, `ws://relay.test:8765/j/${ROOM}?seat=0&token=${token}&ticket=${TICKET}`);
+  assert.equal(seen.view?.role, "host");
+  assert.deepEqual(again.online.stored().map((m) => [m.role, m.link]), [["host", `http://relay.test:8765/j/${ROOM}`]]);
+  // That link has no secret: joining it says where to find the whole link.
+  const lacking = watch(again.online.join(again.online.stored()[0]!.link));
+  assert.match(lacking.view!.failure!.reason, /kept in this browser, but not its secret/);
+});
+
+test("a guest joins the link's room in seat 1", async () => {
+  const w = world();
+  const peer = w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`);
+  const seen = watch(peer);
+  await settle();
+  assert.match(w.sockets[0]!.url, new RegExp(`^ws://relay.test:8765/j/${ROOM}\\?seat=1&token=[0-9a-f]{32}$`));
+  w.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
+  await settle();
+  assert.equal(seen.view?.role, "guest");
+  assert.equal(seen.view?.link, null);
+  assert.deepEqual(w.sockets[0]!.sent, ["offer", "resend 0"]);
+});
+
+test("with storage full nothing is sent and the player is told; the save is retried, then play goes on", async () => {
+  const w = world();
+  const peer = w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`);
+  const seen = watch(peer);
+  await settle();
+  const socket = w.sockets[0]!;
+  socket.welcome({ type: "joined", room: ROOM, seat: 1, peer: "absent" });
+  await settle();
+  assert.deepEqual(socket.sent, []); // made before the relay answered: re-sent when the friend comes
+  w.storage.full = true;
+  socket.frame("hello");
+  await settle();
+  assert.deepEqual(socket.sent, []);
+  const told = seen.notices.filter((n) => n.kind === "notice").map((n) => (n as { text: string }).text);
+  assert.match(told.join(" "), /storage for the site is full.*Nothing more is sent/);
+  w.timers.advance(2000);
+  await settle();
+  assert.deepEqual(socket.sent, []); // still full
+  w.storage.full = false;
+  w.timers.advance(2000);
+  await settle();
+  assert.deepEqual(socket.sent, ["offer", "resend 1"]);
+  assert.match(JSON.stringify(seen.notices), /saved again; play goes on/);
+  assert.equal(seen.view?.failure, null);
+});
+
+test("storage that keeps failing ends the match as this browser's fault, after sending nothing unsaved", async () => {
+  const w = world();
+  const seen = watch(w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
+  await settle();
+  w.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "absent" });
+  await settle();
+  w.storage.full = true;
+  w.sockets[0]!.frame("hello");
+  await settle();
+  for (let i = 0; i < 61; i++) {
+    w.timers.advance(2000);
+    await settle();
+  }
+  assert.equal(seen.view?.failure?.who, "this browser");
+  assert.match(seen.view!.failure!.reason, /could not be saved for 12\d s/);
+  assert.equal(seen.view?.connection, "closed");
+  assert.deepEqual(w.sockets[0]!.sent, []);
+});
+
+test("a dropped connection is retried with the seat's ticket, and what is unacknowledged is re-sent", async () => {
+  const w = world();
+  const seen = watch(w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
+  await settle();
+  w.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
+  w.sockets[0]!.drop(1001, "relay shutting down");
+  await settle();
+  assert.equal(seen.view?.connection, "reconnecting");
+  w.timers.advance(375); // backoff(1) with jitter 0.5
+  assert.equal(w.sockets.length, 2);
+  assert.match(w.sockets[1]!.url, new RegExp(`&ticket=${TICKET}$`));
+  w.sockets[1]!.drop(1006); // the relay is still down
+  w.timers.advance(750);
+  w.sockets[2]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
+  await settle();
+  assert.equal(seen.view?.connection, "connected");
+  assert.deepEqual(w.sockets[2]!.sent, ["offer", "resend 0", "offer", "resend 0"]);
+});
+
+test("a refusal for good ends the connection; an outage past the give-up time too", async () => {
+  const w = world();
+  const seen = watch(w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
+  await settle();
+  w.sockets[0]!.onmessage?.({ data: JSON.stringify({ type: "error", code: 4404, reason: "unknown room" }) });
+  w.sockets[0]!.drop(4404, "unknown room");
+  await settle();
+  assert.equal(w.sockets.length, 1);
+  assert.equal(seen.view?.connection, "closed");
+  assert.match(seen.view!.failure!.reason, /unknown room/);
+  assert.equal(seen.view?.failure?.proven, false);
+  // The match stays kept: the link can be opened again later.
+  assert.notEqual(JSON.parse(w.storage.getItem(`gin-online:${linkIdHex(SECRET)}`)!).state, null);
+
+  const v = world();
+  const gone = watch(v.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
+  await settle();
+  v.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
+  v.sockets[0]!.drop(1006);
+  for (let i = 1; i < 40 && gone.view?.connection !== "closed"; i++) {
+    v.timers.advance(30_000);
+    v.sockets.at(-1)!.drop(1006);
+    await settle();
+  }
+  assert.equal(gone.view?.connection, "closed");
+  assert.match(gone.view!.failure!.reason, /gave up after trying for 300 s/);
+  assert.ok(v.timers.now() >= 300_000 && v.timers.now() <= 330_000);
+});
+
+test("what the peer owes has a time limit: then the session is told, and blames nobody for sure", async () => {
+  const w = world();
+  const seen = watch(w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
+  await settle();
+  w.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
+  await settle();
+  w.timers.advance(899_000);
+  await settle();
+  assert.equal(w.sessions[0]!.timedOut, false);
+  w.timers.advance(2_000);
+  await settle();
+  assert.equal(w.sessions[0]!.timedOut, true);
+  assert.equal(seen.view?.failure?.kind, "PeerTimedOut");
+  assert.equal(seen.view?.over, true);
+});
+
+test("an illegal move is refused with a notice and changes nothing", async () => {
+  const w = world();
+  const peer = w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`);
+  const seen = watch(peer);
+  await settle();
+  w.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
+  await settle();
+  const sent = w.sockets[0]!.sent.length;
+  peer.act("stock");
+  await settle();
+  assert.equal(w.sockets[0]!.sent.length, sent);
+  assert.match(JSON.stringify(seen.notices), /cannot stock now/);
+  peer.act("pass");
+  await settle();
+  assert.equal(w.sockets[0]!.sent.at(-1), "pass");
+});
+
+test("a finished match keeps no secrets, and its link says it is over", async () => {
+  const w = world();
+  const seen = watch(w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
+  await settle();
+  w.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
+  w.sockets[0]!.frame("end");
+  await settle();
+  assert.equal(seen.view?.over, true);
+  const entry = JSON.parse(w.storage.getItem(`gin-online:${linkIdHex(SECRET)}`)!);
+  assert.equal(entry.state, null);
+  assert.equal(entry.finished, "the match is over");
+  const again = world(w.storage);
+  const told = watch(again.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
+  assert.equal(again.sockets.length, 0);
+  assert.equal(told.view?.over, true);
+  assert.match(JSON.stringify(told.notices), /is over/);
+  assert.deepEqual(again.online.stored(), []);
+});
+
+test("leaving closes the seat for good (code 1000) and forgets the match", async () => {
+  const w = world();
+  const peer = w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`);
+  await settle();
+  w.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
+  await settle();
+  peer.leave();
+  assert.equal(w.sockets[0]!.closedWith, 1000);
+  assert.equal(w.storage.getItem(`gin-online:${linkIdHex(SECRET)}`), null);
+});

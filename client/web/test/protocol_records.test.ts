@@ -1,0 +1,169 @@
+// Hand records and co-signing in TypeScript: protocol.md §13's session and
+// hand-signature vectors, Ed25519 as gin's (OpenSSL's) verification decides, the
+// strict JSON reader, and what the conformance corpus does not reach (the size
+// limit, bytes input, records made here). The corpus compares records of whole
+// matches, their digests and refusals with gin/ case by case.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import { Pass } from "../src/engine/actions.ts";
+import { MalformedInput } from "../src/engine/errors.ts";
+import { PyFloat } from "../src/engine/pyrepr.ts";
+import { STANDARD } from "../src/engine/rules.ts";
+import { ascii, concat, fromHex, toHex } from "../src/protocol/bytes.ts";
+import * as cosign from "../src/protocol/cosign.ts";
+import * as fd from "../src/protocol/fairdeal.ts";
+import { JsonSyntaxError, MAX_DEPTH, parsePyJson } from "../src/protocol/pyjson.ts";
+import { HandRecord, MAX_RECORD_BYTES, parseRecord, Score, Step } from "../src/protocol/records.ts";
+import { range, vector } from "./protocol_vectors.ts";
+
+const FIRST = fd.SeedMaterial.fromSeed(range(0, 32));
+const SECOND = fd.SeedMaterial.fromSeed(range(32, 64));
+const HOST = new cosign.Signer(range(32, 64));
+const GUEST = new cosign.Signer(range(64, 96));
+const TRANSCRIPT = /```transcript\n(.*)\n```/.exec(
+  readFileSync(new URL("../../../protocol.md", import.meta.url), "utf8"))![1]!;
+
+/** The hand of protocol.md §13's hand-signature vectors: both pass, a dead hand (not a replayable one). */
+function vectorRecord(): HandRecord {
+  const matchId = fromHex(vector("session_match_id"));
+  const m1 = fd.buildMessage1(FIRST);
+  const m2 = fd.buildMessage2(SECOND, m1);
+  const unsigned = new HandRecord({
+    rules: STANDARD,
+    matchId,
+    handNumber: 1,
+    dealer: 0,
+    commitments: [fd.commitment(FIRST.seed, matchId, 1, "first"), fd.commitment(SECOND.seed, matchId, 1, "second")],
+    messages: [m1, m2, fd.buildMessage3(FIRST, m2)],
+    steps: [new Step(0, null, [[1, FIRST.positionKeys[1]!]]), new Step(1, null, [[0, SECOND.positionKeys[0]!]]),
+      new Step(1, new Pass()), new Step(0, new Pass())],
+    seeds: [FIRST.seed, SECOND.seed],
+    score: new Score("dead", null, null, 0),
+    scores: [0, 0],
+    linkId: cosign.linkIdFor(range(0, 32)),
+    signingKeys: [HOST.public, GUEST.public],
+  });
+  const digest = cosign.handDigest(unsigned);
+  return unsigned.with({ signatures: [HOST.sign(digest), GUEST.sign(digest)] });
+}
+
+const RECORD = vectorRecord();
+
+test("session vectors: the link id, both signing keys and the match id", () => {
+  assert.equal(toHex(cosign.linkIdFor(range(0, 32))), vector("session_link_id"));
+  assert.equal(toHex(HOST.public), vector("session_host_key"));
+  assert.equal(toHex(GUEST.public), vector("session_guest_key"));
+  assert.equal(toHex(cosign.matchIdFor(cosign.linkIdFor(range(0, 32)), HOST.public, GUEST.public)),
+    vector("session_match_id"));
+  assert.throws(() => cosign.matchIdFor(range(0, 15), HOST.public, GUEST.public), MalformedInput);
+  assert.throws(() => new cosign.Signer(range(0, 31)), /a signing key seed is 32 bytes/);
+  assert.equal(String(HOST), "Signer(<secret>)");
+});
+
+test("hand-signature vectors: the transcript, the digest and both signatures byte for byte", () => {
+  assert.equal(cosign.canonicalJson(cosign.transcript(RECORD)), TRANSCRIPT);
+  const digest = cosign.handDigest(RECORD);
+  assert.equal(toHex(digest), vector("hand_digest"));
+  assert.equal(toHex(RECORD.signatures[0]), vector("hand_signature_host"));
+  assert.equal(toHex(RECORD.signatures[1]), vector("hand_signature_guest"));
+  assert.ok(cosign.verify(HOST.public, digest, RECORD.signatures[0]));
+  assert.ok(!cosign.verify(GUEST.public, digest, RECORD.signatures[0]));
+});
+
+test("the digest does not depend on the order the deal's keys were processed in", () => {
+  const [a, b, ...rest] = RECORD.steps;
+  const swapped = RECORD.with({ steps: [b!, a!, ...rest] });
+  assert.equal(toHex(cosign.handDigest(swapped)), vector("hand_digest"));
+  assert.ok(!swapped.equals(RECORD));
+  const moved = RECORD.with({ steps: [a!, b!, rest[1]!, rest[0]!] }); // the actions' order counts
+  assert.notEqual(toHex(cosign.handDigest(moved)), vector("hand_digest"));
+});
+
+const le32 = (value: bigint): Uint8Array => Uint8Array.from({ length: 32 }, (_, i) => Number((value >> BigInt(8 * i)) & 0xffn));
+const IDENTITY = le32(1n);
+const P = 2n ** 255n - 19n;
+const L = 2n ** 252n + 27742317777372353535851937790883648493n;
+
+test("Ed25519 verification decides as gin's (OpenSSL's) on the edge cases", () => {
+  const m = ascii("m");
+  const sig = new cosign.Signer(new Uint8Array(32)).sign(m);
+  // gin: Signer(bytes(32)).sign(b"m")
+  assert.equal(toHex(sig), "a7d2b316acb308e44ba5be4fa0cf2b7ab249c6d1748430d5350cffc1d34b8324"
+    + "794eedf65b07ca805d5d9bdb8adf9304ff07b4303111f17a8278743773af1c0f");
+  const pub = new cosign.Signer(new Uint8Array(32)).public;
+  const s = sig.subarray(32).reduceRight((v, b) => (v << 8n) | BigInt(b), 0n);
+  // Each verdict below is what gin.cosign.verify answers for the same bytes.
+  assert.equal(cosign.verify(pub, m, concat(sig.subarray(0, 32), le32(s + L))), false); // S not reduced
+  assert.equal(cosign.verify(IDENTITY, m, concat(IDENTITY, new Uint8Array(32))), true); // a small-order key
+  assert.equal(cosign.verify(le32(1n + P), m, concat(IDENTITY, new Uint8Array(32))), true); // A not canonical
+  assert.equal(cosign.verify(IDENTITY, m, concat(le32(1n + P), new Uint8Array(32))), false); // R not canonical
+  // R with a small-order component: the cofactored check (noble's own verify) accepts it, gin refuses.
+  assert.equal(cosign.verify(
+    fromHex("ea4a6c63e29c520abef5507b132ec5f9954776aebebe7b92421eea691446d22c"), ascii("digest"),
+    fromHex("40a4cf5c611d737a2f1c6fcca84d9cabfed80987f186a5a6c57e629bff1af27f"
+      + "52646ce9dfa2d9c78d7a860c63cc7ad7199711348ab124b931caa7f1406ebb07")), false);
+});
+
+test("verification is false, never a throw, on garbage", () => {
+  const digest = cosign.handDigest(RECORD);
+  const good = RECORD.signatures[0];
+  for (const [pub, sig] of [
+    [new Uint8Array(31), good], [HOST.public, good.subarray(1)], [new Uint8Array(32).fill(0xff), good],
+    [fromHex("02" + "00".repeat(31)), good], [HOST.public, new Uint8Array(64).fill(0xff)], [new Uint8Array(0), new Uint8Array(0)],
+  ] as const) {
+    assert.equal(cosign.verify(pub, digest, sig), false);
+  }
+  assert.equal(cosign.verify("x" as unknown as Uint8Array, digest, good), false);
+});
+
+test("a record written and read again is the same record, as text and as bytes", () => {
+  const text = RECORD.toJson();
+  assert.ok(text.endsWith("}\n") && text.startsWith('{\n "format": "gin-hand-record",\n "version": 2,'));
+  assert.ok(parseRecord(text).equals(RECORD));
+  assert.ok(parseRecord(new TextEncoder().encode(text)).equals(RECORD));
+  const upper = text.replace(`"${toHex(RECORD.linkId)}"`, `"${toHex(RECORD.linkId).toUpperCase()}"`);
+  assert.ok(upper !== text && parseRecord(upper).equals(RECORD)); // gin's bytes.fromhex reads upper case too
+  assert.equal(RECORD.roleOf(0), "first");
+  assert.equal(RECORD.seatOf("second"), 1);
+  assert.ok(Object.isFrozen(RECORD) && Object.isFrozen(RECORD.steps[0]!.keys[0]));
+});
+
+test("parseRecord refuses what is too big, not UTF-8 or not JSON, naming it", () => {
+  assert.throws(() => parseRecord("x".repeat(MAX_RECORD_BYTES + 1)),
+    { message: `hand record: ${MAX_RECORD_BYTES + 1} bytes, more than ${MAX_RECORD_BYTES}` });
+  // Python's len() of text counts code points, not UTF-16 units.
+  assert.throws(() => parseRecord("😀".repeat(MAX_RECORD_BYTES / 2 + 1)), /not JSON/);
+  assert.throws(() => parseRecord(Uint8Array.of(0x7b, 0xff, 0x7d)), { message: "hand record: not JSON (not UTF-8 text)" });
+  assert.throws(() => parseRecord(""), (exc: Error) => exc instanceof MalformedInput && /^hand record: not JSON \(/.test(exc.message));
+});
+
+test("a record's hex with whitespace is refused (gin's bytes.fromhex would skip it)", () => {
+  const text = RECORD.toJson().replace(`"${toHex(RECORD.linkId)}"`, `"${toHex(RECORD.linkId).slice(0, 30)} 0"`);
+  assert.throws(() => parseRecord(text), { message: "hand record: record.link: not hexadecimal" });
+});
+
+test("Python's JSON: integers, floats and objects kept as Python loads them", () => {
+  const value = parsePyJson('{"a": 1, "b": 1.0, "c": -0, "d": 1e2, "a": 12345678901234567890, "e": [NaN, -Infinity, "\\ud83d\\ude00"]}');
+  assert.ok(value instanceof Map);
+  assert.deepEqual([...value.keys()], ["a", "b", "c", "d", "e"]); // a repeated key keeps its first place
+  assert.equal(value.get("a"), 12345678901234567890n);
+  assert.equal(String(value.get("b")), "1.0");
+  assert.equal(value.get("c"), 0n);
+  assert.ok(value.get("d") instanceof PyFloat);
+  const list = value.get("e") as [PyFloat, PyFloat, string];
+  assert.deepEqual([String(list[0]), String(list[1]), list[2]], ["nan", "-inf", "😀"]);
+  for (const bad of ["", "01", "[1,]", "{'a': 1}", '"a\tb"', '"\\x"', "1 2", "\ufeff1", "+1", ".5", "1.", "[".repeat(MAX_DEPTH + 2)]) {
+    assert.throws(() => parsePyJson(bad), JsonSyntaxError, JSON.stringify(bad));
+  }
+  assert.throws(() => parsePyJson("1".repeat(4301)), JsonSyntaxError);
+  assert.equal(parsePyJson("1".repeat(4300)), BigInt("1".repeat(4300)));
+});
+
+test("Python's repr of floats, as gin's messages show them", () => {
+  const cases: [number, string][] = [[1, "1.0"], [1.5, "1.5"], [1e16, "1e+16"], [1e15, "1000000000000000.0"],
+    [1e-5, "1e-05"], [1e-4, "0.0001"], [123456789012345678, "1.2345678901234568e+17"], [-0, "-0.0"], [-2.5e-7, "-2.5e-07"],
+    [0.1, "0.1"], [Infinity, "inf"]];
+  for (const [x, text] of cases) assert.equal(String(new PyFloat(x)), text);
+});
