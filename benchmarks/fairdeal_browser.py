@@ -2,8 +2,8 @@
 
 Bundles benchmarks/fairdeal_worker.ts with esbuild (from client/web's packages),
 serves it on 127.0.0.1 and opens it in Debian's Chromium through Playwright. A
-first worker builds the hands (fixed seeds, benchmarks/fairdeal_hand.ts) and times
-the kernels; then for each role a fresh worker plays every hand as that role, as
+first worker builds the hands (fixed seeds, benchmarks/fairdeal_hand.ts), a second
+times the kernels; then for each role a fresh worker plays every hand as that role, as
 an online peer does (the pure-JS path, no WebCrypto). Each hand is timed by the
 worker thread's own CPU time, read from /proc (10 ms ticks), and by the worker's
 clock; the first hand of a match builds the card tables, so it is shown apart
@@ -31,6 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "client" / "web"
 TICK_MS = 1000 / os.sysconf("SC_CLK_TCK")
 WORKER_THREAD = "DedicatedWorker"  # Chromium's name for a dedicated worker's thread
+# Calls per timing of each kernel of benchmarks/fairdeal_hand.ts (a tenth of a second or more).
+KERNEL_CALLS = {"noble": 208, "fresh": 520, "windowed": 2080, "table": 104}
 
 PAGE_SCRIPT = """
 window.call = (worker, message) => new Promise((resolve, reject) => {
@@ -99,15 +101,37 @@ def thread_cpu_ms(pid: str, tid: str) -> float:
     return (int(fields[11]) + int(fields[12])) * TICK_MS  # utime, stime
 
 
-def play_role(page: Any, role: str, hands: int) -> list[dict[str, Any]]:
-    """Each hand played in turn as ``role`` by one fresh worker, with its thread's CPU."""
+def start_worker(page: Any) -> tuple[str, str]:
+    """A fresh worker as ``window.role``; its thread's (pid, tid)."""
     before = worker_threads()
     page.evaluate("async () => { window.role = new Worker('worker.js');"
                   " await call(window.role, {kind: 'ping'}); }")
     new = worker_threads() - before
     if len(new) != 1:
         sys.exit(f"fairdeal_browser: expected one new worker thread, found {len(new)}")
-    (pid, tid), = new
+    return new.pop()
+
+
+def kernels(page: Any, runs: int, calls: dict[str, int]) -> dict[str, float]:
+    """Worker CPU ms per call of each kernel: the median of ``runs`` after a warm-up."""
+    pid, tid = start_worker(page)
+    page.evaluate("() => call(window.role, {kind: 'prepare'})")
+    out = {}
+    for name, count in calls.items():
+        times = []
+        for _ in range(runs + 1):
+            start = thread_cpu_ms(pid, tid)
+            page.evaluate("([name, calls]) => call(window.role, {kind: 'kernel', name, calls})",
+                          [name, count])
+            times.append((thread_cpu_ms(pid, tid) - start) / count)
+        out[name] = statistics.median(times[1:])
+    page.evaluate("() => window.role.terminate()")
+    return out
+
+
+def play_role(page: Any, role: str, hands: int) -> list[dict[str, Any]]:
+    """Each hand played in turn as ``role`` by one fresh worker, with its thread's CPU."""
+    pid, tid = start_worker(page)
     played = []
     for i in range(hands):
         start = thread_cpu_ms(pid, tid)
@@ -150,11 +174,10 @@ def main() -> None:
             page = browser.new_page()
             page.goto(url)
             page.add_script_tag(content=PAGE_SCRIPT)
-            kernels = page.evaluate(
-                "async ([count, runs]) => { const b = new Worker('worker.js');"
-                " window.hands = await call(b, {kind: 'transcripts', count});"
-                " const k = await call(b, {kind: 'kernels', runs}); b.terminate(); return k; }",
-                [args.runs + 1, args.runs])
+            page.evaluate("async (count) => { const b = new Worker('worker.js');"
+                          " window.hands = await call(b, {kind: 'transcripts', count});"
+                          " b.terminate(); }", args.runs + 1)
+            per_call = kernels(page, args.runs, KERNEL_CALLS)
             lines = [role_line(role, play_role(page, role, args.runs + 1))
                      for role in ("first", "second")]
             version = browser.version
@@ -164,10 +187,10 @@ def main() -> None:
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"Chromium {version}, one dedicated worker per role, pure JS; median of {args.runs} "
           f"hands after the first; load average {load} on {os.cpu_count()} cores")
-    print(f"one multiplication (worker clock): noble's constant-time multiply "
-          f"{kernels['noble']:.2f} ms, wNAF on a fresh point {kernels['fresh']:.2f} ms, "
-          f"through a card window table {kernels['windowed']:.2f} ms "
-          f"(building one: {kernels['table']:.1f} ms)")
+    print(f"one multiplication (worker CPU): noble's constant-time multiply "
+          f"{per_call['noble']:.2f} ms, wNAF on a fresh point {per_call['fresh']:.2f} ms, "
+          f"through a card window table {per_call['windowed']:.2f} ms "
+          f"(building one: {per_call['table']:.1f} ms)")
     for line in lines:
         print(line)
 

@@ -143,41 +143,49 @@ export function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-function perCall(fn: (i: number) => unknown, calls: number, runs: number): number {
-  const times: number[] = [];
-  for (let run = 0; run <= runs; run++) { // run 0 warms up
-    const start = performance.now();
-    for (let i = 0; i < calls; i++) fn(i);
-    if (run > 0) times.push((performance.now() - start) / calls);
-  }
-  return median(times);
+/**
+ * The kernels timed apart, with the calls per timing (a tenth of a second or
+ * more): noble's constant-time multiply (ecc.mul before this round), wNAF on a
+ * point met for the first time (its odd multiples included), through a card
+ * point's window table, and building one card's table.
+ */
+export const KERNEL_CALLS = { noble: 208, fresh: 520, windowed: 2080, table: 104 } as const;
+
+export type KernelName = keyof typeof KERNEL_CALLS;
+
+interface KernelInputs {
+  points: ReturnType<typeof ecc.point>[];
+  affine: vt.Affine[];
+  tables: vt.Affine[][];
+  keys: readonly bigint[];
 }
 
-/** Milliseconds per multiplication by each kernel, and to build one card's table. */
-export interface Kernels {
-  noble: number; // @noble/curves' constant-time multiply, as ecc.mul did before
-  fresh: number; // wNAF on a point met for the first time (its odd multiples included)
-  windowed: number; // through a card point's window table
-  table: number; // building one card's window table
-}
+let inputs: KernelInputs | undefined;
 
-export function kernels(runs: number): Kernels {
+/** The card points decoded, their tables and 52 keys: built before any kernel is timed. */
+export function prepareKernels(): void {
   const points = ecc.cardPoints().map((x) => ecc.point(x));
   const affine = points.map((p) => p.toAffine());
-  const keys = transcripts(1)[0]!.keys.first;
-  const tables = affine.map((a) => vt.windowTable(a));
-  return {
-    noble: perCall((i) => points[i]!.multiply(keys[i]!), 52, runs),
-    fresh: perCall((i) => vt.mulOdd(vt.oddMultiples(affine[i]!), keys[i]!), 52, runs),
-    windowed: perCall((i) => vt.mulWindowed(tables[i]!, keys[i]!), 52, runs),
-    table: perCall((i) => vt.windowTable(affine[i]!), 8, Math.min(runs, 3)),
-  };
+  inputs = { points, affine, tables: affine.map((a) => vt.windowTable(a)), keys: transcripts(1)[0]!.keys.first };
 }
 
-export function kernelsLine(k: Kernels): string {
-  return `one multiplication: noble's constant-time multiply ${k.noble.toFixed(2)} ms, ` +
-    `wNAF on a fresh point ${k.fresh.toFixed(2)} ms, through a card window table ` +
-    `${k.windowed.toFixed(2)} ms (building one: ${k.table.toFixed(1)} ms)`;
+/** `calls` multiplications (or tables) by kernel `name`, cycling over the 52 card points. */
+export function runKernel(name: KernelName, calls: number): void {
+  if (inputs === undefined) prepareKernels();
+  const { points, affine, tables, keys } = inputs!;
+  for (let n = 0; n < calls; n++) {
+    const i = n % 52;
+    if (name === "noble") points[i]!.multiply(keys[i]!);
+    else if (name === "fresh") vt.mulOdd(vt.oddMultiples(affine[i]!), keys[i]!);
+    else if (name === "windowed") vt.mulWindowed(tables[i]!, keys[i]!);
+    else vt.windowTable(affine[i]!);
+  }
+}
+
+export function kernelsLine(ms: Record<KernelName, number>): string {
+  return `one multiplication: noble's constant-time multiply ${ms.noble.toFixed(2)} ms, ` +
+    `wNAF on a fresh point ${ms.fresh.toFixed(2)} ms, through a card window table ` +
+    `${ms.windowed.toFixed(2)} ms (building one: ${ms.table.toFixed(1)} ms)`;
 }
 
 /** The summary line of `role`'s hands: the first (cold) and the median of the rest. */

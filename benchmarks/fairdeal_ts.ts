@@ -16,8 +16,28 @@
 import { fork } from "node:child_process";
 import { parseArgs } from "node:util";
 
-import { kernels, kernelsLine, type Played, type Role, roleLine, timeHand, transcripts,
-  type Transcript } from "./fairdeal_hand.ts";
+import { KERNEL_CALLS, type KernelName, kernelsLine, median, type Played, prepareKernels, type Role,
+  roleLine, runKernel, timeHand, transcripts, type Transcript } from "./fairdeal_hand.ts";
+
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** CPU ms per call of each kernel, the median of `runs` timings after a warm-up. */
+function kernels(runs: number): Record<KernelName, number> {
+  prepareKernels();
+  const names = Object.keys(KERNEL_CALLS) as KernelName[];
+  return Object.fromEntries(names.map((name) => {
+    const times: number[] = [];
+    for (let run = 0; run <= runs; run++) {
+      const start = cpuMs();
+      runKernel(name, KERNEL_CALLS[name]);
+      if (run > 0) times.push((cpuMs() - start) / KERNEL_CALLS[name]);
+    }
+    return [name, median(times)];
+  })) as Record<KernelName, number>;
+}
 
 /** Every hand played as `role` in a fresh process (this script again), fed `hands`. */
 function playFresh(role: Role, hands: Transcript[]): Promise<Played[]> {
@@ -37,7 +57,7 @@ async function main(): Promise<void> {
   const runs = Number(values.runs);
   const hands = transcripts(runs + 1);
   console.log(`node ${process.version}, pure JS (@noble/curves decoding, variable-time kernels), ` +
-    `median of ${runs} runs; per hand: CPU ms of the process playing the role`);
+    `median of ${runs} runs; CPU ms (per hand: of a fresh process playing the role)`);
   console.log(kernelsLine(kernels(runs)));
   for (const role of ["first", "second"] as const) console.log(roleLine(role, await playFresh(role, hands)));
 }
@@ -45,11 +65,7 @@ async function main(): Promise<void> {
 if (process.argv.includes("--play")) {
   process.once("message", (message) => {
     const { role, hands } = message as { role: Role; hands: Transcript[] };
-    const cpu = (): number => {
-      const { user, system } = process.cpuUsage();
-      return (user + system) / 1000;
-    };
-    process.send!(hands.map((t) => timeHand(role, t, cpu)));
+    process.send!(hands.map((t) => timeHand(role, t, cpuMs)));
   });
 } else {
   void main();

@@ -1,15 +1,17 @@
 /**
  * The dedicated Web Worker of benchmarks/fairdeal_browser.py: builds the hands'
- * transcripts, measures the kernels, or plays one hand as a role, on request.
+ * transcripts, runs a kernel, or plays one hand as a role, on request.
  * Bundled by that script with esbuild; a fresh worker plays each role.
  */
 
-import { kernels, type Role, timeHand, type Transcript, transcripts } from "./fairdeal_hand.ts";
+import { type KernelName, prepareKernels, type Role, runKernel, timeHand, type Transcript, transcripts }
+  from "./fairdeal_hand.ts";
 
 type Request =
   | { kind: "ping" }
   | { kind: "transcripts"; count: number }
-  | { kind: "kernels"; runs: number }
+  | { kind: "prepare" }
+  | { kind: "kernel"; name: KernelName; calls: number }
   | { kind: "play"; role: Role; hand: Transcript };
 
 const scope = self as unknown as {
@@ -20,6 +22,7 @@ const scope = self as unknown as {
 scope.onmessage = ({ data }) => {
   if (data.kind === "ping") scope.postMessage("ready");
   else if (data.kind === "transcripts") scope.postMessage(transcripts(data.count));
-  else if (data.kind === "kernels") scope.postMessage(kernels(data.runs));
+  else if (data.kind === "prepare") scope.postMessage(prepareKernels());
+  else if (data.kind === "kernel") scope.postMessage(runKernel(data.name, data.calls));
   else scope.postMessage(timeHand(data.role, data.hand));
 };
