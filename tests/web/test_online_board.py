@@ -281,6 +281,14 @@ def test_a_failure_is_shown_as_plain_text_naming_what_failed_and_who(
     assert not page.page.is_visible("#btn-take") and not page.page.is_visible("#btn-pass")
 
 
+def test_a_finished_matchs_link_says_so(open_page: Any) -> None:
+    page = open_page(f"{FAKE_LINK_PATH}?delay=0#s")
+    page.fake("peer.closeFinished('The match of this invite link is over (won by the host).');")
+    page.wait_state("match-over")
+    assert page.text("#dialog-title") == "Online match"
+    assert page.text("#dialog-body") == "The match of this invite link is over (won by the host)."
+
+
 def test_custom_rules_offered_to_a_guest_are_accepted_before_the_match(
     open_page: Any, artifacts: Path
 ) -> None:

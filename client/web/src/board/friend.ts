@@ -195,6 +195,12 @@ export class FriendPanel {
       failureDialog(failure);
       return;
     }
+    const said = notices.filter((n): n is Extract<PeerNotice, { kind: "notice" }> => n.kind === "notice");
+    if (view.over && view.observation === null && said.length) {
+      // The peer only says why it cannot play (a finished match's link): nothing else is shown.
+      openDialog("Online match", said.map((n) => p(n.text)), [{ label: "OK", primary: true }]);
+      return;
+    }
     const offer = view.rulesOffered === null ? null : JSON.stringify(view.rulesOffered);
     if (offer !== null && offer !== this.offered) {
       this.offered = offer;
