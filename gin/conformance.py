@@ -63,6 +63,7 @@ from gin.protocol_cases import (
 )
 from gin.rules import BOUNDS, PRESETS, Ruleset
 from gin.scoring import settle
+from gin.session_cases import session_cases
 
 Case = dict[str, Any]
 
@@ -595,6 +596,7 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
         "audit.jsonl": audit_cases(),
         "records.jsonl": chain(record_cases(), record_refusal_cases()),
         "record_audit.jsonl": chain(record_audit_cases(), record_chain_cases()),
+        "session.jsonl": session_cases(),
     }
 
 

@@ -38,6 +38,7 @@ from gin.protocol_cases import (
     record_refusal_cases,
     unpack_cases,
 )
+from gin.session_cases import session_cases
 
 WEB = Path(__file__).resolve().parents[2] / "client" / "web"
 
@@ -92,6 +93,7 @@ def test_the_typescript_engine_agrees_with_a_small_corpus(tmp_path: Path) -> Non
         "records.jsonl": chain(islice(record_cases(), 3), record_refusal_cases()),
         "record_audit.jsonl": chain(islice(record_audit_cases(), 4),
                                     islice(record_chain_cases(), 1, 2)),
+        "session.jsonl": session_cases(small=True),
     }
     assert small.keys() == corpus().keys()
     for name, cases in small.items():
