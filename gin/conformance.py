@@ -58,7 +58,7 @@ from gin.protocol_cases import (
     record_audit_cases,
     record_cases,
     record_chain_cases,
-    record_refusal_cases,
+    record_text_cases,
     unpack_cases,
 )
 from gin.rules import BOUNDS, PRESETS, Ruleset
@@ -593,7 +593,7 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
         "channel.jsonl": channel_cases(40 * scale),
         "shuffle_proof.jsonl": proof_cases(2 * scale),
         "audit.jsonl": audit_cases(),
-        "records.jsonl": chain(record_cases(), record_refusal_cases()),
+        "records.jsonl": chain(record_cases(), record_text_cases(400 * scale)),
         "record_audit.jsonl": chain(record_audit_cases(), record_chain_cases()),
     }
 
