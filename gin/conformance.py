@@ -58,6 +58,7 @@ from gin.protocol_cases import (
     record_audit_cases,
     record_cases,
     record_chain_cases,
+    record_fuzz_cases,
     record_text_cases,
     unpack_cases,
 )
@@ -594,7 +595,8 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
         "shuffle_proof.jsonl": proof_cases(2 * scale),
         "audit.jsonl": audit_cases(),
         "records.jsonl": chain(record_cases(), record_text_cases(400 * scale)),
-        "record_audit.jsonl": chain(record_audit_cases(), record_chain_cases()),
+        "record_audit.jsonl": chain(record_audit_cases(), record_chain_cases(),
+                                    record_fuzz_cases(20 * scale)),
     }
 
 

@@ -24,12 +24,12 @@ import msgpack
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from gin import cosign, ecc, fairdeal, shuffle_proof, wire
-from gin.actions import BigGin, Discard, DrawStock, Knock
+from gin.actions import BigGin, Discard, DrawStock, Knock, parse_action
 from gin.audit import Finding, audit_record, audit_records
 from gin.cards import DECK
 from gin.errors import MalformedInput, PeerFault
 from gin.players import get
-from gin.records import HandRecord, Step, parse_record
+from gin.records import HandRecord, Score, Step, parse_record
 from gin.rules import CLASSIC, STANDARD, Ruleset
 from gin.session import HandVerified, Session, play_local
 
@@ -847,3 +847,54 @@ def record_text_cases(n: int, seed: int = 1) -> Iterator[Case]:
     rng = random.Random(f"gin-conformance:record-text:{seed}")
     for _ in range(n):
         yield record_text_case(_mutated(rng, good))
+
+
+_ACTION_POOL = ("pass", "stock", "take", "biggin", "layoff", "layoff /", "knock {card}",
+                "discard {card}", "knock {card} / 2c3c4c")
+
+
+def _step_mutated(rng: random.Random, record: HandRecord) -> HandRecord:
+    """``record`` with one step, the result or the header changed at random."""
+    steps = list(record.steps)
+    i = rng.randrange(len(steps))
+    step = steps[i]
+    roll = rng.randrange(9)
+    if roll == 0:
+        del steps[i]
+    elif roll == 1:
+        steps.insert(i, step)
+    elif roll == 2 and i + 1 < len(steps):
+        steps[i], steps[i + 1] = steps[i + 1], steps[i]
+    elif roll == 3:
+        steps[i] = replace(step, seat=1 - step.seat)
+    elif roll == 4:
+        text = rng.choice(_ACTION_POOL).format(card=rng.choice(DECK))
+        steps[i] = replace(step, action=parse_action(text))
+    elif roll == 5 and (len(step.keys) > 1 or step.action is not None and step.keys):
+        keys = list(step.keys)
+        del keys[rng.randrange(len(keys))]
+        steps[i] = replace(step, keys=tuple(keys))
+    elif roll == 6:
+        position = rng.randrange(fairdeal.DECK_SIZE)
+        seed = record.seeds[0 if step.seat == record.dealer else 1]
+        key = fairdeal.derive_position_key(seed, position) if rng.random() < 0.7 else 5
+        steps[i] = replace(step, keys=(*step.keys, (position, key)))
+    elif roll == 7:
+        winner = rng.choice((None, 0, 1))
+        return replace(record, score=Score(rng.choice(("knock", "gin", "big_gin", "undercut",
+                                                      "dead")), rng.choice((None, 0, 1)), winner,
+                                           rng.choice((0, record.score.points, 25))))
+    else:
+        return replace(record, dealer=1 - record.dealer) if rng.random() < 0.5 else replace(
+            record, scores=(record.scores[1], record.scores[0]))
+    return replace(record, steps=tuple(steps))
+
+
+def record_fuzz_cases(n: int, seed: int = 1) -> Iterator[Case]:
+    """``n`` records with a step, the result or the header changed at random, signed
+    again by both players, each with gin's audit from a random point of view."""
+    played = _play(*_RECORD_MATCHES[0])
+    rng = random.Random(f"gin-conformance:record-fuzz:{seed}")
+    for k in range(n):
+        record = played.resign(_step_mutated(rng, rng.choice(played.host)))
+        yield record_audit_case(f"mutation {k}", record, rng.choice((None, 0, 1)))

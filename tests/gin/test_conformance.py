@@ -35,6 +35,7 @@ from gin.protocol_cases import (
     record_audit_cases,
     record_cases,
     record_chain_cases,
+    record_fuzz_cases,
     record_text_cases,
     unpack_cases,
 )
@@ -91,7 +92,7 @@ def test_the_typescript_engine_agrees_with_a_small_corpus(tmp_path: Path) -> Non
         "audit.jsonl": audit_cases(),
         "records.jsonl": chain(islice(record_cases(), 3), record_text_cases(50)),
         "record_audit.jsonl": chain(islice(record_audit_cases(), 4),
-                                    islice(record_chain_cases(), 1, 2)),
+                                    islice(record_chain_cases(), 1, 2), record_fuzz_cases(2)),
     }
     assert small.keys() == corpus().keys()
     for name, cases in small.items():
