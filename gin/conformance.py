@@ -64,6 +64,7 @@ from gin.protocol_cases import (
 )
 from gin.rules import BOUNDS, PRESETS, Ruleset
 from gin.scoring import settle
+from gin.session_cases import session_cases
 
 Case = dict[str, Any]
 
@@ -597,6 +598,7 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
         "records.jsonl": chain(record_cases(), record_text_cases(400 * scale)),
         "record_audit.jsonl": chain(record_audit_cases(), record_chain_cases(),
                                     record_fuzz_cases(20 * scale)),
+        "session.jsonl": session_cases(),
     }
 
 

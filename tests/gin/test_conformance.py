@@ -39,6 +39,7 @@ from gin.protocol_cases import (
     record_text_cases,
     unpack_cases,
 )
+from gin.session_cases import session_cases
 
 WEB = Path(__file__).resolve().parents[2] / "client" / "web"
 
@@ -93,6 +94,7 @@ def test_the_typescript_engine_agrees_with_a_small_corpus(tmp_path: Path) -> Non
         "records.jsonl": chain(islice(record_cases(), 3), record_text_cases(50)),
         "record_audit.jsonl": chain(islice(record_audit_cases(), 4),
                                     islice(record_chain_cases(), 1, 2), record_fuzz_cases(2)),
+        "session.jsonl": session_cases(small=True),
     }
     assert small.keys() == corpus().keys()
     for name, cases in small.items():

@@ -25,6 +25,7 @@ import * as fd from "../src/protocol/fairdeal.ts";
 import * as msgpack from "../src/protocol/msgpack.ts";
 import * as proof from "../src/protocol/shuffle_proof.ts";
 import { Float, type Value } from "../src/protocol/msgpack.ts";
+import { SESSION_CHECKS } from "./session_checks.ts";
 import { parseRecord } from "../src/protocol/records.ts";
 import { ChannelFault, MalformedMessage, SealedChannel, type Side, unpack } from "../src/protocol/wire.ts";
 
@@ -257,6 +258,7 @@ export const PROTOCOL_CHECKS: Record<string, (c: CaseObject) => string | null> =
   channel: checkChannel,
   shuffle_proof: checkProof,
   audit: checkAudit,
+  ...SESSION_CHECKS,
   record: checkRecord,
   record_audit: checkRecordAudit,
   record_chain: checkRecordChain,

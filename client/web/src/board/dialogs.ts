@@ -12,11 +12,13 @@ import type { MatchTotals } from "../engine/scoring.ts";
 import { cardFace, groupsView } from "./cardview.ts";
 import { byId, el, fill } from "./dom.ts";
 import { group, grouped, laidOut } from "./layout.ts";
-import { explainResult, howToPlay, KEYS, THEM, totalsRows } from "./words.ts";
+import { explainResult, gameLine, howToPlay, KEYS, shortName, totalsRows } from "./words.ts";
 
 export interface DialogButton {
   label: string;
   primary?: boolean;
+  /** For tests and automation to find it. */
+  id?: string;
   /** Runs after the window closes. */
   run?: () => void;
 }
@@ -48,7 +50,7 @@ export function openDialog(title: string, body: Node[], buttons: DialogButton[],
   const row = byId("dialog-buttons");
   fill(row);
   for (const b of buttons) {
-    const button = el("button", { type: "button", class: b.primary ? "primary" : "" }, b.label);
+    const button = el("button", { type: "button", class: b.primary ? "primary" : "", id: b.id ?? false }, b.label);
     button.addEventListener("click", () => {
       onCancel = null;
       box.close();
@@ -132,7 +134,7 @@ function side(title: string, groups: ReturnType<typeof grouped>): HTMLElement {
 
 /** The end of a hand: both hands laid out (lay-offs marked on the knocker's melds),
  * the arithmetic, and the scores. */
-export function handOverDialog(obs: Observation, next: string, then: () => void, cancel: () => void): void {
+export function handOverDialog(obs: Observation, next: string, them: string, then: () => void, cancel: () => void): void {
   const result = obs.result!;
   const out = result.outcome;
   const me = obs.player;
@@ -140,31 +142,33 @@ export function handOverDialog(obs: Observation, next: string, then: () => void,
   let title = "Dead hand";
   if (out !== null && result.knocker !== null) {
     const iKnocked = result.knocker === me;
-    title = result.winner === me ? "You won the hand" : `${THEM} won the hand`;
-    body.push(side(iKnocked ? "You knocked" : `${THEM} knocked`, laidOut(out, true)));
-    body.push(side(iKnocked ? THEM : "You", laidOut(out, false)));
+    title = result.winner === me ? "You won the hand" : `${them} won the hand`;
+    body.push(side(iKnocked ? "You knocked" : `${them} knocked`, laidOut(out, true)));
+    body.push(side(iKnocked ? them : "You", laidOut(out, false)));
   } else {
-    body.push(side(THEM, grouped(obs.opponentHand ?? [])));
+    body.push(side(them, grouped(obs.opponentHand ?? [])));
     body.push(side("You", grouped(obs.hand)));
   }
-  body.push(p(explainResult(obs), "arith"));
-  body.push(el("p", {}, `Game: you ${obs.scores[me]} – ${obs.scores[1 - me]} computer. `
-    + `Hands won: you ${obs.handsWon[me]}, computer ${obs.handsWon[1 - me]}.`));
+  body.push(p(explainResult(obs, them), "arith"));
+  body.push(el("p", {}, gameLine(obs, them)));
   openDialog(title, body, [{ label: next, primary: true, run: then }], cancel);
 }
 
-/** The end of the match: points, game bonus, boxes, shutout and totals. */
-export function matchEndDialog(totals: MatchTotals, rules: Ruleset, me: number, then: () => void): void {
+/** The end of the match: points, game bonus, boxes, shutout and totals; `then`
+ * starts a new match (local only: null online). */
+export function matchEndDialog(totals: MatchTotals, rules: Ruleset, me: number, them: string,
+                               then: (() => void) | null): void {
   const rows = totalsRows(totals, rules, me);
   const table = el("table", {},
-    el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "You"), el("th", {}, "Computer"))),
+    el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "You"), el("th", {}, shortName(them)))),
     el("tbody", {}, ...rows.map(([label, a, b]) => el("tr", {},
       el("th", { scope: "row" }, label), el("td", { class: "num" }, a), el("td", { class: "num" }, b)))));
   const won = totals.winner === me;
-  const headline = `${won ? "You win" : `${THEM} wins`} the match by ${totals.margin} points`
+  const headline = `${won ? "You win" : `${them} wins`} the match by ${totals.margin} points`
     + (totals.shutout ? ": a shutout." : ".");
-  openDialog(won ? "You win the match" : "The computer wins the match", [p(headline, "arith"), table],
-    [{ label: "Close" }, { label: "New match", primary: true, run: then }]);
+  const buttons: DialogButton[] = then === null ? [{ label: "Close", primary: true }]
+    : [{ label: "Close" }, { label: "New match", primary: true, run: then }];
+  openDialog(won ? "You win the match" : `${them} wins the match`, [p(headline, "arith"), table], buttons);
 }
 
 /** The whole discard pile, bottom first. */

@@ -21,6 +21,8 @@ import { PRESETS, type Ruleset } from "../engine/rules.ts";
 import type { MatchTotals } from "../engine/scoring.ts";
 import * as players from "../players/index.ts";
 import { Rand } from "../rand.ts";
+import type { AutoMove, HintView, Play } from "./play.ts";
+import { THEM } from "./words.ts";
 
 export const HUMAN = 0;
 export const OPPONENT = 1;
@@ -28,12 +30,6 @@ const SAVE_FORMAT = 1;
 
 export type Strength = "easy" | "normal" | "hard";
 export const STRENGTHS: readonly [Strength, string][] = [["easy", "Easy"], ["normal", "Normal"], ["hard", "Hard"]];
-
-/** What the strongest computer would do now, and why. */
-export interface HintView {
-  action: Action;
-  reason: string;
-}
 
 /** Somewhere to keep one text (the browser's localStorage; a map in tests). */
 export interface Store {
@@ -60,6 +56,16 @@ export function knockCounts(obs: Observation, legal: readonly Action[]): Map<Car
   const best = discardDeadwoods(cardsMask(obs.hand));
   for (const card of knockable) counts.set(card, best.get(card.mask)!);
   return counts;
+}
+
+/** The card whose throw leaves the least deadwood (never the card just taken). */
+export function bestThrow(obs: Observation): Card | null {
+  const left = discardDeadwoods(cardsMask(obs.hand));
+  let best: Card | null = null;
+  for (const card of obs.hand) {
+    if (card !== obs.justTaken && (best === null || left.get(card.mask)! < left.get(best.mask)!)) best = card;
+  }
+  return best;
 }
 
 /** The card to knock with: the one leaving least deadwood, the selected one on a tie. */
@@ -89,7 +95,9 @@ function newSeed(): number {
 
 /** One match against the computer, seen from the player's seat (player 0). The
  * computer deals the first hand, so the player is offered the first upcard. */
-export class Game {
+export class Game implements Play {
+  readonly online = false;
+  readonly them = THEM;
   match: Match;
   vs: Strength;
   /** Warnings for the page (a save that failed, a saved match that was damaged). */
@@ -97,6 +105,7 @@ export class Game {
   private seed: number;
   private decks: Rand;
   private opponent: players.Player;
+  private listeners: (() => void)[] = [];
 
   constructor(rules: Ruleset, vs: Strength, private readonly store: Store | null = null,
               seed: number = newSeed(), match: Match | null = null) {
@@ -146,6 +155,10 @@ export class Game {
     return this.match.observation(HUMAN);
   }
 
+  opponentLabel(): string {
+    return `Computer (${this.vs})`;
+  }
+
   /** The player's legal actions now (none while the computer is to move). */
   legal(): Action[] {
     const hand = this.match.hand;
@@ -153,15 +166,8 @@ export class Game {
     return this.match.legalActions();
   }
 
-  /** The card whose throw leaves the least deadwood (never the card just taken). */
   bestThrow(): Card | null {
-    const obs = this.observation();
-    const left = discardDeadwoods(cardsMask(obs.hand));
-    let best: Card | null = null;
-    for (const card of obs.hand) {
-      if (card !== obs.justTaken && (best === null || left.get(card.mask)! < left.get(best.mask)!)) best = card;
-    }
-    return best;
+    return bestThrow(this.observation());
   }
 
   /** Why the player may not do `action` now (null when it is legal). */
@@ -208,10 +214,24 @@ export class Game {
     return this.apply(OPPONENT, action);
   }
 
+  automatic(): AutoMove | null {
+    if (!this.opponentToMove) return null;
+    return { opponent: true, run: () => this.applyOpponent(this.opponentMove()) };
+  }
+
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  takeWarnings(): string[] {
+    return this.warnings.splice(0);
+  }
+
   /** Deal the next hand from the game's own deck stream. */
   nextHand(): void {
     this.match.deal(shuffledDeck(this.decks));
     this.save();
+    this.changed();
   }
 
   setStrength(vs: Strength): void {
@@ -231,7 +251,12 @@ export class Game {
   private apply(player: number, action: Action): HandResult | null {
     const result = this.match.apply(player, action);
     this.save();
+    this.changed();
     return result;
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
   }
 
   /** Keep the match in the store; a failure becomes a warning (play goes on). */

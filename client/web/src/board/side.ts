@@ -4,6 +4,7 @@ import type { Observation } from "../engine/observation.ts";
 import { PRESETS } from "../engine/rules.ts";
 import { byId, el } from "./dom.ts";
 import type { Strength } from "./game.ts";
+import { shortName } from "./words.ts";
 
 /** Add a choice per preset and wire the radios (once, at start). */
 export function buildSide(rulesChosen: (name: string) => void, strengthChosen: (vs: Strength) => void): void {
@@ -18,9 +19,14 @@ export function buildSide(rulesChosen: (name: string) => void, strengthChosen: (
   }
 }
 
+/** The strength, the rules and a new match are choices of a local match only. */
+export function showLocalChoices(on: boolean): void {
+  for (const id of ["strength", "rules", "btn-new"]) byId(id).hidden = !on;
+}
+
 /** Show the hand number, the scores (this hand, the game, the boxes) and the choices
- * in play. */
-export function renderSide(obs: Observation, vs: Strength, grouping: boolean): void {
+ * in play; `vs` is the computer's strength (null online). */
+export function renderSide(obs: Observation, vs: Strength | null, grouping: boolean, them: string): void {
   const me = obs.player;
   const other = 1 - me;
   byId("hand-number").textContent = `Hand ${obs.handNumber}`;
@@ -38,7 +44,8 @@ export function renderSide(obs: Observation, vs: Strength, grouping: boolean): v
   byId("box-them").textContent = String(obs.handsWon[other]);
   // On a phone the side is below the table: the score is also in the title bar.
   byId("mini-score").textContent = `Hand ${obs.handNumber} · you ${obs.scores[me]} – `
-    + `${obs.scores[other]} computer`;
+    + `${obs.scores[other]} ${shortName(them).toLowerCase()}`;
+  byId("score-them").textContent = shortName(them);
   const rules = obs.rules;
   byId("target").textContent = `First to ${rules.target} points wins the game, with `
     + `${rules.boxBonus} for every hand won and ${rules.gameBonus} for the game itself.`;

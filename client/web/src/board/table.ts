@@ -1,9 +1,11 @@
 /**
- * The table: shows the controller's observation and turns clicks, drags and keys
- * into the controller's calls. It keeps only presentation state (the selected
- * card, the player's own order, the hint on show). The computer's moves run from
- * timers, one at a time with a pause between them, never inside a click handler,
- * so the page answers at once and every move can be followed.
+ * The table: shows what a {@link Play} observes (a local match against the
+ * computer, or an online match) and turns clicks, drags and keys into its calls.
+ * It keeps only presentation state (the selected card, the player's own order,
+ * the hint on show). Moves made without the player (the computer's, or a bot's
+ * online) run from timers, one at a time with a pause between them, never inside
+ * a click handler, so the page answers at once and every move can be followed.
+ * This browser's player is always at the bottom, whichever seat it holds.
  */
 
 import type { Action } from "../engine/actions.ts";
@@ -11,7 +13,7 @@ import { Discard, DrawPile, DrawStock, Knock, LayOff, Pass } from "../engine/act
 import { Card } from "../engine/cards.ts";
 import { GinError, IllegalAction } from "../engine/errors.ts";
 import { bestArrangement } from "../engine/melds.ts";
-import type { HandResult, Observation } from "../engine/observation.ts";
+import type { Observation } from "../engine/observation.ts";
 import { Phase } from "../engine/observation.ts";
 import { PRESETS } from "../engine/rules.ts";
 import { cardBack, cardFace, groupsView } from "./cardview.ts";
@@ -21,11 +23,12 @@ import {
 } from "./dialogs.ts";
 import { byId, el, fill } from "./dom.ts";
 import { wireDrag } from "./drag.ts";
-import { type Game, type HintView, knockChoice, knockLayouts, STRENGTHS, type Strength } from "./game.ts";
+import { Game, knockChoice, knockLayouts, STRENGTHS, type Strength } from "./game.ts";
 import { group, grouped, type Group, groupsWords, laidOut, moved, movedBefore, opponentGroups, ownOrder } from "./layout.ts";
-import { buildSide, renderSide } from "./side.ts";
+import { buildSide, renderSide, showLocalChoices } from "./side.ts";
 import { keyAction, type KeyActions } from "./keys.ts";
-import { actionWords, describe, prompt, THEM } from "./words.ts";
+import type { HintView, Play } from "./play.ts";
+import { actionWords, describe, prompt } from "./words.ts";
 
 type ActionKey = "take" | "pass" | "stock" | "throw" | "knock" | "layoff";
 
@@ -55,10 +58,16 @@ export class Table implements KeyActions {
   /** Bumped when a new match starts, so a pending computer move is dropped. */
   private generation = 0;
   private thinking = false;
+  /** A move without the player is waiting for its pause. */
+  private autoPending = false;
+  /** The hand whose end was shown (its window opens once per hand). */
+  private overShown: number | null = null;
+  /** The cards held at the last change (to select a card just drawn). */
+  private held: readonly Card[] = [];
   /** True while the click that ends a drag arrives (it is not a click). */
   private dragEnded: () => boolean = () => false;
 
-  constructor(private game: Game, private readonly delay: number, private readonly store: Storage | null) {
+  constructor(private game: Play, private readonly delay: number, private readonly store: Storage | null) {
     this.loadPrefs();
   }
 
@@ -67,8 +76,42 @@ export class Table implements KeyActions {
   start(): void {
     buildSide((name) => this.rulesChosen(name), (vs) => this.setStrength(vs));
     this.wire();
-    this.afterAction(null);
-    for (const warning of this.game.warnings.splice(0)) alertDialog("Saving", warning);
+    const warnings = this.game.takeWarnings();
+    this.listen(this.game);
+    this.changed();
+    for (const warning of warnings) alertDialog("Saving", warning);
+  }
+
+  /** Present another match (an online one, or the computer again): what was
+   * pending for the old one is dropped. */
+  setGame(game: Play): void {
+    this.generation += 1;
+    this.thinking = false;
+    this.autoPending = false;
+    this.game = game;
+    this.order = [];
+    this.selected = null;
+    this.shownHint = null;
+    this.message = "";
+    this.overShown = null;
+    this.held = [];
+    this.listen(game);
+    this.changed();
+  }
+
+  get play(): Play {
+    return this.game;
+  }
+
+  private listen(game: Play): void {
+    game.onChange(() => {
+      if (game === this.game) this.changed();
+    });
+  }
+
+  /** The local match, when that is what is played (its own choices apply). */
+  private get local(): Game | null {
+    return this.game instanceof Game ? this.game : null;
   }
 
   private wire(): void {
@@ -106,6 +149,11 @@ export class Table implements KeyActions {
   private render(): void {
     const game = this.game;
     const obs = game.observation();
+    showLocalChoices(!game.online);
+    if (obs === null) {
+      this.renderEmpty();
+      return;
+    }
     const legal = game.legal();
     const counts = game.knockCounts();
     this.order = ownOrder(this.order, obs.hand);
@@ -118,14 +166,14 @@ export class Table implements KeyActions {
     // The computer's side: backs, with what it took from the pile face up; its melds
     // once it knocks; its whole hand laid out once the hand is over.
     const dealer = obs.dealer !== obs.player ? " · dealer" : "";
-    byId("opponent-label").textContent = `Computer (${game.vs})${dealer}`
+    byId("opponent-label").textContent = `${game.opponentLabel()}${dealer}`
       + (obs.opponentKnown.length && !over ? ` · took from the pile: ${obs.opponentKnown.map((c) => c.glyph).join(" ")}` : "");
     const theirs = opponentGroups(obs);
     const opponent = byId("opponent");
     fill(opponent, ...groupsView(theirs));
     // One sentence for screen readers instead of ten "card face down".
     opponent.setAttribute("role", "img");
-    opponent.setAttribute("aria-label", groupsWords(theirs, "The computer's cards"));
+    opponent.setAttribute("aria-label", groupsWords(theirs, `${game.them}'s cards`));
 
     byId("stock-label").textContent = `Stock ${obs.stockCount}`;
     const stock = byId<HTMLButtonElement>("stock");
@@ -140,15 +188,19 @@ export class Table implements KeyActions {
       : "Discard pile, empty");
     stock.classList.toggle("hinted", hint?.action instanceof DrawStock);
     discard.classList.toggle("hinted", hint?.action instanceof DrawPile);
-    const lines = obs.history.map((e) => describe(e, obs.player)).filter((x): x is string => x !== null);
+    const lines = obs.history.map((e) => describe(e, obs.player, game.them)).filter((x): x is string => x !== null);
     fill(byId("log"), ...lines.slice(-4).map((line) => el("li", {}, line)));
 
     this.renderHand(obs, over, hintCard);
     byId("loose").textContent = this.looseText(obs, counts);
     const promptLine = byId("prompt");
-    let text = this.message || (this.thinking ? `${THEM} is thinking…` : prompt(obs, counts.size > 0));
+    let text = this.message || (this.thinking ? `${game.them} is thinking…` : prompt(obs, counts.size > 0, game.them));
     if (hint !== null && !this.message) text = `Hint: ${actionWords(hint.action)} — ${hint.reason}`;
-    if (over && !this.message) text = this.game.totals ? "The match is over." : "The hand is over: next hand when you are ready.";
+    if (over && !this.message) {
+      text = game.totals ? "The match is over."
+        : game.online ? "The hand is over: the next deal is on its way."
+        : "The hand is over: next hand when you are ready.";
+    }
     promptLine.textContent = text;
     promptLine.classList.toggle("warn", this.message !== "");
 
@@ -160,10 +212,26 @@ export class Table implements KeyActions {
     byId("btn-take").textContent = top ? `Take the ${top.glyph}` : "Take";
     byId("btn-knock").textContent = counts.size && Math.min(...counts.values()) === 0 ? "Gin!" : "Knock…";
     const next = byId<HTMLButtonElement>("btn-next");
-    next.hidden = !over;
-    next.textContent = game.totals ? "New match" : "Next hand";
+    next.hidden = !over || (game.online && !game.totals);
+    next.textContent = game.totals ? (game.online ? "The result" : "New match") : "Next hand";
     byId<HTMLButtonElement>("btn-hint").disabled = !legal.length;
-    renderSide(obs, this.game.vs, this.grouping);
+    renderSide(obs, this.local?.vs ?? null, this.grouping, game.them);
+  }
+
+  /** Online before the first deal: no cards yet. */
+  private renderEmpty(): void {
+    fill(byId("opponent"));
+    fill(byId("hand"));
+    fill(byId("stock"), "");
+    fill(byId("discard"), "");
+    fill(byId("log"));
+    byId("opponent-label").textContent = this.game.opponentLabel();
+    byId("stock-label").textContent = "Stock";
+    byId("discard-label").textContent = "Discard";
+    byId("loose").textContent = "";
+    byId("prompt").textContent = this.message || "Waiting for the first deal…";
+    for (const key of [...Object.keys(KINDS), "next"]) byId(`btn-${key}`).hidden = true;
+    byId<HTMLButtonElement>("btn-hint").disabled = true;
   }
 
   private renderHand(obs: Observation, over: boolean, hintCard: Card | null): void {
@@ -220,75 +288,83 @@ export class Table implements KeyActions {
 
   private act(action: Action): void {
     if (this.thinking && !this.game.legal().length) return;
-    let result: HandResult | null;
+    this.message = "";
+    this.shownHint = null;
     try {
-      result = this.game.play(action);
+      this.game.play(action); // the change comes back through changed()
     } catch (exc) {
       if (!(exc instanceof IllegalAction)) throw exc;
       this.message = refusalWords(exc.message);
       this.render();
-      return;
     }
-    this.message = "";
-    this.shownHint = null;
-    if (action instanceof DrawStock || action instanceof DrawPile) {
-      const obs = this.game.observation();
-      // Select the card just drawn from the stock, ready to throw it.
-      const drawn = obs.hand.filter((c) => !this.order.includes(c));
-      this.selected = drawn.length && obs.justTaken === null ? drawn[0]! : null;
-    }
-    this.afterAction(result);
   }
 
-  /** Show the new state; then the hand's end, or the computer's moves. */
-  private afterAction(result: HandResult | null): void {
-    for (const warning of this.game.warnings.splice(0)) this.message = warning;
+  /** Show the new state; then the hand's end, or a move made without the player. */
+  private changed(): void {
+    const game = this.game;
+    for (const warning of game.takeWarnings()) this.message = warning;
+    const obs = game.observation();
+    if (obs !== null) {
+      // Select the card just drawn from the stock, ready to throw it.
+      const drawn = obs.hand.filter((c) => !this.held.includes(c));
+      if (this.held.length && obs.hand.length === this.held.length + 1 && drawn.length === 1) {
+        this.selected = obs.justTaken === null ? drawn[0]! : null;
+      }
+      this.held = obs.hand;
+    }
+    const auto = game.automatic();
+    this.thinking = auto?.opponent ?? false;
     this.savePrefs();
     this.render();
-    const obs = this.game.observation();
-    if (result !== null || (obs.phase === Phase.OVER && !dialogOpen())) this.showHandOver();
-    else if (this.game.opponentToMove) this.runOpponent();
+    if (obs !== null && obs.phase === Phase.OVER && this.overShown !== obs.handNumber && !dialogOpen()) {
+      this.overShown = obs.handNumber;
+      this.showHandOver(obs);
+    } else if (auto !== null) {
+      this.runAutomatic();
+    }
   }
 
-  private runOpponent(): void {
+  private runAutomatic(): void {
+    if (this.autoPending) return;
+    this.autoPending = true;
     const generation = this.generation;
-    this.thinking = true;
-    this.render();
     // Off the click handler: the page is drawn and answers while the computer thinks.
     window.setTimeout(() => {
-      if (generation !== this.generation || !this.game.opponentToMove) return;
-      const action = this.game.opponentMove();
-      const result = this.game.applyOpponent(action);
-      this.thinking = this.game.opponentToMove;
-      this.afterAction(result);
+      this.autoPending = false;
+      if (generation !== this.generation) return;
+      this.game.automatic()?.run(); // what is due now, not what was due before the pause
     }, this.delay);
   }
 
-  private showHandOver(): void {
-    const obs = this.game.observation();
+  private showHandOver(obs: Observation): void {
     const totals = this.game.totals;
-    handOverDialog(obs, totals ? "See the match's result" : "Next hand", () => this.next(), () => this.render());
+    const next = totals ? "See the match's result" : this.game.online ? "Close" : "Next hand";
+    handOverDialog(obs, next, this.game.them, () => this.next(), () => this.render());
   }
 
   /** After a hand: the match's end, or the next deal. */
   private next(): void {
     const game = this.game;
-    if (game.observation().phase !== Phase.OVER) return;
+    const obs = game.observation();
+    if (obs === null || obs.phase !== Phase.OVER) return;
     closeDialog();
     const totals = game.totals;
     if (totals !== null) {
-      matchEndDialog(totals, game.rules, game.observation().player, () => this.restart(game.rules.name));
+      const local = this.local;
+      matchEndDialog(totals, obs.rules, obs.player, game.them,
+        local === null ? null : () => this.restart(local.rules.name));
       return;
     }
-    game.nextHand();
     this.order = [];
     this.selected = null;
-    this.afterAction(null);
+    this.held = [];
+    game.nextHand();
+    this.render();
   }
 
   throwSelected(): void {
-    if (!this.can("throw")) return;
     const obs = this.game.observation();
+    if (obs === null || !this.can("throw")) return;
     if (this.selected === null) {
       this.message = "Select a card to throw: ← → or click it.";
     } else if (this.selected === obs.justTaken) {
@@ -304,14 +380,14 @@ export class Table implements KeyActions {
   knock(): void {
     const counts = this.game.knockCounts();
     if (!counts.size) {
-      if (this.game.observation().phase === Phase.DISCARD && this.game.legal().length) {
+      if (this.game.observation()?.phase === Phase.DISCARD && this.game.legal().length) {
         this.explainNoKnock();
       }
       return;
     }
     const [card] = knockChoice(counts, this.selected);
-    const obs = this.game.observation();
-    knockDialog(counts, card, (c) => knockLayouts(obs, c), THEM,
+    const obs = this.game.observation()!;
+    knockDialog(counts, card, (c) => knockLayouts(obs, c), this.game.them,
       (c, melds) => this.act(new Knock(c, melds)));
   }
 
@@ -324,46 +400,55 @@ export class Table implements KeyActions {
   }
 
   hint(): void {
-    if (!this.game.legal().length) return;
-    const key = stateKey(this.game.observation());
+    const obs = this.game.observation();
+    if (obs === null || !this.game.legal().length) return;
+    const key = stateKey(obs);
+    const game = this.game;
     this.message = "";
     byId("prompt").textContent = "Hint: thinking…";
     window.setTimeout(() => {
-      if (key !== stateKey(this.game.observation()) || !this.game.legal().length) return;
+      const now = game.observation();
+      if (game !== this.game || now === null || key !== stateKey(now) || !game.legal().length) return;
       this.shownHint = { view: this.game.hint(), key };
       this.render();
     }, 0);
   }
 
   private setStrength(vs: Strength): void {
-    if (vs === this.game.vs) return;
-    this.game.setStrength(vs);
+    const local = this.local;
+    if (local === null || vs === local.vs) return;
+    local.setStrength(vs);
     this.message = `The computer now plays ${vs}.`;
     this.render();
   }
 
   private rulesChosen(name: string): void {
-    if (name === this.game.rules.name) return;
+    if (this.local === null || name === this.local.rules.name) return;
     confirm("New match", `Start a new match with the ${name} rules? The match in play is abandoned.`,
       "New match", () => this.restart(name));
     this.render(); // the radio shows the rules in play until the answer
   }
 
   newMatch(): void {
+    const local = this.local;
+    if (local === null) return;
     confirm("New match", "Start a new match? The match in play is abandoned.", "New match",
-      () => this.restart(this.game.rules.name));
+      () => this.restart(local.rules.name));
   }
 
   private restart(name: string): void {
+    const local = this.local;
+    if (local === null) return;
     this.generation += 1;
-    this.thinking = false;
+    this.autoPending = false;
     closeDialog();
-    this.game.newMatch(PRESETS.get(name) ?? this.game.rules);
     this.order = [];
     this.selected = null;
+    this.held = [];
     this.shownHint = null;
     this.message = "";
-    this.afterAction(null);
+    this.overShown = null;
+    local.newMatch(PRESETS.get(name) ?? local.rules); // deals: changed() shows it
   }
 
   private setGrouping(on: boolean): void {
@@ -376,13 +461,14 @@ export class Table implements KeyActions {
 
   private shownOrder(): Card[] {
     const obs = this.game.observation();
+    if (obs === null) return [];
     if (this.grouping) return grouped(obs.hand).flatMap((g) => g.cards as Card[]);
     return ownOrder(this.order, obs.hand);
   }
 
   select(step: number): void {
     const shown = this.shownOrder();
-    if (!shown.length || this.game.observation().phase === Phase.OVER) return;
+    if (!shown.length || this.game.observation()?.phase === Phase.OVER) return;
     const i = this.selected === null ? -1 : shown.indexOf(this.selected);
     this.selected = i < 0 ? shown[step > 0 ? 0 : shown.length - 1]! : shown[(i + step + shown.length) % shown.length]!;
     this.message = "";
@@ -418,7 +504,7 @@ export class Table implements KeyActions {
   private cardOf(node: Element | null): Card | null {
     const button = node?.closest<HTMLElement>("#hand .card");
     if (!button) return null;
-    return this.game.observation().hand.find((c) => c.toString() === button.dataset.card) ?? null;
+    return this.game.observation()?.hand.find((c) => c.toString() === button.dataset.card) ?? null;
   }
 
   private wireHand(): void {
@@ -445,7 +531,7 @@ export class Table implements KeyActions {
 
   /** A click on a card selects it; a click on the selected card throws it. */
   private cardClicked(card: Card | null): void {
-    if (card === null || this.game.observation().phase === Phase.OVER) return;
+    if (card === null || this.game.observation()?.phase === Phase.OVER) return;
     if (card === this.selected && this.can("throw")) {
       this.throwSelected();
     } else {
@@ -461,21 +547,25 @@ export class Table implements KeyActions {
   stock(): void { this.act(new DrawStock()); }
   pass(): void { this.act(new Pass()); }
   layOff(): void { this.act(new LayOff()); }
-  wholePile(): void { pileDialog(this.game.observation().pile); }
+  wholePile(): void { pileDialog(this.game.observation()?.pile ?? []); }
   toggleGrouping(): void { this.setGrouping(!this.grouping); }
-  howToPlay(): void { howToPlayDialog(this.game.rules); }
+  howToPlay(): void {
+    const rules = this.game.rules;
+    if (rules !== null) howToPlayDialog(rules);
+  }
   keys(): void { keysDialog(); }
   strength(index: number): void { this.setStrength(STRENGTHS[index]![0]); }
 
   enter(card: Element | null): void {
-    if (this.game.observation().phase === Phase.OVER) this.next();
+    if (this.game.observation()?.phase === Phase.OVER) this.next();
     else if (card !== null) this.cardClicked(this.cardOf(card));
     else this.throwSelected();
   }
 
   nextRules(): void {
+    if (this.local === null) return;
     const names = [...PRESETS.keys()];
-    const i = names.indexOf(this.game.rules.name);
+    const i = names.indexOf(this.local.rules.name);
     this.rulesChosen(names[(i + 1) % names.length]!);
   }
 
@@ -486,7 +576,7 @@ export class Table implements KeyActions {
       const prefs = JSON.parse(this.store?.getItem(PREFS_KEY) ?? "null") as Prefs | null;
       if (prefs === null) return;
       this.grouping = prefs.grouping !== false;
-      const held = this.game.observation().hand;
+      const held = this.game.observation()?.hand ?? [];
       this.order = prefs.order.map((t) => held.find((c) => c.toString() === t)).filter((c): c is Card => !!c);
     } catch (exc) {
       if (!(exc instanceof SyntaxError || exc instanceof TypeError || exc instanceof GinError)) throw exc;

@@ -11,8 +11,23 @@ import type { Event, Observation } from "../engine/observation.ts";
 import { Phase } from "../engine/observation.ts";
 import type { Ruleset } from "../engine/rules.ts";
 import type { MatchTotals } from "../engine/scoring.ts";
+import type { Connection, FailureView, PeerView } from "../online/api.ts";
 
 export const THEM = "The computer";
+
+/** The other player as a column heading or after a score: "Computer", "Friend". */
+export function shortName(them: string): string {
+  const last = them.split(" ").at(-1)!;
+  return last[0]!.toUpperCase() + last.slice(1);
+}
+
+/** The game's score and the hands won, from the player's seat. */
+export function gameLine(obs: Observation, them = THEM): string {
+  const me = obs.player;
+  const other = shortName(them).toLowerCase();
+  return `Game: you ${obs.scores[me]} – ${obs.scores[1 - me]} ${other}. `
+    + `Hands won: you ${obs.handsWon[me]}, ${other} ${obs.handsWon[1 - me]}.`;
+}
 
 /** What the player should do now, in plain words. */
 export function prompt(obs: Observation, canKnock: boolean, them = THEM): string {
@@ -269,3 +284,76 @@ export const KEYS: [string, string][] = [
   ["i / ?", "how to play / the keys"],
   ["Esc", "close a window"],
 ];
+
+// -- online ---------------------------------------------------------------------
+
+/** How the link to the friend stands, as one phrase. `started`: a hand was dealt. */
+export function connectionWords(connection: Connection, role: "host" | "guest", started: boolean): string {
+  switch (connection) {
+    case "connecting": return "Connecting to the relay…";
+    case "waiting":
+      if (started) return "Your friend is away — waiting for them to come back";
+      return role === "host" ? "Waiting for your friend to open the link" : "Waiting for your friend, the host";
+    case "connected": return "Connected to your friend";
+    case "reconnecting": return "Connection lost — reconnecting…";
+    case "peer-left": return "Your friend left — waiting for them to come back";
+    case "closed": return "Disconnected";
+  }
+}
+
+/** What the friend's device owes now (a message type of protocol.md), in words. */
+const OWED: Record<string, string> = {
+  welcome: "to answer your invitation",
+  hello: "to say hello",
+  start: "to start the match",
+  commit: "to seal its secret number for this deck",
+  deck: "its part of the shuffle",
+  challenge: "its check of the shuffle",
+  shuffle: "its shuffle",
+  proof: "the proof of its shuffle",
+  deal: "to deal",
+  key: "the key to your card",
+  show: "to show its knock",
+  seed: "its secret number, to check the deck",
+};
+
+/** Whose move it is, or what the friend's device owes. */
+export function turnWords(view: Pick<PeerView, "legal" | "waitingFor" | "over" | "failure" | "rulesOffered">): string {
+  if (view.failure !== null) return "The match was stopped";
+  if (view.over) return "The match is over";
+  if (view.rulesOffered !== null) return "Your friend proposes custom rules: accept or decline";
+  if (view.legal.length) return "Your move";
+  if (view.waitingFor === "move") return "Your friend's move";
+  if (view.waitingFor === null) return "";
+  const owed = OWED[view.waitingFor];
+  return owed === undefined ? `Waiting for your friend (${view.waitingFor})` : `Waiting for your friend's device ${owed}`;
+}
+
+/** `document.body.dataset.state` for tests and demonstrations. */
+export type PageState = "waiting" | "playing" | "match-over" | "failed";
+
+export function pageState(view: Pick<PeerView, "failure" | "over" | "observation" | "connection">): PageState {
+  if (view.failure !== null) return "failed";
+  if (view.over) return "match-over";
+  const away = view.connection === "waiting" || view.connection === "peer-left" || view.connection === "connecting";
+  return view.observation === null || away ? "waiting" : "playing";
+}
+
+/** The failure as the player reads it: what happened, what failed, who is at fault. */
+export function failureLines(failure: FailureView): string[] {
+  const lines = [failure.reason];
+  if (failure.field) lines.push(`What failed: ${failure.field}.`);
+  lines.push(`At fault: ${failure.who}${failure.proven ? " (proven: the match is forfeited)" : ""}.`);
+  return lines;
+}
+
+/** The title of the failure's window. */
+export function failureTitle(failure: FailureView): string {
+  switch (failure.kind) {
+    case "CheatDetected": return "Cheating detected";
+    case "PeerTimedOut": return "Your friend stopped answering";
+    case "PeerAborted": return "Your friend left the match";
+    case "RulesDeclined": return "The rules were declined";
+    default: return "The match was stopped";
+  }
+}

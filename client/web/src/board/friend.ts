@@ -1,0 +1,231 @@
+/**
+ * The board's online parts: the host's choice of rules, the invite (link, Copy,
+ * QR code), the connection line, the custom rules offered to a guest, the
+ * failure alert, the verified hands' records, and `document.body.dataset.state`.
+ * Everything shown here that came from the network is set as text, never as HTML.
+ */
+
+import { PRESETS, Ruleset, RulesError } from "../engine/rules.ts";
+import type { FailureView, PeerNotice, PeerView, RecordView } from "../online/api.ts";
+import { openDialog } from "./dialogs.ts";
+import { byId, el, fill } from "./dom.ts";
+import type { OnlineGame } from "./online.ts";
+import { qrCanvas } from "./qr.ts";
+import { connectionWords, failureLines, failureTitle, pageState, turnWords } from "./words.ts";
+
+const p = (text: string, cls = ""): HTMLElement => el("p", cls ? { class: cls } : {}, text);
+
+/** The numbers a host may change for custom rules: field of `Ruleset.toDict()`, label. */
+const CUSTOM_FIELDS: readonly [string, string][] = [
+  ["target", "Match to"],
+  ["knock_limit", "Knock limit"],
+  ["gin_bonus", "Gin bonus"],
+  ["undercut_bonus", "Undercut bonus"],
+  ["box_bonus", "Box bonus (a hand won)"],
+  ["game_bonus", "Game bonus"],
+];
+
+/** Host: choose the rules (a preset, or custom numbers on top of one), then `host`. */
+export function hostDialog(host: (rules: Ruleset) => void, cancel: () => void, problem = "",
+                           chosen = "standard", custom: Record<string, string> = {}): void {
+  const presets = el("fieldset", {}, el("legend", {}, "Rules"));
+  for (const name of [...PRESETS.keys(), "custom"]) {
+    const input = el("input", { type: "radio", name: "host-rules", value: name });
+    input.checked = name === chosen;
+    input.addEventListener("change", () => { customBox.hidden = name !== "custom"; });
+    presets.appendChild(el("label", {}, input, name === "custom" ? " custom: standard with these numbers" : ` ${name}`));
+  }
+  const standard = (PRESETS.get("standard") as Ruleset).toDict();
+  const customBox = el("fieldset", { class: "custom-rules" }, el("legend", {}, "Custom numbers"));
+  customBox.hidden = chosen !== "custom";
+  for (const [field, label] of CUSTOM_FIELDS) {
+    const input = el("input", { type: "number", name: field, min: 0, step: 1, inputmode: "numeric" });
+    input.value = custom[field] ?? String(standard[field]);
+    customBox.appendChild(el("label", {}, `${label} `, input));
+  }
+  const body: Node[] = [
+    p("You host: this page opens a room on the relay that served it and gives you a link to send "
+      + "your friend. They open it in a browser (or with the gin program) and join your table."),
+    presets, customBox,
+    p("Custom rules are shown to your friend, who accepts or declines them before the match starts."),
+  ];
+  if (problem) body.unshift(p(problem, "warn"));
+  const go = (): void => {
+    const name = document.querySelector<HTMLInputElement>("input[name=host-rules]:checked")?.value ?? "standard";
+    const numbers: Record<string, string> = {};
+    for (const [field] of CUSTOM_FIELDS) numbers[field] = customBox.querySelector<HTMLInputElement>(`input[name=${field}]`)!.value;
+    if (name !== "custom") {
+      host(PRESETS.get(name)!);
+      return;
+    }
+    try {
+      const data: Record<string, unknown> = { ...standard, name: "custom" };
+      for (const [field, label] of CUSTOM_FIELDS) {
+        const text = numbers[field]!.trim();
+        if (!/^\d+$/.test(text)) throw new RulesError(`${label}: a whole number, please (got "${text}")`);
+        data[field] = Number(text);
+      }
+      host(Ruleset.fromDict(data));
+    } catch (exc) {
+      if (!(exc instanceof RulesError)) throw exc;
+      hostDialog(host, cancel, `These rules cannot be played: ${exc.message}`, name, numbers);
+    }
+  };
+  openDialog("Play a friend online", body,
+    [{ label: "Cancel", run: cancel }, { label: "Host", primary: true, id: "btn-host", run: go }], cancel);
+}
+
+/** The invite: the link (whole, wrapped anywhere), a Copy button and a QR code. */
+export function inviteDialog(link: string): void {
+  const linkBox = el("p", { id: "invite-link", class: "link" }, link);
+  const said = el("p", { id: "copy-status", role: "status", "aria-live": "polite" });
+  const copy = el("button", { type: "button", id: "btn-copy" }, "Copy the link");
+  copy.addEventListener("click", () => {
+    const selectIt = (): void => {
+      const range = document.createRange();
+      range.selectNodeContents(linkBox);
+      const selection = window.getSelection();
+      selection?.removeAllRanges();
+      selection?.addRange(range);
+      said.textContent = "The link is selected: copy it with Ctrl+C (⌘C on a Mac), or long-press on a phone.";
+    };
+    // navigator.clipboard exists only on secure pages (https, localhost), and may be refused.
+    if (navigator.clipboard === undefined) {
+      selectIt();
+      return;
+    }
+    navigator.clipboard.writeText(link).then(() => { said.textContent = "Copied"; }, selectIt);
+  });
+  openDialog("Invite your friend", [
+    p("Send this link to your friend: it opens this board and joins your match. Anyone with the link "
+      + "can take the seat, so send it only to them."),
+    linkBox,
+    el("div", { class: "copy-row" }, copy, said),
+    el("div", { class: "qr" }, qrCanvas(link, "The invite link as a QR code, for a phone's camera")),
+    p("A friend with the gin program can instead run gin join and paste the link.", "small"),
+  ], [{ label: "Close", primary: true }]);
+}
+
+/** Custom rules from the host: every rule in words, accept or decline. */
+export function rulesOfferDialog(rules: Ruleset, accept: () => void, decline: () => void,
+                                 escape: () => void): void {
+  const lines = rules.describe().split("\n");
+  openDialog("Your friend proposes custom rules", [
+    p("Your friend, the host, wants to play these rules. Accept them to start the match, or decline "
+      + "to end it (the host can then offer one of the usual rulesets)."),
+    el("ul", { class: "rules-list" }, ...lines.map((line) => el("li", {}, line))),
+  ], [
+    { label: "Decline", id: "btn-decline-rules", run: decline },
+    { label: "Accept", primary: true, id: "btn-accept-rules", run: accept },
+  ], escape);
+}
+
+/** The failure that stopped the match, as plain text. */
+export function failureDialog(failure: FailureView): void {
+  openDialog(failureTitle(failure), failureLines(failure).map((line) => p(line)),
+    [{ label: "OK", primary: true }]);
+}
+
+/** Save a verified hand's record as a file (made in the page: nothing is fetched). */
+export function download(record: RecordView): void {
+  const url = URL.createObjectURL(new Blob([record.json], { type: "application/json" }));
+  const link = el("a", { href: url, download: record.name, hidden: true });
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 10_000); // after the browser has read it
+}
+
+/**
+ * Shows an {@link OnlineGame}'s state outside the table: the connection line, the
+ * side's online section, the dialogs its notices call for, and the page's state.
+ */
+export class FriendPanel {
+  /** The custom rules last put to the player (as JSON), the failure shown, the invite shown. */
+  private offered: string | null = null;
+  private failureShown = false;
+  private invited = false;
+  private shownRecords = -1;
+
+  constructor(private readonly game: OnlineGame, private readonly leave: () => void) {
+    byId("net").hidden = false;
+    byId("online").hidden = false;
+    byId("btn-invite").hidden = game.view.role !== "host";
+    byId("join-hint").hidden = game.view.role !== "guest";
+    byId("btn-invite").onclick = () => {
+      if (this.game.view.link !== null) inviteDialog(this.game.view.link);
+    };
+    byId("btn-leave").onclick = () => this.confirmLeave();
+    game.onView((view, notices) => this.update(view, notices));
+  }
+
+  /** Take the panel down (the match was left). */
+  close(): void {
+    byId("net").hidden = true;
+    byId("online").hidden = true;
+    delete document.body.dataset.state;
+  }
+
+  private confirmLeave(): void {
+    const view = this.game.view;
+    const question = view.over || view.failure !== null
+      ? "Close this online match? It is forgotten in this browser (download the records you want first)."
+      : "Leave the online match? Your friend is told, and the match cannot be continued.";
+    openDialog("Leave", [p(question)], [{ label: "Cancel" }, { label: "Leave", primary: true, run: this.leave }]);
+  }
+
+  private update(view: PeerView, notices: readonly PeerNotice[]): void {
+    document.body.dataset.state = pageState(view);
+    byId("net-connection").textContent = connectionWords(view.connection, view.role, view.observation !== null);
+    byId("net-connection").dataset.connection = view.connection;
+    byId("net-turn").textContent = turnWords(view);
+    const last = view.verified.at(-1);
+    byId("net-verified").textContent = last === undefined ? "" : `Deck verified for hand ${last}`;
+    this.renderRecords(view.records);
+    this.dialogs(view, notices);
+  }
+
+  private dialogs(view: PeerView, notices: readonly PeerNotice[]): void {
+    const failed = notices.find((n): n is Extract<PeerNotice, { kind: "failed" }> => n.kind === "failed");
+    const failure = failed?.failure ?? view.failure; // a reload shows the stored failure again
+    if (failure !== null && !this.failureShown) {
+      this.failureShown = true;
+      failureDialog(failure);
+      return;
+    }
+    const offer = view.rulesOffered === null ? null : JSON.stringify(view.rulesOffered);
+    if (offer !== null && offer !== this.offered) {
+      this.offered = offer;
+      let rules: Ruleset;
+      try {
+        rules = Ruleset.fromDict(view.rulesOffered);
+      } catch (exc) {
+        if (!(exc instanceof RulesError)) throw exc;
+        this.game.peer.declineRules();
+        return;
+      }
+      const ask = (): void => rulesOfferDialog(rules, () => this.game.peer.acceptRules(),
+        () => this.game.peer.declineRules(), ask);
+      ask();
+      return;
+    }
+    if (view.role === "host" && view.link !== null && view.observation === null && view.connection === "waiting"
+        && !document.querySelector("dialog[open]") && !this.invited) {
+      this.invited = true;
+      inviteDialog(view.link);
+    }
+  }
+
+  private renderRecords(records: readonly RecordView[]): void {
+    if (records.length === this.shownRecords) return;
+    this.shownRecords = records.length;
+    const list = byId("records");
+    fill(list, ...records.map((record) => {
+      const button = el("button", { type: "button", class: "small", "data-hand": record.hand },
+        `Hand ${record.hand}: download the record`);
+      button.addEventListener("click", () => download(record));
+      return el("li", {}, button);
+    }));
+    byId("records-none").hidden = records.length > 0;
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * An online match as the table plays it: the {@link Play} of this browser's seat,
+ * following the online peer's {@link PeerView}. The observation is rebuilt from
+ * the view (Observation.fromDict), the legal actions parsed from their texts, and
+ * the player's moves sent with `peer.act`; the peer deals, checks and scores.
+ * Nothing here is trusted more than the peer: the view is only presented.
+ */
+
+import { type Action, Knock, parseAction } from "../engine/actions.ts";
+import { type Card, cardsMask } from "../engine/cards.ts";
+import { GinError, IllegalAction } from "../engine/errors.ts";
+import { discardDeadwoods } from "../engine/melds.ts";
+import { Observation, Phase } from "../engine/observation.ts";
+import { Ruleset } from "../engine/rules.ts";
+import { matchTotals, matchWinner, type MatchTotals } from "../engine/scoring.ts";
+import type { OnlinePeer, PeerNotice, PeerView } from "../online/api.ts";
+import * as players from "../players/index.ts";
+import { bestThrow, knockCounts } from "./game.ts";
+import type { AutoMove, HintView, Play } from "./play.ts";
+
+export const FRIEND = "Your friend";
+
+/** Identifies a moment of play: a move in flight is settled once it changes. */
+function momentOf(obs: Observation | null): string {
+  return obs === null ? "" : `${obs.handNumber}:${obs.history.length}:${obs.phase}`;
+}
+
+export class OnlineGame implements Play {
+  readonly online = true;
+  readonly them = FRIEND;
+  /** The latest view of the peer (the board reads the connection, records… from it). */
+  view: PeerView;
+  private obs: Observation | null = null;
+  private legalActions: Action[] = [];
+  private rulesInPlay: Ruleset | null = null;
+  /** The moment at which this seat sent a move not yet seen in a view. */
+  private sentAt: string | null = null;
+  private readonly warnings: string[] = [];
+  private readonly listeners: (() => void)[] = [];
+  private readonly viewListeners: ((view: PeerView, notices: readonly PeerNotice[]) => void)[] = [];
+
+  /** `bot`: the computer that plays this seat (`?bot=LEVEL`), or null for the person. */
+  constructor(readonly peer: OnlinePeer, private readonly bot: players.Player | null = null) {
+    this.view = null as unknown as PeerView; // set at once: subscribe calls back with the current view
+    peer.subscribe((view, notices) => this.update(view, notices));
+    if (this.view === null) throw new Error("the online peer did not report its view on subscribe");
+  }
+
+  /** Called with each new view and its notices, after the table was told. */
+  onView(listener: (view: PeerView, notices: readonly PeerNotice[]) => void): void {
+    this.viewListeners.push(listener);
+    listener(this.view, []);
+  }
+
+  private update(view: PeerView, notices: readonly PeerNotice[]): void {
+    this.view = view;
+    try {
+      this.obs = view.observation === null ? null : Observation.fromDict(view.observation);
+      this.legalActions = view.legal.map(parseAction);
+      this.rulesInPlay = view.rules === null ? null : Ruleset.fromDict(view.rules);
+    } catch (exc) {
+      if (!(exc instanceof GinError)) throw exc;
+      // The peer runs this page's own code: a view it cannot read is a bug here.
+      this.legalActions = [];
+      this.warnings.push(`This page could not read the match's state: ${exc.message}`);
+    }
+    if (this.sentAt !== null && (this.sentAt !== momentOf(this.obs) || notices.some((n) => n.kind === "notice"))) {
+      this.sentAt = null; // the move was applied, or refused with a notice
+    }
+    for (const n of notices) if (n.kind === "notice") this.warnings.push(n.text);
+    for (const listener of this.listeners) listener();
+    for (const listener of this.viewListeners) listener(view, notices);
+  }
+
+  // -- Play ------------------------------------------------------------------------
+
+  get rules(): Ruleset | null {
+    return this.rulesInPlay;
+  }
+
+  opponentLabel(): string {
+    return `${FRIEND} (${this.view.role === "host" ? "guest" : "host"})`;
+  }
+
+  observation(): Observation | null {
+    return this.obs;
+  }
+
+  legal(): Action[] {
+    if (this.sentAt !== null || this.view.failure !== null || this.obs === null) return [];
+    return this.legalActions;
+  }
+
+  knockCounts(): Map<Card, number> {
+    return this.obs === null ? new Map() : knockCounts(this.obs, this.legal());
+  }
+
+  bestThrow(): Card | null {
+    return this.obs === null ? null : bestThrow(this.obs);
+  }
+
+  /** Whether `action` is among the peer's legal actions (a knock with any melds
+   * counts when that card may knock: the peer checks the melds). */
+  refusal(action: Action): string | null {
+    const obs = this.obs;
+    if (obs === null) return "no hand is in play";
+    const text = String(action);
+    const legal = this.legal();
+    if (!legal.length) return obs.phase === Phase.OVER ? "the hand is over" : `it is ${FRIEND.toLowerCase()}'s turn`;
+    if (legal.some((a) => String(a) === text)) return null;
+    if (action instanceof Knock) {
+      if (legal.some((a) => a instanceof Knock && a.card === action.card)) return null;
+      const left = discardDeadwoods(cardsMask(obs.hand)).get(action.card.mask);
+      if (left !== undefined && left > obs.knockLimit) {
+        return `knocking with ${action.card} leaves ${left} deadwood; the knock limit is ${obs.knockLimit}`;
+      }
+    }
+    return "that move is not allowed now";
+  }
+
+  hint(): HintView {
+    const legal = this.legal();
+    if (!legal.length || this.obs === null) throw new IllegalAction("it is not your turn");
+    const hint = players.hint(this.obs, legal);
+    return { action: hint.action, reason: hint.reason };
+  }
+
+  play(action: Action): void {
+    const why = this.refusal(action);
+    if (why !== null) throw new IllegalAction(why);
+    this.sentAt = momentOf(this.obs);
+    this.peer.act(String(action));
+    for (const listener of this.listeners) listener(); // the table stops offering moves until the peer answers
+  }
+
+  automatic(): AutoMove | null {
+    const bot = this.bot;
+    const obs = this.obs;
+    const legal = this.legal();
+    if (bot === null || obs === null || !legal.length) return null;
+    return { opponent: false, run: () => this.play(bot.choose(obs, legal)) };
+  }
+
+  nextHand(): void {
+    // The peers deal the next hand between them; nothing to do here.
+  }
+
+  get totals(): MatchTotals | null {
+    const obs = this.obs;
+    const rules = this.rulesInPlay;
+    if (obs === null || rules === null || obs.phase !== Phase.OVER) return null;
+    return matchWinner(obs.scores, rules) === null ? null : matchTotals(obs.scores, obs.handsWon, rules);
+  }
+
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  takeWarnings(): string[] {
+    return this.warnings.splice(0);
+  }
+}

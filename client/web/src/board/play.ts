@@ -1,0 +1,61 @@
+/**
+ * What the table presents and acts on: one match seen from this browser's seat.
+ * The local match against the computer (game.ts) and an online match through the
+ * online peer (online.ts) both implement {@link Play}; the table never knows
+ * which, beyond the few choices that only a local match has.
+ */
+
+import type { Action } from "../engine/actions.ts";
+import type { Card } from "../engine/cards.ts";
+import type { Observation } from "../engine/observation.ts";
+import type { Ruleset } from "../engine/rules.ts";
+import type { MatchTotals } from "../engine/scoring.ts";
+
+/** What the strongest computer would do now, and why. */
+export interface HintView {
+  action: Action;
+  reason: string;
+}
+
+/** A move the table makes after its pause, without the player. */
+export interface AutoMove {
+  /** True for the opponent's move (the table says it is thinking); false for this seat's bot. */
+  readonly opponent: boolean;
+  run(): void;
+}
+
+export interface Play {
+  /** Local: the strength, rules and new-match choices apply; online they are hidden. */
+  readonly online: boolean;
+  /** The other player in sentences: "The computer", "Your friend". */
+  readonly them: string;
+  /** The label over their cards: "Computer (normal)", "Your friend (host)". */
+  opponentLabel(): string;
+  /** The rules of the match (null online until the guest has them). */
+  readonly rules: Ruleset | null;
+  /** What this seat sees; null online before the first deal. */
+  observation(): Observation | null;
+  /** This seat's legal actions now (none while the other player is to move). */
+  legal(): Action[];
+  /** For each card this seat may knock by throwing, the deadwood it leaves. */
+  knockCounts(): Map<Card, number>;
+  /** The card whose throw leaves the least deadwood (never the card just taken). */
+  bestThrow(): Card | null;
+  /** Why this seat may not do `action` now (null when it is legal). */
+  refusal(action: Action): string | null;
+  /** Hard's move for this seat now, with its reason. */
+  hint(): HintView;
+  /** Play this seat's action; IllegalAction (nothing changed) when refused. The
+   * new state is announced to the {@link onChange} listener. */
+  play(action: Action): void;
+  /** The move to make without the player now, or null. */
+  automatic(): AutoMove | null;
+  /** After a hand: deal the next one (local); online the peers deal it themselves. */
+  nextHand(): void;
+  /** The match's totals once it is over. */
+  readonly totals: MatchTotals | null;
+  /** Called after every change of what {@link observation} and {@link legal} say. */
+  onChange(listener: () => void): void;
+  /** Warnings for the player since the last call (a save that failed…). */
+  takeWarnings(): string[];
+}

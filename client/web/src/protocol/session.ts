@@ -1,0 +1,554 @@
+/**
+ * The online session: one peer of a match played through the fair deal, sans
+ * I/O — the twin of gin/session.py, method for method, frame for frame.
+ *
+ * A {@link Session} is a synchronous state machine with no I/O of its own. The
+ * transport feeds it what arrives and sends what it produces; the interface feeds
+ * it the local player's moves and shows its events. Every input returns nothing;
+ * its output collects in two queues the caller drains: {@link Session.dataToSend}
+ * (frames for the peer, in order) and {@link Session.events}.
+ *
+ * Inputs: `receive` (a frame), `act` (the local player's action), `poll` (the
+ * time now: re-sends what the peer has not acknowledged, with back-off), `resend`
+ * (after a reconnect) and `peerTimedOut` (the transport's timer ran out while
+ * `waitingFor` named a message the peer owes). Any fault is final: the session
+ * emits one Failure event, tells the peer (`abort`), and every later input throws
+ * the same PeerFault. Only a proven fault forfeits the match.
+ *
+ * The session owns the sealed channel, the input log and the failure; the match
+ * itself (handshake, deal, moves, hand end) is its {@link MatchFlow}.
+ *
+ * Write-ahead: the caller MUST save `toState()` after any call that queued frames
+ * and before sending them. Given the same random bytes and inputs it sends
+ * exactly the frames gin.session.Session sends.
+ */
+
+import { type Action, parseAction } from "../engine/actions.ts";
+import { IllegalAction, MalformedInput, PeerFault } from "../engine/errors.ts";
+import type { Observation } from "../engine/observation.ts";
+import { pyRepr } from "../engine/pyrepr.ts";
+import { Ruleset } from "../engine/rules.ts";
+import type { Player } from "../players/index.ts";
+import { equalBytes } from "./bytes.ts";
+import * as cosign from "./cosign.ts";
+import type { MapKey, Value } from "./msgpack.ts";
+import {
+  type Fields, MatchFlow, MAX_FIELD_CHARS, MAX_REASON_CHARS, type Outlet, plain, ProtocolFault, SEATS,
+  type SessionRole,
+} from "./session_flow.ts";
+import {
+  CheatDetected, type Failure, FAILURES, FrameRejected, MatchOver, PeerAborted, PeerTimedOut, ProtocolError,
+  RulesDeclined, type SessionEvent,
+} from "./session_events.ts";
+import * as wire from "./wire.ts";
+
+export { coin, firstDealerFor, rulesDigest } from "./session_hand.ts";
+export { SEATS, type SessionRole } from "./session_flow.ts";
+
+export const STATE_VERSION = 2;
+/** Re-send what the peer has not acknowledged after this long (s), doubling each time. */
+export const RESEND_AFTER = 2.0;
+export const MAX_RESEND_AFTER = 32.0;
+
+/** Fresh secret randomness: `n` bytes. */
+export type RandomBytes = (n: number) => Uint8Array;
+
+/** A saved session that does not replay to the state it claims: damaged on this machine (never the peer's fault). */
+export class CorruptState extends MalformedInput {}
+
+type LogEntry = Value[];
+
+/** Python's `text[:n]`: the first n code points. */
+const clip = (text: string, n: number): string => Array.from(text).slice(0, n).join("");
+
+/** The message types a peer may send (§6.2). */
+const MESSAGE_TYPES: ReadonlySet<string> = new Set([
+  "hello", "welcome", "start", "commit", "deck", "shuffle", "challenge", "proof", "deal", "move", "key", "show",
+  "seed", "abort",
+]);
+
+/** Set only while {@link Session.fromState} builds the session it replays the log into. */
+let restoring = false;
+
+/** One peer of an online match. See the module comment and protocol.md. */
+export class Session {
+  readonly role: SessionRole;
+  readonly seat: number;
+  readonly peer: number;
+  readonly linkId: Uint8Array;
+  private readonly flow: MatchFlow;
+  private randomBytes: RandomBytes;
+  private failed: Failure | null = null;
+  private queuedEvents: SessionEvent[] = [];
+  private outbox: Uint8Array[] = [];
+  private log: LogEntry[] = []; // the inputs, replayed by fromState
+  private muted = false; // while replaying a saved log: nothing is sealed
+  private replayed: Uint8Array[] = []; // what the replay would have sent
+  private resendAt: number | null = null;
+  private resendAfter = RESEND_AFTER;
+  private resendTiming: [number, number] = [RESEND_AFTER, MAX_RESEND_AFTER];
+  private channel!: wire.SealedChannel;
+
+  /**
+   * `role` "host" (seat 0, proposes `rules`) or "guest" (seat 1; `rules` null
+   * plays a preset the host proposes, and custom rules once its player accepts
+   * them after RulesOffered; a Ruleset insists on it). `secret` is the 32-byte
+   * invite secret; `randomBytes(n)` supplies fresh secret randomness. The offer
+   * frame and, for the host, its `hello` are queued at once.
+   */
+  constructor(role: SessionRole, secret: Uint8Array, rules: Ruleset | null, randomBytes: RandomBytes) {
+    if (role !== "host" && role !== "guest") {
+      throw new MalformedInput(`session role must be 'host' or 'guest', got ${pyRepr(role)}`);
+    }
+    if (role === "host" && rules === null) {
+      throw new MalformedInput("the host proposes the ruleset: rules must be given");
+    }
+    this.role = role;
+    this.seat = SEATS.indexOf(role);
+    this.peer = 1 - this.seat;
+    this.linkId = cosign.linkIdFor(secret);
+    this.randomBytes = randomBytes;
+    const failed = (): Failure | null => this.failed;
+    const outlet: Outlet = {
+      get failure() {
+        return failed();
+      },
+      send: (msgType, fields) => this.send(msgType, fields),
+      emit: (event) => this.emit(event),
+      random: (n) => this.random(n),
+      fail: (failure) => this.fail(failure),
+    };
+    this.flow = new MatchFlow(role, this.linkId, rules, outlet);
+    if (restoring) {
+      this.muted = true;
+    } else {
+      this.channel = new wire.SealedChannel(secret, role, this.fresh(wire.EPOCH_BYTES));
+      this.outbox.push(this.channel.offer());
+    }
+    this.flow.begin();
+  }
+
+  /** The match id, once both signing keys are known. */
+  get matchId(): Uint8Array | null {
+    return this.flow.matchId;
+  }
+
+  // -- queues and queries ----------------------------------------------------------
+
+  /** Frames to send, oldest first; the queue is emptied. */
+  dataToSend(): Uint8Array[] {
+    const out = this.outbox;
+    this.outbox = [];
+    return out;
+  }
+
+  /** Events since the last call, oldest first; the queue is emptied. */
+  events(): SessionEvent[] {
+    const out = this.queuedEvents;
+    this.queuedEvents = [];
+    return out;
+  }
+
+  /** Our offer and every message the peer has not acknowledged, to send again after a reconnect. */
+  resend(): Uint8Array[] {
+    return this.channel.resend();
+  }
+
+  /** Re-send after `first` seconds without an ack, doubling up to `longest` (§5.4: 2 and 32). */
+  setResendTiming(first: number, longest: number): void {
+    if (!(0 < first && first <= longest)) {
+      throw new MalformedInput("resend timing must satisfy 0 < first <= longest");
+    }
+    this.resendTiming = [first, longest];
+    this.resendAfter = first;
+  }
+
+  /**
+   * The time is `now` (seconds, any fixed origin): queue a re-send of what the
+   * peer has not acknowledged when it has waited long enough (§5.4). True when a
+   * re-send was queued.
+   */
+  poll(now: number): boolean {
+    if (this.channel.keyed && !this.channel.pending) {
+      this.resendAt = null;
+      this.resendAfter = this.resendTiming[0];
+    } else if (this.resendAt === null) {
+      this.resendAt = now + this.resendAfter;
+    } else if (now >= this.resendAt) {
+      this.outbox.push(...this.channel.resend());
+      this.resendAfter = Math.min(2 * this.resendAfter, this.resendTiming[1]);
+      this.resendAt = now + this.resendAfter;
+      return true;
+    }
+    return false;
+  }
+
+  /** Messages sent that the peer has not acknowledged yet. */
+  get unacknowledged(): number {
+    return this.channel.pending;
+  }
+
+  /** Frames received from the peer so far (the next sequence number expected). */
+  get received(): number {
+    return Number(this.channel.nextReceiveSeq);
+  }
+
+  get failure(): Failure | null {
+    return this.failed;
+  }
+
+  /** The match is finished (normally or by a failure): no more input is taken. */
+  get over(): boolean {
+    return this.flow.over;
+  }
+
+  /** The agreed ruleset (for a guest, null until the host's hello). */
+  get rules(): Ruleset | null {
+    return this.flow.agreed;
+  }
+
+  /** The host's custom rules while they await the local player's answer. */
+  get rulesOffered(): Ruleset | null {
+    return this.flow.offered;
+  }
+
+  /** What the local player sees, or null before the first deal. */
+  observation(): Observation | null {
+    return this.flow.observation();
+  }
+
+  /** The local player's legal actions; empty unless it is its move now. */
+  legalActions(): Action[] {
+    return this.flow.legalActions();
+  }
+
+  /**
+   * The message type the peer owes now, or null (our move, or the match is
+   * over). The transport runs its timer while this is not null.
+   */
+  waitingFor(): string | null {
+    return this.flow.waitingFor();
+  }
+
+  // -- inputs ----------------------------------------------------------------------
+
+  /** Take one frame from the transport. Duplicates, early frames and frames of another epoch are answered, never faults. */
+  receive(frame: Uint8Array): void {
+    this.checkAlive();
+    const pending = this.channel.pending;
+    let got: wire.Received;
+    try {
+      got = this.channel.receive(frame);
+    } catch (exc) {
+      if (!(exc instanceof wire.ChannelFault)) throw exc;
+      const entry: LogEntry = ["reject", exc.field, exc.message, exc.proven];
+      this.log.push(entry);
+      this.rejected(entry);
+      return;
+    }
+    if (this.channel.pending < pending) { // progress: back-off starts again
+      this.resendAt = null;
+      this.resendAfter = this.resendTiming[0];
+    }
+    if (got.message !== null) {
+      this.log.push(["in", got.message]);
+      this.deliver(got.message);
+    }
+    this.outbox.push(...got.replies);
+  }
+
+  /** Play the local player's move. IllegalAction (nothing changes) if not allowed. */
+  act(action: Action): void {
+    this.checkAlive();
+    const why = this.flow.refusal(action);
+    if (why !== null) throw new IllegalAction(`${this.role} cannot ${action} now: ${why}`);
+    this.log.push(["act", String(action)]);
+    this.flow.doAct(action);
+  }
+
+  /** The local player accepts the offered custom rules: the match goes on. */
+  acceptRules(): void {
+    this.checkAlive();
+    if (this.flow.offered === null) throw new IllegalAction("no rules are waiting to be accepted");
+    this.log.push(["accept"]);
+    this.flow.accept();
+  }
+
+  /** The local player declines the offered custom rules: the match ends unplayed. `reason` is what the local failure says. */
+  declineRules(reason = "you declined the host's custom rules"): void {
+    this.checkAlive();
+    if (this.flow.offered === null) throw new IllegalAction("no rules are waiting to be declined");
+    this.flow.decline(reason);
+  }
+
+  /**
+   * The peer did not send what `waitingFor` names in time. Unproven (not sent, or
+   * not delivered): the session ends without a forfeit. Nothing when nothing is owed.
+   */
+  peerTimedOut(): void {
+    this.checkAlive();
+    if (this.waitingFor() === null) return;
+    this.log.push(["timeout"]);
+    this.timedOut();
+  }
+
+  // -- persistence -------------------------------------------------------------------
+
+  /**
+   * Plain msgpack-able data, field for field gin's `to_state` (holds this hand's
+   * secret seed and the signing key: keep it private). Write-ahead (§11.2):
+   * persist after every input whose call queued frames, and before sending them.
+   */
+  toState(): Map<string, Value> {
+    const failure = this.failed;
+    return new Map<string, Value>([
+      ["v", STATE_VERSION],
+      ["role", this.role],
+      ["rules", this.flow.proposed === null ? null : new Map(Object.entries(this.flow.proposed.toDict()))],
+      ["channel", this.channel.toState()],
+      ["log", this.log.map((entry) => [...entry])],
+      ["failure", failure === null ? null : [failure.kind, failure.who, failure.field, failure.reason]],
+    ]);
+  }
+
+  /**
+   * Rebuild a session from {@link toState}: the log is replayed and must lead
+   * exactly to the saved channel; the channel starts a new epoch (fresh keys from
+   * `randomBytes`). Its offer and unacknowledged messages are queued.
+   * CorruptState (a local fault) for anything that does not check.
+   */
+  static fromState(secret: Uint8Array, state: ReadonlyMap<MapKey, Value>, randomBytes: RandomBytes): Session {
+    try {
+      return Session.restore(secret, state, randomBytes);
+    } catch (exc) {
+      if (exc instanceof CorruptState) throw exc;
+      if (exc instanceof Error) {
+        throw new CorruptState(`the saved session is damaged (${exc.name}: ${exc.message})`);
+      }
+      throw exc;
+    }
+  }
+
+  private static restore(secret: Uint8Array, state: ReadonlyMap<MapKey, Value>, randomBytes: RandomBytes): Session {
+    if (!(state instanceof Map)) throw new CorruptState("the saved session is not a map");
+    const reader = new wire.Message("session-state", STATE_VERSION, state, "");
+    reader.only("v", "role", "rules", "channel", "log", "failure");
+    reader.integer("v", STATE_VERSION, STATE_VERSION);
+    const role: SessionRole = reader.text("role", 5, SEATS) === "host" ? "host" : "guest";
+    const savedRules = state.get("rules") ?? null;
+    const rules = savedRules === null ? null : Ruleset.fromDict(plain(savedRules));
+    const log = readLog(reader.array("log", 1 << 20));
+    const channel = state.get("channel");
+    if (!(channel instanceof Map)) throw new CorruptState("session state: 'channel' must be a map");
+    const drawn = log.filter((entry) => entry[0] === "rand").map((entry) => entry[1] as Uint8Array);
+    let used = 0;
+    const loggedRandom = (n: number): Uint8Array => {
+      const value = drawn[used++];
+      if (value === undefined || value.length !== n) throw new CorruptState("the log's random draws do not replay");
+      return value;
+    };
+    restoring = true;
+    let session: Session;
+    try {
+      session = new Session(role, secret, rules, loggedRandom);
+    } finally {
+      restoring = false;
+    }
+    let received = 0;
+    for (const entry of log) {
+      if (entry[0] === "in") {
+        received += 1;
+        session.deliver(entry[1] as Uint8Array);
+      } else if (entry[0] === "act") {
+        session.flow.doAct(parseAction(entry[1] as string));
+      } else if (entry[0] === "timeout") {
+        session.timedOut();
+      } else if (entry[0] === "accept") {
+        session.flow.accept();
+      } else if (entry[0] === "reject") {
+        session.rejected(entry);
+      }
+    }
+    if (used < drawn.length) throw new CorruptState("the log holds random draws the replay did not use");
+    const failure = readFailure(state.get("failure") ?? null);
+    if (session.failed !== null && failure === null) {
+      // A damaged log can make an honest peer's message look like a cheat.
+      throw new CorruptState(`the saved moves do not replay (they would fail as '${session.failed.reason}')`);
+    }
+    session.randomBytes = randomBytes; // the new epoch is fresh, not replayed
+    const restored = wire.SealedChannel.fromState(secret, channel, session.fresh(wire.EPOCH_BYTES));
+    const sent = session.replayed;
+    let sentDigest: Uint8Array = new Uint8Array(32);
+    let receivedDigest: Uint8Array = new Uint8Array(32);
+    for (const message of sent) sentDigest = wire.chain(sentDigest, message);
+    for (const entry of log) if (entry[0] === "in") receivedDigest = wire.chain(receivedDigest, entry[1] as Uint8Array);
+    if (restored.nextSendSeq !== BigInt(sent.length) || !equalBytes(restored.sentDigest, sentDigest)
+      || restored.nextReceiveSeq !== BigInt(received) || !equalBytes(restored.receivedDigest, receivedDigest)
+      || restored.pendingMessages().some(([seq, message]) => !equalBytes(sent[Number(seq)]!, message))) {
+      throw new CorruptState("the saved channel does not match the saved moves");
+    }
+    session.channel = restored;
+    session.log = log.map((entry) => [...entry]);
+    session.muted = false;
+    session.replayed = [];
+    session.queuedEvents = [];
+    session.outbox = restored.resend();
+    if (failure !== null) session.failed = failure;
+    return session;
+  }
+
+  // -- internals: sending, failing ---------------------------------------------------
+
+  /** Fresh randomness that is not logged: a restored session draws it anew. */
+  private fresh(n: number): Uint8Array {
+    const value = this.randomBytes(n);
+    if (!(value instanceof Uint8Array) || value.length !== n) {
+      throw new MalformedInput(`random_bytes(${n}) must return ${n} bytes`);
+    }
+    return value;
+  }
+
+  /** Fresh randomness, logged: a restored session replays it. */
+  private random(n: number): Uint8Array {
+    const value = this.fresh(n).slice();
+    this.log.push(["rand", value]);
+    return value;
+  }
+
+  private send(msgType: string, fields: Fields): void {
+    const message = wire.pack(msgType, new Map(fields));
+    if (this.muted) this.replayed.push(message);
+    else this.outbox.push(...this.channel.send(message));
+  }
+
+  private emit(event: SessionEvent): void {
+    this.queuedEvents.push(event);
+  }
+
+  private checkAlive(): void {
+    const f = this.failed;
+    if (f !== null) throw new PeerFault(`the session has failed: ${f.reason}`, f.who, f.field);
+  }
+
+  /** End the session; tell the peer why (unless it ended it), so it does not wait. */
+  private fail(failure: Failure): void {
+    this.failed = failure;
+    this.emit(failure as SessionEvent);
+    const peer = SEATS[this.peer];
+    if (failure.proven) this.emit(new MatchOver(this.seat, null, peer));
+    if (failure instanceof PeerAborted || failure instanceof RulesDeclined) return; // the abort is sent already
+    const why = failure instanceof PeerTimedOut ? "timeout"
+      : failure instanceof FrameRejected ? "tampered"
+        : failure instanceof CheatDetected ? "cheat" : "protocol";
+    this.send("abort", [["why", why], ["field", clip(failure.field, MAX_FIELD_CHARS)],
+      ["reason", clip(failure.reason, MAX_REASON_CHARS)]]);
+  }
+
+  /** A frame the channel refused: ["reject", field, text, proven] of the log. */
+  private rejected(entry: LogEntry): void {
+    const [, field, text, proven] = entry as [string, string, string, boolean];
+    const peer = SEATS[this.peer];
+    if (proven) {
+      this.fail(new ProtocolError(peer, field, `the ${peer} broke the framing: ${text}`));
+    } else {
+      this.fail(new FrameRejected(`${peer} or the relay`, field,
+        `a frame from the ${peer} was rejected (${text}): the relay altered or injected it, `
+        + `or the ${peer} sent a bad frame`));
+    }
+  }
+
+  private timedOut(): void {
+    const owed = this.waitingFor();
+    const peer = SEATS[this.peer];
+    const what = owed === "seed" ? "seed" : `${owed} message`;
+    this.fail(new PeerTimedOut(`${peer} or the relay`, String(owed),
+      `the ${peer}'s ${what} did not arrive in time: the ${peer} withheld it, or the relay dropped it`));
+  }
+
+  // -- internals: the message loop ---------------------------------------------------
+
+  private deliver(plaintext: Uint8Array): void {
+    if (this.flow.finished) return; // the match is over: nothing more is owed (a late abort changes nothing)
+    const peer = SEATS[this.peer];
+    try {
+      const msg = wire.unpack(plaintext);
+      if (!MESSAGE_TYPES.has(msg.type)) throw new ProtocolFault(`unknown message type ${pyRepr(msg.type)}`, peer, "t");
+      const owed = this.waitingFor();
+      if (msg.type !== "abort" && msg.type !== owed) {
+        throw new ProtocolFault(`unexpected ${pyRepr(msg.type)} message while waiting for ${owed ?? "the local player"}`,
+          peer, "t");
+      }
+      this.flow.handle(msg);
+    } catch (exc) {
+      if (exc instanceof wire.MalformedMessage) this.fail(new ProtocolError(peer, exc.field, exc.message));
+      else if (exc instanceof ProtocolFault) this.fail(new ProtocolError(peer, exc.field, exc.message));
+      else if (exc instanceof PeerFault) this.fail(new CheatDetected(peer, exc.field, exc.message));
+      else throw exc;
+    }
+  }
+}
+
+function readFailure(value: Value): Failure | null {
+  if (value === null) return null;
+  if (!(Array.isArray(value) && value.length === 4 && typeof value[0] === "string" && FAILURES.has(value[0])
+    && value.every((x) => typeof x === "string"))) {
+    throw new CorruptState("session state: 'failure' must be [kind, who, field, reason]");
+  }
+  const [kind, who, field, reason] = value as string[];
+  return new (FAILURES.get(kind!)!)(who!, field!, reason!);
+}
+
+const LOG_KINDS: ReadonlyMap<string, readonly string[]> = new Map([
+  ["rand", ["bytes"]], ["in", ["bytes"]], ["act", ["string"]], ["timeout", []], ["accept", []],
+  ["reject", ["string", "string", "boolean"]],
+]);
+
+function readLog(entries: Value[]): LogEntry[] {
+  return entries.map((entry, i) => {
+    const want = Array.isArray(entry) && typeof entry[0] === "string" ? LOG_KINDS.get(entry[0]) : undefined;
+    if (!(Array.isArray(entry) && want !== undefined && entry.length === 1 + want.length
+      && want.every((w, j) => (w === "bytes" ? entry[j + 1] instanceof Uint8Array : typeof entry[j + 1] === w)))) {
+      throw new CorruptState(`session state: log[${i}] is not a valid entry`);
+    }
+    return [...entry];
+  });
+}
+
+// --- two sessions in one process -----------------------------------------------------
+
+/** Hand each session's queued frames to the other until both are quiet (tests, benchmarks); the bytes moved. */
+export function pump(a: Session, b: Session): number {
+  let moved = 0;
+  for (;;) {
+    const frames: [Uint8Array, Session][] = [
+      ...a.dataToSend().map((f): [Uint8Array, Session] => [f, b]),
+      ...b.dataToSend().map((f): [Uint8Array, Session] => [f, a]),
+    ];
+    if (!frames.length) return moved;
+    for (const [frame, target] of frames) {
+      moved += frame.length;
+      if (!target.over) target.receive(frame);
+    }
+  }
+}
+
+/**
+ * Play a whole match between two sessions, `players[seat]` choosing each move;
+ * the guest accepts the host's rules, custom ones too. Stops when both are over
+ * or neither can move (a failure); returns the wire bytes.
+ */
+export function playLocal(host: Session, guest: Session, players: readonly Player[]): number {
+  let moved = pump(host, guest);
+  if (guest.rulesOffered !== null) {
+    guest.acceptRules();
+    moved += pump(host, guest);
+  }
+  while (!(host.over && guest.over)) {
+    const session = [host, guest].find((s) => s.legalActions().length);
+    if (session === undefined) return moved;
+    session.act(players[session.seat]!.choose(session.observation()!, session.legalActions()));
+    moved += pump(host, guest);
+  }
+  return moved;
+}
+

@@ -1,0 +1,665 @@
+/**
+ * The match as one peer of an online session plays it (the game half of
+ * gin/session.py's Session): the handshake, each hand's fair deal and shuffle
+ * proof, the moves checked on arrival, the keys sent and the hand's end with its
+ * audit and signatures. It sends, emits, draws randomness and fails through its
+ * {@link Outlet}, the session, which owns the channel, the log and the failure.
+ * A message that breaks the protocol throws a {@link ProtocolFault}, one that
+ * cheats a {@link CheatFault}; the session turns them into failures.
+ */
+
+import { type Action, BigGin, Discard, DrawStock, Knock, parseAction } from "../engine/actions.ts";
+import { Card } from "../engine/cards.ts";
+import { GinError, MalformedInput, PeerFault } from "../engine/errors.ts";
+import { dealtPositions, type Hand, UPCARD_POSITION } from "../engine/hand.ts";
+import { Match } from "../engine/match.ts";
+import { type Observation, Phase } from "../engine/observation.ts";
+import { pyRepr } from "../engine/pyrepr.ts";
+import { Ruleset } from "../engine/rules.ts";
+import { auditRecord } from "./audit.ts";
+import { equalBytes, fromBigInt, toBigInt } from "./bytes.ts";
+import * as cosign from "./cosign.ts";
+import * as ecc from "./ecc.ts";
+import * as fd from "./fairdeal.ts";
+import type { MapKey, Value } from "./msgpack.ts";
+import { HandRecord, Score, Step } from "./records.ts";
+import { coin, firstDealerFor, HandState, otherRole, rulesDigest } from "./session_hand.ts";
+import {
+  CardDrawn, CheatDetected, type Failure, HandDealt, HandScored, HandVerified, MatchOver, MatchStarted, Moved,
+  PeerAborted, RulesDeclined, RulesOffered, type SessionEvent,
+} from "./session_events.ts";
+import * as sp from "./shuffle_proof.ts";
+import * as wire from "./wire.ts";
+
+export const SEATS = ["host", "guest"] as const;
+export type SessionRole = (typeof SEATS)[number];
+export const NONCE_BYTES = 32;
+export const KEY_BYTES = 32;
+export const MAX_ACTION_CHARS = 256;
+export const MAX_REASON_CHARS = 400;
+export const MAX_FIELD_CHARS = 64;
+export const MAX_RULE_NUMBER = 10_000;
+export const HAND_KEYS = 11; // ten dealt cards and the upcard
+export const ABORT_KINDS = ["cheat", "protocol", "tampered", "timeout", "declined"];
+const MAX_HAND_NUMBER = 0xffffffff;
+
+/** The peer's message is malformed or out of turn. */
+export class ProtocolFault extends PeerFault {}
+/** The peer's message is well formed but breaks the rules or the fair deal. */
+export class CheatFault extends PeerFault {}
+
+/** A message's fields, in the order they are packed. */
+export type Fields = [string, Value][];
+
+/** What the match flow needs of its session. */
+export interface Outlet {
+  /** The session's failure, if any (the flow stops with it). */
+  readonly failure: Failure | null;
+  send(msgType: string, fields: Fields): void;
+  emit(event: SessionEvent): void;
+  /** Fresh randomness, logged so that a restored session replays it. */
+  random(n: number): Uint8Array;
+  fail(failure: Failure): void;
+}
+
+const keyBytes = (key: bigint): Uint8Array => fromBigInt(key, KEY_BYTES);
+
+/** One peer's match: handshake, hands, moves, checks. */
+export class MatchFlow {
+  readonly seat: number;
+  readonly peer: number;
+  matchId: Uint8Array | null = null; // once both signing keys are known
+  agreed: Ruleset | null;
+  offered: Ruleset | null = null; // custom rules awaiting the local player
+  finished = false;
+  private nonce: Uint8Array | null = null;
+  private signer: cosign.Signer | null = null;
+  private peerKey: Uint8Array | null = null;
+  private peerCoin: Uint8Array | null = null;
+  private match: Match | null = null;
+  private hand: HandState | null = null;
+
+  constructor(readonly role: SessionRole, readonly linkId: Uint8Array, readonly proposed: Ruleset | null,
+    private readonly out: Outlet) {
+    this.seat = SEATS.indexOf(role);
+    this.peer = 1 - this.seat;
+    this.agreed = proposed;
+  }
+
+  /** Draw the signing key; the host proposes its rules and commits to its coin. */
+  begin(): void {
+    this.signer = new cosign.Signer(this.out.random(cosign.KEY_SEED_BYTES));
+    if (this.role === "host") {
+      this.nonce = this.out.random(NONCE_BYTES);
+      this.out.send("hello", [["rules", rulesValue(this.agreed!)], ["coin", coin(this.linkId, this.nonce)],
+        ["key", this.signer.public]]);
+    }
+  }
+
+  /** Finished normally or by a failure. */
+  get over(): boolean {
+    return this.finished || this.out.failure !== null;
+  }
+
+  /** What the local player sees, or null before the first deal. */
+  observation(): Observation | null {
+    if (this.match === null || this.match.hand === null) return null;
+    return this.match.observation(this.seat);
+  }
+
+  /** The local player's legal actions; empty unless it is its move now. */
+  legalActions(): Action[] {
+    if (this.localRefusal() !== null) return [];
+    return this.match!.legalActions();
+  }
+
+  /** Why the local player may not play `action` now, or null. */
+  refusal(action: Action): string | null {
+    return this.localRefusal() ?? this.engine().refusal(this.seat, action);
+  }
+
+  /** The message type the peer owes now, or null (our move, or the match is over). */
+  waitingFor(): string | null {
+    if (this.over) return null;
+    if (this.match === null) {
+      if (this.role === "host") return "welcome";
+      if (this.offered !== null) return null; // the local player is deciding on the rules
+      return this.peerCoin === null ? "hello" : "start";
+    }
+    const hs = this.state();
+    if (!hs.commits.has(otherRole(hs.role))) return "commit";
+    const owed = hs.owedBeforeDeal();
+    if (owed !== null) return owed;
+    if (!hs.dealt) return "deal";
+    const hand = this.engine();
+    if (hand.phase === Phase.OVER) return "seed";
+    if (hs.drawPending !== null) return "key";
+    if (hs.knockPending !== null) return "show";
+    return hand.turn === this.peer ? "move" : null;
+  }
+
+  /** The local player declines the offered rules: tell the host, and stop. */
+  decline(reason: string): void {
+    this.offered = null;
+    this.out.send("abort", [["why", "declined"], ["field", "hello.rules"],
+      ["reason", "the guest declined the host's custom rules"]]);
+    this.out.fail(new RulesDeclined("guest", "hello.rules", reason));
+  }
+
+  /** The engine's hand in play. */
+  engine(): Hand {
+    return this.match!.hand!;
+  }
+
+  private state(): HandState {
+    return this.hand!;
+  }
+
+  /** Why the local player may not move now, or null. */
+  localRefusal(): string | null {
+    if (this.over) return "the match is over";
+    if (this.hand === null || !this.hand.dealt) return "the hand is not dealt yet";
+    const owed = this.waitingFor();
+    if (owed !== null) return `waiting for ${SEATS[this.peer]}'s ${owed}`;
+    return null;
+  }
+
+  private positionOf(card: Card): number {
+    const hand = this.engine();
+    for (let p = 0; p < fd.DECK_SIZE; p++) if (hand.cardAt(p) === card) return p;
+    throw new GinError(`${card} is at no known position`);
+  }
+
+  private protocol(message: string, field: string): ProtocolFault {
+    return new ProtocolFault(message, SEATS[this.peer], field);
+  }
+
+  private cheat(message: string, field: string): CheatFault {
+    return new CheatFault(message, SEATS[this.peer], field);
+  }
+
+
+  /** One message the peer owes now (the session checked its type), applied. */
+  handle(msg: wire.Message): void {
+    switch (msg.type) {
+      case "hello": return this.onHello(msg);
+      case "welcome": return this.onWelcome(msg);
+      case "start": return this.onStart(msg);
+      case "commit": return this.onCommit(msg);
+      case "deck": return this.onDeck(msg);
+      case "shuffle": return this.onShuffle(msg);
+      case "challenge": return this.onChallenge(msg);
+      case "proof": return this.onProof(msg);
+      case "deal": return this.onDeal(msg);
+      case "move": return this.onMove(msg);
+      case "key": return this.onKey(msg);
+      case "show": return this.onShow(msg);
+      case "seed": return this.onSeed(msg);
+      default: return this.onAbort(msg);
+    }
+  }
+
+  private handFields(msg: wire.Message, ...names: string[]): void {
+    msg.only("h", ...names);
+    const number = msg.integer("h", 0, MAX_HAND_NUMBER);
+    const hs = this.state();
+    if (number !== hs.number) {
+      throw this.protocol(`${msg.type}: hand ${number}, but hand ${hs.number} is in play`, `${msg.type}.h`);
+    }
+  }
+
+  private onHello(msg: wire.Message): void {
+    msg.only("rules", "coin", "key");
+    const rules = readRules(msg);
+    if (this.proposed !== null && !rules.equals(this.proposed)) {
+      throw this.protocol(`the host proposes the ${rules.name} rules ${pyRepr(rules.toDict())}, which `
+        + "this guest did not agree to", "hello.rules");
+    }
+    this.peerCoin = msg.blob("coin", 32);
+    this.peerKey = msg.blob("key", cosign.KEY_BYTES);
+    this.matchId = cosign.matchIdFor(this.linkId, this.peerKey, this.signer!.public);
+    if (this.proposed === null && !rules.isPreset) { // shown, then accepted (§7.1)
+      this.offered = rules;
+      this.out.emit(new RulesOffered(rules));
+    } else {
+      this.welcome(rules);
+    }
+  }
+
+  /** The local player accepted the offered rules. */
+  accept(): void {
+    const rules = this.offered!;
+    this.offered = null;
+    this.welcome(rules);
+  }
+
+  private welcome(rules: Ruleset): void {
+    this.agreed = rules;
+    this.nonce = this.out.random(NONCE_BYTES);
+    this.out.send("welcome", [["rules", rulesDigest(rules)], ["nonce", this.nonce], ["key", this.signer!.public]]);
+  }
+
+  private onWelcome(msg: wire.Message): void {
+    msg.only("rules", "nonce", "key");
+    if (!equalBytes(msg.blob("rules", 32), rulesDigest(this.agreed!))) {
+      throw this.protocol("the guest agreed to another ruleset", "welcome.rules");
+    }
+    const guestNonce = msg.blob("nonce", NONCE_BYTES);
+    this.peerKey = msg.blob("key", cosign.KEY_BYTES);
+    if (equalBytes(this.peerKey, this.signer!.public)) {
+      throw this.protocol("the guest's signing key is the host's", "welcome.key");
+    }
+    this.matchId = cosign.matchIdFor(this.linkId, this.signer!.public, this.peerKey);
+    this.out.send("start", [["nonce", this.nonce!]]);
+    this.startMatch(firstDealerFor(this.matchId, this.nonce!, guestNonce));
+  }
+
+  private onStart(msg: wire.Message): void {
+    msg.only("nonce");
+    const hostNonce = msg.blob("nonce", NONCE_BYTES);
+    if (!equalBytes(coin(this.linkId, hostNonce), this.peerCoin!)) {
+      throw this.cheat("the host's nonce does not open its coin commitment", "start.nonce");
+    }
+    this.startMatch(firstDealerFor(this.matchId!, hostNonce, this.nonce!));
+  }
+
+  private startMatch(firstDealer: number): void {
+    this.match = new Match(this.agreed!, firstDealer);
+    this.out.emit(new MatchStarted(this.agreed!, this.seat, firstDealer, this.matchId!));
+    this.startHand();
+  }
+
+  private startHand(): void {
+    const number = this.hand === null ? 1 : this.hand.number + 1;
+    const hs = new HandState(number, this.match!.dealer, this.seat, this.out.random(fd.SEED_BYTES), this.matchId!);
+    this.hand = hs;
+    this.out.send("commit", [["h", number], ["c", hs.commits.get(hs.role)!]]);
+  }
+
+  private onCommit(msg: wire.Message): void {
+    this.handFields(msg, "c");
+    const hs = this.state();
+    hs.commits.set(otherRole(hs.role), msg.blob("c", 32));
+    if (hs.role === "first") { // commitments exchanged: the first shuffle may go
+      const message1 = fd.buildMessage1(hs.mine);
+      hs.messages[0] = message1;
+      this.out.send("deck", [["h", hs.number], ["n", 1], ["deck", [...message1]]]);
+    }
+  }
+
+  private onDeck(msg: wire.Message): void {
+    this.handFields(msg, "n", "deck");
+    const hs = this.state();
+    const n = msg.integer("n", 1, 3);
+    if (n !== hs.expectedDeck()) {
+      throw this.protocol(`deck message ${n} while waiting for message ${hs.expectedDeck() ?? "None"}`, "deck.n");
+    }
+    const entries = msg.blobs("deck", fd.DECK_SIZE, { minLen: fd.DECK_SIZE, size: 32 });
+    let deck: fd.Deck;
+    try {
+      deck = fd.validateMessage(entries, `message${n}`);
+    } catch (exc) {
+      if (!(exc instanceof fd.MalformedDeck)) throw exc;
+      throw this.cheat(exc.message, exc.position === null ? exc.field : `${exc.field}[${exc.position}]`);
+    }
+    hs.messages[n - 1] = deck;
+    if (n === 1) { // the second shuffle, and the shadows that prove it (§8.9)
+      const message2 = fd.buildMessage2(hs.mine, deck);
+      hs.messages[1] = message2;
+      this.out.send("deck", [["h", hs.number], ["n", 2], ["deck", [...message2]]]);
+      const shadows = sp.shadows(hs.mine, deck);
+      this.out.send("shuffle", [["h", hs.number], ["s", shadows.flat()]]);
+    } else if (n === 3) {
+      this.sendDeal();
+    }
+  }
+
+  private onShuffle(msg: wire.Message): void {
+    this.handFields(msg, "s");
+    const hs = this.state();
+    const size = sp.ROUNDS * fd.DECK_SIZE;
+    const flat = msg.blobs("s", size, { minLen: size, size: ecc.COORD_BYTES });
+    hs.shadows = Array.from({ length: sp.ROUNDS }, (_, r) => flat.slice(r * fd.DECK_SIZE, (r + 1) * fd.DECK_SIZE));
+    hs.challenge = this.out.random(1)[0]! % (1 << sp.ROUNDS);
+    this.out.send("challenge", [["h", hs.number], ["c", hs.challenge]]);
+    const message3 = fd.buildMessage3(hs.mine, hs.messages[1]!);
+    hs.messages[2] = message3;
+    this.out.send("deck", [["h", hs.number], ["n", 3], ["deck", [...message3]]]);
+  }
+
+  private onChallenge(msg: wire.Message): void {
+    this.handFields(msg, "c");
+    const hs = this.state();
+    hs.challenge = msg.integer("c", 0, (1 << sp.ROUNDS) - 1);
+    const openings = sp.openRounds(hs.mine, hs.challenge);
+    this.out.send("proof", [
+      ["h", hs.number],
+      ["seeds", openings.filter((o) => o.seed !== null).map((o) => o.seed!)],
+      ["tau", openings.flatMap((o) => [...o.tau])],
+      ["keys", openings.flatMap((o) => o.keys.map(keyBytes))],
+    ]);
+  }
+
+  private onProof(msg: wire.Message): void {
+    this.handFields(msg, "seeds", "tau", "keys");
+    const hs = this.state();
+    const challenge = hs.challenge!;
+    const ones = [0, 1, 2, 3].filter((r) => (challenge >> r) & 1).length;
+    const seeds = msg.blobs("seeds", sp.ROUNDS - ones, { minLen: sp.ROUNDS - ones, size: fd.SEED_BYTES });
+    const size = ones * fd.DECK_SIZE;
+    const taus = msg.integers("tau", size, 0, fd.DECK_SIZE - 1, size);
+    const keys = msg.blobs("keys", size, { minLen: size, size: KEY_BYTES });
+    const [m1, m2] = hs.messages;
+    let opened = 0;
+    let seedAt = 0;
+    for (let r = 0; r < sp.ROUNDS; r++) {
+      const bit = (challenge >> r) & 1;
+      let opening: sp.Opening;
+      if (bit) {
+        const part = [opened * fd.DECK_SIZE, (opened + 1) * fd.DECK_SIZE] as const;
+        opening = { seed: null, tau: taus.slice(...part), keys: keys.slice(...part).map(toBigInt) };
+        opened += 1;
+      } else {
+        opening = { seed: seeds[seedAt++]!, tau: [], keys: [] };
+      }
+      const why = sp.checkRound(m1!, m2!, hs.shadows![r]!, bit, opening);
+      if (why !== null) {
+        throw this.cheat(`proof[${r}]: message 2 is not proven a shuffle of message 1: ${why}`, `proof[${r}]`);
+      }
+    }
+    hs.shuffleProven = true;
+    this.sendDeal();
+  }
+
+  private sendDeal(): void {
+    const hs = this.state();
+    const positions = [...dealtPositions(this.peer === hs.dealer), UPCARD_POSITION];
+    const keys = positions.map((p) => hs.mine.positionKeys[p]!);
+    for (const p of positions) hs.keysSent.add(p);
+    hs.steps.push(new Step(this.seat, null, positions.map((p, i) => [p, keys[i]!] as const)));
+    this.out.send("deal", [["h", hs.number], ["keys", keys.map(keyBytes)]]);
+  }
+
+  private onDeal(msg: wire.Message): void {
+    this.handFields(msg, "keys");
+    const hs = this.state();
+    const keys = msg.blobs("keys", HAND_KEYS, { minLen: HAND_KEYS, size: KEY_BYTES });
+    const positions = [...dealtPositions(this.seat === hs.dealer), UPCARD_POSITION];
+    const deck: (Card | null)[] = new Array<Card | null>(fd.DECK_SIZE).fill(null);
+    const pairs: (readonly [number, bigint])[] = [];
+    positions.forEach((pos, i) => {
+      deck[pos] = this.open(pos, keys[i]!, `deal.keys[${i}]`);
+      pairs.push([pos, toBigInt(keys[i]!)]);
+    });
+    let hand: Hand;
+    try {
+      hand = this.match!.deal(deck);
+    } catch (exc) {
+      if (!(exc instanceof MalformedInput)) throw exc;
+      throw this.cheat(`the dealt cards are corrupt: ${exc.message}`, "deal.keys");
+    }
+    hs.dealt = true;
+    for (const p of dealtPositions(this.peer === hs.dealer)) hs.peerPositions.add(p);
+    hs.steps.push(new Step(this.peer, null, pairs));
+    this.out.emit(new HandDealt(hs.number, hs.dealer, hand.cards(this.seat), hand.pile[hand.pile.length - 1]!));
+  }
+
+  /** The card at `position`, opened with our key and the peer's; a cheat if not. */
+  private open(position: number, key: Uint8Array, field: string): Card {
+    const hs = this.state();
+    let index: number;
+    try {
+      index = fd.openCard(hs.messages[2]!, position, hs.mine.positionKeys[position]!, toBigInt(key), otherRole(hs.role));
+    } catch (exc) {
+      if (!(exc instanceof PeerFault)) throw exc;
+      throw this.cheat(`${field}: ${exc.message}`, field);
+    }
+    return Card.fromIndex(index);
+  }
+
+  /** Open and reveal the peer's hidden positions listed in `pos`/`keys`. */
+  private revealAll(msg: wire.Message, name: string, maxKeys: number): (readonly [number, bigint])[] {
+    const hs = this.state();
+    const hand = this.engine();
+    const positions = msg.integers("pos", maxKeys, 0, fd.DECK_SIZE - 1);
+    const keys = msg.blobs("keys", maxKeys, { size: KEY_BYTES });
+    if (positions.length !== keys.length) {
+      throw this.protocol(`${name}: ${positions.length} positions but ${keys.length} keys`, `${name}.keys`);
+    }
+    const pairs: (readonly [number, bigint])[] = [];
+    positions.forEach((pos, i) => {
+      const field = `${name}.pos[${i}]`;
+      if (!hs.peerPositions.has(pos) || hand.cardAt(pos) !== null) {
+        throw this.cheat(`${field}: position ${pos} is not a hidden card of ${SEATS[this.peer]}`, field);
+      }
+      const card = this.open(pos, keys[i]!, `${name}.keys[${i}]`);
+      try {
+        hand.reveal(pos, card);
+      } catch (exc) {
+        if (!(exc instanceof MalformedInput)) throw exc;
+        throw this.cheat(`${field}: ${exc.message}`, field);
+      }
+      pairs.push([pos, toBigInt(keys[i]!)]);
+    });
+    return pairs;
+  }
+
+  private onMove(msg: wire.Message): void {
+    this.handFields(msg, "a", "pos", "keys");
+    const hs = this.state();
+    const hand = this.engine();
+    const peer = SEATS[this.peer];
+    const text = msg.text("a", MAX_ACTION_CHARS);
+    let action: Action;
+    try {
+      action = parseAction(text);
+    } catch (exc) {
+      if (!(exc instanceof MalformedInput)) throw exc;
+      throw this.protocol(exc.message, "move.a");
+    }
+    const allowed = action instanceof Knock || action instanceof BigGin ? HAND_KEYS : action instanceof Discard ? 1 : 0;
+    const pairs = this.revealAll(msg, "move", allowed);
+    if (action instanceof Discard && pairs.length) {
+      const shown = hand.cardAt(pairs[0]![0]);
+      if (shown !== action.card) {
+        throw this.cheat(`move.keys[0]: opens ${shown}, not the discarded ${action.card}`, "move.keys[0]");
+      }
+    }
+    const why = hand.refusal(this.peer, action);
+    if (why !== null) throw this.cheat(`${peer} cannot ${action}: ${why}`, "move.a");
+    hs.steps.push(new Step(this.peer, action, pairs));
+    const drawn = hand.nextStockPosition;
+    this.apply(this.peer, action);
+    if (action instanceof DrawStock) { // announced: only now may the key go (§7.4)
+      hs.peerPositions.add(drawn);
+      const key = hs.mine.positionKeys[drawn]!;
+      hs.keysSent.add(drawn);
+      hs.steps.push(new Step(this.seat, null, [[drawn, key]]));
+      this.out.send("key", [["h", hs.number], ["pos", drawn], ["key", keyBytes(key)]]);
+    } else if (action instanceof Knock || action instanceof BigGin) {
+      const shown = this.unrevealedKeys();
+      hs.steps.push(new Step(this.seat, null, shown));
+      this.out.send("show", [["h", hs.number], ["pos", shown.map(([p]) => p)], ["keys", shown.map(([, k]) => keyBytes(k))]]);
+    }
+    this.afterMove();
+  }
+
+  private onKey(msg: wire.Message): void {
+    this.handFields(msg, "pos", "key");
+    const hs = this.state();
+    const pos = msg.integer("pos", 0, fd.DECK_SIZE - 1);
+    if (pos !== hs.drawPending) {
+      throw this.protocol(`key for position ${pos}, but the card drawn is at ${hs.drawPending ?? "None"}`, "key.pos");
+    }
+    const key = msg.blob("key", KEY_BYTES);
+    const card = this.open(pos, key, "key.key");
+    try {
+      this.engine().reveal(pos, card);
+    } catch (exc) {
+      if (!(exc instanceof MalformedInput)) throw exc;
+      throw this.cheat(`key.key: ${exc.message}`, "key.key");
+    }
+    hs.drawPending = null;
+    hs.steps.push(new Step(this.peer, null, [[pos, toBigInt(key)]]));
+    this.out.emit(new CardDrawn(card));
+  }
+
+  private onShow(msg: wire.Message): void {
+    this.handFields(msg, "pos", "keys");
+    const hs = this.state();
+    const pairs = this.revealAll(msg, "show", HAND_KEYS);
+    const hidden = this.engine().hiddenCount(this.peer);
+    if (hidden) throw this.cheat(`show: ${hidden} of ${SEATS[this.peer]}'s cards are still hidden`, "show.pos");
+    hs.steps.push(new Step(this.peer, null, pairs));
+    const action = hs.knockPending!;
+    hs.knockPending = null;
+    this.apply(this.seat, action);
+    this.afterMove();
+  }
+
+  private onSeed(msg: wire.Message): void {
+    this.handFields(msg, "seed", "sig");
+    const hs = this.state();
+    const peer = SEATS[this.peer];
+    hs.theirSeed = msg.blob("seed", fd.SEED_BYTES);
+    const signature = msg.blob("sig", cosign.SIGNATURE_BYTES);
+    const record = this.record();
+    const report = auditRecord(record, this.seat);
+    if (!report.ok) {
+      const first = report.findings[0]!;
+      this.out.fail(new CheatDetected(first.who, first.where, String(first), record));
+      return;
+    }
+    if (!cosign.verify(this.peerKey!, cosign.handDigest(record), signature)) {
+      throw this.protocol(`the ${peer}'s signature does not sign this hand as played`, "seed.sig");
+    }
+    const signatures: [Uint8Array, Uint8Array] = this.seat === 0
+      ? [hs.mySignature!, signature] : [signature, hs.mySignature!];
+    this.out.emit(new HandVerified(hs.number, record.with({ signatures })));
+    const totals = this.match!.totals;
+    if (totals !== null) {
+      this.finished = true;
+      this.out.emit(new MatchOver(totals.winner, totals, null));
+    } else {
+      this.startHand();
+    }
+  }
+
+  private onAbort(msg: wire.Message): void {
+    msg.only("why", "field", "reason");
+    const why = msg.text("why", 16, ABORT_KINDS);
+    const field = msg.text("field", MAX_FIELD_CHARS);
+    const reason = msg.text("reason", MAX_REASON_CHARS);
+    const peer = SEATS[this.peer];
+    if (this.waitingFor() === "seed" && why !== "tampered") {
+      this.out.fail(new CheatDetected(peer, "seed", `the ${peer} refused to reveal its seed (a failed audit); it said: ${reason}`));
+    } else {
+      this.out.fail(new PeerAborted(peer, field, `the ${peer} ended the match (${why}), saying: ${reason}`));
+    }
+  }
+
+  // -- internals: local moves and the hand's end -------------------------------------
+
+  /** Play the local player's action (already checked legal). */
+  doAct(action: Action): void {
+    const hs = this.state();
+    const hand = this.engine();
+    let pairs: (readonly [number, bigint])[] = [];
+    if (action instanceof Discard) {
+      const pos = this.positionOf(action.card);
+      pairs = hs.keysSent.has(pos) ? [] : [[pos, hs.mine.positionKeys[pos]!]];
+    } else if (action instanceof Knock || action instanceof BigGin) {
+      pairs = this.unrevealedKeys();
+    }
+    for (const [p] of pairs) hs.keysSent.add(p);
+    hs.steps.push(new Step(this.seat, action, pairs));
+    this.out.send("move", [["h", hs.number], ["a", String(action)], ["pos", pairs.map(([p]) => p)],
+      ["keys", pairs.map(([, k]) => keyBytes(k))]]);
+    if (action instanceof Knock || action instanceof BigGin) {
+      hs.knockPending = action; // applied once the defender has shown its cards
+      return;
+    }
+    if (action instanceof DrawStock) hs.drawPending = hand.nextStockPosition;
+    this.apply(this.seat, action);
+    this.afterMove();
+  }
+
+  /** Our keys for every card we hold that the peer cannot open yet. */
+  private unrevealedKeys(): (readonly [number, bigint])[] {
+    const hs = this.state();
+    const positions = this.engine().cards(this.seat).map((c) => this.positionOf(c)).sort((a, b) => a - b);
+    const pairs = positions.filter((p) => !hs.keysSent.has(p)).map((p) => [p, hs.mine.positionKeys[p]!] as const);
+    for (const [p] of pairs) hs.keysSent.add(p);
+    return pairs;
+  }
+
+  private apply(seat: number, action: Action): void {
+    this.match!.apply(seat, action);
+    this.out.emit(new Moved(seat, action));
+  }
+
+  private afterMove(): void {
+    const hand = this.engine();
+    if (hand.result === null) return;
+    const hs = this.state();
+    const scores = this.match!.scores;
+    this.out.emit(new HandScored(hs.number, hand.result, [scores[0], scores[1]]));
+    hs.mySignature = this.signer!.sign(cosign.handDigest(this.record()));
+    this.out.send("seed", [["h", hs.number], ["seed", hs.mine.seed], ["sig", hs.mySignature]]);
+  }
+
+  private record(): HandRecord {
+    const hs = this.state();
+    const hand = this.engine();
+    const [m1, m2, m3] = hs.messages;
+    // Before the peer's seed arrives the record is only signed: its digest leaves
+    // the seeds out (their commitments bind them).
+    const theirs = hs.theirSeed ?? new Uint8Array(fd.SEED_BYTES);
+    const seeds: [Uint8Array, Uint8Array] = hs.role === "first" ? [hs.mine.seed, theirs] : [theirs, hs.mine.seed];
+    const keys: [Uint8Array, Uint8Array] = this.seat === 0
+      ? [this.signer!.public, this.peerKey!] : [this.peerKey!, this.signer!.public];
+    return new HandRecord({
+      rules: this.match!.rules,
+      matchId: this.matchId!,
+      handNumber: hs.number,
+      dealer: hs.dealer,
+      commitments: [hs.commits.get("first")!, hs.commits.get("second")!],
+      messages: [m1!, m2!, m3!],
+      steps: [...hs.steps],
+      seeds,
+      score: Score.of(hand.result!),
+      scores: [this.match!.scores[0], this.match!.scores[1]],
+      linkId: this.linkId,
+      signingKeys: keys,
+    });
+  }
+}
+
+/** A ruleset as a message carries it: its fields, in gin's order. */
+function rulesValue(rules: Ruleset): Map<string, Value> {
+  return new Map(Object.entries(rules.toDict()));
+}
+
+/** A msgpack map as plain JSON-like data (text keys only), for Ruleset.fromDict. */
+export function plain(value: Value): unknown {
+  if (value instanceof Map) {
+    return Object.fromEntries([...value].map(([k, v]) => [typeof k === "string" ? k : String(k), plain(v)]));
+  }
+  if (Array.isArray(value)) return value.map(plain);
+  return value;
+}
+
+function readRules(msg: wire.Message): Ruleset {
+  const rules = msg.submap("rules");
+  for (const [name, value] of rules.fields) {
+    if (typeof value === "boolean" || value === null) continue;
+    if (typeof value === "number" || typeof value === "bigint") rules.integer(name as string, 0, MAX_RULE_NUMBER);
+    else rules.text(name as string, 32);
+  }
+  try {
+    return Ruleset.fromDict(plain(rules.fields as Map<MapKey, Value>));
+  } catch (exc) {
+    if (!(exc instanceof MalformedInput)) throw exc;
+    throw new wire.MalformedMessage(`message 'hello': field 'rules': ${exc.message}`, "rules");
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The fair-deal bookkeeping of the hand in play, beside the engine's Hand (the
+ * twin of gin/session.py's `_HandState`), and the handshake's derivations (§4).
+ */
+
+import { sha256 } from "@noble/hashes/sha2.js";
+
+import type { Action } from "../engine/actions.ts";
+import type { Ruleset } from "../engine/rules.ts";
+import { ascii, concat } from "./bytes.ts";
+import { canonicalJson } from "./cosign.ts";
+import * as fd from "./fairdeal.ts";
+import type { Step } from "./records.ts";
+
+export const DOMAIN = "gin/session/v2/";
+
+export const otherRole = (role: fd.Role): fd.Role => (role === "first" ? "second" : "first");
+
+/** SHA-256 of the ruleset's canonical JSON: what the guest agrees to (§4, §7.1). */
+export function rulesDigest(rules: Ruleset): Uint8Array {
+  return sha256(concat(ascii(DOMAIN + "rules\x00"), ascii(canonicalJson(rules.toDict()))));
+}
+
+/** The host's commitment to its nonce (§4). */
+export function coin(linkId: Uint8Array, nonce: Uint8Array): Uint8Array {
+  return sha256(concat(ascii(DOMAIN + "coin\x00"), linkId, nonce));
+}
+
+/** The seat that deals the first hand: a coin both sides toss (§4, §7.1). */
+export function firstDealerFor(matchId: Uint8Array, hostNonce: Uint8Array, guestNonce: Uint8Array): number {
+  return sha256(concat(ascii(DOMAIN + "first-dealer\x00"), matchId, hostNonce, guestNonce))[0]! & 1;
+}
+
+/** The fair-deal state of the hand in play. */
+export class HandState {
+  readonly role: fd.Role;
+  readonly mine: fd.SeedMaterial;
+  readonly commits = new Map<fd.Role, Uint8Array>();
+  readonly messages: (fd.Deck | null)[] = [null, null, null];
+  dealt = false;
+  readonly keysSent = new Set<number>(); // positions whose key we gave the peer
+  readonly peerPositions = new Set<number>(); // positions the peer was dealt or drew
+  drawPending: number | null = null; // our stock draw, awaiting the peer's key
+  knockPending: Action | null = null; // our knock, awaiting the peer's show
+  theirSeed: Uint8Array | null = null;
+  shadows: fd.Deck[] | null = null; // the second's shuffle proof (§8.9)
+  challenge: number | null = null;
+  shuffleProven = false;
+  mySignature: Uint8Array | null = null;
+  readonly steps: Step[] = [];
+
+  constructor(readonly number: number, readonly dealer: number, me: number, seed: Uint8Array, matchId: Uint8Array) {
+    this.role = me === dealer ? "first" : "second";
+    this.mine = fd.SeedMaterial.fromSeed(seed);
+    this.commits.set(this.role, fd.commitment(seed, matchId, number, this.role));
+  }
+
+  /** The deck message (1..3) the peer owes next, or null. */
+  expectedDeck(): number | null {
+    const [m1, m2, m3] = this.messages;
+    if (this.role === "second") {
+      return m1 === null ? 1 : (m3 === null && this.challenge !== null ? 3 : null);
+    }
+    return m1 !== null && m2 === null ? 2 : null;
+  }
+
+  /** The deck-phase message the peer owes now (§7.2), or null. */
+  owedBeforeDeal(): string | null {
+    if (this.expectedDeck() !== null) return "deck";
+    if (this.role === "second") {
+      return this.messages[0] !== null && this.challenge === null ? "challenge" : null;
+    }
+    if (this.messages[1] !== null && this.shadows === null) return "shuffle";
+    if (this.shadows !== null && !this.shuffleProven) return "proof";
+    return null;
+  }
+}

@@ -1,0 +1,120 @@
+// The board's online match without a page: OnlineGame over a peer's views (the
+// fake peer of test/web, and a peer that never answers), and the online words.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { DrawStock, Knock, Pass } from "../src/engine/actions.ts";
+import { Card, parseCards } from "../src/engine/cards.ts";
+import { IllegalAction } from "../src/engine/errors.ts";
+import { stackedDeck } from "../src/engine/hand.ts";
+import { Match } from "../src/engine/match.ts";
+import { Phase } from "../src/engine/observation.ts";
+import { STANDARD } from "../src/engine/rules.ts";
+import type { OnlinePeer, PeerNotice, PeerView } from "../src/online/api.ts";
+import { OnlineGame } from "../src/board/online.ts";
+import { connectionWords, failureLines, failureTitle, pageState, turnWords } from "../src/board/words.ts";
+import { FakePeer } from "./web/fake_peer.ts";
+
+test("a guest's game shows seat 1's cards and the peer's legal actions, parsed", () => {
+  const peer = new FakePeer("guest", "http://relay/j/R#s", null, { seed: 9 });
+  const game = new OnlineGame(peer);
+  assert.equal(game.observation(), null);
+  assert.deepEqual(game.legal(), []);
+  assert.equal(game.opponentLabel(), "Your friend (host)");
+  peer.arrive();
+  const obs = game.observation()!;
+  assert.equal(obs.player, 1);
+  assert.deepEqual(obs.hand.map(String), peer.match!.observation(1).hand.map(String));
+  assert.equal(game.rules!.name, "standard");
+});
+
+test("a move is sent as its text; a refused one never reaches the peer", () => {
+  const peer = new FakePeer("host", "http://relay/j/R#s", { name: "standard" }, { seed: 4 });
+  const game = new OnlineGame(peer);
+  peer.arrive(); // the guest deals the first hand: the host is offered the upcard
+  assert.equal(game.observation()!.phase, Phase.UPCARD);
+  assert.throws(() => game.play(new DrawStock()), (e: Error) => e instanceof IllegalAction && /not allowed now/.test(e.message));
+  assert.deepEqual(peer.sent, []);
+  game.play(new Pass());
+  assert.deepEqual(peer.sent, ["pass"]);
+});
+
+test("a knock over the limit is refused with the count the throw leaves; a legal one goes with its melds", () => {
+  // After the draw of the Q♣: throwing it leaves 6 (a knock); throwing the K♣ leaves 16.
+  const match = new Match(STANDARD, 1);
+  match.deal(stackedDeck(parseCards("2h 3h 4h 4s 4c Kc Kd Ks Kh Ad"),
+    parseCards("5h 4d 9c 9d 9s 6c 7d 8s Ts Jh"), Card.parse("Jd"), parseCards("Qc")));
+  match.apply(0, new Pass());
+  match.apply(1, new Pass());
+  match.apply(0, new DrawStock());
+  const view: PeerView = {
+    role: "host", seat: 0, connection: "connected", link: null, rules: STANDARD.toDict(), rulesOffered: null,
+    observation: match.observation(0).toDict(), legal: match.legalActions().map(String), waitingFor: null,
+    scores: [0, 0], verified: [], records: [], over: false, failure: null,
+  };
+  const peer = new SilentPeer(view);
+  const game = new OnlineGame(peer);
+  assert.equal(game.refusal(new Knock(Card.parse("Kc"))), "knocking with Kc leaves 16 deadwood; the knock limit is 10");
+  assert.deepEqual([...game.knockCounts()].map(([c, n]) => `${c}=${n}`), ["Qc=6"]);
+  const melds = [parseCards("4s 4c 4h"), parseCards("Kc Kd Ks Kh")];
+  game.play(new Knock(Card.parse("Qc"), melds));
+  assert.deepEqual(peer.sent, ["knock Qc / 4s4c4h / KcKdKsKh"]);
+});
+
+/** A peer that takes moves and never answers (until told). */
+class SilentPeer implements OnlinePeer {
+  listener: ((view: PeerView, notices: readonly PeerNotice[]) => void) | null = null;
+  sent: string[] = [];
+  constructor(public view: PeerView) {}
+  subscribe(listener: (view: PeerView, notices: readonly PeerNotice[]) => void): void {
+    this.listener = listener;
+    listener(this.view, []);
+  }
+  act(action: string): void { this.sent.push(action); }
+  acceptRules(): void {}
+  declineRules(): void {}
+  leave(): void {}
+}
+
+test("after a move is sent, nothing more is offered until the peer answers", () => {
+  const peer = new FakePeer("host", "http://relay/j/R#s", { name: "standard" }, { seed: 4 });
+  peer.arrive();
+  const silent = new SilentPeer(peer.view());
+  const game = new OnlineGame(silent, { name: "easy", choose: (_o, legal) => legal[0]! });
+  assert.ok(game.legal().length > 0);
+  assert.ok(game.automatic() !== null && game.automatic()!.opponent === false);
+  game.play(new Pass());
+  assert.deepEqual(silent.sent, ["pass"]);
+  assert.deepEqual(game.legal(), []); // no second move (nor a bot's) while the first is in flight
+  assert.equal(game.automatic(), null);
+  silent.listener!(silent.view, [{ kind: "notice", text: "refused: pass" }]);
+  assert.ok(game.legal().length > 0); // refused: the player may move again
+  assert.deepEqual(game.takeWarnings(), ["refused: pass"]);
+});
+
+test("the connection, whose move, the page's state and a failure in words", () => {
+  assert.equal(connectionWords("waiting", "host", false), "Waiting for your friend to open the link");
+  assert.equal(connectionWords("waiting", "guest", false), "Waiting for your friend, the host");
+  assert.equal(connectionWords("waiting", "guest", true), "Your friend is away — waiting for them to come back");
+  assert.equal(connectionWords("peer-left", "host", true), "Your friend left — waiting for them to come back");
+  assert.equal(connectionWords("reconnecting", "host", true), "Connection lost — reconnecting…");
+  const base = { legal: [] as string[], waitingFor: null as string | null, over: false, failure: null, rulesOffered: null };
+  assert.equal(turnWords({ ...base, legal: ["pass"] }), "Your move");
+  assert.equal(turnWords({ ...base, waitingFor: "move" }), "Your friend's move");
+  assert.equal(turnWords({ ...base, waitingFor: "seed" }), "Waiting for your friend's device its secret number, to check the deck");
+  assert.equal(turnWords({ ...base, waitingFor: "novel" }), "Waiting for your friend (novel)");
+  assert.equal(turnWords({ ...base, over: true }), "The match is over");
+  const obs = {};
+  assert.equal(pageState({ failure: null, over: false, observation: null, connection: "connected" }), "waiting");
+  assert.equal(pageState({ failure: null, over: false, observation: obs, connection: "connected" }), "playing");
+  assert.equal(pageState({ failure: null, over: false, observation: obs, connection: "reconnecting" }), "playing");
+  assert.equal(pageState({ failure: null, over: false, observation: obs, connection: "peer-left" }), "waiting");
+  assert.equal(pageState({ failure: null, over: true, observation: obs, connection: "closed" }), "match-over");
+  const failure = { kind: "CheatDetected", who: "guest", field: "seed", reason: "The seed does not match its commitment.", proven: true };
+  assert.equal(pageState({ failure, over: true, observation: obs, connection: "closed" }), "failed");
+  assert.equal(failureTitle(failure), "Cheating detected");
+  assert.deepEqual(failureLines(failure), ["The seed does not match its commitment.", "What failed: seed.",
+    "At fault: guest (proven: the match is forfeited)."]);
+  assert.deepEqual(failureLines({ ...failure, kind: "PeerTimedOut", who: "guest or the relay", field: "", proven: false }),
+    ["The seed does not match its commitment.", "At fault: guest or the relay."]);
+});

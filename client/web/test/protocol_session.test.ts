@@ -1,0 +1,97 @@
+// The online session's own rules: it refuses moves out of turn (nothing
+// changes), stays failed after a fault, and refuses a damaged save as CorruptState.
+// Frame-for-frame agreement with gin/ is the conformance corpus' job (kind session).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { DrawPile, Pass } from "../src/engine/actions.ts";
+import { IllegalAction, PeerFault } from "../src/engine/errors.ts";
+import { STANDARD } from "../src/engine/rules.ts";
+import { equalBytes } from "../src/protocol/bytes.ts";
+import * as msgpack from "../src/protocol/msgpack.ts";
+import type { Value } from "../src/protocol/msgpack.ts";
+import { CorruptState, pump, Session } from "../src/protocol/session.ts";
+import { FrameRejected } from "../src/protocol/session_events.ts";
+import { STATE_LIMITS } from "../scripts/session_checks.ts";
+
+const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i);
+
+/** A deterministic stand-in for a secure source (tests only). */
+function source(seed: number): (n: number) => Uint8Array {
+  let x = seed;
+  return (n) => Uint8Array.from({ length: n }, () => {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    return (x >> 16) & 0xff || 1;
+  });
+}
+
+function dealt(): [Session, Session] {
+  const host = new Session("host", SECRET, STANDARD, source(1));
+  const guest = new Session("guest", SECRET, null, source(2));
+  pump(host, guest);
+  return [host, guest];
+}
+
+test("a move out of turn is an IllegalAction and changes nothing", () => {
+  const [host, guest] = dealt();
+  const idle = host.legalActions().length ? guest : host;
+  const mover = idle === host ? guest : host;
+  assert.equal(idle.waitingFor(), "move");
+  const before = msgpack.encode(idle.toState());
+  assert.throws(() => idle.act(new DrawPile()), (exc: unknown) => exc instanceof IllegalAction && /waiting for/.test(exc.message));
+  assert.ok(equalBytes(msgpack.encode(idle.toState()), before));
+  assert.deepEqual(idle.dataToSend(), []);
+  assert.ok(mover.legalActions().length > 0);
+  assert.throws(() => mover.acceptRules(), IllegalAction); // nothing offered
+});
+
+test("a failed session stays failed: every later input throws the same fault", () => {
+  const [host, guest] = dealt();
+  guest.receive(new Uint8Array(5)); // not a frame
+  const failure = guest.failure;
+  assert.ok(failure instanceof FrameRejected && !failure.proven);
+  assert.equal(failure.who, "host or the relay");
+  assert.ok(guest.over && guest.legalActions().length === 0 && guest.waitingFor() === null);
+  for (const input of [() => guest.receive(new Uint8Array(5)), () => guest.act(new Pass()), () => guest.peerTimedOut()]) {
+    assert.throws(input, (exc: unknown) => exc instanceof PeerFault && exc.who === failure.who && exc.field === failure.field);
+  }
+  pump(host, guest); // the abort reaches the host, which blames nobody
+  assert.equal(host.failure?.kind, "PeerAborted");
+  const restored = Session.fromState(SECRET, roundTrip(guest), source(9));
+  assert.equal(restored.failure?.kind, "FrameRejected");
+  assert.throws(() => restored.act(new Pass()), PeerFault);
+});
+
+function roundTrip(session: Session): Map<string, Value> {
+  return msgpack.decode(msgpack.encode(session.toState()), STATE_LIMITS) as Map<string, Value>;
+}
+
+test("a restored session re-sends exactly the frames its peer still needs", () => {
+  const [host, guest] = dealt();
+  const restored = Session.fromState(SECRET, roundTrip(guest), source(7));
+  assert.deepEqual(restored.observation()?.hand.map(String), guest.observation()?.hand.map(String));
+  assert.equal(restored.waitingFor(), guest.waitingFor());
+  pump(host, restored);
+  assert.equal(host.failure, null);
+  assert.equal(restored.failure, null);
+});
+
+test("a damaged save is CorruptState, never the peer's fault", () => {
+  const [, guest] = dealt();
+  const state = roundTrip(guest);
+  const log = state.get("log") as Value[][];
+  const damaged: [string, Map<string, Value>][] = [
+    ["not a map", new Map([["v", 2]])],
+    ["log entry", new Map([...state, ["log", [...log, ["nonsense"]]]])],
+    ["a delivered message altered", new Map([...state, ["log", log.map((e) =>
+      e[0] === "in" ? ["in", (e[1] as Uint8Array).map((b, i) => (i === 5 ? b ^ 1 : b))] : e)]])],
+    ["a random draw dropped", new Map([...state, ["log", log.filter((e, i) => !(e[0] === "rand" && i > 2))]])],
+    ["the channel", new Map([...state, ["channel", new Map([...(state.get("channel") as Map<string, Value>),
+      ["send_seq", 0]])]])],
+    ["an extra draw", new Map([...state, ["log", [...log, ["rand", new Uint8Array(32)]]]])],
+    ["the failure", new Map([...state, ["failure", ["Nonsense", "a", "b", "c"]]])],
+  ];
+  for (const [what, bad] of damaged) {
+    assert.throws(() => Session.fromState(SECRET, bad, source(3)), CorruptState, what);
+  }
+});

@@ -1,0 +1,256 @@
+/**
+ * A fake online peer for the board's tests (never shipped): it implements the
+ * board's contract (src/online/api.ts) over a local Match, the friend's seat
+ * played by the computer, with no relay, no crypto and no worker. Tests steer it
+ * through its methods (in the browser, `window.fake`): the friend arrives or
+ * leaves, the connection drops, custom rules are offered, a hand fails its check.
+ * Each finished hand is "verified" and gets a record (fake JSON, not gin's format).
+ */
+
+import { parseAction } from "../../src/engine/actions.ts";
+import { GinError, MalformedInput } from "../../src/engine/errors.ts";
+import { shuffledDeck } from "../../src/engine/hand.ts";
+import { Match } from "../../src/engine/match.ts";
+import { Phase } from "../../src/engine/observation.ts";
+import { Ruleset } from "../../src/engine/rules.ts";
+import type {
+  Connection, FailureView, Online, OnlinePeer, PeerNotice, PeerView, RecordView, RulesData, StoredMatch,
+} from "../../src/online/api.ts";
+import * as players from "../../src/players/index.ts";
+import { Rand } from "../../src/rand.ts";
+
+type Listener = (view: PeerView, notices: readonly PeerNotice[]) => void;
+
+/** What a test may set up before the page starts (`window.fakeSetup`). */
+export interface FakeSetup {
+  /** The deck stream's seed (the same decks every run). */
+  seed?: number;
+  /** Milliseconds before the friend's moves and the next deal (0 in most tests). */
+  friendDelay?: number;
+  /** The friend arrives at once (a host's friend opens the link; a guest finds the host). */
+  arrive?: boolean;
+  /** Custom rules the host offers a guest (RulesData), asked for on arrival. */
+  offer?: RulesData;
+  /** What `stored()` reports. */
+  stored?: StoredMatch[];
+}
+
+export class FakePeer implements OnlinePeer {
+  connection: Connection;
+  link: string | null;
+  rules: RulesData | null;
+  rulesOffered: RulesData | null = null;
+  match: Match | null = null;
+  failure: FailureView | null = null;
+  verified: number[] = [];
+  records: RecordView[] = [];
+  left = false;
+  /** Every action text this side sent with act() (for tests). */
+  readonly sent: string[] = [];
+  private readonly listeners: Listener[] = [];
+  private readonly friend = players.get("easy");
+  private readonly decks: Rand;
+  private pending: PeerNotice[] = [];
+
+  constructor(readonly role: "host" | "guest", link: string, rules: RulesData | null, private readonly setup: FakeSetup) {
+    this.link = role === "host" ? link : null;
+    this.rules = rules;
+    this.connection = role === "host" ? "waiting" : "connecting";
+    this.decks = new Rand(setup.seed ?? 1);
+    if (setup.arrive) queueMicrotask(() => this.arrive());
+  }
+
+  get seat(): number {
+    return this.role === "host" ? 0 : 1;
+  }
+
+  view(): PeerView {
+    const match = this.match;
+    const hand = match?.hand ?? null;
+    const myMove = hand !== null && hand.phase !== Phase.OVER && match!.turn === this.seat && this.failure === null;
+    const friendMove = hand !== null && hand.phase !== Phase.OVER && match!.turn !== this.seat;
+    return {
+      role: this.role,
+      seat: this.seat,
+      connection: this.connection,
+      link: this.link,
+      rules: this.rules,
+      rulesOffered: this.rulesOffered,
+      observation: hand === null ? null : match!.observation(this.seat).toDict(),
+      legal: myMove ? match!.legalActions().map(String) : [],
+      waitingFor: this.failure !== null || match?.over ? null
+        : this.rulesOffered !== null ? null
+        : match === null ? (this.role === "host" ? "welcome" : "hello")
+        : friendMove ? "move" : hand?.phase === Phase.OVER ? "seed" : null,
+      scores: match === null ? [0, 0] : [match.scores[0]!, match.scores[1]!],
+      verified: [...this.verified],
+      records: [...this.records],
+      over: match?.over === true || this.failure !== null,
+      failure: this.failure,
+    };
+  }
+
+  private emit(...notices: PeerNotice[]): void {
+    this.pending.push(...notices);
+    const batch = this.pending;
+    this.pending = [];
+    const view = this.view();
+    for (const listener of this.listeners) listener(view, batch);
+  }
+
+  subscribe(listener: Listener): void {
+    this.listeners.push(listener);
+    listener(this.view(), []);
+  }
+
+  act(action: string): void {
+    this.sent.push(action);
+    const match = this.match;
+    if (match === null || this.failure !== null || match.turn !== this.seat) {
+      this.emit({ kind: "notice", text: `refused: ${action} (not your move)` });
+      return;
+    }
+    try {
+      match.apply(this.seat, parseAction(action));
+    } catch (exc) {
+      if (!(exc instanceof GinError)) throw exc;
+      this.emit({ kind: "notice", text: `refused: ${exc.message}` });
+      return;
+    }
+    this.moved(this.seat, action);
+  }
+
+  acceptRules(): void {
+    this.rules = this.rulesOffered;
+    this.rulesOffered = null;
+    this.start();
+  }
+
+  declineRules(): void {
+    this.rulesOffered = null;
+    this.fail({ kind: "RulesDeclined", who: "this browser", field: "rules", reason: "You declined the host's custom rules.", proven: false });
+  }
+
+  leave(): void {
+    this.left = true;
+    this.connection = "closed";
+    this.emit();
+  }
+
+  // -- what tests steer --------------------------------------------------------------
+
+  /** The friend comes (or comes back). */
+  arrive(): void {
+    this.connection = "connected";
+    if (this.match !== null) {
+      this.emit();
+      return;
+    }
+    if (this.role === "guest" && this.setup.offer !== undefined && this.rules === null) {
+      this.rulesOffered = this.setup.offer;
+      this.emit({ kind: "rules-offered", rules: this.setup.offer });
+      return;
+    }
+    this.rules ??= Ruleset.fromDict({ name: "standard" }).toDict();
+    this.start();
+  }
+
+  setConnection(connection: Connection): void {
+    this.connection = connection;
+    this.emit();
+  }
+
+  fail(failure: FailureView): void {
+    this.failure = failure;
+    this.emit({ kind: "failed", failure });
+  }
+
+  notice(text: string): void {
+    this.emit({ kind: "notice", text });
+  }
+
+  // -- the match ----------------------------------------------------------------------
+
+  private start(): void {
+    this.match = new Match(Ruleset.fromDict(this.rules), 1);
+    this.emit({ kind: "match-started", firstDealer: 1 });
+    this.deal();
+  }
+
+  private deal(): void {
+    const match = this.match!;
+    match.deal(shuffledDeck(this.decks));
+    this.emit({ kind: "hand-dealt", hand: match.handNumber, dealer: match.dealer });
+    this.friendTurn();
+  }
+
+  private moved(seat: number, action: string): void {
+    const match = this.match!;
+    this.pending.push({ kind: "moved", seat, action });
+    if (match.hand!.phase === Phase.OVER) {
+      const obs = match.observation(this.seat);
+      const hand = obs.handNumber;
+      this.pending.push({ kind: "hand-scored", hand, scores: [obs.scores[0]!, obs.scores[1]!] });
+      this.verified.push(hand);
+      this.records.push({
+        hand,
+        name: `gin-fake-hand-${String(hand).padStart(2, "0")}.json`,
+        json: JSON.stringify({ fake: true, hand, history: obs.history.map((e) => [e.player, e.kind]) }),
+      });
+      this.pending.push({ kind: "hand-verified", hand });
+      if (match.over) this.pending.push({ kind: "match-over", winner: match.totals!.winner, forfeitBy: null });
+      this.emit();
+      if (!match.over) this.later(() => this.deal());
+      return;
+    }
+    this.emit();
+    this.friendTurn();
+  }
+
+  private friendTurn(): void {
+    const match = this.match!;
+    if (match.hand!.phase === Phase.OVER || match.turn === this.seat) return;
+    this.later(() => {
+      if (this.failure !== null || this.match !== match || match.turn === this.seat) return;
+      const other = 1 - this.seat;
+      const action = this.friend.choose(match.observation(other), match.legalActions());
+      match.apply(other, action);
+      this.moved(other, String(action));
+    });
+  }
+
+  private later(run: () => void): void {
+    const delay = this.setup.friendDelay ?? 0;
+    setTimeout(run, delay);
+  }
+}
+
+export class FakeOnline implements Online {
+  /** The peers made, newest last. */
+  readonly peers: FakePeer[] = [];
+
+  constructor(private readonly setup: FakeSetup = {}) {}
+
+  get peer(): FakePeer | undefined {
+    return this.peers.at(-1);
+  }
+
+  host(rules: RulesData): OnlinePeer {
+    Ruleset.fromDict(rules); // as the real peer: bad rules are refused here
+    const peer = new FakePeer("host", `${location.origin}/j/FAKEROOM#fake-secret-0123456789`, rules, this.setup);
+    this.peers.push(peer);
+    return peer;
+  }
+
+  join(link: string): OnlinePeer {
+    if (!/\/j\/[^/#]+#.+$/.test(link)) throw new MalformedInput(`not an invite link: ${link}`);
+    const kept = (this.setup.stored ?? []).find((m) => m.link === link.split("#")[0]); // kept without its secret
+    const peer = new FakePeer(kept?.role ?? "guest", link, null, this.setup);
+    this.peers.push(peer);
+    return peer;
+  }
+
+  stored(): readonly StoredMatch[] {
+    return this.setup.stored ?? [];
+  }
+}

@@ -1,0 +1,528 @@
+"""Conformance cases for the online session (kind ``session``): one peer of a match,
+input by input, for the TypeScript session to reproduce frame for frame.
+
+Each case is one :class:`gin.session.Session` as it ran in a match played with
+:func:`gin.session.play_local` (or a cheat of the peer, made the way
+``tests/gin/test_session.py`` makes them): its role, the invite secret, the rules
+it was given, every random draw it made (in order) and its inputs in order —
+``init`` (construction), ``in`` (a frame, hex), ``act`` (an action's text),
+``accept``, ``decline``, ``timeout``, ``save`` (its :meth:`~Session.to_state`,
+msgpack, hex) and ``restore`` (:meth:`Session.from_state` of that save) — each with
+the frames it queued after that input (hex) and its events (summarised as plain
+JSON by :func:`event_summary`, hand records as their JSON text). A cheat case is
+the honest side's: its last events name the failure (kind, who, field, reason).
+
+Pure: fixed seeds, ``random.Random`` sources; no I/O.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import msgpack
+
+from gin import ecc
+from gin.actions import Discard, DrawPile
+from gin.cards import DECK
+from gin.players import get
+from gin.rules import STANDARD, Ruleset
+from gin.session import (
+    CardDrawn,
+    CheatDetected,
+    Failure,
+    HandDealt,
+    HandScored,
+    HandVerified,
+    MatchOver,
+    MatchStarted,
+    Moved,
+    RulesOffered,
+    Session,
+    SessionEvent,
+    play_local,
+    pump,
+)
+
+Case = dict[str, Any]
+Fields = dict[str, Any]
+SECRET = bytes(range(32))
+# Matches kept short (a low target) so that the TS replay of the corpus stays quick.
+QUICK = STANDARD.with_options(name="quick", target=30)
+LONG_GIN = STANDARD.with_options(name="long gin", target=40, big_gin_bonus=31, winner_deals=True,
+                                 knock_limit=7)
+
+
+def event_summary(event: SessionEvent) -> list[Any]:
+    """An event as plain JSON: its class name, then its fields (records as JSON text)."""
+    name = type(event).__name__
+    if isinstance(event, Failure):
+        record = event.record if isinstance(event, CheatDetected) else None
+        return [name, event.who, event.field, event.reason, event.proven,
+                None if record is None else record.to_json()]
+    if isinstance(event, MatchStarted):
+        return [name, event.rules.to_dict(), event.seat, event.first_dealer, event.match_id.hex()]
+    if isinstance(event, RulesOffered):
+        return [name, event.rules.to_dict()]
+    if isinstance(event, HandDealt):
+        return [name, event.hand_number, event.dealer, [str(c) for c in event.cards],
+                str(event.upcard)]
+    if isinstance(event, Moved):
+        return [name, event.seat, str(event.action)]
+    if isinstance(event, CardDrawn):
+        return [name, str(event.card)]
+    if isinstance(event, HandScored):
+        r = event.result
+        return [name, event.hand_number, [r.kind, r.knocker, r.winner, r.points],
+                list(event.scores)]
+    if isinstance(event, HandVerified):
+        return [name, event.hand_number, event.record.to_json()]
+    assert isinstance(event, MatchOver)
+    return [name, event.winner, event.forfeited_by,
+            None if event.totals is None else list(event.totals.totals)]
+
+
+class Draws:
+    """A seeded source of random bytes that remembers what it gave."""
+
+    def __init__(self, label: str) -> None:
+        self._rng = random.Random(label)
+        self.given: list[bytes] = []
+
+    def __call__(self, n: int) -> bytes:
+        value = self._rng.randbytes(n)
+        self.given.append(value)
+        return value
+
+
+Tamper = Callable[["Peer", str, Fields], Fields | None]
+
+
+class Peer(Session):
+    """A session that notes each input with the frames and events it produced, and
+    passes its outgoing messages through ``tamper`` (a cheat; None drops one)."""
+
+    steps: list[list[Any]]
+    _held: list[bytes]
+    draws: Draws
+    tamper: Tamper | None = None
+
+    def __init__(self, role: str, rules: Ruleset | None, draws: Draws,
+                 tamper: Tamper | None = None) -> None:
+        self.steps, self._held, self.draws, self.tamper = [], [], draws, tamper
+        self.given_rules = rules
+        super().__init__("host" if role == "host" else "guest", SECRET, rules, draws)
+        self.note("init", None)
+
+    def note(self, op: str, arg: object) -> None:
+        frames = super().data_to_send()
+        self._held += frames
+        self.steps.append([op, arg, [f.hex() for f in frames],
+                           [event_summary(e) for e in super().events()]])
+
+    def data_to_send(self) -> list[bytes]:
+        out, self._held = self._held, []
+        return out
+
+    def receive(self, frame: bytes) -> None:
+        super().receive(frame)
+        self.note("in", frame.hex())
+
+    def act(self, action: Any) -> None:
+        super().act(action)
+        self.note("act", str(action))
+
+    def accept_rules(self) -> None:
+        super().accept_rules()
+        self.note("accept", None)
+
+    def decline_rules(self, reason: str = "you declined the host's custom rules") -> None:
+        super().decline_rules(reason)
+        self.note("decline", None)
+
+    def poll(self, now: float) -> bool:
+        queued = super().poll(now)
+        self.note("poll", now)
+        return queued
+
+    def resend(self) -> list[bytes]:
+        frames = super().resend()
+        self.steps.append(["resend", None, [f.hex() for f in frames], []])
+        return frames
+
+    def peer_timed_out(self) -> None:
+        super().peer_timed_out()
+        self.note("timeout", None)
+
+    def _send(self, msg_type: str, fields: Mapping[str, object]) -> None:
+        out: Fields | None = dict(fields)
+        if self.tamper is not None:
+            out = self.tamper(self, msg_type, dict(fields))
+        if out is not None:
+            super()._send(msg_type, out)
+
+    def case(self, name: str) -> Case:
+        return {"kind": "session", "name": name, "role": self.role, "secret": SECRET.hex(),
+                "rules": None if self.given_rules is None else self.given_rules.to_dict(),
+                "random": [d.hex() for d in self.draws.given], "steps": self.steps}
+
+
+def restore(peer: Peer, label: str) -> Peer:
+    """``peer`` saved (noted as ``save``) and restored from that save with fresh
+    randomness (noted as ``restore``, with the frames it queues): the peer from now on."""
+    packed = msgpack.packb(peer.to_state(), use_bin_type=True)
+    peer.steps.append(["save", packed.hex(), [], []])
+    state = msgpack.unpackb(packed, raw=False)
+    back = Peer.from_state(SECRET, state, peer.draws)
+    assert isinstance(back, Peer)
+    back.steps, back._held, back.draws, back.given_rules = peer.steps, [], peer.draws, \
+        peer.given_rules
+    back.tamper = None
+    back.note("restore", packed.hex())
+    return back
+
+
+def _players(seed: int) -> list[Any]:
+    return [get("normal", random.Random(f"{seed}/p{i}")) for i in (0, 1)]
+
+
+def _pair(seed: int, rules: Ruleset, guest_rules: Ruleset | None,
+          host_tamper: Tamper | None = None) -> tuple[Peer, Peer]:
+    return (Peer("host", rules, Draws(f"{seed}/host"), host_tamper),
+            Peer("guest", guest_rules, Draws(f"{seed}/guest")))
+
+
+def _step(host: Peer, guest: Peer, players: list[Any]) -> bool:
+    """One move, as play_local makes it; False when nobody can move."""
+    mover = next((s for s in (host, guest) if s.legal_actions()), None)
+    if mover is None:
+        return False
+    observation = mover.observation()
+    assert observation is not None
+    mover.act(players[mover.seat].choose(observation, mover.legal_actions()))
+    pump(host, guest)
+    return True
+
+
+class _LossyLink:
+    """Two peers through a relay that drops, duplicates, delays and reorders frames
+    (a fixed seed), a clock that drives their re-send timers, and reconnects that
+    lose what is in flight: the slow path of a match, as tests/gin/test_session.py's
+    lossy relay plays it."""
+
+    def __init__(self, host: Peer, guest: Peer, seed: int) -> None:
+        self.s = (host, guest)
+        self.rng = random.Random(seed)
+        self.held: list[tuple[bytes, int]] = []
+        self.now = 0.0
+        self.sent = 0
+
+    def route(self, frame: bytes, to: int) -> list[tuple[bytes, int]]:
+        roll = self.rng.random()
+        if roll < 0.15:
+            return []
+        if roll < 0.3:
+            self.held.append((frame, to))
+            return []
+        return [(frame, to), (frame, to)] if roll < 0.4 else [(frame, to)]
+
+    def pump(self) -> None:
+        while True:
+            frames = [(f, 1) for f in self.s[0].data_to_send()]
+            frames += [(f, 0) for f in self.s[1].data_to_send()]
+            routed = [r for f, to in frames for r in self.route(f, to)]
+            if not routed:
+                routed, self.held = self.held, []
+                self.rng.shuffle(routed)
+            if not routed:
+                if not frames:
+                    return
+                continue
+            for frame, to in routed:
+                self.sent += 1
+                if self.sent % 97 == 0:  # the connection drops: both re-send on reconnect
+                    for i in (0, 1):
+                        for again in self.s[i].resend():
+                            if not self.s[1 - i].over:
+                                self.s[1 - i].receive(again)
+                    break
+                if not self.s[to].over:
+                    self.s[to].receive(frame)
+
+    def run(self, players: list[Any]) -> None:
+        while not all(s.over for s in self.s):
+            self.pump()
+            if self.s[1].rules_offered is not None:
+                self.s[1].accept_rules()
+                continue
+            mover = next((s for s in self.s if s.legal_actions()), None)
+            if mover is None:  # let time pass: the re-send timers fire
+                assert self.now < 10_000 and not any(s.failure for s in self.s)
+                self.now += 1.0
+                for s in self.s:
+                    s.poll(self.now)
+                continue
+            observation = mover.observation()
+            assert observation is not None
+            mover.act(players[mover.seat].choose(observation, mover.legal_actions()))
+
+
+def match_cases() -> Iterator[Case]:
+    """Whole matches: custom rules the guest accepts; rules the guest insists on, with
+    the guest saved and restored mid-hand; custom rules the guest declines."""
+    host, guest = _pair(1, QUICK, None)
+    play_local(host, guest, _players(1))
+    assert host.failure is None and guest.failure is None and host.over and guest.over
+    yield host.case("quick-accepted")
+    yield guest.case("quick-accepted")
+
+    host, guest = _pair(2, LONG_GIN, LONG_GIN)
+    players = _players(2)
+    pump(host, guest)
+    for _ in range(7):
+        assert _step(host, guest, players)
+    guest = restore(guest, "2/restored")
+    play_local(host, guest, players)
+    assert host.failure is None and guest.failure is None and host.over and guest.over
+    yield host.case("insisted-resumed")
+    yield guest.case("insisted-resumed")
+
+    host, guest = _pair(4, QUICK, None)
+    _LossyLink(host, guest, 4).run(_players(4))
+    assert host.failure is None and guest.failure is None
+    yield host.case("lossy-relay")
+    yield guest.case("lossy-relay")
+
+    host, guest = _pair(3, QUICK, None)
+    pump(host, guest)
+    guest.decline_rules()
+    pump(host, guest)
+    assert guest.failure is not None and host.failure is not None
+    yield host.case("declined")
+    yield guest.case("declined")
+
+
+# --- cheats: the peer's, as tests/gin/test_session.py makes them ---------------------------
+
+
+def _cheat_once(msg_type: str, change: Callable[[Peer, Fields], Fields | None],
+                silence_after: bool = False, seed: int = 2) -> tuple[Peer, Peer]:
+    """A match where ``change`` alters the first ``msg_type`` message it changes; from
+    then on only that side (the cheater) is changed. Returns (honest, cheater)."""
+    cheater: list[Peer] = []
+
+    def tamper(s: Peer, t: str, fields: Fields) -> Fields | None:
+        if cheater and silence_after and s is cheater[0]:
+            return None
+        if t == msg_type and (not cheater or s is cheater[0]):
+            changed = change(s, fields)
+            if changed is not None:
+                cheater.append(s)
+                if t == "deck":  # a real cheater holds what it sent
+                    s._state().messages[changed["n"] - 1] = tuple(changed["deck"])
+                return None if silence_after else changed
+        return fields
+
+    host, guest = _pair(seed, STANDARD, None)
+    host.tamper = guest.tamper = tamper
+    play_local(host, guest, _players(seed))
+    assert cheater, f"no {msg_type} message was tampered with"
+    return (guest, host) if cheater[0] is host else (host, guest)
+
+
+def _other_scalar(key: bytes) -> bytes:
+    return (int.from_bytes(key, "big") % (ecc.N - 1) + 1).to_bytes(32, "big")
+
+
+def _duplicate_in_message2(s: Peer, f: Fields) -> Fields | None:
+    if f["n"] != 2:
+        return None
+    hs = s._state()
+    m1 = hs.messages[0]
+    assert m1 is not None
+    deck = list(f["deck"])
+    deck[51] = ecc.mul(m1[hs.mine.permutation[50]], hs.mine.position_keys[51])
+    return f | {"deck": deck}
+
+
+def _refuse_seed(s: Peer, f: Fields) -> Fields | None:
+    Session._send(s, "abort", {"why": "cheat", "field": "seed", "reason": "no"})
+    return f
+
+
+_CHEATS: list[tuple[str, str, Callable[[Peer, Fields], Fields | None], bool]] = [
+    ("wrong-commitment", "commit", lambda s, f: f | {"c": bytes(32)}, False),
+    ("message1-duplicate", "deck",
+     lambda s, f: f | {"deck": [f["deck"][0], *f["deck"][:51]]} if f["n"] == 1 else None, False),
+    ("message2-duplicate", "deck", _duplicate_in_message2, False),
+    ("message1-substitute", "deck",
+     lambda s, f: f | {"deck": [ecc.mul(f["deck"][0], 2), *f["deck"][1:]]} if f["n"] == 1
+     else None, False),
+    ("deal-wrong-key", "deal",
+     lambda s, f: f | {"keys": [_other_scalar(f["keys"][0]), *f["keys"][1:]]}, False),
+    ("drawn-wrong-key", "key", lambda s, f: f | {"key": _other_scalar(f["key"])}, False),
+    ("seed-refused", "seed", _refuse_seed, True),
+    ("forged-signature", "seed", lambda s, f: f | {"sig": bytes(64)}, False),
+]
+
+
+def _play_until(host: Peer, guest: Peer, players: list[Any], ready: Callable[[Peer], bool]
+                ) -> Peer:
+    pump(host, guest)
+    if guest.rules_offered is not None:
+        guest.accept_rules()
+        pump(host, guest)
+    while not (found := [s for s in (host, guest) if s.legal_actions() and ready(s)]):
+        assert _step(host, guest, players)
+    return found[0]
+
+
+def _inject(host: Peer, guest: Peer, s: Peer, text: str, pos: list[int], keys: list[bytes]
+            ) -> None:
+    Session._send(s, "move", {"h": s._state().number, "a": text, "pos": pos, "keys": keys})
+    s.note("inject", text)  # the cheater's own log: not a case
+    pump(host, guest)
+
+
+def _can_discard(s: Peer) -> bool:
+    return any(isinstance(a, Discard) for a in s.legal_actions())
+
+
+def _move_cheats() -> Iterator[tuple[str, Peer]]:
+    """Illegal moves injected by a side (the honest side of each, by name)."""
+    host, guest = _pair(4, STANDARD, None)
+    players = _players(4)
+    s = _play_until(host, guest, players, _can_discard)
+    other = (guest if s is host else host).observation()
+    assert other is not None
+    _inject(host, guest, s, f"discard {other.hand[0]}", [], [])
+    yield "discard-opponents-card", guest if s is host else host
+
+    host, guest = _pair(5, STANDARD, None)
+    players = _players(5)
+    s = _play_until(host, guest, players, _can_discard)
+    obs, other = s.observation(), (guest if s is host else host).observation()
+    assert obs is not None and other is not None
+    seen = set(obs.hand) | set(other.hand) | set(obs.pile)
+    fake = next(c for c in DECK if c not in seen)
+    pos = s._position_of(obs.hand[0])
+    _inject(host, guest, s, f"discard {fake}", [pos],
+            [s._state().mine.position_keys[pos].to_bytes(32, "big")])
+    yield "discard-unheld-real-key", guest if s is host else host
+
+    host, guest = _pair(0, STANDARD.with_options(big_gin_bonus=31), None)
+    players = _players(0)
+    s = _play_until(host, guest, players, lambda s: _can_discard(s) and not (
+        guest if s is host else host)._engine().cards(s.seat))
+    _inject(host, guest, s, "biggin", [], [])
+    yield "biggin-hidden", guest if s is host else host
+
+    host, guest = _pair(7, STANDARD, None)
+    players = _players(7)
+    s = _play_until(host, guest, players, lambda s: DrawPile() in s.legal_actions())
+    obs = s.observation()
+    assert obs is not None and obs.top_of_pile is not None
+    upcard = obs.top_of_pile
+    s.act(DrawPile())
+    pump(host, guest)
+    _inject(host, guest, s, f"discard {upcard}", [], [])
+    yield "throw-card-just-taken", guest if s is host else host
+
+
+def _protocol_cheats() -> Iterator[tuple[str, Peer]]:
+    """Malformed, untimely or lying messages of the host, and a withheld seed."""
+    replaced: list[tuple[str, str, Fields]] = [
+        ("unknown-type", "bogus", {}),
+        ("wrong-length", "commit", {"h": 1, "c": b"x" * 31}),
+        ("unknown-field", "commit", {"h": 1, "c": b"x" * 32, "extra": 1}),
+        ("wrong-hand", "commit", {"h": 7, "c": b"x" * 32}),
+        ("seed-out-of-order", "seed", {"h": 1, "seed": b"x" * 32}),
+    ]
+    for name, msg_type, fields in replaced:
+        def replace_commit(s: Peer, t: str, f: Fields, msg_type: str = msg_type,
+                           fields: Fields = fields) -> Fields | None:
+            if t == "commit" and s.role == "host":
+                Session._send(s, msg_type, fields)
+                return None
+            return f
+
+        host, guest = _pair(8, STANDARD, None)
+        host.tamper = replace_commit
+        pump(host, guest)
+        yield name, guest
+
+    host, guest = _pair(9, STANDARD, None)
+    host.tamper = lambda s, t, f: f | {"nonce": bytes(32)} if t == "start" else f
+    pump(host, guest)
+    yield "coin-not-opened", guest
+
+    for name, rules in [("fake-standard", STANDARD.to_dict() | {"big_gin_bonus": 500}),
+                        ("dead-stock-30", STANDARD.to_dict() | {"name": "house", "dead_stock": 30}),
+                        ("escape-in-name", STANDARD.to_dict() | {"name": "\x1b[2Jhouse"})]:
+        def liar(s: Peer, t: str, f: Fields, rules: Fields = rules) -> Fields | None:
+            return f | {"rules": rules} if t == "hello" else f
+
+        host, guest = _pair(10, STANDARD, None, liar)
+        pump(host, guest)
+        yield name, guest
+
+    host, guest = _pair(11, STANDARD, STANDARD.with_options(name="house"))
+    pump(host, guest)
+    yield "rules-not-agreed", guest
+
+    honest, cheater = _cheat_once("seed", lambda s, f: f, silence_after=True)
+    honest.peer_timed_out()
+    yield "seed-withheld", honest
+
+    host, guest = _pair(12, STANDARD, None)
+    pump(host, guest)
+    Session._send(host, "abort", {"why": "cheat", "field": "deal.keys",
+                                  "reason": "guest cheated: at fault: guest"})
+    host.note("inject", "abort")
+    pump(host, guest)
+    yield "abort-is-a-claim", guest
+
+
+def _frame_cheats() -> Iterator[tuple[str, Peer]]:
+    """Frames the relay altered, reflected, took from another link or cut short."""
+    for name in ("tampered", "reflected", "foreign-link", "truncated"):
+        host, guest = _pair(13, STANDARD, None)
+        host_offer, guest_offer = host.data_to_send(), guest.data_to_send()
+        host.receive(guest_offer[0])
+        guest.receive(host_offer[0])
+        offer, hello = host.data_to_send()
+        host.receive(guest.data_to_send()[0])
+        if name == "tampered":
+            target, frame = guest, hello[:30] + bytes([hello[30] ^ 1]) + hello[31:]
+        elif name == "reflected":
+            target, frame = host, hello
+        elif name == "foreign-link":
+            target = guest
+            frame = Session("host", bytes(32), STANDARD, random.Random("x").randbytes
+                            ).data_to_send()[0]
+        else:
+            target, frame = guest, hello[:9]
+        target.receive(frame)
+        yield name, target
+
+
+def cheat_cases() -> Iterator[Case]:
+    """The honest side of each cheat the Python session tests catch."""
+    for name, msg_type, change, silence in _CHEATS:
+        honest, _ = _cheat_once(msg_type, change, silence)
+        yield honest.case(name)
+    for name, honest in (*_move_cheats(), *_protocol_cheats(), *_frame_cheats()):
+        assert honest.failure is not None, name
+        yield honest.case(name)
+
+
+def session_cases(small: bool = False) -> Iterator[Case]:
+    """Every session case, or (``small``) a match and a few cheats."""
+    if small:
+        yield from (c for c in match_cases() if c["name"] == "quick-accepted"
+                    and c["role"] == "guest")
+        yield from (c for c in cheat_cases() if c["name"] in ("deal-wrong-key", "wrong-hand"))
+        return
+    yield from match_cases()
+    yield from cheat_cases()

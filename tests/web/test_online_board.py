@@ -1,0 +1,368 @@
+"""The board's online flows in Debian's Chromium, against a fake online peer.
+
+The board is built with client/web/test/web/fake_peer.ts in place of the real
+online peer (a local match, the friend played by the computer, no relay and no
+crypto) and served here on 127.0.0.1 with the relay's own Content-Security-Policy,
+at ``/`` and at ``/j/ROOM``. Tests configure the fake before the page starts
+(``window.fakeSetup``) and steer it through ``window.fake``: the friend arrives,
+the connection drops, a hand fails its check. What they check is the board: the
+invite (link, Copy, QR code), the connection line, the guest's seat at the bottom,
+custom rules offered, the failure alert as plain text, records downloaded, the
+page's ``data-state`` and the ``?bot=`` automation.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+import zxingcpp
+
+from relay.static import CSP
+
+WEB = Path(__file__).parents[2] / "client" / "web"
+CSP_WATCH = """
+window.__violations = [];
+document.addEventListener('securitypolicyviolation',
+  (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
+"""
+FAKE_LINK_PATH = "/j/FAKEROOM"
+
+
+@pytest.fixture(scope="module")
+def fake_board(tmp_path_factory: pytest.TempPathFactory, npm: str, board_built: None) -> Path:
+    """The board bundled with the fake peer (index.html and board.css as built): the
+    board's tools are there, since the board was built with them."""
+    esbuild = WEB / "node_modules" / ".bin" / "esbuild"
+    out = tmp_path_factory.mktemp("fake-board")
+    subprocess.run([str(esbuild), "test/web/fake_board.ts", "--bundle", "--format=esm",
+                    "--target=es2022", "--log-level=warning", f"--outfile={out / 'board.js'}"],
+                   cwd=WEB, check=True)
+    shutil.copy(WEB / "src" / "board" / "index.html", out / "index.html")
+    shutil.copy(WEB / "src" / "board" / "board.css", out / "board.css")
+    return out
+
+
+@pytest.fixture(scope="module")
+def site(fake_board: Path) -> Iterator[str]:
+    """The fake board on 127.0.0.1: the page at / and /j/ROOM, its assets by name."""
+    names = ("index.html", "board.js", "board.css")
+    files = {name: (fake_board / name).read_bytes() for name in names}
+    types = {"index.html": "text/html; charset=utf-8", "board.js": "text/javascript; charset=utf-8",
+             "board.css": "text/css; charset=utf-8"}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (the stdlib's name)
+            path = self.path.partition("?")[0]
+            name = path.rsplit("/", 1)[-1]
+            if name not in ("board.js", "board.css"):
+                name = "index.html" if path == "/" or path.startswith("/j/") else ""
+            if not name:
+                self.send_error(404)
+                return
+            body = files[name]
+            self.send_response(200)
+            self.send_header("Content-Type", types[name])
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Content-Security-Policy", CSP)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class Page:
+    """One page of the fake board, with what it logged."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.errors: list[str] = []
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
+
+    def fake(self, script: str) -> Any:
+        """Run `script` with `fake` (the FakeOnline) and `peer` (its newest peer)."""
+        return self.page.evaluate(
+            f"() => {{ const fake = window.fake; const peer = fake.peer; {script} }}")
+
+    def state(self) -> str | None:
+        return self.page.evaluate("document.body.dataset.state ?? null")
+
+    def wait_state(self, state: str, timeout: float = 30_000) -> None:
+        self.page.wait_for_function(f"() => document.body.dataset.state === {json.dumps(state)}",
+                                    timeout=timeout)
+
+    def text(self, selector: str) -> str:
+        return str(self.page.inner_text(selector))
+
+    def check_clean(self) -> None:
+        violations = self.page.evaluate("window.__violations")
+        assert violations == [], f"CSP violations: {violations}"
+        assert self.errors == [], f"console errors: {self.errors}"
+
+
+@pytest.fixture
+def open_page(browser: Any, site: str) -> Iterator[Any]:
+    pages: list[Page] = []
+    contexts: list[Any] = []
+
+    def open_(path: str = "/?delay=0", setup: dict[str, Any] | None = None, width: int = 1280,
+              height: int = 800, permissions: list[str] | None = None,
+              init: str = "") -> Page:
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      accept_downloads=True)
+        if permissions:
+            context.grant_permissions(permissions, origin=site)
+        contexts.append(context)
+        context.add_init_script(CSP_WATCH)
+        context.add_init_script(f"window.fakeSetup = {json.dumps(setup or {})};" + init)
+        page = Page(context.new_page())
+        pages.append(page)
+        page.page.goto(site + path)
+        page.page.wait_for_selector("#hand .card, #net:not([hidden])")
+        return page
+
+    yield open_
+    try:
+        for page in pages:
+            page.check_clean()
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def host(page: Page, rules: str = "standard", custom: dict[str, int] | None = None) -> None:
+    """Friend online → (rules) → Host."""
+    page.page.click("#mode input[value=online]")
+    assert page.text("#dialog-title") == "Play a friend online"
+    page.page.check(f"input[name=host-rules][value={rules}]")
+    for field, value in (custom or {}).items():
+        page.page.fill(f".custom-rules input[name={field}]", str(value))
+    page.page.click("#btn-host")
+
+
+def qr_text(page: Page) -> str:
+    """What a QR reader finds on the invite's canvas (its pixels, read back from the page)."""
+    width, height, gray = page.page.evaluate("""() => {
+        const canvas = document.querySelector('#dialog-body canvas');
+        const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        const gray = [];
+        for (let i = 0; i < data.length; i += 4) gray.push(data[i]);
+        return [canvas.width, canvas.height, gray];
+    }""")
+    image = memoryview(bytes(gray)).cast("B", (height, width))
+    found = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
+    assert len(found) == 1, found
+    return str(found[0].text)
+
+
+def test_host_shows_the_link_a_copy_button_and_a_qr_code_of_the_link(open_page: Any) -> None:
+    page = open_page(width=360, height=640, permissions=["clipboard-read", "clipboard-write"])
+    host(page)
+    assert page.text("#dialog-title") == "Invite your friend"
+    link = page.text("#invite-link")
+    assert link == page.fake("return peer.link;")
+    assert link.startswith("http://127.0.0.1:") and "/j/FAKEROOM#" in link
+    # The whole link is shown inside the window, wrapped rather than cut off.
+    fits = page.page.evaluate("""() => { const e = document.querySelector('#invite-link');
+        const d = document.querySelector('dialog').getBoundingClientRect();
+        const b = e.getBoundingClientRect();
+        return e.scrollWidth <= e.clientWidth && b.left >= d.left && b.right <= d.right; }""")
+    assert fits
+    assert qr_text(page) == link  # the QR code holds exactly the link
+    page.page.click("#btn-copy")
+    page.page.wait_for_function("() => document.querySelector('#copy-status').textContent !== ''")
+    assert page.text("#copy-status") == "Copied"
+    assert page.page.evaluate("navigator.clipboard.readText()") == link
+    assert page.state() == "waiting"
+
+
+def test_when_the_clipboard_refuses_the_link_is_selected_instead(open_page: Any) -> None:
+    refuse = ("Object.defineProperty(navigator, 'clipboard', {value: {writeText: "
+              "() => Promise.reject(new Error('denied'))}});")
+    page = open_page(init=refuse)
+    host(page)
+    page.page.click("#btn-copy")
+    page.page.wait_for_function("() => document.querySelector('#copy-status').textContent !== ''")
+    assert "selected" in page.text("#copy-status") and "Copied" not in page.text("#copy-status")
+    assert page.page.evaluate("window.getSelection().toString()") == page.text("#invite-link")
+
+
+def test_online_the_local_choices_are_hidden_and_the_connection_is_always_shown(
+    open_page: Any,
+) -> None:
+    page = open_page()
+    assert page.state() is None  # a local match has no online state
+    host(page)
+    page.page.keyboard.press("Escape")  # close the invite
+    assert page.state() == "waiting"
+    assert page.text("#net-connection") == "Waiting for your friend to open the link"
+    for hidden in ("#strength", "#rules", "#btn-new"):
+        assert not page.page.is_visible(hidden), hidden
+    assert page.page.is_visible("#btn-invite") and not page.page.is_visible("#join-hint")
+    page.fake("peer.arrive();")
+    page.wait_state("playing")
+    assert page.text("#net-connection") == "Connected to your friend"
+    assert page.text("#opponent-label").startswith("Your friend (guest)")
+    assert page.text("#score-them") == "Friend"
+    steps = [("reconnecting", "Connection lost — reconnecting…", "playing"),
+             ("peer-left", "Your friend left — waiting for them to come back", "waiting"),
+             ("waiting", "Your friend is away — waiting for them to come back", "waiting"),
+             ("connected", "Connected to your friend", "playing")]
+    for connection, words, state in steps:
+        page.fake(f"peer.setConnection({json.dumps(connection)});")
+        assert page.text("#net-connection") == words
+        assert page.state() == state
+    # Whose move: the host is not the first dealer here, so the upcard is offered to it.
+    assert page.text("#net-turn") == "Your move"
+    page.page.click("#btn-pass")
+    page.page.wait_for_function("() => document.querySelector('#net-turn').textContent !== ''")
+    assert page.text("#net-turn") in ("Your move", "Your friend's move")
+    assert page.fake("return peer.sent;") == ["pass"]
+
+
+def test_a_guest_opening_the_link_joins_at_once_and_sits_at_the_bottom(open_page: Any) -> None:
+    page = open_page(f"{FAKE_LINK_PATH}?delay=0#the-secret", setup={"arrive": True, "seed": 5})
+    page.wait_state("playing")
+    assert page.fake("return [peer.role, peer.seat];") == ["guest", 1]
+    assert page.fake("return fake.peers.length;") == 1
+    shown = page.page.eval_on_selector_all("#hand .card",
+                                           "cs => cs.map(c => c.dataset.card).sort()")
+    seat1 = page.fake("return peer.match.observation(1).hand.map(String).sort();")
+    assert shown == seat1 and len(shown) == 10
+    assert page.text("#opponent-label").startswith("Your friend (host)")
+    assert page.page.is_visible("#join-hint") and "gin join" in page.text("#join-hint")
+    assert not page.page.is_visible("#btn-invite")
+    # The fake's first dealer is seat 1: this guest deals, so the host is not marked.
+    assert "· dealer" not in page.text("#opponent-label")
+
+
+def test_a_link_without_its_secret_says_so(open_page: Any) -> None:
+    page = open_page(f"{FAKE_LINK_PATH}?delay=0")
+    assert "lost its secret" in page.text("#dialog-body")
+    assert page.fake("return fake.peers.length;") == 0
+
+
+def test_a_failure_is_shown_as_plain_text_naming_what_failed_and_who(open_page: Any) -> None:
+    page = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True})
+    page.wait_state("playing")
+    reason = "The host's deck key <b>does not</b> open card 12 <img src=x>"
+    page.fake("peer.fail({kind: 'CheatDetected', who: 'host', field: 'deal.keys', "
+              f"reason: {json.dumps(reason)}, proven: true}});")
+    page.wait_state("failed")
+    assert page.text("#dialog-title") == "Cheating detected"
+    body = page.text("#dialog-body")
+    assert reason in body
+    assert "What failed: deal.keys." in body
+    assert "At fault: host (proven: the match is forfeited)." in body
+    assert page.page.locator("#dialog-body b, #dialog-body img").count() == 0
+    assert page.text("#net-turn") == "The match was stopped"
+    assert not page.page.is_visible("#btn-take") and not page.page.is_visible("#btn-pass")
+
+
+def test_custom_rules_offered_to_a_guest_are_accepted_before_the_match(open_page: Any) -> None:
+    offer = {"name": "house", "target": 50, "knock_limit": 7}
+    page = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True, "offer": offer})
+    page.page.wait_for_selector("#btn-accept-rules")
+    assert page.text("#dialog-title") == "Your friend proposes custom rules"
+    body = page.text("#dialog-body")
+    for words in ("custom rules named house", "match to: 50", "knock limit: 7"):
+        assert words in body
+    assert page.state() == "waiting"
+    page.page.click("#btn-accept-rules")
+    page.wait_state("playing")
+    assert "First to 50 points" in page.text("#target")
+
+
+def test_declining_custom_rules_ends_the_match(open_page: Any) -> None:
+    offer = {"name": "house", "target": 50}
+    page = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True, "offer": offer})
+    page.page.click("#btn-decline-rules")
+    page.wait_state("failed")
+    assert page.text("#dialog-title") == "The rules were declined"
+
+
+def test_a_bot_plays_the_seat_each_hand_is_verified_and_its_record_downloads(
+    open_page: Any, tmp_path: Path
+) -> None:
+    page = open_page("/?delay=0&bot=normal", setup={"seed": 3})
+    host(page, "custom", {"target": 20})
+    page.page.keyboard.press("Escape")
+    page.fake("peer.arrive();")
+    page.page.wait_for_function(
+        "() => document.querySelector('#net-verified').textContent.startsWith('Deck verified')",
+        timeout=30_000)
+    assert page.text("#net-verified").startswith("Deck verified for hand 1")
+    page.page.keyboard.press("Escape")  # the hand's end window
+    button = page.page.locator("#records button").first
+    with page.page.expect_download() as info:
+        button.click()
+    download = info.value
+    record = page.fake("return peer.records[0];")
+    assert download.suggested_filename == record["name"] == "gin-fake-hand-01.json"
+    saved = tmp_path / "record.json"
+    download.save_as(saved)
+    assert saved.read_text() == record["json"]
+    page.wait_state("match-over", timeout=60_000)
+    assert page.fake("return peer.match.over;")
+    sent = page.fake("return peer.sent;")
+    assert sent and all(isinstance(a, str) for a in sent)
+
+
+def test_an_online_match_kept_in_this_browser_is_continued_from_its_whole_link(
+    open_page: Any,
+) -> None:
+    kept = {"role": "host", "link": "http://127.0.0.1:1/j/KEPT", "savedAt": 1_700_000_000_000}
+    page = open_page(setup={"stored": [kept], "arrive": True})
+    assert page.text("#dialog-title") == "Your online match"
+    assert "you host" in page.text("#dialog-body")
+    assert "paste its whole invite link" in page.text("#dialog-body")
+    page.page.fill("#kept-link", "http://127.0.0.1:1/j/KEPT#secret")
+    page.page.click("#btn-continue")
+    page.wait_state("playing")
+    assert page.fake("return [peer.role, fake.peers.length];") == ["host", 1]
+
+
+def test_leaving_goes_back_to_the_computer(open_page: Any) -> None:
+    page = open_page(f"{FAKE_LINK_PATH}?delay=5000#s", setup={"arrive": True})
+    page.wait_state("playing")
+    page.page.click("#btn-leave")
+    page.page.click("#dialog-buttons .primary")
+    page.page.wait_for_function("() => document.body.dataset.state === undefined")
+    assert page.fake("return peer.left;")
+    assert page.page.is_checked("#mode input[value=computer]")
+    assert page.page.is_visible("#strength") and not page.page.is_visible("#net")
+    assert page.text("#opponent-label").startswith("Computer (")
+    assert page.page.evaluate("location.pathname") == "/"
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 640), (1280, 800)])
+def test_the_online_layout(open_page: Any, artifacts: Path, width: int, height: int) -> None:
+    page = open_page(width=width, height=height)
+    host(page)
+    page.page.screenshot(path=str(artifacts / f"online-invite-{width}x{height}.png"))
+    box = page.page.locator("#dialog-body canvas").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+    page.page.keyboard.press("Escape")
+    page.fake("peer.arrive();")
+    page.wait_state("playing")
+    net = page.page.locator("#net").bounding_box()
+    assert net is not None and net["y"] + net["height"] <= height  # in view without scrolling
+    page.page.screenshot(path=str(artifacts / f"online-playing-{width}x{height}.png"),
+                         full_page=True)
