@@ -1,63 +1,72 @@
 /**
- * Speed of the TypeScript deck mathematics in node, pure JS (`@noble/curves`): the
- * cost a browser peer pays per hand. Prints figures, asserts nothing. The twin of
- * benchmarks/fairdeal.py.
+ * Speed of the TypeScript fair deal in node, pure JS: the cost a browser peer
+ * pays per hand (benchmarks/fairdeal_browser.py measures the same in Chromium).
+ * Prints figures, asserts nothing. The twin of benchmarks/fairdeal.py.
  *
- * One scalar multiplication (x-only, decompressing the point as the protocol
- * does), and one hand's three deck messages (52 multiplications each: message 1
- * by the first shuffler, 2 by the second, 3 by the first) plus opening all 52
- * positions. Fixed seeds; each figure is the median of several runs after a
- * warm-up run (node compiles hot code on the fly).
+ * One scalar multiplication by each kernel (noble's constant-time multiply, the
+ * variable-time wNAF on a fresh point, a card point's window table), then each
+ * role's crypto for one hand of an online match (benchmarks/fairdeal_hand.ts), in
+ * a fresh process per role fed with the other side's messages: the first
+ * hand (which builds the card tables) and the median of the following ones, with
+ * the multiplications and square roots one hand costs. Fixed seeds.
  *
  *     cd client/web && npm run bench:fairdeal -- [--runs 7]
  */
 
+import { fork } from "node:child_process";
 import { parseArgs } from "node:util";
 
-import * as ecc from "../client/web/src/protocol/ecc.ts";
-import * as fd from "../client/web/src/protocol/fairdeal.ts";
+import { KERNEL_CALLS, type KernelName, kernelsLine, median, type Played, prepareKernels, type Role,
+  roleLine, runKernel, timeHand, transcripts, type Transcript } from "./fairdeal_hand.ts";
 
-const seed = (first: number): Uint8Array => Uint8Array.from({ length: 32 }, (_, i) => first + i);
-
-function medianMs(fn: () => unknown, runs: number): number {
-  const times: number[] = [];
-  for (let run = 0; run <= runs; run++) { // run 0 warms up
-    const start = performance.now();
-    fn();
-    if (run > 0) times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
-function main(): void {
+/** CPU ms per call of each kernel, the median of `runs` timings after a warm-up. */
+function kernels(runs: number): Record<KernelName, number> {
+  prepareKernels();
+  const names = Object.keys(KERNEL_CALLS) as KernelName[];
+  return Object.fromEntries(names.map((name) => {
+    const times: number[] = [];
+    for (let run = 0; run <= runs; run++) {
+      const start = cpuMs();
+      runKernel(name, KERNEL_CALLS[name]);
+      if (run > 0) times.push((cpuMs() - start) / KERNEL_CALLS[name]);
+    }
+    return [name, median(times)];
+  })) as Record<KernelName, number>;
+}
+
+/** Every hand played as `role` in a fresh process (this script again), fed `hands`. */
+function playFresh(role: Role, hands: Transcript[]): Promise<Played[]> {
+  return new Promise((resolve, reject) => {
+    const child = fork(process.argv[1]!, ["--play"], { serialization: "advanced" });
+    child.once("message", (result) => {
+      resolve(result as Played[]);
+      child.disconnect();
+    });
+    child.once("error", reject);
+    child.send({ role, hands });
+  });
+}
+
+async function main(): Promise<void> {
   const { values } = parseArgs({ options: { runs: { type: "string", default: "7" } } });
   const runs = Number(values.runs);
-  const first = fd.SeedMaterial.fromSeed(seed(0));
-  const second = fd.SeedMaterial.fromSeed(seed(32));
-  const m1 = fd.buildMessage1(first);
-  const m2 = fd.buildMessage2(second, m1);
-  const m3 = fd.buildMessage3(first, m2);
-  const batch = 52;
-  const mul = medianMs(() => {
-    for (let i = 0; i < batch; i++) ecc.mul(m2[i]!, first.positionKeys[i]!);
-  }, runs) / batch;
-  const message = (build: () => unknown) => medianMs(build, runs);
-  const t1 = message(() => fd.buildMessage1(first));
-  const t2 = message(() => fd.buildMessage2(second, m1));
-  const t3 = message(() => fd.buildMessage3(first, m2));
-  const open = message(() => {
-    for (let k = 0; k < 52; k++) fd.openCard(m3, k, first.positionKeys[k]!, second.positionKeys[k]!, "second");
-  });
-  const derive = message(() => fd.SeedMaterial.fromSeed(seed(64)));
-  console.log(`node ${process.version}, @noble/curves pure JS: median of ${runs} runs`);
-  console.log(`one scalar multiplication (x-only)   ${mul.toFixed(2)} ms`);
-  console.log(`seed derivation (53 keys, π)          ${derive.toFixed(2)} ms`);
-  console.log(`message 1 (first shuffler)            ${t1.toFixed(1)} ms`);
-  console.log(`message 2 (second shuffler)           ${t2.toFixed(1)} ms`);
-  console.log(`message 3 (first shuffler)            ${t3.toFixed(1)} ms`);
-  console.log(`opening all 52 positions              ${open.toFixed(1)} ms`);
-  console.log(`one hand's deck messages (1 + 2 + 3)  ${(t1 + t2 + t3).toFixed(1)} ms`);
+  const hands = transcripts(runs + 1);
+  console.log(`node ${process.version}, pure JS (@noble/curves decoding, variable-time kernels), ` +
+    `median of ${runs} runs; CPU ms (per hand: of a fresh process playing the role)`);
+  console.log(kernelsLine(kernels(runs)));
+  for (const role of ["first", "second"] as const) console.log(roleLine(role, await playFresh(role, hands)));
 }
 
-main();
+if (process.argv.includes("--play")) {
+  process.once("message", (message) => {
+    const { role, hands } = message as { role: Role; hands: Transcript[] };
+    process.send!(hands.map((t) => timeHand(role, t, cpuMs)));
+  });
+} else {
+  void main();
+}

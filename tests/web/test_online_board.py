@@ -210,7 +210,7 @@ def test_online_the_local_choices_are_hidden_and_the_connection_is_always_shown(
     page = open_page()
     assert page.state() is None  # a local match has no online state
     host(page)
-    page.page.keyboard.press("Escape")  # close the invite
+    assert page.text("#dialog-title") == "Invite your friend"
     assert page.state() == "waiting"
     assert page.text("#net-connection") == "Waiting for your friend to open the link"
     for hidden in ("#strength", "#rules", "#btn-new"):
@@ -218,6 +218,7 @@ def test_online_the_local_choices_are_hidden_and_the_connection_is_always_shown(
     assert page.page.is_visible("#btn-invite") and not page.page.is_visible("#join-hint")
     page.fake("peer.arrive();")
     page.wait_state("playing")
+    assert not page.page.evaluate("document.querySelector('dialog').open")  # the invite is done
     assert page.text("#net-connection") == "Connected to your friend"
     assert page.text("#opponent-label").startswith("Your friend (guest)")
     assert page.text("#score-them") == "Friend"
@@ -259,8 +260,10 @@ def test_a_link_without_its_secret_says_so(open_page: Any) -> None:
     assert page.fake("return fake.peers.length;") == 0
 
 
-def test_a_failure_is_shown_as_plain_text_naming_what_failed_and_who(open_page: Any) -> None:
-    page = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True})
+def test_a_failure_is_shown_as_plain_text_naming_what_failed_and_who(
+    open_page: Any, artifacts: Path
+) -> None:
+    page = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True}, width=360, height=640)
     page.wait_state("playing")
     reason = "The host's deck key <b>does not</b> open card 12 <img src=x>"
     page.fake("peer.fail({kind: 'CheatDetected', who: 'host', field: 'deal.keys', "
@@ -273,13 +276,27 @@ def test_a_failure_is_shown_as_plain_text_naming_what_failed_and_who(open_page: 
     assert "At fault: host (proven: the match is forfeited)." in body
     assert page.page.locator("#dialog-body b, #dialog-body img").count() == 0
     assert page.text("#net-turn") == "The match was stopped"
+    assert page.text("#prompt") == "Cheating detected. No more moves are played."
+    page.page.screenshot(path=str(artifacts / "online-failure-360x640.png"))
     assert not page.page.is_visible("#btn-take") and not page.page.is_visible("#btn-pass")
 
 
-def test_custom_rules_offered_to_a_guest_are_accepted_before_the_match(open_page: Any) -> None:
+def test_a_finished_matchs_link_says_so(open_page: Any) -> None:
+    page = open_page(f"{FAKE_LINK_PATH}?delay=0#s")
+    page.fake("peer.closeFinished('The match of this invite link is over (won by the host).');")
+    page.wait_state("match-over")
+    assert page.text("#dialog-title") == "Online match"
+    assert page.text("#dialog-body") == "The match of this invite link is over (won by the host)."
+
+
+def test_custom_rules_offered_to_a_guest_are_accepted_before_the_match(
+    open_page: Any, artifacts: Path
+) -> None:
     offer = {"name": "house", "target": 50, "knock_limit": 7}
-    page = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True, "offer": offer})
+    page = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True, "offer": offer},
+                     width=360, height=640)
     page.page.wait_for_selector("#btn-accept-rules")
+    page.page.screenshot(path=str(artifacts / "online-rules-offered-360x640.png"))
     assert page.text("#dialog-title") == "Your friend proposes custom rules"
     body = page.text("#dialog-body")
     for words in ("custom rules named house", "match to: 50", "knock limit: 7"):

@@ -7,7 +7,7 @@
 
 import { PRESETS, Ruleset, RulesError } from "../engine/rules.ts";
 import type { FailureView, PeerNotice, PeerView, RecordView } from "../online/api.ts";
-import { openDialog } from "./dialogs.ts";
+import { closeDialog, dialogOpen, openDialog } from "./dialogs.ts";
 import { byId, el, fill } from "./dom.ts";
 import type { OnlineGame } from "./online.ts";
 import { qrCanvas } from "./qr.ts";
@@ -145,6 +145,8 @@ export class FriendPanel {
   private offered: string | null = null;
   private failureShown = false;
   private invited = false;
+  /** The invite's link on show (it leaves the page when another window replaces it). */
+  private inviteShown: HTMLElement | null = null;
   private shownRecords = -1;
 
   constructor(private readonly game: OnlineGame, private readonly leave: () => void) {
@@ -193,6 +195,12 @@ export class FriendPanel {
       failureDialog(failure);
       return;
     }
+    const said = notices.filter((n): n is Extract<PeerNotice, { kind: "notice" }> => n.kind === "notice");
+    if (view.over && view.observation === null && said.length) {
+      // The peer only says why it cannot play (a finished match's link): nothing else is shown.
+      openDialog("Online match", said.map((n) => p(n.text)), [{ label: "OK", primary: true }]);
+      return;
+    }
     const offer = view.rulesOffered === null ? null : JSON.stringify(view.rulesOffered);
     if (offer !== null && offer !== this.offered) {
       this.offered = offer;
@@ -210,9 +218,15 @@ export class FriendPanel {
       return;
     }
     if (view.role === "host" && view.link !== null && view.observation === null && view.connection === "waiting"
-        && !document.querySelector("dialog[open]") && !this.invited) {
+        && !dialogOpen() && !this.invited) {
       this.invited = true;
       inviteDialog(view.link);
+      this.inviteShown = byId("invite-link");
+    }
+    if (view.observation !== null && this.inviteShown !== null) {
+      // The friend came and the cards are dealt: the invite has done its work.
+      if (this.inviteShown.isConnected && dialogOpen()) closeDialog();
+      this.inviteShown = null;
     }
   }
 

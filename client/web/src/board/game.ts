@@ -223,6 +223,10 @@ export class Game implements Play {
     this.listeners.push(listener);
   }
 
+  stopped(): string | null {
+    return null; // a local match always goes on
+  }
+
   takeWarnings(): string[] {
     return this.warnings.splice(0);
   }

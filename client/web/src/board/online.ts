@@ -17,6 +17,7 @@ import type { OnlinePeer, PeerNotice, PeerView } from "../online/api.ts";
 import * as players from "../players/index.ts";
 import { bestThrow, knockCounts } from "./game.ts";
 import type { AutoMove, HintView, Play } from "./play.ts";
+import { failureTitle } from "./words.ts";
 
 export const FRIEND = "Your friend";
 
@@ -143,6 +144,11 @@ export class OnlineGame implements Play {
 
   nextHand(): void {
     // The peers deal the next hand between them; nothing to do here.
+  }
+
+  stopped(): string | null {
+    const failure = this.view.failure;
+    return failure === null ? null : `${failureTitle(failure)}. No more moves are played.`;
   }
 
   get totals(): MatchTotals | null {

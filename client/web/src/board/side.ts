@@ -47,6 +47,7 @@ export function renderSide(obs: Observation, vs: Strength | null, grouping: bool
     + `${obs.scores[other]} ${shortName(them).toLowerCase()}`;
   byId("score-them").textContent = shortName(them);
   const rules = obs.rules;
+  byId("subtitle").textContent = `Draw, discard, knock · two players, to ${rules.target}`;
   byId("target").textContent = `First to ${rules.target} points wins the game, with `
     + `${rules.boxBonus} for every hand won and ${rules.gameBonus} for the game itself.`;
   for (const input of document.querySelectorAll<HTMLInputElement>("input[name=strength]")) {
@@ -56,4 +57,14 @@ export function renderSide(obs: Observation, vs: Strength | null, grouping: bool
     input.checked = input.value === rules.name;
   }
   byId<HTMLInputElement>("group").checked = grouping;
+}
+
+/** Before an online match's first deal: no scores yet. */
+export function renderSideEmpty(them: string): void {
+  byId("hand-number").textContent = "Waiting for the first deal";
+  for (const id of ["hand-you", "hand-them"]) byId(id).textContent = "—";
+  for (const id of ["game-you", "game-them", "box-you", "box-them"]) byId(id).textContent = "0";
+  byId("score-them").textContent = shortName(them);
+  byId("mini-score").textContent = `Waiting for the first deal · you 0 – 0 ${shortName(them).toLowerCase()}`;
+  byId("target").textContent = "";
 }

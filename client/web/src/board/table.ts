@@ -25,7 +25,7 @@ import { byId, el, fill } from "./dom.ts";
 import { wireDrag } from "./drag.ts";
 import { Game, knockChoice, knockLayouts, STRENGTHS, type Strength } from "./game.ts";
 import { group, grouped, type Group, groupsWords, laidOut, moved, movedBefore, opponentGroups, ownOrder } from "./layout.ts";
-import { buildSide, renderSide, showLocalChoices } from "./side.ts";
+import { buildSide, renderSide, renderSideEmpty, showLocalChoices } from "./side.ts";
 import { keyAction, type KeyActions } from "./keys.ts";
 import type { HintView, Play } from "./play.ts";
 import { actionWords, describe, prompt } from "./words.ts";
@@ -201,6 +201,8 @@ export class Table implements KeyActions {
         : game.online ? "The hand is over: the next deal is on its way."
         : "The hand is over: next hand when you are ready.";
     }
+    const stopped = game.stopped();
+    if (stopped !== null && !this.message) text = stopped;
     promptLine.textContent = text;
     promptLine.classList.toggle("warn", this.message !== "");
 
@@ -229,7 +231,8 @@ export class Table implements KeyActions {
     byId("stock-label").textContent = "Stock";
     byId("discard-label").textContent = "Discard";
     byId("loose").textContent = "";
-    byId("prompt").textContent = this.message || "Waiting for the first deal…";
+    byId("prompt").textContent = this.message || this.game.stopped() || "Waiting for the first deal…";
+    renderSideEmpty(this.game.them);
     for (const key of [...Object.keys(KINDS), "next"]) byId(`btn-${key}`).hidden = true;
     byId<HTMLButtonElement>("btn-hint").disabled = true;
   }

@@ -243,7 +243,8 @@ export function howToPlay(rules: Ruleset): HelpSection[] {
         "Against the computer, this page shuffles each deck itself with the browser's "
           + "cryptographic random numbers, and the computer sees only what a player at the "
           + "table would see.",
-        "Online (with the gin program: gin host sends a friend a link), the deck is shuffled "
+        "Online (Play against → Friend online, or gin host in a terminal: either sends a friend a "
+          + "link), the deck is shuffled "
           + "by both devices together: each adds a secret number, sealed with a cryptographic "
           + "hash before the other's is seen, so neither side can choose or peek at the "
           + "cards. At the end of every hand each device checks the whole deck against that "
@@ -258,7 +259,10 @@ export function howToPlay(rules: Ruleset): HelpSection[] {
           + "With “Group my sets and runs for me” off, drag cards or use shift+← → to "
           + "arrange your hand yourself.",
         "Every action has a key (press ? to see them all). Press F for a full-screen table. "
-          + "The match is kept in this browser: reload the page and it goes on where you were.",
+          + "The match is kept in this browser: reload the page and it goes on where you were. "
+          + "An online match goes on after a reload too, from its invite link (the page's own address "
+          + "while you play); each hand whose deck was verified can be downloaded as a record, which "
+          + "gin audit checks.",
       ],
     },
   ];

@@ -66,6 +66,20 @@ function coordinate(x: Uint8Array): string {
   return toHex(x);
 }
 
+/** Work done so far in this thread, for benchmarks/: multiplications by kind, square roots, tables. */
+export interface Work {
+  variable: number; // wNAF on a point known only by its x
+  windowed: number; // through a card point's window table
+  decoded: number; // square roots (points decoded from x)
+  tables: number; // card window tables built
+}
+
+const work: Work = { variable: 0, windowed: 0, decoded: 0, tables: 0 };
+
+export function workDone(): Work {
+  return { ...work };
+}
+
 // A hand decodes each entry of its messages several times (validation, the next
 // message, the proof, the audit): keep the recent ones, with the odd multiples of
 // those multiplied (the second shuffler multiplies each message 1 entry five
@@ -89,6 +103,7 @@ function decoded(hex: string): Decoded {
   const known = decodedMemo.get(hex);
   if (known !== undefined) return known;
   const pt = decode(fromHex(hex));
+  work.decoded++;
   if (pt === null) throw new InvalidPoint("no point on P-256 has this x-coordinate");
   return remember(decodedMemo, DECODED_LIMIT, hex, { point: pt, affine: pt.toAffine() });
 }
@@ -154,9 +169,12 @@ function mulRoot(root: string | number, k: bigint): bigint {
     if (table === undefined) {
       table = vt.windowTable(cardPointCache().affine[root]!);
       windowTables.set(root, table);
+      work.tables++;
     }
+    work.windowed++;
     return vt.mulWindowed(table, k);
   }
+  work.variable++;
   const entry = decoded(root);
   entry.odd ??= vt.oddMultiples(entry.affine);
   return vt.mulOdd(entry.odd, k);

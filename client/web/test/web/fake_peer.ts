@@ -45,6 +45,7 @@ export class FakePeer implements OnlinePeer {
   verified: number[] = [];
   records: RecordView[] = [];
   left = false;
+  over = false;
   /** Every action text this side sent with act() (for tests). */
   readonly sent: string[] = [];
   private readonly listeners: Listener[] = [];
@@ -85,7 +86,7 @@ export class FakePeer implements OnlinePeer {
       scores: match === null ? [0, 0] : [match.scores[0]!, match.scores[1]!],
       verified: [...this.verified],
       records: [...this.records],
-      over: match?.over === true || this.failure !== null,
+      over: match?.over === true || this.failure !== null || this.over,
       failure: this.failure,
     };
   }
@@ -165,7 +166,14 @@ export class FakePeer implements OnlinePeer {
     this.emit({ kind: "failed", failure });
   }
 
-  notice(text: string): void {
+  /** End as the real peer does for a finished match's link: over, before any deal, with a note. */
+  closeFinished(text: string): void {
+    this.connection = "closed";
+    this.over = true;
+    this.emit({ kind: "notice", text });
+  }
+
+    notice(text: string): void {
     this.emit({ kind: "notice", text });
   }
 

@@ -1,0 +1,28 @@
+/**
+ * The dedicated Web Worker of benchmarks/fairdeal_browser.py: builds the hands'
+ * transcripts, runs a kernel, or plays one hand as a role, on request.
+ * Bundled by that script with esbuild; a fresh worker plays each role.
+ */
+
+import { type KernelName, prepareKernels, type Role, runKernel, timeHand, type Transcript, transcripts }
+  from "./fairdeal_hand.ts";
+
+type Request =
+  | { kind: "ping" }
+  | { kind: "transcripts"; count: number }
+  | { kind: "prepare" }
+  | { kind: "kernel"; name: KernelName; calls: number }
+  | { kind: "play"; role: Role; hand: Transcript };
+
+const scope = self as unknown as {
+  onmessage: (event: MessageEvent<Request>) => void;
+  postMessage: (message: unknown) => void;
+};
+
+scope.onmessage = ({ data }) => {
+  if (data.kind === "ping") scope.postMessage("ready");
+  else if (data.kind === "transcripts") scope.postMessage(transcripts(data.count));
+  else if (data.kind === "prepare") scope.postMessage(prepareKernels());
+  else if (data.kind === "kernel") scope.postMessage(runKernel(data.name, data.calls));
+  else scope.postMessage(timeHand(data.role, data.hand));
+};
