@@ -42,6 +42,7 @@ import {
 } from "./session_events.ts";
 import * as wire from "./wire.ts";
 
+export { linkIdFor } from "./cosign.ts";
 export { coin, firstDealerFor, rulesDigest } from "./session_hand.ts";
 export { SEATS, type SessionRole } from "./session_flow.ts";
 
