@@ -168,7 +168,7 @@ class Peer(Session):
                 "random": [d.hex() for d in self.draws.given], "steps": self.steps}
 
 
-def restore(peer: Peer, label: str) -> Peer:
+def restore(peer: Peer) -> Peer:
     """``peer`` saved (noted as ``save``) and restored from that save with fresh
     randomness (noted as ``restore``, with the frames it queues): the peer from now on."""
     packed = msgpack.packb(peer.to_state(), use_bin_type=True)
@@ -282,7 +282,7 @@ def match_cases() -> Iterator[Case]:
     pump(host, guest)
     for _ in range(7):
         assert _step(host, guest, players)
-    guest = restore(guest, "2/restored")
+    guest = restore(guest)
     play_local(host, guest, players)
     assert host.failure is None and guest.failure is None and host.over and guest.over
     yield host.case("insisted-resumed")
@@ -293,6 +293,31 @@ def match_cases() -> Iterator[Case]:
     assert host.failure is None and guest.failure is None
     yield host.case("lossy-relay")
     yield guest.case("lossy-relay")
+
+    # A relay replays a whole earlier match on this link to a new guest: nothing
+    # opens (the guest's fresh contribution is in every key); the real host then plays.
+    first_host, first_guest = _pair(5, QUICK, None)
+    play_local(first_host, first_guest, _players(5))
+    replayed = [bytes.fromhex(step[1]) for step in first_guest.steps if step[0] == "in"]
+    host, guest = _pair(6, QUICK, None)
+    for frame in replayed:
+        guest.receive(frame)
+    assert guest.received == 0 and guest.failure is None
+    play_local(host, guest, _players(6))
+    assert host.failure is None and guest.failure is None and guest.over
+    yield guest.case("replayed-earlier-match")
+
+    # The offer, and then the acceptance, survive a restart of the guest.
+    host, guest = _pair(7, QUICK, None)
+    pump(host, guest)
+    guest = restore(guest)
+    assert guest.rules_offered is not None
+    guest.accept_rules()
+    pump(host, guest)
+    guest = restore(guest)
+    pump(host, guest)
+    assert guest.failure is None and guest.observation() is not None
+    yield guest.case("offer-survives-restart")
 
     host, guest = _pair(3, QUICK, None)
     pump(host, guest)
@@ -359,6 +384,9 @@ _CHEATS: list[tuple[str, str, Callable[[Peer, Fields], Fields | None], bool]] = 
     ("message1-substitute", "deck",
      lambda s, f: f | {"deck": [ecc.mul(f["deck"][0], 2), *f["deck"][1:]]} if f["n"] == 1
      else None, False),
+    ("message1-marker", "deck",
+     lambda s, f: f | {"deck": [f["deck"][0], ecc.mul(f["deck"][0], 2), *f["deck"][2:]]}
+     if f["n"] == 1 else None, False),
     ("deal-wrong-key", "deal",
      lambda s, f: f | {"keys": [_other_scalar(f["keys"][0]), *f["keys"][1:]]}, False),
     ("drawn-wrong-key", "key", lambda s, f: f | {"key": _other_scalar(f["key"])}, False),
@@ -437,6 +465,8 @@ def _protocol_cheats() -> Iterator[tuple[str, Peer]]:
         ("wrong-length", "commit", {"h": 1, "c": b"x" * 31}),
         ("unknown-field", "commit", {"h": 1, "c": b"x" * 32, "extra": 1}),
         ("wrong-hand", "commit", {"h": 7, "c": b"x" * 32}),
+        ("out-of-range", "commit", {"h": -1, "c": b"x" * 32}),
+        ("deck-before-commit", "deck", {"h": 1, "n": 1, "deck": []}),
         ("seed-out-of-order", "seed", {"h": 1, "seed": b"x" * 32}),
     ]
     for name, msg_type, fields in replaced:

@@ -5,13 +5,16 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { DrawPile, Pass } from "../src/engine/actions.ts";
-import { IllegalAction, PeerFault } from "../src/engine/errors.ts";
+import { get } from "../src/players/index.ts";
+import { auditRecords } from "../src/protocol/audit.ts";
+import { IllegalAction, MalformedInput, PeerFault } from "../src/engine/errors.ts";
 import { STANDARD } from "../src/engine/rules.ts";
 import { equalBytes } from "../src/protocol/bytes.ts";
 import * as msgpack from "../src/protocol/msgpack.ts";
 import type { Value } from "../src/protocol/msgpack.ts";
-import { CorruptState, pump, Session } from "../src/protocol/session.ts";
-import { FrameRejected } from "../src/protocol/session_events.ts";
+import { parseRecord } from "../src/protocol/records.ts";
+import { CorruptState, playLocal, pump, Session } from "../src/protocol/session.ts";
+import { FrameRejected, type SessionEvent } from "../src/protocol/session_events.ts";
 import { STATE_LIMITS } from "../scripts/session_checks.ts";
 
 const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i);
@@ -94,4 +97,39 @@ test("a damaged save is CorruptState, never the peer's fault", () => {
   for (const [what, bad] of damaged) {
     assert.throws(() => Session.fromState(SECRET, bad, source(3)), CorruptState, what);
   }
+});
+
+test("two TS sessions play a whole match with custom rules; both keep the same verified, signed records", () => {
+  const rules = STANDARD.withOptions({ name: "short", target: 30 });
+  const host = new Session("host", SECRET, rules, source(11));
+  const guest = new Session("guest", SECRET, null, source(12));
+  const moved = playLocal(host, guest, [get("normal"), get("hard", 5)]);
+  assert.ok(moved > 0);
+  const events: SessionEvent[][] = [host.events(), guest.events()];
+  assert.ok(host.over && guest.over && host.failure === null && guest.failure === null);
+  assert.ok(events[1].some((e) => e.kind === "RulesOffered"));
+  const records = events.map((list) => list.flatMap((e) => (e.kind === "HandVerified" ? [e.record] : [])));
+  assert.equal(records[0]!.length, records[1]!.length);
+  assert.ok(records[0]!.length >= 1);
+  records[0]!.forEach((mine, i) => {
+    const theirs = records[1]![i]!;
+    assert.deepEqual(mine.signatures, theirs.signatures);
+    assert.deepEqual(mine.seeds, theirs.seeds);
+    assert.deepEqual(parseRecord(mine.toJson()).toDict(), mine.toDict());
+  });
+  for (const list of records) assert.ok(auditRecords(list).every((result) => result.ok));
+  const over = events.map((list) => list.filter((e) => e.kind === "MatchOver"));
+  assert.equal(over[0]!.length, 1);
+  assert.deepEqual(over[0], over[1]);
+});
+
+test("the re-send timer waits, doubles up to its longest wait, and refuses a bad timing", () => {
+  const host = new Session("host", SECRET, STANDARD, source(4)); // its peer's contribution has not come
+  host.dataToSend();
+  assert.throws(() => host.setResendTiming(0, 1), MalformedInput);
+  assert.throws(() => host.setResendTiming(3, 2), MalformedInput);
+  host.setResendTiming(1, 4);
+  const fired = [0, 1, 2, 3, 4, 6, 7, 10, 11, 14, 15].filter((now) => host.poll(now));
+  assert.deepEqual(fired, [1, 3, 7, 11, 15]); // after 1, 2, 4, then 4 (the longest) each time
+  assert.equal(host.dataToSend().length, 5); // the offer each time: nothing can be sealed yet
 });

@@ -201,6 +201,8 @@ export class Table implements KeyActions {
         : game.online ? "The hand is over: the next deal is on its way."
         : "The hand is over: next hand when you are ready.";
     }
+    const held = game.holdUp();
+    if (held !== null && !this.message) text = held;
     const stopped = game.stopped();
     if (stopped !== null && !this.message) text = stopped;
     promptLine.textContent = text;
