@@ -58,7 +58,8 @@ from gin.protocol_cases import (
     record_audit_cases,
     record_cases,
     record_chain_cases,
-    record_refusal_cases,
+    record_fuzz_cases,
+    record_text_cases,
     unpack_cases,
 )
 from gin.rules import BOUNDS, PRESETS, Ruleset
@@ -594,8 +595,9 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
         "channel.jsonl": channel_cases(40 * scale),
         "shuffle_proof.jsonl": proof_cases(2 * scale),
         "audit.jsonl": audit_cases(),
-        "records.jsonl": chain(record_cases(), record_refusal_cases()),
-        "record_audit.jsonl": chain(record_audit_cases(), record_chain_cases()),
+        "records.jsonl": chain(record_cases(), record_text_cases(400 * scale)),
+        "record_audit.jsonl": chain(record_audit_cases(), record_chain_cases(),
+                                    record_fuzz_cases(20 * scale)),
         "session.jsonl": session_cases(),
     }
 

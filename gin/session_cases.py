@@ -465,6 +465,8 @@ def _protocol_cheats() -> Iterator[tuple[str, Peer]]:
         ("wrong-length", "commit", {"h": 1, "c": b"x" * 31}),
         ("unknown-field", "commit", {"h": 1, "c": b"x" * 32, "extra": 1}),
         ("wrong-hand", "commit", {"h": 7, "c": b"x" * 32}),
+        ("out-of-range", "commit", {"h": -1, "c": b"x" * 32}),
+        ("deck-before-commit", "deck", {"h": 1, "n": 1, "deck": []}),
         ("seed-out-of-order", "seed", {"h": 1, "seed": b"x" * 32}),
     ]
     for name, msg_type, fields in replaced:

@@ -342,6 +342,21 @@ def test_a_bot_plays_the_seat_each_hand_is_verified_and_its_record_downloads(
     assert sent and all(isinstance(a, str) for a in sent)
 
 
+def test_a_bot_plays_the_guests_seat_from_the_link(open_page: Any) -> None:
+    offer = {"name": "short", "target": 20}
+    page = open_page(f"{FAKE_LINK_PATH}?delay=0&bot=easy#s",
+                     setup={"arrive": True, "offer": offer, "seed": 8})
+    page.page.click("#btn-accept-rules")
+    page.wait_state("match-over", timeout=60_000)
+    played = page.fake("return [peer.seat, peer.match.over, peer.sent.length > 0];")
+    assert played == [1, True, True]
+    # Every hand the guest's bot played was verified, and its record is offered.
+    verified = page.fake("return peer.verified;")
+    assert verified == list(range(1, len(verified) + 1))
+    offered = page.page.eval_on_selector_all("#records button", "bs => bs.map(b => b.dataset.hand)")
+    assert offered == [str(h) for h in verified]
+
+
 def test_an_online_match_kept_in_this_browser_is_continued_from_its_whole_link(
     open_page: Any,
 ) -> None:

@@ -87,6 +87,10 @@ test("after a move is sent, nothing more is offered until the peer answers", () 
   assert.deepEqual(silent.sent, ["pass"]);
   assert.deepEqual(game.legal(), []); // no second move (nor a bot's) while the first is in flight
   assert.equal(game.automatic(), null);
+  assert.equal(game.holdUp(), "Sending your move…");
+  silent.listener!({ ...silent.view, legal: [], waitingFor: "key" }, []);
+  assert.equal(game.holdUp(), "Waiting for your friend's device to send the key to your card…");
+  silent.listener!(silent.view, []);
   silent.listener!(silent.view, [{ kind: "notice", text: "refused: pass" }]);
   assert.ok(game.legal().length > 0); // refused: the player may move again
   assert.deepEqual(game.takeWarnings(), ["refused: pass"]);
@@ -101,7 +105,7 @@ test("the connection, whose move, the page's state and a failure in words", () =
   const base = { legal: [] as string[], waitingFor: null as string | null, over: false, failure: null, rulesOffered: null };
   assert.equal(turnWords({ ...base, legal: ["pass"] }), "Your move");
   assert.equal(turnWords({ ...base, waitingFor: "move" }), "Your friend's move");
-  assert.equal(turnWords({ ...base, waitingFor: "seed" }), "Waiting for your friend's device its secret number, to check the deck");
+  assert.equal(turnWords({ ...base, waitingFor: "seed" }), "Waiting for your friend's device to reveal its secret number, to check the deck");
   assert.equal(turnWords({ ...base, waitingFor: "novel" }), "Waiting for your friend (novel)");
   assert.equal(turnWords({ ...base, over: true }), "The match is over");
   const obs = {};

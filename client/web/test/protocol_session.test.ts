@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { DrawPile, Pass } from "../src/engine/actions.ts";
 import { get } from "../src/players/index.ts";
 import { auditRecords } from "../src/protocol/audit.ts";
-import { IllegalAction, PeerFault } from "../src/engine/errors.ts";
+import { IllegalAction, MalformedInput, PeerFault } from "../src/engine/errors.ts";
 import { STANDARD } from "../src/engine/rules.ts";
 import { equalBytes } from "../src/protocol/bytes.ts";
 import * as msgpack from "../src/protocol/msgpack.ts";
@@ -121,4 +121,15 @@ test("two TS sessions play a whole match with custom rules; both keep the same v
   const over = events.map((list) => list.filter((e) => e.kind === "MatchOver"));
   assert.equal(over[0]!.length, 1);
   assert.deepEqual(over[0], over[1]);
+});
+
+test("the re-send timer waits, doubles up to its longest wait, and refuses a bad timing", () => {
+  const host = new Session("host", SECRET, STANDARD, source(4)); // its peer's contribution has not come
+  host.dataToSend();
+  assert.throws(() => host.setResendTiming(0, 1), MalformedInput);
+  assert.throws(() => host.setResendTiming(3, 2), MalformedInput);
+  host.setResendTiming(1, 4);
+  const fired = [0, 1, 2, 3, 4, 6, 7, 10, 11, 14, 15].filter((now) => host.poll(now));
+  assert.deepEqual(fired, [1, 3, 7, 11, 15]); // after 1, 2, 4, then 4 (the longest) each time
+  assert.equal(host.dataToSend().length, 5); // the offer each time: nothing can be sealed yet
 });

@@ -223,6 +223,10 @@ export class Game implements Play {
     this.listeners.push(listener);
   }
 
+  holdUp(): string | null {
+    return null; // the computer answers at once
+  }
+
   stopped(): string | null {
     return null; // a local match always goes on
   }

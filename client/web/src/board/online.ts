@@ -17,7 +17,7 @@ import type { OnlinePeer, PeerNotice, PeerView } from "../online/api.ts";
 import * as players from "../players/index.ts";
 import { bestThrow, knockCounts } from "./game.ts";
 import type { AutoMove, HintView, Play } from "./play.ts";
-import { failureTitle } from "./words.ts";
+import { failureTitle, turnWords } from "./words.ts";
 
 export const FRIEND = "Your friend";
 
@@ -144,6 +144,13 @@ export class OnlineGame implements Play {
 
   nextHand(): void {
     // The peers deal the next hand between them; nothing to do here.
+  }
+
+  holdUp(): string | null {
+    const obs = this.obs;
+    if (obs === null || !obs.myTurn || this.legal().length || this.view.failure !== null) return null;
+    const owed = turnWords({ ...this.view, legal: [] });
+    return owed && owed !== "Your friend's move" ? `${owed}…` : "Sending your move…";
   }
 
   stopped(): string | null {

@@ -311,14 +311,14 @@ const OWED: Record<string, string> = {
   hello: "to say hello",
   start: "to start the match",
   commit: "to seal its secret number for this deck",
-  deck: "its part of the shuffle",
-  challenge: "its check of the shuffle",
-  shuffle: "its shuffle",
-  proof: "the proof of its shuffle",
+  deck: "to send its part of the shuffle",
+  challenge: "to check the shuffle",
+  shuffle: "to send its shuffle",
+  proof: "to prove its shuffle",
   deal: "to deal",
-  key: "the key to your card",
+  key: "to send the key to your card",
   show: "to show its knock",
-  seed: "its secret number, to check the deck",
+  seed: "to reveal its secret number, to check the deck",
 };
 
 /** Whose move it is, or what the friend's device owes. */

@@ -33,7 +33,7 @@ import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
 import type { MapKey, Value } from "./msgpack.ts";
 import {
-  type Fields, MatchFlow, MAX_FIELD_CHARS, MAX_REASON_CHARS, type Outlet, plain, ProtocolFault, SEATS,
+  type Fields, MatchFlow, MAX_FIELD_CHARS, MAX_REASON_CHARS, type Outlet, plain, ProtocolFault, rulesValue, SEATS,
   type SessionRole,
 } from "./session_flow.ts";
 import {
@@ -42,6 +42,7 @@ import {
 } from "./session_events.ts";
 import * as wire from "./wire.ts";
 
+export { linkIdFor } from "./cosign.ts";
 export { coin, firstDealerFor, rulesDigest } from "./session_hand.ts";
 export { SEATS, type SessionRole } from "./session_flow.ts";
 
@@ -304,7 +305,7 @@ export class Session {
     return new Map<string, Value>([
       ["v", STATE_VERSION],
       ["role", this.role],
-      ["rules", this.flow.proposed === null ? null : new Map(Object.entries(this.flow.proposed.toDict()))],
+      ["rules", this.flow.proposed === null ? null : rulesValue(this.flow.proposed)],
       ["channel", this.channel.toState()],
       ["log", this.log.map((entry) => [...entry])],
       ["failure", failure === null ? null : [failure.kind, failure.who, failure.field, failure.reason]],

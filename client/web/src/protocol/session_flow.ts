@@ -178,7 +178,6 @@ export class MatchFlow {
     return new CheatFault(message, SEATS[this.peer], field);
   }
 
-
   /** One message the peer owes now (the session checked its type), applied. */
   handle(msg: wire.Message): void {
     switch (msg.type) {
@@ -635,8 +634,8 @@ export class MatchFlow {
   }
 }
 
-/** A ruleset as a message carries it: its fields, in gin's order. */
-function rulesValue(rules: Ruleset): Map<string, Value> {
+/** A ruleset as a message (or a saved session) carries it: its fields, in gin's order. */
+export function rulesValue(rules: Ruleset): Map<string, Value> {
   return new Map(Object.entries(rules.toDict()));
 }
 
