@@ -102,12 +102,14 @@ test("the connection, whose move, the page's state and a failure in words", () =
   assert.equal(connectionWords("waiting", "guest", true), "Your friend is away — waiting for them to come back");
   assert.equal(connectionWords("peer-left", "host", true), "Your friend left — waiting for them to come back");
   assert.equal(connectionWords("reconnecting", "host", true), "Connection lost — reconnecting…");
-  const base = { legal: [] as string[], waitingFor: null as string | null, over: false, failure: null, rulesOffered: null };
+  const base = { legal: [] as string[], waitingFor: null as string | null, over: false, failure: null, rulesOffered: null,
+    connection: "connected" as const };
   assert.equal(turnWords({ ...base, legal: ["pass"] }), "Your move");
   assert.equal(turnWords({ ...base, waitingFor: "move" }), "Your friend's move");
   assert.equal(turnWords({ ...base, waitingFor: "seed" }), "Waiting for your friend's device to reveal its secret number, to check the deck");
   assert.equal(turnWords({ ...base, waitingFor: "novel" }), "Waiting for your friend (novel)");
   assert.equal(turnWords({ ...base, over: true }), "The match is over");
+  assert.equal(turnWords({ ...base, waitingFor: "move", connection: "reconnecting" }), "");
   const obs = {};
   assert.equal(pageState({ failure: null, over: false, observation: null, connection: "connected" }), "waiting");
   assert.equal(pageState({ failure: null, over: false, observation: obs, connection: "connected" }), "playing");

@@ -78,6 +78,7 @@ export function drawTable(game: Play, obs: Observation, look: Look): void {
   byId("discard-label").textContent = `Discard (${obs.pile.length})`;
   const discard = byId<HTMLButtonElement>("discard");
   fill(discard, top ? cardFace(top) : "");
+  byId("btn-pile").hidden = false;
   discard.setAttribute("aria-label", top
     ? `Discard pile, ${obs.pile.length} cards, the ${top.name} on top${can("take") ? ": take it" : ": see them all"}`
     : "Discard pile, empty");
@@ -136,6 +137,7 @@ export function drawEmpty(game: Play, message: string): void {
   renderSideEmpty(game.them);
   for (const key of [...Object.keys(KINDS), "next"]) byId(`btn-${key}`).hidden = true;
   byId<HTMLButtonElement>("btn-hint").disabled = true;
+  byId("btn-pile").hidden = true;
 }
 
 function drawHand(obs: Observation, look: Look, over: boolean, hintCard: Card | null): void {
