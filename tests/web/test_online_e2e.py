@@ -264,7 +264,6 @@ def test_a_browser_host_and_a_terminal_guest_play_a_match_across_a_reload_of_the
     guest = Terminal(gin("join", "--bot", "normal", "--accept-rules"), tmp_path / "guest",
                      stdin=link)
     host.wait_state("playing")
-    host.page.keyboard.press("Escape")  # the invite dialog
     host.wait_hand(2)
     host.page.reload()
     assert host.wait_state("match-over", "failed") == "match-over"

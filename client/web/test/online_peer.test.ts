@@ -14,7 +14,7 @@ import { type EventLike, type FailureLike, PeerCore, type SessionLike, type Sess
 import { decodeSecret, encodeSecret, formatInvite, InvalidLink, linkIdHex, parseInvite, relayOfPage } from "../src/online/links.ts";
 import { createOnline, type PeerWorker } from "../src/online/peer.ts";
 import { backoff, type SocketLike, type Timers } from "../src/online/relay.ts";
-import { decodeState, encodeState } from "../src/online/state_codec.ts";
+import { decodeState, encodeState, toBase64 } from "../src/online/state_codec.ts";
 
 const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i);
 const SECRET_TEXT = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
@@ -216,6 +216,13 @@ test("invite links: the secret's text form, parsing, the relay of a page, the li
   ] as const) {
     assert.throws(() => parseInvite(bad), (exc: Error) => exc instanceof InvalidLink && exc.message.includes(says)
       && !exc.message.includes(SECRET_TEXT.slice(0, 10)), bad);
+  }
+});
+
+test("base64 as the browser's atob reads it, for every length's padding", () => {
+  for (let n = 0; n < 70; n++) {
+    const data = Uint8Array.from({ length: n }, (_, i) => (i * 89 + n * 7) & 255);
+    assert.equal(toBase64(data), btoa(String.fromCharCode(...data)), `length ${n}`);
   }
 });
 
