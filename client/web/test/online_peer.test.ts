@@ -406,6 +406,9 @@ test("what the peer owes has a time limit: then the session is told, and blames 
   await settle();
   w.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
   await settle();
+  w.timers.advance(600_000);
+  w.sockets[0]!.control("peer_reconnected"); // the friend's connection came back: its time starts again
+  await settle();
   w.timers.advance(899_000);
   await settle();
   assert.equal(w.sessions[0]!.timedOut, false);
