@@ -309,6 +309,17 @@ def test_custom_rules_offered_to_a_guest_are_accepted_before_the_match(
     assert "First to 50 points" in page.text("#target")
 
 
+def test_rules_that_cannot_be_read_are_declined_and_the_player_told(open_page: Any) -> None:
+    offer = {"name": "house", "target": 9000}
+    page = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True, "offer": offer})
+    assert page.text("#dialog-title") == "Your friend's rules"
+    assert "ruleset field 'target' must be a whole number in 1..500" in page.text("#dialog-body")
+    assert page.state() == "waiting"
+    page.page.click("#dialog-buttons .primary")
+    page.wait_state("failed")
+    assert page.fake("return peer.failure.kind;") == "RulesDeclined"
+
+
 def test_declining_custom_rules_ends_the_match(open_page: Any) -> None:
     offer = {"name": "house", "target": 50}
     page = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True, "offer": offer})
