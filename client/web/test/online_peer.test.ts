@@ -150,7 +150,7 @@ interface World {
   online: ReturnType<typeof createOnline>;
 }
 
-function world(storage?: MemoryStorage): World {
+function world(storage?: MemoryStorage, noWorker = false): World {
   const journal: string[] = [];
   const w: Partial<World> = { journal, timers: new FakeTimers(), sockets: [], sessions: [], addresses: [], restoredWith: [] };
   w.storage = storage ?? new MemoryStorage(journal);
@@ -164,6 +164,7 @@ function world(storage?: MemoryStorage): World {
     },
   };
   const makeWorker = (): PeerWorker => {
+    if (noWorker) throw new DOMException("workers are not allowed here", "SecurityError");
     const core = new PeerCore(maker, (n) => new Uint8Array(n).fill(7));
     const worker: PeerWorker = {
       post: (request) => queueMicrotask(() => worker.onReply?.(core.handle(request))),
@@ -464,4 +465,14 @@ test("leaving closes the seat for good (code 1000) and forgets the match", async
   peer.leave();
   assert.equal(w.sockets[0]!.closedWith, 1000);
   assert.equal(w.storage.getItem(`gin-online:${linkIdHex(SECRET)}`), null);
+});
+
+test("a browser that cannot start the worker is told so, and connects nowhere", async () => {
+  const w = world(undefined, true);
+  const seen = watch(w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
+  await settle();
+  assert.equal(w.sockets.length, 0);
+  assert.equal(seen.view?.connection, "closed");
+  assert.equal(seen.view?.failure?.who, "this browser");
+  assert.match(seen.view!.failure!.reason, /cannot run the online peer \(workers are not allowed here\)/);
 });
