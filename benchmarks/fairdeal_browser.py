@@ -1,15 +1,23 @@
-"""The fair deal's crypto per hand in Chromium, in a Web Worker: prints figures, asserts nothing.
+"""The fair deal's crypto per hand in Chromium, in Web Workers: prints figures, asserts nothing.
 
-Bundles benchmarks/fairdeal_worker.ts with esbuild (from client/web's packages),
-serves it on 127.0.0.1 and opens it in Debian's Chromium through Playwright. A
-first worker builds the hands (fixed seeds, benchmarks/fairdeal_hand.ts), a second
-times the kernels; then for each role a fresh worker plays every hand as that role, as
-an online peer does (the pure-JS path, no WebCrypto). Each hand is timed by the
-worker thread's own CPU time, read from /proc (10 ms ticks), and by the worker's
-clock; the first hand of a match builds the card tables, so it is shown apart
-and the median is over the rest. The issue's budget: 0.5 s of worker CPU per hand.
+Bundles benchmarks/fairdeal_worker.ts and benchmarks/session_worker.ts with
+esbuild (from client/web's packages), serves them on 127.0.0.1 and opens them in
+Debian's Chromium through Playwright; the pure-JS path throughout, no WebCrypto.
 
-    python benchmarks/fairdeal_browser.py [--runs 7]
+1. The crypto alone: a first worker builds the hands (fixed seeds,
+   benchmarks/fairdeal_hand.ts), a second times the kernels; then for each role a
+   fresh worker plays every hand's crypto as that role does online.
+2. The real session: whole matches (normal against normal, fixed seeds) between
+   two client/web sessions, each in its own fresh worker, the page relaying their
+   frames; each hand's CPU is split by role (the dealer shuffles first) and covers
+   all the session does: sealing, the engine, records, signatures, the audit.
+
+Each hand is timed by its worker thread's CPU time, read from /proc (10 ms ticks),
+and by the worker's clock. A match's first hand builds the card tables, so it is
+shown apart and medians are over the rest. The issue's budget: 0.5 s of worker
+CPU per hand.
+
+    python benchmarks/fairdeal_browser.py [--runs 7] [--matches 3]
 """
 
 from __future__ import annotations
@@ -40,17 +48,48 @@ window.call = (worker, message) => new Promise((resolve, reject) => {
   worker.onerror = (event) => reject(new Error(event.message));
   worker.postMessage(message);
 });
+
+// Relay frames between the two session workers (window.peers: host, guest) until
+// both are over; once both have verified a hand, wait for handDone (the script
+// reads the threads' CPU while both workers are idle).
+window.runMatch = async (seed) => {
+  const [host, guest] = window.peers;
+  const seat = new Map([[host, 'host'], [guest, 'guest']]);
+  const other = new Map([[host, guest], [guest, host]]);
+  const inbox = new Map([[host, []], [guest, []]]);
+  const over = new Map();
+  const verified = {};
+  const handle = async (worker, reply) => {
+    if (reply.failure) throw new Error(seat.get(worker) + ': ' + reply.failure);
+    inbox.get(other.get(worker)).push(...reply.frames);
+    over.set(worker, reply.over);
+    for (const done of reply.verified) {
+      const both = (verified[done.hand] ??= {});
+      both[seat.get(worker)] = done;
+      if (both.host && both.guest) await window.handDone(done.hand, both);
+    }
+  };
+  await handle(host, await call(host, {kind: 'start', role: 'host', seed}));
+  await handle(guest, await call(guest, {kind: 'start', role: 'guest', seed: seed + 1}));
+  while (!(over.get(host) && over.get(guest))) {
+    const worker = [host, guest].find((w) => inbox.get(w).length);
+    if (worker === undefined) throw new Error('the match stalled');
+    const frames = inbox.get(worker).splice(0);
+    await handle(worker, await call(worker, {kind: 'frames', frames}));
+  }
+};
 """
 
 
 def bundle(out: Path) -> None:
-    """The worker script and an empty page that loads nothing else."""
+    """The two worker scripts and an empty page that loads nothing else."""
     esbuild = WEB / "node_modules" / ".bin" / "esbuild"
     if not esbuild.exists():
         sys.exit("fairdeal_browser: run `npm ci` in client/web first (esbuild is missing)")
-    subprocess.run([str(esbuild), str(ROOT / "benchmarks" / "fairdeal_worker.ts"), "--bundle",
-                    "--format=iife", "--target=es2022", f"--outfile={out / 'worker.js'}",
-                    "--log-level=warning"], check=True, cwd=WEB)
+    for name, source in (("worker", "fairdeal_worker.ts"), ("session_worker", "session_worker.ts")):
+        subprocess.run([str(esbuild), str(ROOT / "benchmarks" / source), "--bundle",
+                        "--format=iife", "--target=es2022", f"--outfile={out / (name + '.js')}",
+                        "--log-level=warning"], check=True, cwd=WEB)
     (out / "index.html").write_text("<!doctype html><title>fair deal benchmark</title>\n",
                                     encoding="utf-8")
 
@@ -101,11 +140,11 @@ def thread_cpu_ms(pid: str, tid: str) -> float:
     return (int(fields[11]) + int(fields[12])) * TICK_MS  # utime, stime
 
 
-def start_worker(page: Any) -> tuple[str, str]:
-    """A fresh worker as ``window.role``; its thread's (pid, tid)."""
+def start_worker(page: Any, script: str = "window.role = new Worker('worker.js');"
+                 " await call(window.role, {kind: 'ping'});") -> tuple[str, str]:
+    """A fresh worker, started by ``script``; its thread's (pid, tid)."""
     before = worker_threads()
-    page.evaluate("async () => { window.role = new Worker('worker.js');"
-                  " await call(window.role, {kind: 'ping'}); }")
+    page.evaluate(f"async () => {{ {script} }}")
     new = worker_threads() - before
     if len(new) != 1:
         sys.exit(f"fairdeal_browser: expected one new worker thread, found {len(new)}")
@@ -143,6 +182,50 @@ def play_role(page: Any, role: str, hands: int) -> list[dict[str, Any]]:
     return played
 
 
+SESSION_WORKER = ("const w = new Worker('session_worker.js'); await call(w, {kind: 'ping'});"
+                  " window.peers.push(w);")
+
+
+def play_matches(page: Any, matches: int) -> list[dict[str, Any]]:
+    """Whole matches of two real sessions, each in a fresh worker: one row per hand and side."""
+    rows: list[dict[str, Any]] = []
+    threads: dict[str, tuple[str, str]] = {}
+    last: dict[str, float] = {}
+
+    def hand_done(hand: int, both: dict[str, dict[str, Any]]) -> None:
+        for side, done in both.items():
+            cpu = thread_cpu_ms(*threads[side])
+            role = "first" if done["dealer"] == ("host", "guest").index(side) else "second"
+            rows.append({**done, "role": role, "cpu": cpu - last[side]})
+            last[side] = cpu
+
+    page.expose_function("handDone", hand_done)
+    for match in range(matches):
+        page.evaluate("() => { window.peers = []; }")
+        for side in ("host", "guest"):
+            threads[side] = start_worker(page, SESSION_WORKER)
+            last[side] = thread_cpu_ms(*threads[side])
+        page.evaluate("(seed) => runMatch(seed)", 1000 * (match + 1))
+        page.evaluate("() => window.peers.forEach((w) => w.terminate())")
+    return rows
+
+
+def session_line(role: str, rows: list[dict[str, Any]]) -> str:
+    later = [r for r in rows if r["role"] == role and r["hand"] > 1]
+    first = [r for r in rows if r["role"] == role and r["hand"] == 1]
+
+    def med(key: str, of: list[dict[str, Any]]) -> float:
+        return statistics.median(r[key] for r in of)
+
+    mults = statistics.median(r["work"]["variable"] + r["work"]["windowed"] for r in later)
+    first_text = (f"; a match's first hand {med('cpu', first):.0f} ms CPU ({len(first)} hands)"
+                  if first else "")
+    return (f"{role} shuffler, one hand of the session: worker CPU {med('cpu', later):.0f} ms "
+            f"({min(r['cpu'] for r in later):.0f}–{max(r['cpu'] for r in later):.0f}, "
+            f"{len(later)} hands; worker clock: session calls {med('sessionMs', later):.0f} ms, "
+            f"player {med('playerMs', later):.0f} ms){first_text}; {mults:.0f} multiplications")
+
+
 def role_line(role: str, played: list[dict[str, Any]]) -> str:
     rest = played[1:]
     cpu = [p["cpu"] for p in rest]
@@ -159,6 +242,8 @@ def role_line(role: str, played: list[dict[str, Any]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7, help="hands timed after the first")
+    parser.add_argument("--matches", type=int, default=3,
+                        help="whole matches of the real session (normal against normal)")
     args = parser.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
@@ -180,6 +265,8 @@ def main() -> None:
             per_call = kernels(page, args.runs, KERNEL_CALLS)
             lines = [role_line(role, play_role(page, role, args.runs + 1))
                      for role in ("first", "second")]
+            rows = play_matches(page, args.matches)
+            lines += [session_line(role, rows) for role in ("first", "second")]
             version = browser.version
         finally:
             browser.close()

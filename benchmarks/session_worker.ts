@@ -1,0 +1,111 @@
+/**
+ * One peer of an online match in a dedicated Web Worker, for
+ * benchmarks/fairdeal_browser.py: the real TypeScript session
+ * (client/web/src/protocol/session.ts) with a computer player choosing its moves,
+ * fed frames by the page (which relays between two such workers as the relay
+ * would). Fixed seeds stand in for the secure random source. Each reply carries
+ * the frames to send and the hands verified in that step; the worker's clock is
+ * kept apart for the session's own calls and for the player's thinking, per hand.
+ */
+
+import { STANDARD } from "../client/web/src/engine/rules.ts";
+import { get } from "../client/web/src/players/index.ts";
+import { u32be } from "../client/web/src/protocol/bytes.ts";
+import * as ecc from "../client/web/src/protocol/ecc.ts";
+import { deriveBytes } from "../client/web/src/protocol/fairdeal.ts";
+import { Session } from "../client/web/src/protocol/session.ts";
+import { Failure } from "../client/web/src/protocol/session_events.ts";
+
+type Request =
+  | { kind: "ping" }
+  | { kind: "start"; role: "host" | "guest"; seed: number }
+  | { kind: "frames"; frames: Uint8Array[] };
+
+/** A hand this side has verified: who dealt, and this side's clocks and work for it. */
+export interface HandDone {
+  hand: number;
+  dealer: number;
+  sessionMs: number;
+  playerMs: number;
+  work: ecc.Work;
+}
+
+export interface Reply {
+  frames: Uint8Array[];
+  verified: HandDone[];
+  over: boolean;
+  failure: string | null;
+}
+
+const SECRET = Uint8Array.from({ length: 32 }, (_, i) => 100 + i);
+
+/** A fixed stream of bytes from a SHA-256 counter (benchmarks only: nothing secret). */
+function stream(seed: number): (n: number) => Uint8Array {
+  const key = Uint8Array.from({ length: 32 }, (_, i) => (i < 4 ? u32be(seed)[i]! : i));
+  let counter = 0;
+  return (n) => {
+    const out = new Uint8Array(n);
+    for (let at = 0; at < n; at += 32) out.set(deriveBytes(u32be(counter++), key).subarray(0, n - at), at);
+    return out;
+  };
+}
+
+let session: Session;
+let player: ReturnType<typeof get>;
+let sessionMs = 0;
+let playerMs = 0;
+let workBefore = ecc.workDone();
+
+function timed<T>(fn: () => T): T {
+  const start = performance.now();
+  try {
+    return fn();
+  } finally {
+    sessionMs += performance.now() - start;
+  }
+}
+
+function step(): Reply {
+  if (timed(() => session.rulesOffered) !== null) timed(() => session.acceptRules());
+  while (!session.over && timed(() => session.legalActions().length)) {
+    const start = performance.now();
+    const action = player.choose(session.observation()!, session.legalActions());
+    playerMs += performance.now() - start;
+    timed(() => session.act(action));
+  }
+  const verified: HandDone[] = [];
+  let failure: string | null = null;
+  for (const event of timed(() => session.events())) {
+    if (event.kind === "HandVerified") {
+      const now = ecc.workDone();
+      const work = Object.fromEntries(Object.entries(now).map(([k, v]) =>
+        [k, v - workBefore[k as keyof ecc.Work]])) as unknown as ecc.Work;
+      verified.push({ hand: event.handNumber, dealer: event.record.dealer, sessionMs, playerMs, work });
+      sessionMs = 0;
+      playerMs = 0;
+      workBefore = now;
+    } else if (event instanceof Failure) {
+      failure = `${event.kind}: ${event.field}: ${event.reason} (${event.who})`;
+    }
+  }
+  return { frames: timed(() => session.dataToSend()), verified, over: session.over, failure };
+}
+
+const scope = self as unknown as {
+  onmessage: (event: MessageEvent<Request>) => void;
+  postMessage: (message: unknown) => void;
+};
+
+scope.onmessage = ({ data }) => {
+  if (data.kind === "ping") {
+    scope.postMessage("ready");
+  } else if (data.kind === "start") {
+    player = get("normal", data.seed);
+    session = timed(() => new Session(data.role, SECRET, data.role === "host" ? STANDARD : null,
+      stream(data.seed)));
+    scope.postMessage(step());
+  } else {
+    for (const frame of data.frames) timed(() => session.receive(frame));
+    scope.postMessage(step());
+  }
+};
