@@ -17,9 +17,10 @@ text                    action
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from gin.cards import Card, parse_cards
+from gin.cards import SPACE, Card, parse_cards
 from gin.errors import MalformedInput
 from gin.melds import Meld
 
@@ -121,9 +122,19 @@ def _parse_meld(text: str) -> Meld:
     return tuple(parse_cards(" ".join(compact[i : i + 2] for i in range(0, len(compact), 2))))
 
 
+_SPACES = re.compile(f"[{re.escape(SPACE)}]+")
+
+
+def _words(text: str, maxsplit: int = 0) -> list[str]:
+    """``text`` split at ASCII spaces (none at either end): Unicode spaces and digits
+    are not part of the grammar, so both implementations read a text alike."""
+    stripped = text.strip(SPACE)
+    return _SPACES.split(stripped, maxsplit=maxsplit) if stripped else []
+
+
 def parse_action(text: str) -> Action:
     """Parse an action's text form (see the module table); MalformedInput names it."""
-    words = text.strip().split(None, 1)
+    words = _words(text, 1)
     if not words:
         raise MalformedInput("empty action: expected pass, stock, take, discard CARD, knock CARD…")
     verb, rest = words[0].lower(), (words[1] if len(words) > 1 else "")
@@ -145,9 +156,9 @@ def parse_action(text: str) -> Action:
                 return LayOff()
             layoff_text, *meld_texts = rest.split("/")
             layoffs = []
-            for item in layoff_text.split():
+            for item in _words(layoff_text):
                 card_text, sep, index = item.partition(">")
-                if not sep or not index.isdigit():
+                if not sep or not (index.isascii() and index.isdigit()):
                     raise MalformedInput(f"lay-off {item!r}: expected CARD>MELD such as 8h>0")
                 layoffs.append((Card.parse(card_text), int(index)))
             return LayOff(tuple(layoffs), tuple(_parse_meld(m) for m in meld_texts if m.strip()))

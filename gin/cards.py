@@ -27,7 +27,10 @@ RANK_NAMES = (
 _SUIT_OF_CHAR = {ch: i for i, ch in enumerate(SUITS)} | {g: i for i, g in enumerate(SUIT_GLYPHS)}
 # The text-presentation variation selector some terminals append to glyphs.
 _VARIATION_SELECTORS = "\ufe0e\ufe0f"
-_SEPARATORS = re.compile(r"\s*,\s*|\s+")
+#: The spaces card and action texts may hold: ASCII only, so that every reader of a
+#: text (gin/ and the browser's TypeScript twin) splits it the same way.
+SPACE = " \t\n\r\f\v"
+_SEPARATORS = re.compile(r"[ \t\n\r\f\v]*,[ \t\n\r\f\v]*|[ \t\n\r\f\v]+")
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -91,7 +94,7 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse one card: ``7h``, ``Th``, ``10h``, ``7♥``, any case."""
-        token = text.strip()
+        token = text.strip(SPACE)
         for vs in _VARIATION_SELECTORS:
             token = token.replace(vs, "")
         if len(token) < 2:
@@ -121,7 +124,7 @@ def parse_cards(text: str) -> list[Card]:
     Errors name the bad token and its position (1-based). An empty token (two
     commas in a row) is an error too; extra spaces are not.
     """
-    stripped = text.strip()
+    stripped = text.strip(SPACE)
     if not stripped:
         return []
     cards: list[Card] = []

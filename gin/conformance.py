@@ -58,7 +58,8 @@ from gin.protocol_cases import (
     record_audit_cases,
     record_cases,
     record_chain_cases,
-    record_refusal_cases,
+    record_fuzz_cases,
+    record_text_cases,
     unpack_cases,
 )
 from gin.rules import BOUNDS, PRESETS, Ruleset
@@ -485,6 +486,11 @@ _ACTION_TEXTS = (
     "discard 7h 8h", "knock", "knock / 5h6h7h", "knock 7h / 5h6h7", "knock 7h / 5h5h5d",
     "layoff 8h", "layoff 8h>x", "layoff 8h>-1", "layoff zz>0", "layoff / 2c3c", "biggin / Ac Ad",
     "stock 7h", "take it",
+    # only ASCII spaces and digits belong to the grammar (the two languages' other
+    # spaces and digits differ); quotes in the text as Python's repr shows them
+    "layoff 8h>²", "layoff 8h>٣", "layoff 8h>0\u00a09h>1", "pass\x1c", "pass\ufeff",
+    "discard\u00a07h", "discard 7h\u2003", "knock 7h / 5h6h7h\x1f", "\tpass\n", "discard 7h\v",
+    "discard 7'", "discard 7\"h", "knock 7h /5h 6h,7h",
 )
 
 
@@ -594,8 +600,9 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
         "channel.jsonl": channel_cases(40 * scale),
         "shuffle_proof.jsonl": proof_cases(2 * scale),
         "audit.jsonl": audit_cases(),
-        "records.jsonl": chain(record_cases(), record_refusal_cases()),
-        "record_audit.jsonl": chain(record_audit_cases(), record_chain_cases()),
+        "records.jsonl": chain(record_cases(), record_text_cases(400 * scale)),
+        "record_audit.jsonl": chain(record_audit_cases(), record_chain_cases(),
+                                    record_fuzz_cases(20 * scale)),
         "session.jsonl": session_cases(),
     }
 

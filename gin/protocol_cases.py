@@ -2,7 +2,7 @@
 accepts and refuses (kind ``unpack``), the deck mathematics from fixed seeds
 (kind ``deck``), and hand records from whole local online matches: written, parsed,
 signed and audited (kinds ``record``, ``record_audit``, ``record_chain``,
-``record_refusal``). ``gin.conformance`` writes them with the engine's cases; the
+``record_text``). ``gin.conformance`` writes them with the engine's cases; the
 TypeScript twins in ``client/web/src/protocol`` must reproduce them byte for byte.
 
 Pure: generators of plain dicts, randomness from seeded ``random.Random``.
@@ -24,12 +24,12 @@ import msgpack
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from gin import cosign, ecc, fairdeal, shuffle_proof, wire
-from gin.actions import BigGin, Discard, DrawStock, Knock
+from gin.actions import BigGin, Discard, DrawStock, Knock, parse_action
 from gin.audit import Finding, audit_record, audit_records
 from gin.cards import DECK
 from gin.errors import MalformedInput, PeerFault
 from gin.players import get
-from gin.records import HandRecord, Step, parse_record
+from gin.records import HandRecord, Score, Step, parse_record
 from gin.rules import CLASSIC, STANDARD, Ruleset
 from gin.session import HandVerified, Session, play_local
 
@@ -709,17 +709,18 @@ def record_chain_cases() -> Iterator[Case]:
     yield record_chain_case("hand 1 missing", [host[1]])
 
 
-def _refusal(text: str) -> Case:
+def record_text_case(text: str) -> Case:
+    """parse_record's verdict on ``text``: the record as gin writes it again, or the
+    refusal (only its start for what Python's json refuses in its own words)."""
     try:
-        parse_record(text)
+        record = parse_record(text)
     except MalformedInput as exc:
         message = str(exc)
-    else:  # pragma: no cover - every text here is refused
-        raise AssertionError(f"parse_record accepted {text[:80]!r}")
-    # Python's json words its own errors; only the verdict is compared for them.
+    else:
+        return {"kind": "record_text", "text": text, "parsed": record.to_json()}
     if message.startswith("hand record: not JSON ("):
-        return {"kind": "record_refusal", "text": text, "error_prefix": "hand record: not JSON ("}
-    return {"kind": "record_refusal", "text": text, "error": message}
+        return {"kind": "record_text", "text": text, "error_prefix": "hand record: not JSON ("}
+    return {"kind": "record_text", "text": text, "error": message}
 
 
 def _set(path: tuple[str | int, ...], value: object) -> Callable[[dict[str, Any]], object]:
@@ -780,16 +781,120 @@ _NOT_RECORDS = ("", "{", "{}x", "\ufeff{}", "{'a': 1}", "[1,]", "01", "nul", '{"
                 '"x"', "null", "1e5", "-Infinity")
 
 
-def record_refusal_cases() -> Iterator[Case]:
-    """Record texts parse_record refuses, each with its message."""
+# Values a mutation puts anywhere in a record's data.
+_ODD_VALUES: tuple[object, ...] = (None, True, False, 0, 1, -1, 52, 2**32, 2**70, 1.0, 1.5, "", "x",
+                                   "pass", "00" * 16, "00" * 32, "0" * 63 + "g", [], [0], [0, 0],
+                                   {}, {"seat": 0}, "é" * 32)
+
+
+def _paths(value: object, path: tuple[str | int, ...] = ()) -> Iterator[tuple[str | int, ...]]:
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _paths(item, (*path, i))
+
+
+def _mutated(rng: random.Random, good: HandRecord) -> str:
+    """A good record's data with a value replaced, removed or added somewhere, or
+    its text with a few characters changed."""
+    if rng.random() < 0.25:
+        text = list(good.to_json())
+        for _ in range(rng.randint(1, 3)):
+            at = rng.randrange(len(text))
+            choice = rng.randrange(3)
+            char = rng.choice('0aAG "\\,:{}[]-.e1é\n\t')
+            if choice == 0:
+                text[at] = char
+            elif choice == 1:
+                text.insert(at, char)
+            else:
+                del text[at]
+        return "".join(text)
+    data = good.to_dict()
+    path = rng.choice(list(_paths(data))[1:])
+    parent: Any = data
+    for key in path[:-1]:
+        parent = parent[key]
+    roll = rng.random()
+    if roll < 0.7:
+        parent[path[-1]] = rng.choice(_ODD_VALUES)
+    elif roll < 0.85 or isinstance(parent, dict):
+        parent.pop(path[-1])
+    else:
+        parent.insert(path[-1], rng.choice(_ODD_VALUES))
+    return json.dumps(data)
+
+
+def record_text_cases(n: int, seed: int = 1) -> Iterator[Case]:
+    """Record texts and parse_record's verdict: every field, type and limit spoiled
+    by hand, texts that are not JSON, and ``n`` random mutations of a good record."""
     played = _play(*_RECORD_MATCHES[2])
     good = played.host[0]
     for spoil in _SPOILERS:
         data = good.to_dict()
         spoil(data)
-        yield _refusal(json.dumps(data))
+        yield record_text_case(json.dumps(data))
     text = good.to_json()
-    yield _refusal(text.replace('\n "rules"', '\n "dealer": 7,\n "rules"', 1))  # the last counts
-    yield _refusal(text.replace('"hand": ', '"hand": 1e0, "x": ', 1))
+    # A repeated key: the last value counts.
+    yield record_text_case(text.replace('\n "rules"', '\n "dealer": 7,\n "rules"', 1))
+    yield record_text_case(text.replace('"hand": ', '"hand": 1e0, "x": ', 1))
+    yield record_text_case(text.upper().replace("GIN-HAND-RECORD", "gin-hand-record"))
     for bad in _NOT_RECORDS:
-        yield _refusal(bad)
+        yield record_text_case(bad)
+    rng = random.Random(f"gin-conformance:record-text:{seed}")
+    for _ in range(n):
+        yield record_text_case(_mutated(rng, good))
+
+
+_ACTION_POOL = ("pass", "stock", "take", "biggin", "layoff", "layoff /", "knock {card}",
+                "discard {card}", "knock {card} / 2c3c4c")
+
+
+def _step_mutated(rng: random.Random, record: HandRecord) -> HandRecord:
+    """``record`` with one step, the result or the header changed at random."""
+    steps = list(record.steps)
+    i = rng.randrange(len(steps))
+    step = steps[i]
+    roll = rng.randrange(9)
+    if roll == 0:
+        del steps[i]
+    elif roll == 1:
+        steps.insert(i, step)
+    elif roll == 2 and i + 1 < len(steps):
+        steps[i], steps[i + 1] = steps[i + 1], steps[i]
+    elif roll == 3:
+        steps[i] = replace(step, seat=1 - step.seat)
+    elif roll == 4:
+        text = rng.choice(_ACTION_POOL).format(card=rng.choice(DECK))
+        steps[i] = replace(step, action=parse_action(text))
+    elif roll == 5 and (len(step.keys) > 1 or step.action is not None and step.keys):
+        keys = list(step.keys)
+        del keys[rng.randrange(len(keys))]
+        steps[i] = replace(step, keys=tuple(keys))
+    elif roll == 6:
+        position = rng.randrange(fairdeal.DECK_SIZE)
+        seed = record.seeds[0 if step.seat == record.dealer else 1]
+        key = fairdeal.derive_position_key(seed, position) if rng.random() < 0.7 else 5
+        steps[i] = replace(step, keys=(*step.keys, (position, key)))
+    elif roll == 7:
+        winner = rng.choice((None, 0, 1))
+        return replace(record, score=Score(rng.choice(("knock", "gin", "big_gin", "undercut",
+                                                      "dead")), rng.choice((None, 0, 1)), winner,
+                                           rng.choice((0, record.score.points, 25))))
+    else:
+        return replace(record, dealer=1 - record.dealer) if rng.random() < 0.5 else replace(
+            record, scores=(record.scores[1], record.scores[0]))
+    return replace(record, steps=tuple(steps))
+
+
+def record_fuzz_cases(n: int, seed: int = 1) -> Iterator[Case]:
+    """``n`` records with a step, the result or the header changed at random, signed
+    again by both players, each with gin's audit from a random point of view."""
+    played = _play(*_RECORD_MATCHES[0])
+    rng = random.Random(f"gin-conformance:record-fuzz:{seed}")
+    for k in range(n):
+        record = played.resign(_step_mutated(rng, rng.choice(played.host)))
+        yield record_audit_case(f"mutation {k}", record, rng.choice((None, 0, 1)))

@@ -12,6 +12,7 @@ is specified in ``protocol.md`` §10.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -30,6 +31,7 @@ MAX_STEPS = 512
 MAX_ACTION_CHARS = 256
 RESULT_KINDS = ("knock", "gin", "big_gin", "undercut", "dead")
 _KEY_BYTES = 32
+_HEX = re.compile("[0-9a-fA-F]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,10 +187,10 @@ def _integer(value: object, path: str, low: int, high: int) -> int:
 def _hex(value: object, path: str, size: int) -> bytes:
     if not isinstance(value, str) or len(value) != 2 * size:
         _fail(path, f"expected {2 * size} hex digits")
-    try:
-        return bytes.fromhex(value)
-    except ValueError:
+    # Not bytes.fromhex alone: it skips spaces, and would make a shorter value.
+    if not _HEX.fullmatch(value):
         _fail(path, "not hexadecimal")
+    return bytes.fromhex(value)
 
 
 def _array(value: object, path: str, low: int, high: int) -> list[object]:

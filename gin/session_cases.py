@@ -26,7 +26,7 @@ import msgpack
 from gin import ecc
 from gin.actions import Discard, DrawPile
 from gin.cards import DECK
-from gin.players import get
+from gin.players import Player, get
 from gin.rules import STANDARD, Ruleset
 from gin.session import (
     CardDrawn,
@@ -183,7 +183,7 @@ def restore(peer: Peer) -> Peer:
     return back
 
 
-def _players(seed: int) -> list[Any]:
+def _players(seed: int) -> list[Player]:
     return [get("normal", random.Random(f"{seed}/p{i}")) for i in (0, 1)]
 
 
@@ -193,7 +193,7 @@ def _pair(seed: int, rules: Ruleset, guest_rules: Ruleset | None,
             Peer("guest", guest_rules, Draws(f"{seed}/guest")))
 
 
-def _step(host: Peer, guest: Peer, players: list[Any]) -> bool:
+def _step(host: Peer, guest: Peer, players: list[Player]) -> bool:
     """One move, as play_local makes it; False when nobody can move."""
     mover = next((s for s in (host, guest) if s.legal_actions()), None)
     if mover is None:
@@ -250,7 +250,7 @@ class _LossyLink:
                 if not self.s[to].over:
                     self.s[to].receive(frame)
 
-    def run(self, players: list[Any]) -> None:
+    def run(self, players: list[Player]) -> None:
         while not all(s.over for s in self.s):
             self.pump()
             if self.s[1].rules_offered is not None:
@@ -395,7 +395,7 @@ _CHEATS: list[tuple[str, str, Callable[[Peer, Fields], Fields | None], bool]] = 
 ]
 
 
-def _play_until(host: Peer, guest: Peer, players: list[Any], ready: Callable[[Peer], bool]
+def _play_until(host: Peer, guest: Peer, players: list[Player], ready: Callable[[Peer], bool]
                 ) -> Peer:
     pump(host, guest)
     if guest.rules_offered is not None:

@@ -35,7 +35,8 @@ from gin.protocol_cases import (
     record_audit_cases,
     record_cases,
     record_chain_cases,
-    record_refusal_cases,
+    record_fuzz_cases,
+    record_text_cases,
     unpack_cases,
 )
 from gin.session_cases import session_cases
@@ -90,9 +91,9 @@ def test_the_typescript_engine_agrees_with_a_small_corpus(tmp_path: Path) -> Non
         "channel.jsonl": channel_cases(2),
         "shuffle_proof.jsonl": proof_cases(1),
         "audit.jsonl": audit_cases(),
-        "records.jsonl": chain(islice(record_cases(), 3), record_refusal_cases()),
+        "records.jsonl": chain(islice(record_cases(), 3), record_text_cases(50)),
         "record_audit.jsonl": chain(islice(record_audit_cases(), 4),
-                                    islice(record_chain_cases(), 1, 2)),
+                                    islice(record_chain_cases(), 1, 2), record_fuzz_cases(2)),
         "session.jsonl": session_cases(small=True),
     }
     assert small.keys() == corpus().keys()

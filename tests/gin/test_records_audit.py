@@ -86,6 +86,9 @@ def mutate(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> st
     (lambda d: d.update(dealer=2), "record.dealer: 2 is outside 0..1"),
     (lambda d: d.update(hand=True), "record.hand: expected an integer"),
     (lambda d: d["seeds"].update(first="zz" * 32), "record.seeds.first: not hexadecimal"),
+    # bytes.fromhex alone would skip the spaces and read 21 bytes
+    (lambda d: d["signing_keys"].update(host="ab " * 21 + "a"),
+     "record.signing_keys.host: not hexadecimal"),
     (lambda d: d["commitments"].update(second="00"), "record.commitments.second: expected 64"),
     (lambda d: d["messages"]["message2"].pop(), "record.messages.message2: 51 entries"),
     (lambda d: d["steps"][0]["keys"][0].__setitem__(0, 52), "record.steps[0].keys[0][0]"),
@@ -95,7 +98,7 @@ def mutate(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> st
     (lambda d: d["rules"].update(target=-1), "record.rules"),
     (lambda d: d.update(seats=["guest", "host"]), "record.seats"),
 ], ids=["missing", "unknown", "format", "version", "signature", "signing-keys", "dealer",
-        "bool", "hex", "length",
+        "bool", "hex", "hex-spaces", "length",
         "entries", "position", "empty-step", "action", "kind", "rules", "seats"])
 def test_parsing_is_strict_and_names_the_path(
     record: HandRecord, change: Callable[[dict[str, Any]], object], where: str

@@ -415,6 +415,17 @@ def test_discard_of_a_card_the_opponent_holds() -> None:
     assert failure.field == "move.a" and "does not hold" in failure.reason
 
 
+@pytest.mark.parametrize("text", ["layoff 8h>\u00b2", "layoff 8h>\u0663", "pass\x1c"])
+def test_an_action_with_unicode_digits_or_spaces_is_a_protocol_error(text: str) -> None:
+    # "8h>²" once crashed the receiver: str.isdigit accepts "²", int() does not.
+    link = Link()
+    s = play_until(link, lambda s: any(isinstance(a, Discard) for a in s.legal_actions()))
+    inject(link, s, text, [], [])
+    honest = link.s[1 - s.seat]
+    assert isinstance(honest.failure, ProtocolError), honest.failure
+    assert (honest.failure.who, honest.failure.field) == (s.role, "move.a")
+
+
 def test_discard_of_a_card_not_held_with_a_real_key() -> None:
     link = Link()
     s = play_until(link, lambda s: any(isinstance(a, Discard) for a in s.legal_actions()))

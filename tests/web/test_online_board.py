@@ -8,7 +8,8 @@ at ``/`` and at ``/j/ROOM``. Tests configure the fake before the page starts
 the connection drops, a hand fails its check. What they check is the board: the
 invite (link, Copy, QR code), the connection line, the guest's seat at the bottom,
 custom rules offered, the failure alert as plain text, records downloaded, the
-page's ``data-state`` and the ``?bot=`` automation.
+page's ``data-state`` and the ``?bot=`` automation. One test plays the real peer
+against `gin host` on the relay and audits a record downloaded from the page.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -307,6 +309,17 @@ def test_custom_rules_offered_to_a_guest_are_accepted_before_the_match(
     assert "First to 50 points" in page.text("#target")
 
 
+def test_rules_that_cannot_be_read_are_declined_and_the_player_told(open_page: Any) -> None:
+    offer = {"name": "house", "target": 9000}
+    page = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True, "offer": offer})
+    assert page.text("#dialog-title") == "Your friend's rules"
+    assert "ruleset field 'target' must be a whole number in 1..500" in page.text("#dialog-body")
+    assert page.state() == "waiting"
+    page.page.click("#dialog-buttons .primary")
+    page.wait_state("failed")
+    assert page.fake("return peer.failure.kind;") == "RulesDeclined"
+
+
 def test_declining_custom_rules_ends_the_match(open_page: Any) -> None:
     offer = {"name": "house", "target": 50}
     page = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True, "offer": offer})
@@ -342,6 +355,21 @@ def test_a_bot_plays_the_seat_each_hand_is_verified_and_its_record_downloads(
     assert sent and all(isinstance(a, str) for a in sent)
 
 
+def test_a_bot_plays_the_guests_seat_from_the_link(open_page: Any) -> None:
+    offer = {"name": "short", "target": 20}
+    page = open_page(f"{FAKE_LINK_PATH}?delay=0&bot=easy#s",
+                     setup={"arrive": True, "offer": offer, "seed": 8})
+    page.page.click("#btn-accept-rules")
+    page.wait_state("match-over", timeout=60_000)
+    played = page.fake("return [peer.seat, peer.match.over, peer.sent.length > 0];")
+    assert played == [1, True, True]
+    # Every hand the guest's bot played was verified, and its record is offered.
+    verified = page.fake("return peer.verified;")
+    assert verified == list(range(1, len(verified) + 1))
+    offered = page.page.eval_on_selector_all("#records button", "bs => bs.map(b => b.dataset.hand)")
+    assert offered == [str(h) for h in verified]
+
+
 def test_an_online_match_kept_in_this_browser_is_continued_from_its_whole_link(
     open_page: Any,
 ) -> None:
@@ -372,7 +400,12 @@ def test_leaving_goes_back_to_the_computer(open_page: Any) -> None:
 @pytest.mark.parametrize(("width", "height"), [(360, 640), (1280, 800)])
 def test_the_online_layout(open_page: Any, artifacts: Path, width: int, height: int) -> None:
     page = open_page(width=width, height=height)
-    host(page)
+    page.page.click("#mode input[value=online]")
+    page.page.check("input[name=host-rules][value=custom]")
+    page.page.screenshot(path=str(artifacts / f"online-host-{width}x{height}.png"))
+    buttons = page.page.locator("#dialog-buttons").bounding_box()
+    assert buttons is not None and buttons["y"] + buttons["height"] <= height  # Host in view
+    page.page.click("#btn-host")
     page.page.screenshot(path=str(artifacts / f"online-invite-{width}x{height}.png"))
     box = page.page.locator("#dialog-body canvas").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
@@ -383,3 +416,42 @@ def test_the_online_layout(open_page: Any, artifacts: Path, width: int, height: 
     assert net is not None and net["y"] + net["height"] <= height  # in view without scrolling
     page.page.screenshot(path=str(artifacts / f"online-playing-{width}x{height}.png"),
                          full_page=True)
+
+
+def test_a_record_downloaded_from_a_real_match_passes_gin_audit(
+    browser: Any, relay_url: str, tmp_path: Path
+) -> None:
+    """The real online peer, not the fake: `gin host --bot hard` on the relay that serves
+    the board, this page the guest (its bot); the first verified hand's record is saved
+    through the page's download button (under the relay's own CSP), and `gin audit`
+    verifies the file."""
+    gin = [sys.executable, "-m", "client.cli"]
+    host = subprocess.Popen(
+        [*gin, "host", "--relay", relay_url.rstrip("/"), "--bot", "hard", "--bot-delay", "0",
+         "--data-dir", str(tmp_path / "host")],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    context = browser.new_context(accept_downloads=True)
+    try:
+        context.add_init_script(CSP_WATCH)
+        page = Page(context.new_page())
+        assert host.stdout is not None
+        head, _, secret = host.stdout.readline().strip().partition("#")
+        page.page.goto(f"{head}?bot=normal&delay=200#{secret}")  # a hand lasts seconds
+        page.page.wait_for_selector("#records button[data-hand='1']", timeout=120_000)
+        # Close the window of the hand's end (the bots play on behind it).
+        page.page.wait_for_selector("dialog[open]")
+        page.page.keyboard.press("Escape")
+        with page.page.expect_download() as info:
+            page.page.click("#records button[data-hand='1']", timeout=5_000)
+        saved = tmp_path / info.value.suggested_filename
+        info.value.save_as(saved)
+        assert saved.name.endswith(".json")
+        audit = subprocess.run([*gin, "audit", "-q", str(saved)], capture_output=True, text=True,
+                               timeout=120)
+        assert audit.returncode == 0, audit.stdout + audit.stderr
+        assert "verified" in audit.stdout
+        page.check_clean()
+    finally:
+        context.close()
+        host.kill()
+        host.wait()

@@ -11,8 +11,9 @@
  * to the same text, its transcript and digest, and each signature's verdict;
  * `record_audit` / `record_chain` — the audit of a record (tampered or honest, alone
  * or after the hand before) or of several together: every finding and what is
- * unproven, word for word; `record_refusal` — a text parseRecord must refuse with
- * gin's message (only "not JSON" for what Python's json refuses in its own words).
+ * unproven, word for word; `record_text` — parseRecord's verdict on a text: the
+ * record written again, or gin's refusal word for word (only "not JSON" for what
+ * Python's json refuses in its own words).
  */
 
 import { MalformedInput, PeerFault } from "../src/engine/errors.ts";
@@ -235,17 +236,20 @@ function checkRecordChain(c: CaseObject): string | null {
   return same(`audit (${String(c.name)})`, c.results, auditRecords(records, c.names as string[] | null).map(resultJson));
 }
 
-function checkRecordRefusal(c: CaseObject): string | null {
+function checkRecordText(c: CaseObject): string | null {
   const text = str(c, "text");
+  let parsed: string;
   try {
-    parseRecord(text);
+    parsed = parseRecord(text).toJson();
   } catch (exc) {
     if (!(exc instanceof MalformedInput)) throw exc;
+    if ("parsed" in c) return `gin/ reads ${show(text.slice(0, 60))}…, the TS side refuses it: ${exc.message}`;
     return "error" in c ? same("refusal", c.error, exc.message)
       : exc.message.startsWith(str(c, "error_prefix")) ? null
         : `refusal: expected ${show(c.error_prefix)}…, the TS side gives ${show(exc.message)}`;
   }
-  return `gin/ refuses ${show(text.slice(0, 60))}…, the TS side accepts it`;
+  if (!("parsed" in c)) return `gin/ refuses ${show(text.slice(0, 60))}…, the TS side reads it`;
+  return same("the record read", c.parsed, parsed);
 }
 
 export const PROTOCOL_CHECKS: Record<string, (c: CaseObject) => string | null> = {
@@ -258,5 +262,5 @@ export const PROTOCOL_CHECKS: Record<string, (c: CaseObject) => string | null> =
   record: checkRecord,
   record_audit: checkRecordAudit,
   record_chain: checkRecordChain,
-  record_refusal: checkRecordRefusal,
+  record_text: checkRecordText,
 };

@@ -11,8 +11,10 @@ import { Match } from "../src/engine/match.ts";
 import { Phase } from "../src/engine/observation.ts";
 import { STANDARD } from "../src/engine/rules.ts";
 import type { OnlinePeer, PeerNotice, PeerView } from "../src/online/api.ts";
-import { OnlineGame } from "../src/board/online.ts";
-import { connectionWords, failureLines, failureTitle, pageState, turnWords } from "../src/board/words.ts";
+import { FRIEND, OnlineGame } from "../src/board/online.ts";
+import {
+  connectionWords, describe, explainResult, failureLines, failureTitle, gameLine, pageState, shortName, THEM, turnWords,
+} from "../src/board/words.ts";
 import { FakePeer } from "./web/fake_peer.ts";
 
 test("a guest's game shows seat 1's cards and the peer's legal actions, parsed", () => {
@@ -102,12 +104,14 @@ test("the connection, whose move, the page's state and a failure in words", () =
   assert.equal(connectionWords("waiting", "guest", true), "Your friend is away — waiting for them to come back");
   assert.equal(connectionWords("peer-left", "host", true), "Your friend left — waiting for them to come back");
   assert.equal(connectionWords("reconnecting", "host", true), "Connection lost — reconnecting…");
-  const base = { legal: [] as string[], waitingFor: null as string | null, over: false, failure: null, rulesOffered: null };
+  const base = { legal: [] as string[], waitingFor: null as string | null, over: false, failure: null, rulesOffered: null,
+    connection: "connected" as const };
   assert.equal(turnWords({ ...base, legal: ["pass"] }), "Your move");
   assert.equal(turnWords({ ...base, waitingFor: "move" }), "Your friend's move");
   assert.equal(turnWords({ ...base, waitingFor: "seed" }), "Waiting for your friend's device to reveal its secret number, to check the deck");
   assert.equal(turnWords({ ...base, waitingFor: "novel" }), "Waiting for your friend (novel)");
   assert.equal(turnWords({ ...base, over: true }), "The match is over");
+  assert.equal(turnWords({ ...base, waitingFor: "move", connection: "reconnecting" }), "");
   const obs = {};
   assert.equal(pageState({ failure: null, over: false, observation: null, connection: "connected" }), "waiting");
   assert.equal(pageState({ failure: null, over: false, observation: obs, connection: "connected" }), "playing");
@@ -121,4 +125,24 @@ test("the connection, whose move, the page's state and a failure in words", () =
     "At fault: guest (proven: the match is forfeited)."]);
   assert.deepEqual(failureLines({ ...failure, kind: "PeerTimedOut", who: "guest or the relay", field: "", proven: false }),
     ["The seed does not match its commitment.", "At fault: guest or the relay."]);
+});
+
+test("the table's sentences name the friend: the log, the hand's arithmetic, the score line", () => {
+  // The host (seat 0) knocks with 6 after the draw of the Q♣; the friend holds 5♥ … J♥.
+  const match = new Match(STANDARD, 1);
+  match.deal(stackedDeck(parseCards("2h 3h 4h 4s 4c Kc Kd Ks Kh Ad"),
+    parseCards("5h 4d 9c 9d 9s 6c 7d 8s Ts Jh"), Card.parse("Jd"), parseCards("Qc")));
+  match.apply(0, new Pass());
+  match.apply(1, new Pass());
+  match.apply(0, new DrawStock());
+  match.apply(0, new Knock(Card.parse("Qc")));
+  match.apply(1, match.legalActions()[0]!);
+  const guest = match.observation(1); // the friend, as the guest's board shows it
+  assert.deepEqual(guest.history.map((e) => describe(e, 1, FRIEND)).filter((x) => x !== null),
+    ["Your friend passed on the first card.", "Your friend drew from the stock.", "Your friend knocked."]);
+  assert.match(explainResult(guest, FRIEND), /^Your friend knocked with 6; you were left with \d+/);
+  assert.match(explainResult(match.observation(0), FRIEND), /; your friend was left with \d+/);
+  assert.match(gameLine(guest, FRIEND), /^Game: you 0 – \d+ friend\. Hands won: you 0, friend 1\.$/);
+  assert.equal(shortName(FRIEND), "Friend");
+  assert.equal(shortName(THEM), "Computer");
 });

@@ -14,7 +14,7 @@ import { type EventLike, type FailureLike, PeerCore, type SessionLike, type Sess
 import { decodeSecret, encodeSecret, formatInvite, InvalidLink, linkIdHex, parseInvite, relayOfPage } from "../src/online/links.ts";
 import { createOnline, type PeerWorker } from "../src/online/peer.ts";
 import { backoff, type SocketLike, type Timers } from "../src/online/relay.ts";
-import { decodeState, encodeState } from "../src/online/state_codec.ts";
+import { decodeState, encodeState, toBase64 } from "../src/online/state_codec.ts";
 
 const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i);
 const SECRET_TEXT = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
@@ -219,6 +219,13 @@ test("invite links: the secret's text form, parsing, the relay of a page, the li
   }
 });
 
+test("base64 as the browser's atob reads it, for every length's padding", () => {
+  for (let n = 0; n < 70; n++) {
+    const data = Uint8Array.from({ length: n }, (_, i) => (i * 89 + n * 7) & 255);
+    assert.equal(toBase64(data), btoa(String.fromCharCode(...data)), `length ${n}`);
+  }
+});
+
 test("the stored state round-trips through its text form", () => {
   const state = new Map<string, Value>([["v", 2], ["log", [["in", new Uint8Array([1, 2, 3])], ["act", "pass"]]]]);
   assert.deepEqual(decodeState(encodeState(state)), state);
@@ -398,6 +405,9 @@ test("what the peer owes has a time limit: then the session is told, and blames 
   const seen = watch(w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
   await settle();
   w.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
+  await settle();
+  w.timers.advance(600_000);
+  w.sockets[0]!.control("peer_reconnected"); // the friend's connection came back: its time starts again
   await settle();
   w.timers.advance(899_000);
   await settle();

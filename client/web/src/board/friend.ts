@@ -209,7 +209,10 @@ export class FriendPanel {
         rules = Ruleset.fromDict(view.rulesOffered);
       } catch (exc) {
         if (!(exc instanceof RulesError)) throw exc;
-        this.game.peer.declineRules();
+        // Rules this page cannot even read are not agreed to: declined once the player has read why.
+        const decline = (): void => this.game.peer.declineRules();
+        openDialog("Your friend's rules", [p(`The host's rules cannot be played: ${exc.message}.`)],
+          [{ label: "Decline", primary: true, run: decline }], decline);
         return;
       }
       const ask = (): void => rulesOfferDialog(rules, () => this.game.peer.acceptRules(),

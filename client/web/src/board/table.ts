@@ -5,41 +5,29 @@
  * the hint on show). Moves made without the player (the computer's, or a bot's
  * online) run from timers, one at a time with a pause between them, never inside
  * a click handler, so the page answers at once and every move can be followed.
- * This browser's player is always at the bottom, whichever seat it holds.
+ * This browser's player is always at the bottom, whichever seat it holds. The
+ * drawing itself is in tableview.ts.
  */
 
 import type { Action } from "../engine/actions.ts";
 import { Discard, DrawPile, DrawStock, Knock, LayOff, Pass } from "../engine/actions.ts";
 import { Card } from "../engine/cards.ts";
 import { GinError, IllegalAction } from "../engine/errors.ts";
-import { bestArrangement } from "../engine/melds.ts";
 import type { Observation } from "../engine/observation.ts";
 import { Phase } from "../engine/observation.ts";
 import { PRESETS } from "../engine/rules.ts";
-import { cardBack, cardFace, groupsView } from "./cardview.ts";
 import {
   alertDialog, closeDialog, confirm, dialogOpen, handOverDialog, howToPlayDialog, keysDialog,
   knockDialog, matchEndDialog, pileDialog,
 } from "./dialogs.ts";
-import { byId, el, fill } from "./dom.ts";
+import { byId } from "./dom.ts";
 import { wireDrag } from "./drag.ts";
 import { Game, knockChoice, knockLayouts, STRENGTHS, type Strength } from "./game.ts";
-import { group, grouped, type Group, groupsWords, laidOut, moved, movedBefore, opponentGroups, ownOrder } from "./layout.ts";
-import { buildSide, renderSide, renderSideEmpty, showLocalChoices } from "./side.ts";
+import { grouped, moved, movedBefore, ownOrder } from "./layout.ts";
+import { buildSide, showLocalChoices } from "./side.ts";
 import { keyAction, type KeyActions } from "./keys.ts";
 import type { HintView, Play } from "./play.ts";
-import { actionWords, describe, prompt } from "./words.ts";
-
-type ActionKey = "take" | "pass" | "stock" | "throw" | "knock" | "layoff";
-
-const KINDS: Record<ActionKey, (a: Action) => boolean> = {
-  take: (a) => a instanceof DrawPile,
-  pass: (a) => a instanceof Pass,
-  stock: (a) => a instanceof DrawStock,
-  throw: (a) => a instanceof Discard,
-  knock: (a) => a instanceof Knock,
-  layoff: (a) => a instanceof LayOff,
-};
+import { type ActionKey, cardButton, drawEmpty, drawTable, KINDS } from "./tableview.ts";
 
 const PREFS_KEY = "gin.board.prefs";
 
@@ -151,142 +139,23 @@ export class Table implements KeyActions {
     const obs = game.observation();
     showLocalChoices(!game.online);
     if (obs === null) {
-      this.renderEmpty();
+      drawEmpty(game, this.message);
       return;
     }
-    const legal = game.legal();
-    const counts = game.knockCounts();
     this.order = ownOrder(this.order, obs.hand);
     if (this.selected !== null && !obs.hand.includes(this.selected)) this.selected = null;
-    const hint = this.currentHint(obs);
-    const hintCard = hint && (hint.action instanceof Discard || hint.action instanceof Knock)
-      ? hint.action.card : null;
-    const over = obs.phase === Phase.OVER;
-
-    // The computer's side: backs, with what it took from the pile face up; its melds
-    // once it knocks; its whole hand laid out once the hand is over.
-    const dealer = obs.dealer !== obs.player ? " · dealer" : "";
-    byId("opponent-label").textContent = `${game.opponentLabel()}${dealer}`
-      + (obs.opponentKnown.length && !over ? ` · took from the pile: ${obs.opponentKnown.map((c) => c.glyph).join(" ")}` : "");
-    const theirs = opponentGroups(obs);
-    const opponent = byId("opponent");
-    fill(opponent, ...groupsView(theirs));
-    // One sentence for screen readers instead of ten "card face down".
-    opponent.setAttribute("role", "img");
-    opponent.setAttribute("aria-label", groupsWords(theirs, `${game.them}'s cards`));
-
-    byId("stock-label").textContent = `Stock ${obs.stockCount}`;
-    const stock = byId<HTMLButtonElement>("stock");
-    fill(stock, obs.stockCount ? cardBack() : "");
-    stock.setAttribute("aria-label", `Stock, ${obs.stockCount} cards${this.can("stock", legal) ? ": draw" : ""}`);
-    const top = obs.topOfPile;
-    byId("discard-label").textContent = `Discard (${obs.pile.length})`;
-    const discard = byId<HTMLButtonElement>("discard");
-    fill(discard, top ? cardFace(top) : "");
-    discard.setAttribute("aria-label", top
-      ? `Discard pile, ${obs.pile.length} cards, the ${top.name} on top${this.can("take", legal) ? ": take it" : ": see them all"}`
-      : "Discard pile, empty");
-    stock.classList.toggle("hinted", hint?.action instanceof DrawStock);
-    discard.classList.toggle("hinted", hint?.action instanceof DrawPile);
-    const lines = obs.history.map((e) => describe(e, obs.player, game.them)).filter((x): x is string => x !== null);
-    fill(byId("log"), ...lines.slice(-4).map((line) => el("li", {}, line)));
-
-    this.renderHand(obs, over, hintCard);
-    byId("loose").textContent = this.looseText(obs, counts);
-    const promptLine = byId("prompt");
-    let text = this.message || (this.thinking ? `${game.them} is thinking…` : prompt(obs, counts.size > 0, game.them));
-    if (hint !== null && !this.message) text = `Hint: ${actionWords(hint.action)} — ${hint.reason}`;
-    if (over && !this.message) {
-      text = game.totals ? "The match is over."
-        : game.online ? "The hand is over: the next deal is on its way."
-        : "The hand is over: next hand when you are ready.";
-    }
-    const held = game.holdUp();
-    if (held !== null && !this.message) text = held;
-    const stopped = game.stopped();
-    if (stopped !== null && !this.message) text = stopped;
-    promptLine.textContent = text;
-    promptLine.classList.toggle("warn", this.message !== "");
-
-    for (const key of Object.keys(KINDS) as ActionKey[]) {
-      const button = byId<HTMLButtonElement>(`btn-${key}`);
-      button.hidden = !this.can(key, legal);
-      button.classList.toggle("hinted", hint !== null && KINDS[key](hint.action));
-    }
-    byId("btn-take").textContent = top ? `Take the ${top.glyph}` : "Take";
-    byId("btn-knock").textContent = counts.size && Math.min(...counts.values()) === 0 ? "Gin!" : "Knock…";
-    const next = byId<HTMLButtonElement>("btn-next");
-    next.hidden = !over || (game.online && !game.totals);
-    next.textContent = game.totals ? (game.online ? "The result" : "New match") : "Next hand";
-    byId<HTMLButtonElement>("btn-hint").disabled = !legal.length;
-    renderSide(obs, this.local?.vs ?? null, this.grouping, game.them);
-  }
-
-  /** Online before the first deal: no cards yet. */
-  private renderEmpty(): void {
-    fill(byId("opponent"));
-    fill(byId("hand"));
-    fill(byId("stock"), "");
-    fill(byId("discard"), "");
-    fill(byId("log"));
-    byId("opponent-label").textContent = this.game.opponentLabel();
-    byId("stock-label").textContent = "Stock";
-    byId("discard-label").textContent = "Discard";
-    byId("loose").textContent = "";
-    byId("prompt").textContent = this.message || this.game.stopped() || "Waiting for the first deal…";
-    renderSideEmpty(this.game.them);
-    for (const key of [...Object.keys(KINDS), "next"]) byId(`btn-${key}`).hidden = true;
-    byId<HTMLButtonElement>("btn-hint").disabled = true;
-  }
-
-  private renderHand(obs: Observation, over: boolean, hintCard: Card | null): void {
-    const result = obs.result;
-    let groups: Group[];
-    if (over && result?.outcome && result.knocker !== null) {
-      groups = laidOut(result.outcome, result.knocker === obs.player);
-    } else {
-      groups = this.grouping ? grouped(obs.hand) : [group(this.order)];
-    }
-    const hand = byId("hand");
-    const hadFocus = hand.contains(document.activeElement);
-    byId("hand-label").textContent = this.grouping || over ? "Your hand"
-      : "Your hand (drag, or shift+← → to move the selected card)";
-    fill(hand, ...groups.map((g) => el("span", {
-      class: g.meld ? "group meld" : "group", role: "group", "aria-label": g.meld ? "a meld" : "loose cards",
-    }, ...g.cards.map((c) => this.handCard(c!, obs, over, hintCard, g.marked.has(c!))))));
-    if (hadFocus && this.selected) this.cardButton(this.selected)?.focus();
-  }
-
-  private handCard(card: Card, obs: Observation, over: boolean, hintCard: Card | null, laid: boolean): HTMLElement {
-    const taken = card === obs.justTaken;
-    const node = cardFace(card, "button", {
-      selected: card === this.selected && !over, dim: taken, hinted: card === hintCard, laid,
+    drawTable(game, obs, {
+      selected: this.selected, order: this.order, grouping: this.grouping, hint: this.currentHint(obs),
+      message: this.message, thinking: this.thinking, vs: this.local?.vs ?? null,
     });
-    node.setAttribute("aria-pressed", String(card === this.selected));
-    if (taken) node.setAttribute("aria-label", `${card.name}, just taken from the pile: it cannot be thrown this turn`);
-    if (over) node.setAttribute("tabindex", "-1");
-    return node;
-  }
-
-  private looseText(obs: Observation, counts: ReadonlyMap<Card, number>): string {
-    let text = `Loose cards: ${bestArrangement(obs.hand).deadwood}`;
-    if (counts.size) {
-      const low = Math.min(...counts.values());
-      text += low ? ` · you can knock (best: ${low} after throwing)` : " · you can go gin!";
-    }
-    if (obs.rules.knockLimitFromUpcard) {
-      text += obs.knockLimit ? ` · knock on ${obs.knockLimit} or less this hand (the first upcard)`
-        : " · gin only this hand (the first upcard was an ace)";
-    }
-    return text;
   }
 
   private currentHint(obs: Observation): HintView | null {
     return this.shownHint !== null && this.shownHint.key === stateKey(obs) ? this.shownHint.view : null;
   }
 
-  private can(key: ActionKey, legal: readonly Action[] = this.game.legal()): boolean {
-    return legal.some(KINDS[key]);
+  private can(key: ActionKey): boolean {
+    return this.game.legal().some(KINDS[key]);
   }
 
   // -- acting ---------------------------------------------------------------------
@@ -478,7 +347,7 @@ export class Table implements KeyActions {
     this.selected = i < 0 ? shown[step > 0 ? 0 : shown.length - 1]! : shown[(i + step + shown.length) % shown.length]!;
     this.message = "";
     this.render();
-    this.cardButton(this.selected)?.focus();
+    cardButton(this.selected)?.focus();
   }
 
   move(step: number): void {
@@ -487,7 +356,7 @@ export class Table implements KeyActions {
     this.order = moved(this.order, this.selected, step);
     this.savePrefs();
     this.render();
-    this.cardButton(this.selected)?.focus();
+    cardButton(this.selected)?.focus();
   }
 
   fullScreen(): void {
@@ -502,10 +371,6 @@ export class Table implements KeyActions {
 
   // -- the hand: clicks and drags -------------------------------------------------
 
-  private cardButton(card: Card): HTMLElement | null {
-    return byId("hand").querySelector(`[data-card="${card.toString()}"]`);
-  }
-
   private cardOf(node: Element | null): Card | null {
     const button = node?.closest<HTMLElement>("#hand .card");
     if (!button) return null;
@@ -519,7 +384,7 @@ export class Table implements KeyActions {
     });
     this.dragEnded = wireDrag(hand, byId("discard"), {
       cardOf: (node) => this.cardOf(node),
-      elementOf: (card) => this.cardButton(card),
+      elementOf: (card) => cardButton(card),
       dropOnPile: (card) => {
         this.selected = card;
         this.throwSelected();

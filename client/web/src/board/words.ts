@@ -322,11 +322,14 @@ const OWED: Record<string, string> = {
 };
 
 /** Whose move it is, or what the friend's device owes. */
-export function turnWords(view: Pick<PeerView, "legal" | "waitingFor" | "over" | "failure" | "rulesOffered">): string {
+export function turnWords(
+  view: Pick<PeerView, "legal" | "waitingFor" | "over" | "failure" | "rulesOffered" | "connection">,
+): string {
   if (view.failure !== null) return "The match was stopped";
   if (view.over) return "The match is over";
   if (view.rulesOffered !== null) return "Your friend proposes custom rules: accept or decline";
   if (view.legal.length) return "Your move";
+  if (view.connection !== "connected") return ""; // the connection line says what is awaited
   if (view.waitingFor === "move") return "Your friend's move";
   if (view.waitingFor === null) return "";
   const owed = OWED[view.waitingFor];

@@ -17,8 +17,9 @@
  * Two actions are equal when their texts are ({@link sameAction}).
  */
 
-import { Card, parseCards } from "./cards.ts";
+import { Card, parseCards, stripSpace } from "./cards.ts";
 import { MalformedInput } from "./errors.ts";
+import { pyRepr } from "./pyrepr.ts";
 import type { Meld } from "./melds.ts";
 
 /** Decline the upcard. */
@@ -122,7 +123,7 @@ const SIMPLE: Record<string, () => Action> = {
 
 /** Parse an action's text form (see the module table); MalformedInput names it. */
 export function parseAction(text: string): Action {
-  const words = /^(\S+)\s*([\s\S]*)$/.exec(text.trim());
+  const words = /^([^ \t\n\r\f\v]+)[ \t\n\r\f\v]*([\s\S]*)$/.exec(stripSpace(text));
   if (words === null) {
     throw new MalformedInput("empty action: expected pass, stock, take, discard CARD, knock CARD…");
   }
@@ -144,20 +145,20 @@ export function parseAction(text: string): Action {
       if (!rest) return new LayOff();
       const [layoffText, ...meldTexts] = rest.split("/");
       const layoffs: [Card, number][] = [];
-      for (const item of layoffText!.split(/\s+/).filter(Boolean)) {
+      for (const item of layoffText!.split(/[ \t\n\r\f\v]+/).filter(Boolean)) {
         const sep = item.indexOf(">");
         const index = sep < 0 ? "" : item.slice(sep + 1);
         if (sep < 0 || !/^[0-9]+$/.test(index)) {
-          throw new MalformedInput(`lay-off '${item}': expected CARD>MELD such as 8h>0`);
+          throw new MalformedInput(`lay-off ${pyRepr(item)}: expected CARD>MELD such as 8h>0`);
         }
         layoffs.push([Card.parse(item.slice(0, sep)), Number(index)]);
       }
       return new LayOff(layoffs, meldTexts.filter((m) => m.trim()).map(parseMeld));
     }
   } catch (exc) {
-    if (exc instanceof MalformedInput) throw new MalformedInput(`action '${text}': ${exc.message}`);
+    if (exc instanceof MalformedInput) throw new MalformedInput(`action ${pyRepr(text)}: ${exc.message}`);
     throw exc;
   }
-  throw new MalformedInput(`action '${text}': expected pass, stock, take, discard CARD, `
+  throw new MalformedInput(`action ${pyRepr(text)}: expected pass, stock, take, discard CARD, `
     + "knock CARD [/ MELD…], biggin or layoff");
 }

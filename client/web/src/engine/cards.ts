@@ -6,6 +6,7 @@
  */
 
 import { MalformedInput } from "./errors.ts";
+import { pyRepr } from "./pyrepr.ts";
 import { indices, type Mask } from "./mask.ts";
 
 export const RANKS = "A23456789TJQK";
@@ -18,7 +19,16 @@ export const RANK_NAMES = [
 ] as const;
 
 const VARIATION_SELECTORS = /[\ufe0e\ufe0f]/g;
-const SEPARATORS = /\s*,\s*|\s+/;
+/** The spaces card and action texts may hold: ASCII only, as gin.cards.SPACE, so
+ * that both implementations split a text alike (JavaScript's \s and trim() know
+ * more spaces than Python's str.split, and Python's knows some JavaScript's does not). */
+export const SPACE = " \t\n\r\f\v";
+const SEPARATORS = /[ \t\n\r\f\v]*,[ \t\n\r\f\v]*|[ \t\n\r\f\v]+/;
+
+/** `text` without ASCII spaces at either end (Python's `text.strip(SPACE)`). */
+export function stripSpace(text: string): string {
+  return text.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, "");
+}
 
 /**
  * One playing card. `rank` is 1 (ace) to 13 (king); `suit` 0..3 (c d h s).
@@ -84,10 +94,10 @@ export class Card {
 
   /** Parse one card: `7h`, `Th`, `10h`, `7♥`, any case. */
   static parse(text: string): Card {
-    const token = text.trim().replace(VARIATION_SELECTORS, "");
+    const token = stripSpace(text).replace(VARIATION_SELECTORS, "");
     const chars = [...token];
     if (chars.length < 2) {
-      throw new MalformedInput(`card '${text}': expected a rank then a suit, such as 7h or T♥`);
+      throw new MalformedInput(`card ${pyRepr(text)}: expected a rank then a suit, such as 7h or T♥`);
     }
     const rawRank = chars.slice(0, -1).join("");
     const rawSuit = chars[chars.length - 1]!;
@@ -96,12 +106,12 @@ export class Card {
     const rank = rankText.length === 1 ? RANKS.indexOf(rankText) : -1;
     if (rank < 0) {
       throw new MalformedInput(
-        `card '${text}': unknown rank '${rawRank}' (use A 2-9 T/10 J Q K)`);
+        `card ${pyRepr(text)}: unknown rank ${pyRepr(rawRank)} (use A 2-9 T/10 J Q K)`);
     }
     let suit = SUITS.indexOf(rawSuit.toLowerCase());
     if (suit < 0) suit = SUIT_GLYPHS.indexOf(rawSuit);
     if (suit < 0) {
-      throw new MalformedInput(`card '${text}': unknown suit '${rawSuit}' (use c d h s or ♣♦♥♠)`);
+      throw new MalformedInput(`card ${pyRepr(text)}: unknown suit ${pyRepr(rawSuit)} (use c d h s or ♣♦♥♠)`);
     }
     return DECK[suit * 13 + rank]!;
   }
@@ -127,24 +137,24 @@ export const DECK: readonly Card[] = Card.makeDeck();
  * Errors name the bad token and its position (1-based).
  */
 export function parseCards(text: string): Card[] {
-  const stripped = text.trim();
+  const stripped = stripSpace(text);
   if (!stripped) return [];
   const cards: Card[] = [];
   const seen = new Set<Card>();
   stripped.split(SEPARATORS).forEach((token, i) => {
     const position = i + 1;
-    if (!token) throw new MalformedInput(`card ${position} of '${text}' is empty`);
+    if (!token) throw new MalformedInput(`card ${position} of ${pyRepr(text)} is empty`);
     let card: Card;
     try {
       card = Card.parse(token);
     } catch (exc) {
       if (exc instanceof MalformedInput) {
-        throw new MalformedInput(`card ${position} of '${text}': ${exc.message}`);
+        throw new MalformedInput(`card ${position} of ${pyRepr(text)}: ${exc.message}`);
       }
       throw exc;
     }
     if (seen.has(card)) {
-      throw new MalformedInput(`card ${position} of '${text}': ${card} appears twice`);
+      throw new MalformedInput(`card ${position} of ${pyRepr(text)}: ${card} appears twice`);
     }
     seen.add(card);
     cards.push(card);

@@ -320,6 +320,8 @@ class Peer implements OnlinePeer {
         this.close();
         break;
     }
+    // Back in touch: the peer gets its whole time again (as the terminal does).
+    if (event.kind === "connected" || event.kind === "reconnected" || event.kind === "peer-joined") this.stopTimer();
     this.restartTimer();
     const notices = this.pendingNotices;
     this.pendingNotices = [];

@@ -184,18 +184,32 @@ export function decode(data: Uint8Array, limits: Limits = DEFAULT_LIMITS): Value
 // --- encoding ------------------------------------------------------------------
 
 class Writer {
-  private chunks: number[] = [];
+  // A growing byte buffer: the online peer encodes its whole saved state (a match's
+  // log, ~100 KB) after every input, so bytes are copied in blocks, not pushed one by one.
+  private buf = new Uint8Array(1024);
+  private size = 0;
+
+  private room(n: number): void {
+    if (this.size + n <= this.buf.length) return;
+    const grown = new Uint8Array(Math.max(this.buf.length * 2, this.size + n));
+    grown.set(this.buf.subarray(0, this.size));
+    this.buf = grown;
+  }
 
   byte(...bytes: number[]): void {
-    for (const b of bytes) this.chunks.push(b & 0xff);
+    this.room(bytes.length);
+    for (const b of bytes) this.buf[this.size++] = b & 0xff;
   }
 
   raw(bytes: Uint8Array): void {
-    for (const b of bytes) this.chunks.push(b);
+    this.room(bytes.length);
+    this.buf.set(bytes, this.size);
+    this.size += bytes.length;
   }
 
   big(value: bigint, size: number): void {
-    for (let i = size - 1; i >= 0; i--) this.chunks.push(Number((value >> BigInt(8 * i)) & 0xffn));
+    this.room(size);
+    for (let i = size - 1; i >= 0; i--) this.buf[this.size++] = Number((value >> BigInt(8 * i)) & 0xffn);
   }
 
   /** A length header: the fix form below `fixLimit`, else the 8-, 16- or 32-bit form. */
@@ -231,7 +245,8 @@ class Writer {
     else if (v === true) this.byte(0xc3);
     else if (typeof v === "number") {
       if (!Number.isSafeInteger(v)) throw new MalformedInput(`not an integer: ${v} (wrap floats in Float)`);
-      this.int(BigInt(v));
+      if (v >= 0 && v < 0x80) this.byte(v); // the common case, without a BigInt
+      else this.int(BigInt(v));
     } else if (typeof v === "bigint") this.int(v);
     else if (v instanceof Float) {
       const buf = new DataView(new ArrayBuffer(8));
@@ -258,7 +273,7 @@ class Writer {
   }
 
   result(): Uint8Array {
-    return Uint8Array.from(this.chunks);
+    return this.buf.slice(0, this.size);
   }
 }
 
