@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Mapping
+from itertools import islice
 from typing import Any
 
 import msgpack
@@ -548,11 +549,14 @@ def cheat_cases() -> Iterator[Case]:
 
 
 def session_cases(small: bool = False) -> Iterator[Case]:
-    """Every session case, or (``small``) a match and a few cheats."""
+    """Every session case, or (``small``) a match's guest and two cheats, one caught
+    on arrival and one at hand end."""
     if small:
-        yield from (c for c in match_cases() if c["name"] == "quick-accepted"
-                    and c["role"] == "guest")
-        yield from (c for c in cheat_cases() if c["name"] in ("deal-wrong-key", "wrong-hand"))
+        yield from islice(match_cases(), 1, 2)  # the quick match, its guest
+        for name, msg_type, change, silence in _CHEATS:
+            if name in ("wrong-commitment", "deal-wrong-key"):
+                honest, _ = _cheat_once(msg_type, change, silence)
+                yield honest.case(name)
         return
     yield from match_cases()
     yield from cheat_cases()
