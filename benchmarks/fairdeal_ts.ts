@@ -8,7 +8,8 @@
  * role's crypto for one hand of an online match (benchmarks/fairdeal_hand.ts), in
  * a fresh process per role fed with the other side's messages: the first
  * hand (which builds the card tables) and the median of the following ones, with
- * the multiplications and square roots one hand costs. Fixed seeds.
+ * the multiplications and square roots one hand costs. Fixed seeds; all timed
+ * by CPU (process.cpuUsage), so a loaded machine stretches them less.
  *
  *     cd client/web && npm run bench:fairdeal -- [--runs 7]
  */

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Mapping
+from itertools import islice
 from typing import Any
 
 import msgpack
@@ -26,7 +27,7 @@ import msgpack
 from gin import ecc
 from gin.actions import Discard, DrawPile
 from gin.cards import DECK
-from gin.players import get
+from gin.players import Player, get
 from gin.rules import STANDARD, Ruleset
 from gin.session import (
     CardDrawn,
@@ -183,7 +184,7 @@ def restore(peer: Peer) -> Peer:
     return back
 
 
-def _players(seed: int) -> list[Any]:
+def _players(seed: int) -> list[Player]:
     return [get("normal", random.Random(f"{seed}/p{i}")) for i in (0, 1)]
 
 
@@ -193,7 +194,7 @@ def _pair(seed: int, rules: Ruleset, guest_rules: Ruleset | None,
             Peer("guest", guest_rules, Draws(f"{seed}/guest")))
 
 
-def _step(host: Peer, guest: Peer, players: list[Any]) -> bool:
+def _step(host: Peer, guest: Peer, players: list[Player]) -> bool:
     """One move, as play_local makes it; False when nobody can move."""
     mover = next((s for s in (host, guest) if s.legal_actions()), None)
     if mover is None:
@@ -250,7 +251,7 @@ class _LossyLink:
                 if not self.s[to].over:
                     self.s[to].receive(frame)
 
-    def run(self, players: list[Any]) -> None:
+    def run(self, players: list[Player]) -> None:
         while not all(s.over for s in self.s):
             self.pump()
             if self.s[1].rules_offered is not None:
@@ -395,7 +396,7 @@ _CHEATS: list[tuple[str, str, Callable[[Peer, Fields], Fields | None], bool]] = 
 ]
 
 
-def _play_until(host: Peer, guest: Peer, players: list[Any], ready: Callable[[Peer], bool]
+def _play_until(host: Peer, guest: Peer, players: list[Player], ready: Callable[[Peer], bool]
                 ) -> Peer:
     pump(host, guest)
     if guest.rules_offered is not None:
@@ -548,11 +549,14 @@ def cheat_cases() -> Iterator[Case]:
 
 
 def session_cases(small: bool = False) -> Iterator[Case]:
-    """Every session case, or (``small``) a match and a few cheats."""
+    """Every session case, or (``small``) a match's guest and two cheats, one caught
+    on arrival and one at hand end."""
     if small:
-        yield from (c for c in match_cases() if c["name"] == "quick-accepted"
-                    and c["role"] == "guest")
-        yield from (c for c in cheat_cases() if c["name"] in ("deal-wrong-key", "wrong-hand"))
+        yield from islice(match_cases(), 1, 2)  # the quick match, its guest
+        for name, msg_type, change, silence in _CHEATS:
+            if name in ("wrong-commitment", "deal-wrong-key"):
+                honest, _ = _cheat_once(msg_type, change, silence)
+                yield honest.case(name)
         return
     yield from match_cases()
     yield from cheat_cases()

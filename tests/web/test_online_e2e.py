@@ -8,7 +8,9 @@ serving the built board, Debian's Chromium, and the terminal client.
 - every record of both sides passes ``gin audit`` and the two sides' records of a
   hand are the same record;
 - a frame altered on its way to the browser ends the match as a rejected frame,
-  blamed on "the host or the relay", nobody forfeiting.
+  blamed on "the host or the relay", nobody forfeiting;
+- behind a reverse proxy that serves the relay under a path (`/gin/`), the link
+  opens the board, its script and worker load, and the page joins and plays.
 
 The page's own automation hooks are ``?bot=LEVEL`` and ``document.body.dataset.state``;
 the browser's records are read from its storage, where the page keeps them.
@@ -264,7 +266,6 @@ def test_a_browser_host_and_a_terminal_guest_play_a_match_across_a_reload_of_the
     guest = Terminal(gin("join", "--bot", "normal", "--accept-rules"), tmp_path / "guest",
                      stdin=link)
     host.wait_state("playing")
-    host.page.keyboard.press("Escape")  # the invite dialog
     host.wait_hand(2)
     host.page.reload()
     assert host.wait_state("match-over", "failed") == "match-over"
@@ -274,14 +275,17 @@ def test_a_browser_host_and_a_terminal_guest_play_a_match_across_a_reload_of_the
     host.check_clean()
 
 
-class TamperingProxy:
-    """A TCP proxy in front of the relay that flips one byte of the ``nth`` binary
-    websocket frame the relay sends through it (a relay or network that alters a
-    frame). Plain HTTP (the page's files) passes unchanged."""
+class Proxy:
+    """A TCP proxy in front of the relay. With ``prefix``, it serves the relay under
+    that path, as a reverse proxy does (``location /gin/ { proxy_pass …/; }``): the
+    request line's path loses the prefix. With ``nth``, it flips one byte of the
+    ``nth`` binary websocket frame the relay sends through it (a relay or network
+    that alters a frame); the page's files pass unchanged."""
 
-    def __init__(self, target_port: int, nth: int) -> None:
+    def __init__(self, target_port: int, nth: int = 0, prefix: str = "") -> None:
         self.target_port = target_port
         self.nth = nth
+        self.prefix = prefix.encode()
         self.seen = 0
         self.flipped = False
         self.port = 0
@@ -307,6 +311,10 @@ class TamperingProxy:
         self._tasks.add(task)
         try:
             up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+            method, target, rest = (await reader.readline()).split(b" ", 2)
+            if self.prefix and target.startswith(self.prefix + b"/"):
+                target = target[len(self.prefix):]
+            up_writer.write(b" ".join((method, target, rest)))
             await asyncio.gather(self._copy(reader, up_writer), self._down(up_reader, writer),
                                  return_exceptions=True)
         finally:
@@ -369,7 +377,7 @@ def test_a_frame_altered_on_its_way_ends_the_match_blaming_the_peer_or_the_relay
 ) -> None:
     host = Terminal(gin("host", "--relay", relay.url, "--bot", "hard"), tmp_path / "host")
     link = host.link()
-    proxy = TamperingProxy(relay.port, nth=6)
+    proxy = Proxy(relay.port, nth=6)
     try:
         invite = parse_invite(link)
         via_proxy = link.replace(f":{invite.relay.port}/", f":{proxy.port}/", 1)
@@ -387,3 +395,23 @@ def test_a_frame_altered_on_its_way_ends_the_match_blaming_the_peer_or_the_relay
     text = guest.page.inner_text("body")
     assert "host or the relay" in text, text[-2000:]
     assert "forfeit" not in text.lower() or "nobody forfeits" in text.lower()
+
+
+def test_behind_a_path_prefix_the_link_opens_the_board_which_joins_and_plays(
+    relay: RelayProcess, browser: Any, pages: list[Page], tmp_path: Path
+) -> None:
+    proxy = Proxy(relay.port, prefix="/gin")
+    try:
+        host = Terminal(gin("host", "--relay", f"http://127.0.0.1:{proxy.port}/gin",
+                            "--bot", "hard"), tmp_path / "host")
+        link = host.link()
+        assert link.startswith(f"http://127.0.0.1:{proxy.port}/gin/j/")
+        pages.append(guest := Page(browser))
+        guest.page.goto(with_bot(link, "normal"))
+        guest.wait_hand(2)  # a whole hand dealt, played and verified through the prefix
+        assert guest.state() == "playing"
+        guest.check_clean()
+    finally:
+        host.proc.kill()
+        host.proc.wait()
+        proxy.close()

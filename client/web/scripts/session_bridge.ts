@@ -100,4 +100,9 @@ function main(): void {
   });
 }
 
-main();
+try {
+  main();
+} catch (exc) {
+  process.stderr.write(`session_bridge: ${(exc as Error).message}\n`);
+  process.exitCode = 2;
+}

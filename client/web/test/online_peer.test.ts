@@ -14,7 +14,7 @@ import { type EventLike, type FailureLike, PeerCore, type SessionLike, type Sess
 import { decodeSecret, encodeSecret, formatInvite, InvalidLink, linkIdHex, parseInvite, relayOfPage } from "../src/online/links.ts";
 import { createOnline, type PeerWorker } from "../src/online/peer.ts";
 import { backoff, type SocketLike, type Timers } from "../src/online/relay.ts";
-import { decodeState, encodeState } from "../src/online/state_codec.ts";
+import { decodeState, encodeState, toBase64 } from "../src/online/state_codec.ts";
 
 const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i);
 const SECRET_TEXT = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
@@ -150,7 +150,7 @@ interface World {
   online: ReturnType<typeof createOnline>;
 }
 
-function world(storage?: MemoryStorage): World {
+function world(storage?: MemoryStorage, noWorker = false): World {
   const journal: string[] = [];
   const w: Partial<World> = { journal, timers: new FakeTimers(), sockets: [], sessions: [], addresses: [], restoredWith: [] };
   w.storage = storage ?? new MemoryStorage(journal);
@@ -164,6 +164,7 @@ function world(storage?: MemoryStorage): World {
     },
   };
   const makeWorker = (): PeerWorker => {
+    if (noWorker) throw new DOMException("workers are not allowed here", "SecurityError");
     const core = new PeerCore(maker, (n) => new Uint8Array(n).fill(7));
     const worker: PeerWorker = {
       post: (request) => queueMicrotask(() => worker.onReply?.(core.handle(request))),
@@ -216,6 +217,13 @@ test("invite links: the secret's text form, parsing, the relay of a page, the li
   ] as const) {
     assert.throws(() => parseInvite(bad), (exc: Error) => exc instanceof InvalidLink && exc.message.includes(says)
       && !exc.message.includes(SECRET_TEXT.slice(0, 10)), bad);
+  }
+});
+
+test("base64 as the browser's atob reads it, for every length's padding", () => {
+  for (let n = 0; n < 70; n++) {
+    const data = Uint8Array.from({ length: n }, (_, i) => (i * 89 + n * 7) & 255);
+    assert.equal(toBase64(data), btoa(String.fromCharCode(...data)), `length ${n}`);
   }
 });
 
@@ -399,6 +407,9 @@ test("what the peer owes has a time limit: then the session is told, and blames 
   await settle();
   w.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
   await settle();
+  w.timers.advance(600_000);
+  w.sockets[0]!.control("peer_reconnected"); // the friend's connection came back: its time starts again
+  await settle();
   w.timers.advance(899_000);
   await settle();
   assert.equal(w.sessions[0]!.timedOut, false);
@@ -454,4 +465,14 @@ test("leaving closes the seat for good (code 1000) and forgets the match", async
   peer.leave();
   assert.equal(w.sockets[0]!.closedWith, 1000);
   assert.equal(w.storage.getItem(`gin-online:${linkIdHex(SECRET)}`), null);
+});
+
+test("a browser that cannot start the worker is told so, and connects nowhere", async () => {
+  const w = world(undefined, true);
+  const seen = watch(w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
+  await settle();
+  assert.equal(w.sockets.length, 0);
+  assert.equal(seen.view?.connection, "closed");
+  assert.equal(seen.view?.failure?.who, "this browser");
+  assert.match(seen.view!.failure!.reason, /cannot run the online peer \(workers are not allowed here\)/);
 });

@@ -9,13 +9,16 @@ import { get } from "../src/players/index.ts";
 import { auditRecords } from "../src/protocol/audit.ts";
 import { IllegalAction, MalformedInput, PeerFault } from "../src/engine/errors.ts";
 import { STANDARD } from "../src/engine/rules.ts";
-import { equalBytes } from "../src/protocol/bytes.ts";
+import { equalBytes, toHex } from "../src/protocol/bytes.ts";
 import * as msgpack from "../src/protocol/msgpack.ts";
 import type { Value } from "../src/protocol/msgpack.ts";
 import { parseRecord } from "../src/protocol/records.ts";
-import { CorruptState, playLocal, pump, Session } from "../src/protocol/session.ts";
+import {
+  coin, CorruptState, firstDealerFor, linkIdFor, playLocal, pump, rulesDigest, Session,
+} from "../src/protocol/session.ts";
 import { FrameRejected, type SessionEvent } from "../src/protocol/session_events.ts";
 import { STATE_LIMITS } from "../scripts/session_checks.ts";
+import { hexVector, range, vector } from "./protocol_vectors.ts";
 
 const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i);
 
@@ -27,6 +30,14 @@ function source(seed: number): (n: number) => Uint8Array {
     return (x >> 16) & 0xff || 1;
   });
 }
+
+test("the session vectors of protocol.md §13: rules digest, coin, first dealer", () => {
+  assert.equal(toHex(rulesDigest(STANDARD)), vector("session_rules_digest_standard"));
+  const hostNonce = range(64, 96);
+  assert.equal(toHex(coin(linkIdFor(range(0, 32)), hostNonce)), vector("session_coin"));
+  assert.equal(firstDealerFor(hexVector("session_match_id"), hostNonce, range(96, 128)),
+    Number(vector("session_first_dealer")));
+});
 
 function dealt(): [Session, Session] {
   const host = new Session("host", SECRET, STANDARD, source(1));

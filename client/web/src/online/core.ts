@@ -24,13 +24,8 @@ export interface RecordLike {
   toJson(): string;
 }
 
-export interface FailureLike {
-  readonly kind: string;
-  readonly who: string;
-  readonly field: string;
-  readonly reason: string;
-  readonly proven: boolean;
-}
+/** A session's Failure has the view's fields (`proven` as a getter, lost in a structured clone). */
+export type FailureLike = FailureView;
 
 /** The session's events, by their `kind` (gin/session_events.py's class names). */
 export type EventLike =

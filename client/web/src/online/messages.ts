@@ -4,7 +4,7 @@
  * answers each with one {@link WorkerReply}, in order.
  */
 
-import type { FailureView, ObservationData, PeerNotice, RecordView, RulesData } from "./api.ts";
+import type { PeerNotice, PeerView, RecordView, RulesData } from "./api.ts";
 
 export type WorkerRequest =
   | { readonly op: "start"; readonly role: "host" | "guest"; readonly secret: Uint8Array; readonly rules: RulesData | null }
@@ -17,22 +17,13 @@ export type WorkerRequest =
   | { readonly op: "timeout" } // what the peer owes did not arrive in time
   | { readonly op: "resend" }; // after a reconnect, or the peer (re)joined
 
-/** The session as the page shows it. */
-export interface Snapshot {
-  readonly role: "host" | "guest";
-  readonly seat: number;
-  readonly rules: RulesData | null;
-  readonly rulesOffered: RulesData | null;
-  readonly observation: ObservationData | null;
-  readonly legal: readonly string[];
-  readonly waitingFor: string | null;
-  readonly scores: readonly [number, number];
-  readonly over: boolean;
-  readonly failure: FailureView | null;
+/** The session as the page shows it: the view's session part, and what the timers need. */
+export type Snapshot = Pick<PeerView, "role" | "seat" | "rules" | "rulesOffered" | "observation" | "legal"
+  | "waitingFor" | "scores" | "over" | "failure"> & {
   readonly unacknowledged: number;
   /** Messages delivered from the peer so far: a new one restarts the timer on what it owes. */
   readonly received: number;
-}
+};
 
 export interface WorkerReply {
   /** Frames to send, only after `state` is stored (write-ahead, protocol.md §5.4). */

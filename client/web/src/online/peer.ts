@@ -76,7 +76,7 @@ class Peer implements OnlinePeer {
   private verified: number[];
   private localFailure: FailureView | null = null;
   private relay: RelayClient | null = null;
-  private worker: PeerWorker | null;
+  private worker: PeerWorker | null = null;
   private state: string | null = null;
   private room: string | null;
   private unsaved: Uint8Array[] = [];
@@ -104,7 +104,17 @@ class Peer implements OnlinePeer {
     this.records = store.records(linkId);
     this.verified = this.records.map((record) => record.hand);
     if (invite.room !== null) this.link = formatInvite(invite as Invite);
-    this.worker = env.makeWorker();
+    try {
+      this.worker = env.makeWorker();
+    } catch (exc) {
+      // No worker here (an old browser, a page policy): say so, connect nowhere.
+      this.worker = null;
+      this.localFailure = failure("LocalError", "this browser", "worker",
+        `this browser cannot run the online peer (${exc instanceof Error ? exc.message : String(exc)})`);
+      this.ended = true;
+      this.connection = "closed";
+      return;
+    }
     this.worker.onReply = (reply) => this.onReply(reply);
     this.worker.onError = (message) => this.fail(failure("LocalError", "this browser", "worker",
       `the online peer stopped in this browser: ${message}`));
@@ -112,7 +122,8 @@ class Peer implements OnlinePeer {
 
   /** Make the session (new or from storage), then connect to the relay. */
   begin(request: WorkerRequest): void {
-    this.worker!.post(request);
+    if (this.worker === null) return;
+    this.worker.post(request);
     this.relay = new RelayClient({
       relay: websocketBase(this.invite.relay), room: this.room, seat: this.role === "host" ? 0 : 1,
       token: this.token, ticket: this.ticket, giveUpAfter: this.settings.giveUpAfter, timers: this.env.timers,
@@ -320,6 +331,8 @@ class Peer implements OnlinePeer {
         this.close();
         break;
     }
+    // Back in touch: the peer gets its whole time again (as the terminal does).
+    if (event.kind === "connected" || event.kind === "reconnected" || event.kind === "peer-joined") this.stopTimer();
     this.restartTimer();
     const notices = this.pendingNotices;
     this.pendingNotices = [];

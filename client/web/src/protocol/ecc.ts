@@ -1,6 +1,7 @@
 /**
  * NIST P-256 arithmetic for the fair deal on x-coordinates only, the twin of
- * gin/ecc.py, via `@noble/curves` (pure JS; it works where WebCrypto does not).
+ * gin/ecc.py: points decoded by `@noble/curves`, multiplied by ecc_vartime.ts
+ * (pure JS, so it works where WebCrypto does not, and synchronously).
  *
  * A point is named by its 32-byte big-endian x and the point used for it is the
  * one with even y (compressed prefix `02`). Because x(k·P) = x(k·(−P)), every
@@ -160,7 +161,7 @@ function resolve(hex: string): Relation {
   return { root, scalar };
 }
 
-// Built on a card's first use: 520 points each, about 3 MB for all 52.
+// Built on a card's first use: 520 points each, about 4 MB for all 52 (node heap).
 const windowTables = new Map<number, vt.Affine[]>();
 
 function mulRoot(root: string | number, k: bigint): bigint {

@@ -17,24 +17,23 @@ import { type Observation, Phase } from "../engine/observation.ts";
 import { pyRepr } from "../engine/pyrepr.ts";
 import { Ruleset } from "../engine/rules.ts";
 import { auditRecord } from "./audit.ts";
-import { equalBytes, fromBigInt, toBigInt } from "./bytes.ts";
+import { equalBytes, toBigInt } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
-import * as ecc from "./ecc.ts";
 import * as fd from "./fairdeal.ts";
 import type { MapKey, Value } from "./msgpack.ts";
 import { HandRecord, Score, Step } from "./records.ts";
-import { coin, firstDealerFor, HandState, otherRole, rulesDigest } from "./session_hand.ts";
+import * as deal from "./session_deal.ts";
+import { KEY_BYTES, keyBytes } from "./session_deal.ts";
 import {
   CardDrawn, CheatDetected, type Failure, HandDealt, HandScored, HandVerified, MatchOver, MatchStarted, Moved,
   PeerAborted, RulesDeclined, RulesOffered, type SessionEvent,
 } from "./session_events.ts";
-import * as sp from "./shuffle_proof.ts";
+import { coin, firstDealerFor, HandState, otherRole, rulesDigest } from "./session_hand.ts";
 import * as wire from "./wire.ts";
 
 export const SEATS = ["host", "guest"] as const;
 export type SessionRole = (typeof SEATS)[number];
 export const NONCE_BYTES = 32;
-export const KEY_BYTES = 32;
 export const MAX_ACTION_CHARS = 256;
 export const MAX_REASON_CHARS = 400;
 export const MAX_FIELD_CHARS = 64;
@@ -62,7 +61,6 @@ export interface Outlet {
   fail(failure: Failure): void;
 }
 
-const keyBytes = (key: bigint): Uint8Array => fromBigInt(key, KEY_BYTES);
 
 /** One peer's match: handshake, hands, moves, checks. */
 export class MatchFlow {
@@ -78,12 +76,22 @@ export class MatchFlow {
   private peerCoin: Uint8Array | null = null;
   private match: Match | null = null;
   private hand: HandState | null = null;
+  private readonly io: deal.DealIo;
 
   constructor(readonly role: SessionRole, readonly linkId: Uint8Array, readonly proposed: Ruleset | null,
     private readonly out: Outlet) {
     this.seat = SEATS.indexOf(role);
     this.peer = 1 - this.seat;
     this.agreed = proposed;
+    this.io = {
+      seat: this.seat,
+      peer: this.peer,
+      send: (msgType, fields) => out.send(msgType, fields),
+      random: (n) => out.random(n),
+      handFields: (msg, ...names) => this.handFields(msg, ...names),
+      protocol: (message, field) => this.protocol(message, field),
+      cheat: (message, field) => this.cheat(message, field),
+    };
   }
 
   /** Draw the signing key; the host proposes its rules and commits to its coin. */
@@ -184,11 +192,11 @@ export class MatchFlow {
       case "hello": return this.onHello(msg);
       case "welcome": return this.onWelcome(msg);
       case "start": return this.onStart(msg);
-      case "commit": return this.onCommit(msg);
-      case "deck": return this.onDeck(msg);
-      case "shuffle": return this.onShuffle(msg);
-      case "challenge": return this.onChallenge(msg);
-      case "proof": return this.onProof(msg);
+      case "commit": return deal.onCommit(this.state(), msg, this.io);
+      case "deck": return deal.onDeck(this.state(), msg, this.io);
+      case "shuffle": return deal.onShuffle(this.state(), msg, this.io);
+      case "challenge": return deal.onChallenge(this.state(), msg, this.io);
+      case "proof": return deal.onProof(this.state(), msg, this.io);
       case "deal": return this.onDeal(msg);
       case "move": return this.onMove(msg);
       case "key": return this.onKey(msg);
@@ -273,110 +281,6 @@ export class MatchFlow {
     const hs = new HandState(number, this.match!.dealer, this.seat, this.out.random(fd.SEED_BYTES), this.matchId!);
     this.hand = hs;
     this.out.send("commit", [["h", number], ["c", hs.commits.get(hs.role)!]]);
-  }
-
-  private onCommit(msg: wire.Message): void {
-    this.handFields(msg, "c");
-    const hs = this.state();
-    hs.commits.set(otherRole(hs.role), msg.blob("c", 32));
-    if (hs.role === "first") { // commitments exchanged: the first shuffle may go
-      const message1 = fd.buildMessage1(hs.mine);
-      hs.messages[0] = message1;
-      this.out.send("deck", [["h", hs.number], ["n", 1], ["deck", [...message1]]]);
-    }
-  }
-
-  private onDeck(msg: wire.Message): void {
-    this.handFields(msg, "n", "deck");
-    const hs = this.state();
-    const n = msg.integer("n", 1, 3);
-    if (n !== hs.expectedDeck()) {
-      throw this.protocol(`deck message ${n} while waiting for message ${hs.expectedDeck() ?? "None"}`, "deck.n");
-    }
-    const entries = msg.blobs("deck", fd.DECK_SIZE, { minLen: fd.DECK_SIZE, size: 32 });
-    let deck: fd.Deck;
-    try {
-      deck = fd.validateMessage(entries, `message${n}`);
-    } catch (exc) {
-      if (!(exc instanceof fd.MalformedDeck)) throw exc;
-      throw this.cheat(exc.message, exc.position === null ? exc.field : `${exc.field}[${exc.position}]`);
-    }
-    hs.messages[n - 1] = deck;
-    if (n === 1) { // the second shuffle, and the shadows that prove it (§8.9)
-      const message2 = fd.buildMessage2(hs.mine, deck);
-      hs.messages[1] = message2;
-      this.out.send("deck", [["h", hs.number], ["n", 2], ["deck", [...message2]]]);
-      const shadows = sp.shadows(hs.mine, deck);
-      this.out.send("shuffle", [["h", hs.number], ["s", shadows.flat()]]);
-    } else if (n === 3) {
-      this.sendDeal();
-    }
-  }
-
-  private onShuffle(msg: wire.Message): void {
-    this.handFields(msg, "s");
-    const hs = this.state();
-    const size = sp.ROUNDS * fd.DECK_SIZE;
-    const flat = msg.blobs("s", size, { minLen: size, size: ecc.COORD_BYTES });
-    hs.shadows = Array.from({ length: sp.ROUNDS }, (_, r) => flat.slice(r * fd.DECK_SIZE, (r + 1) * fd.DECK_SIZE));
-    hs.challenge = this.out.random(1)[0]! % (1 << sp.ROUNDS);
-    this.out.send("challenge", [["h", hs.number], ["c", hs.challenge]]);
-    const message3 = fd.buildMessage3(hs.mine, hs.messages[1]!);
-    hs.messages[2] = message3;
-    this.out.send("deck", [["h", hs.number], ["n", 3], ["deck", [...message3]]]);
-  }
-
-  private onChallenge(msg: wire.Message): void {
-    this.handFields(msg, "c");
-    const hs = this.state();
-    hs.challenge = msg.integer("c", 0, (1 << sp.ROUNDS) - 1);
-    const openings = sp.openRounds(hs.mine, hs.challenge);
-    this.out.send("proof", [
-      ["h", hs.number],
-      ["seeds", openings.filter((o) => o.seed !== null).map((o) => o.seed!)],
-      ["tau", openings.flatMap((o) => [...o.tau])],
-      ["keys", openings.flatMap((o) => o.keys.map(keyBytes))],
-    ]);
-  }
-
-  private onProof(msg: wire.Message): void {
-    this.handFields(msg, "seeds", "tau", "keys");
-    const hs = this.state();
-    const challenge = hs.challenge!;
-    const ones = [0, 1, 2, 3].filter((r) => (challenge >> r) & 1).length;
-    const seeds = msg.blobs("seeds", sp.ROUNDS - ones, { minLen: sp.ROUNDS - ones, size: fd.SEED_BYTES });
-    const size = ones * fd.DECK_SIZE;
-    const taus = msg.integers("tau", size, 0, fd.DECK_SIZE - 1, size);
-    const keys = msg.blobs("keys", size, { minLen: size, size: KEY_BYTES });
-    const [m1, m2] = hs.messages;
-    let opened = 0;
-    let seedAt = 0;
-    for (let r = 0; r < sp.ROUNDS; r++) {
-      const bit = (challenge >> r) & 1;
-      let opening: sp.Opening;
-      if (bit) {
-        const part = [opened * fd.DECK_SIZE, (opened + 1) * fd.DECK_SIZE] as const;
-        opening = { seed: null, tau: taus.slice(...part), keys: keys.slice(...part).map(toBigInt) };
-        opened += 1;
-      } else {
-        opening = { seed: seeds[seedAt++]!, tau: [], keys: [] };
-      }
-      const why = sp.checkRound(m1!, m2!, hs.shadows![r]!, bit, opening);
-      if (why !== null) {
-        throw this.cheat(`proof[${r}]: message 2 is not proven a shuffle of message 1: ${why}`, `proof[${r}]`);
-      }
-    }
-    hs.shuffleProven = true;
-    this.sendDeal();
-  }
-
-  private sendDeal(): void {
-    const hs = this.state();
-    const positions = [...dealtPositions(this.peer === hs.dealer), UPCARD_POSITION];
-    const keys = positions.map((p) => hs.mine.positionKeys[p]!);
-    for (const p of positions) hs.keysSent.add(p);
-    hs.steps.push(new Step(this.seat, null, positions.map((p, i) => [p, keys[i]!] as const)));
-    this.out.send("deal", [["h", hs.number], ["keys", keys.map(keyBytes)]]);
   }
 
   private onDeal(msg: wire.Message): void {
