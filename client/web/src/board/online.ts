@@ -29,6 +29,7 @@ function momentOf(obs: Observation | null): string {
 export class OnlineGame implements Play {
   readonly online = true;
   readonly them = FRIEND;
+  readonly botPlays: boolean;
   /** The latest view of the peer (the board reads the connection, records… from it);
    * set in the constructor, since subscribe calls back at once with the current view. */
   view!: PeerView;
@@ -43,6 +44,7 @@ export class OnlineGame implements Play {
 
   /** `bot`: the computer that plays this seat (`?bot=LEVEL`), or null for the person. */
   constructor(readonly peer: OnlinePeer, private readonly bot: players.Player | null = null) {
+    this.botPlays = bot !== null;
     peer.subscribe((view, notices) => this.update(view, notices));
     if (this.view === undefined) throw new Error("the online peer did not report its view on subscribe");
   }
