@@ -363,6 +363,11 @@ def test_a_bot_plays_the_guests_seat_from_the_link(open_page: Any) -> None:
     page.wait_state("match-over", timeout=60_000)
     played = page.fake("return [peer.seat, peer.match.over, peer.sent.length > 0];")
     assert played == [1, True, True]
+    # Nobody sits at a bot's seat to close the hands' windows: each closes by itself,
+    # and the last gives way to the match's result.
+    page.page.wait_for_function(
+        "() => / the match$/.test(document.querySelector('#dialog-title').textContent)",
+        timeout=15_000)
     # Every hand the guest's bot played was verified, and its record is offered.
     verified = page.fake("return peer.verified;")
     assert verified == list(range(1, len(verified) + 1))

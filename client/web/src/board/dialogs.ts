@@ -42,9 +42,17 @@ export function dialogOpen(): boolean {
   return dialog().open;
 }
 
+let opened = 0;
+
+/** Counts the windows opened: a window still open with the same count is the same window. */
+export function dialogCount(): number {
+  return opened;
+}
+
 /** Show a window; `cancel` runs when it is closed with Esc. */
 export function openDialog(title: string, body: Node[], buttons: DialogButton[], cancel?: () => void): void {
   const box = dialog();
+  opened += 1;
   byId("dialog-title").textContent = title;
   fill(byId("dialog-body"), ...body);
   const row = byId("dialog-buttons");

@@ -97,6 +97,7 @@ function newSeed(): number {
  * computer deals the first hand, so the player is offered the first upcard. */
 export class Game implements Play {
   readonly online = false;
+  readonly botPlays = false;
   readonly them = THEM;
   match: Match;
   vs: Strength;

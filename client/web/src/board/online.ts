@@ -29,8 +29,10 @@ function momentOf(obs: Observation | null): string {
 export class OnlineGame implements Play {
   readonly online = true;
   readonly them = FRIEND;
-  /** The latest view of the peer (the board reads the connection, records… from it). */
-  view: PeerView;
+  readonly botPlays: boolean;
+  /** The latest view of the peer (the board reads the connection, records… from it);
+   * set in the constructor, since subscribe calls back at once with the current view. */
+  view!: PeerView;
   private obs: Observation | null = null;
   private legalActions: Action[] = [];
   private rulesInPlay: Ruleset | null = null;
@@ -42,9 +44,9 @@ export class OnlineGame implements Play {
 
   /** `bot`: the computer that plays this seat (`?bot=LEVEL`), or null for the person. */
   constructor(readonly peer: OnlinePeer, private readonly bot: players.Player | null = null) {
-    this.view = null as unknown as PeerView; // set at once: subscribe calls back with the current view
+    this.botPlays = bot !== null;
     peer.subscribe((view, notices) => this.update(view, notices));
-    if (this.view === null) throw new Error("the online peer did not report its view on subscribe");
+    if (this.view === undefined) throw new Error("the online peer did not report its view on subscribe");
   }
 
   /** Called with each new view and its notices, after the table was told. */

@@ -27,6 +27,8 @@ export interface AutoMove {
 export interface Play {
   /** Local: the strength, rules and new-match choices apply; online they are hidden. */
   readonly online: boolean;
+  /** The computer plays this seat (`?bot=LEVEL`): nobody is there to close windows. */
+  readonly botPlays: boolean;
   /** The other player in sentences: "The computer", "Your friend". */
   readonly them: string;
   /** The label over their cards: "Computer (normal)", "Your friend (host)". */

@@ -17,7 +17,7 @@ import type { Observation } from "../engine/observation.ts";
 import { Phase } from "../engine/observation.ts";
 import { PRESETS } from "../engine/rules.ts";
 import {
-  alertDialog, closeDialog, confirm, dialogOpen, handOverDialog, howToPlayDialog, keysDialog,
+  alertDialog, closeDialog, confirm, dialogCount, dialogOpen, handOverDialog, howToPlayDialog, keysDialog,
   knockDialog, matchEndDialog, pileDialog,
 } from "./dialogs.ts";
 import { byId } from "./dom.ts";
@@ -214,6 +214,13 @@ export class Table implements KeyActions {
     const totals = this.game.totals;
     const next = totals ? "See the match's result" : this.game.online ? "Close" : "Next hand";
     handOverDialog(obs, next, this.game.them, () => this.next(), () => this.render());
+    if (this.game.botPlays) {
+      // Nobody reads it at this seat: it moves on by itself, as a person would after a look.
+      const shown = dialogCount();
+      window.setTimeout(() => {
+        if (dialogOpen() && dialogCount() === shown) this.next();
+      }, Math.max(1500, 4 * this.delay));
+    }
   }
 
   /** After a hand: the match's end, or the next deal. */
