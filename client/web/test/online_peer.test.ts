@@ -13,7 +13,7 @@ import type { PeerNotice, PeerView } from "../src/online/api.ts";
 import { type EventLike, type FailureLike, PeerCore, type SessionLike, type SessionMaker } from "../src/online/core.ts";
 import { decodeSecret, encodeSecret, formatInvite, InvalidLink, linkIdHex, parseInvite, relayOfPage } from "../src/online/links.ts";
 import { createOnline, type PeerWorker } from "../src/online/peer.ts";
-import { backoff, type SocketLike, type Timers } from "../src/online/relay.ts";
+import { backoff, RelayClient, type SocketLike, type Timers } from "../src/online/relay.ts";
 import { decodeState, encodeState, toBase64 } from "../src/online/state_codec.ts";
 
 const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i);
@@ -485,4 +485,26 @@ test("a link of another relay is not joined from this page, and says where to op
   assert.deepEqual(w.addresses, []);
   assert.match(seen.view!.failure!.reason,
     /for the relay at https:\/\/elsewhere\.example, and this page was served by http:\/\/relay\.test:8765/);
+});
+
+test("frames leave below the relay's flood limit: a burst of 50, then 15 a second", () => {
+  const timers = new FakeTimers();
+  const journal: string[] = [];
+  const sockets: FakeSocket[] = [];
+  const client = new RelayClient({
+    relay: "ws://relay.test", room: ROOM, seat: 1, token: "a".repeat(32), ticket: null, timers,
+    openSocket: (url) => { const s = new FakeSocket(url, journal); sockets.push(s); return s; },
+  }, () => {});
+  client.start();
+  sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
+  for (let i = 0; i < 80; i++) assert.equal(client.send(bytes(`m${i}`)), true);
+  assert.equal(sockets[0]!.sent.length, 50);
+  timers.advance(1000);
+  assert.equal(sockets[0]!.sent.length, 65);
+  timers.advance(1000);
+  assert.equal(sockets[0]!.sent.length, 80);
+  assert.deepEqual(sockets[0]!.sent.slice(48, 52), ["m48", "m49", "m50", "m51"]); // in order
+  // Disconnected, nothing is queued: the session re-sends after reconnecting.
+  sockets[0]!.drop(1006);
+  assert.equal(client.send(bytes("lost")), false);
 });

@@ -269,7 +269,8 @@ export class RelayClient {
       this.tokens = Math.min(SEND_BURST, this.tokens + ((now - this.tokensAt) / 1000) * SEND_RATE);
     }
     this.tokensAt = now;
-    while (this.queue.length > 0 && this.tokens >= 1) {
+    // A token refilled over 1/15 s adds up to 0.9999…: count it whole.
+    while (this.queue.length > 0 && this.tokens >= 1 - 1e-9) {
       const socket = this.socket;
       if (socket === null || socket.readyState !== OPEN) {
         this.queue = [];
@@ -282,7 +283,7 @@ export class RelayClient {
       this.pacer = this.timers.setTimeout(() => {
         this.pacer = null;
         this.pump();
-      }, ((1 - this.tokens) / SEND_RATE) * 1000);
+      }, Math.max(4, Math.ceil(((1 - this.tokens) / SEND_RATE) * 1000)));
     }
   }
 }
