@@ -295,11 +295,12 @@ test("a reload continues the stored match in its role, with the seat's token and
   assert.match(lacking.view!.failure!.reason, /kept in this browser, but not its secret/);
 });
 
-test("a guest joins the link's room in seat 1", async () => {
+test("a guest joins the link's room in seat 1, the link in the page's address", async () => {
   const w = world();
   const peer = w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`);
   const seen = watch(peer);
   await settle();
+  assert.deepEqual(w.addresses, [`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`]);
   assert.match(w.sockets[0]!.url, new RegExp(`^ws://relay.test:8765/j/${ROOM}\\?seat=1&token=[0-9a-f]{32}$`));
   w.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
   await settle();
@@ -475,4 +476,13 @@ test("a browser that cannot start the worker is told so, and connects nowhere", 
   assert.equal(seen.view?.connection, "closed");
   assert.equal(seen.view?.failure?.who, "this browser");
   assert.match(seen.view!.failure!.reason, /cannot run the online peer \(workers are not allowed here\)/);
+});
+
+test("a link of another relay is not joined from this page, and says where to open it", () => {
+  const w = world();
+  const seen = watch(w.online.join(`https://elsewhere.example/j/${ROOM}#${SECRET_TEXT}`));
+  assert.equal(w.sockets.length, 0);
+  assert.deepEqual(w.addresses, []);
+  assert.match(seen.view!.failure!.reason,
+    /for the relay at https:\/\/elsewhere\.example, and this page was served by http:\/\/relay\.test:8765/);
 });

@@ -460,6 +460,13 @@ export function createOnline(env: PeerEnvironment): Online {
           : exc.message;
         return Peer.closed("guest", failure("LocalError", "this browser", "link", why), null, []);
       }
+      const here = relayOfPage(env.location);
+      if (invite.relay !== here) {
+        // The page may talk only to the relay that served it (its connect-src 'self').
+        return Peer.closed("guest", failure("LocalError", "this browser", "link",
+          `This invite link is for the relay at ${invite.relay}, and this page was served by ${here}: `
+          + "open the link itself in the browser's address bar."), null, []);
+      }
       const linkId = linkIdHex(invite.secret);
       const entry = store.load(linkId);
       if (entry?.finished != null || (entry !== null && entry.state === null)) {
@@ -467,6 +474,8 @@ export function createOnline(env: PeerEnvironment): Online {
           `The match of this invite link is over (${entry.finished ?? "ended"}). Ask your friend for a new link to play again.`,
           store.records(linkId));
       }
+      // The page's address becomes the link, so that a reload finds the match.
+      env.setAddress(formatInvite(invite));
       if (entry !== null && entry.state !== null) {
         // This browser keeps the match: continue it in the role it had (a host's
         // page shows its own invite link, so a reload lands here too).
