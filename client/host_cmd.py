@@ -67,12 +67,13 @@ def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "host", help="invite a friend to play online: prints a link to send them",
         description="Open a room for an online match and print the invite link to send "
-        "your friend (who runs `gin join LINK`). The part of the link after '#' is the "
-        "match's secret: it never reaches the relay, and whoever has the link can take the "
-        "seat, so send it privately. With no --relay, a relay runs inside this command on "
-        "this machine's local-network address (see --bind), so the link works for a "
-        "friend on the same network; for a friend elsewhere give a public relay with "
-        "--relay (see docs/running-a-relay.md).")
+        "your friend, who opens it in a browser (nothing to install) or runs "
+        "`gin join LINK`. The part of the link after '#' is the match's secret: it never "
+        "reaches the relay, and whoever has the link can take the seat, so send it "
+        "privately. With no --relay, a relay runs inside this command on this machine's "
+        "local-network address (see --bind), so the link works for a friend on the same "
+        "network; for a friend elsewhere give a public relay with --relay (see "
+        "docs/running-a-relay.md).")
     parser.add_argument("--relay", default=None, metavar="URL",
                         help="the relay to use, e.g. https://relay.example.org (default: "
                         "run one here)")

@@ -310,7 +310,8 @@ class InviteScreen(_InfoScreen):
         yield Static(self.link, id="invite-link", markup=False)
         yield Static("", id="invite-fit", markup=False)
         with VerticalScroll(id="invite-scroll"):
-            yield Static("They run `gin join` and paste it, or choose Friend online → Join. "
+            yield Static("They open it in a browser (nothing to install), or run `gin join` "
+                         "and paste it, or choose Friend online → Join in gin. "
                          "The part after # is the match's secret: it never reaches the "
                          "relay. Send it privately. Press o at the table to see this again.",
                          markup=False)
