@@ -389,6 +389,17 @@ def test_an_online_match_kept_in_this_browser_is_continued_from_its_whole_link(
     assert page.fake("return [peer.role, fake.peers.length];") == ["host", 1]
 
 
+def test_a_kept_match_whose_link_is_lost_can_be_forgotten(open_page: Any) -> None:
+    kept = {"role": "guest", "link": "http://127.0.0.1:1/j/LOST", "savedAt": 1_700_000_000_000}
+    page = open_page(setup={"stored": [kept]})
+    assert page.text("#dialog-title") == "Your online match"
+    page.page.click("#btn-forget")
+    assert page.text("#dialog-title") == "Forget the online match"
+    page.page.click("#dialog-buttons .primary")
+    assert page.fake("return fake.stored();") == []
+    assert page.page.is_checked("#mode input[value=computer]")
+
+
 def test_leaving_goes_back_to_the_computer(open_page: Any) -> None:
     page = open_page(f"{FAKE_LINK_PATH}?delay=5000#s", setup={"arrive": True})
     page.wait_state("playing")

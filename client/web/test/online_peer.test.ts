@@ -293,6 +293,11 @@ test("a reload continues the stored match in its role, with the seat's token and
   // That link has no secret: joining it says where to find the whole link.
   const lacking = watch(again.online.join(again.online.stored()[0]!.link));
   assert.match(lacking.view!.failure!.reason, /kept in this browser, but not its secret/);
+  // Its whole link lost for good, the player forgets it: nothing of it is kept.
+  again.online.forget(`http://relay.test:8765/j/${ROOM}`);
+  assert.deepEqual(again.online.stored(), []);
+  assert.equal(Array.from({ length: first.storage.length }, (_, i) => first.storage.key(i))
+    .filter((key) => key !== null && key.includes(linkIdHex(SECRET))).length, 0);
 });
 
 test("a guest joins the link's room in seat 1, the link in the page's address", async () => {

@@ -16,7 +16,7 @@ import { GinError } from "../engine/errors.ts";
 import { STANDARD } from "../engine/rules.ts";
 import type { Online, OnlinePeer, StoredMatch } from "../online/api.ts";
 import * as players from "../players/index.ts";
-import { alertDialog, openDialog, setUpDialog } from "./dialogs.ts";
+import { alertDialog, confirm, openDialog, setUpDialog } from "./dialogs.ts";
 import { byId, el } from "./dom.ts";
 import { FriendPanel, hostDialog } from "./friend.ts";
 import { Game, type Strength, STRENGTHS } from "./game.ts";
@@ -49,7 +49,7 @@ function modeRadio(value: "computer" | "online"): HTMLInputElement {
 
 /** An online match kept in this browser: its secret is never stored, so it is
  * continued from its whole invite link, pasted here (or opened again). */
-function offerKept(kept: StoredMatch, join: (link: string) => void): void {
+function offerKept(kept: StoredMatch, join: (link: string) => void, forget: () => void): void {
   const when = new Date(kept.savedAt).toLocaleString();
   const input = el("input", { type: "url", id: "kept-link", autocomplete: "off", spellcheck: "false",
     "aria-label": "The whole invite link", placeholder: `${kept.link}#…` });
@@ -59,6 +59,9 @@ function offerKept(kept: StoredMatch, join: (link: string) => void): void {
       + "the secret is never stored."),
     input,
   ], [
+    { label: "Forget it", id: "btn-forget", run: () => confirm("Forget the online match",
+      "Without its whole invite link it cannot be continued. Forget it? Its state and the "
+      + "hand records kept for it leave this browser.", "Forget it", forget) },
     { label: "Play the computer" },
     { label: "Continue", primary: true, id: "btn-continue", run: () => join(input.value.trim()) },
   ]);
@@ -147,7 +150,7 @@ export function startBoard(online: Online | null): void {
     }
   } else if (online !== null) {
     const kept = online.stored()[0];
-    if (kept !== undefined) offerKept(kept, (link) => play(() => online.join(link)));
+    if (kept !== undefined) offerKept(kept, (link) => play(() => online.join(link)), () => online.forget(kept.link));
   }
   if (problem) alertDialog("Your match", problem);
 }

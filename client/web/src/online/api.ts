@@ -125,4 +125,7 @@ export interface Online {
   join(link: string): OnlinePeer;
   /** The online matches this browser keeps, newest first. */
   stored(): readonly StoredMatch[];
+  /** Drop a kept match (its {@link StoredMatch.link}) whose invite link is lost: its
+   * state and records leave this browser, and it is no longer offered. */
+  forget(link: string): void;
 }

@@ -490,6 +490,9 @@ export function createOnline(env: PeerEnvironment): Online {
     stored(): readonly StoredMatch[] {
       return store.stored();
     },
+    forget(link: string): void {
+      store.forget(link);
+    },
   };
 }
 

@@ -92,14 +92,7 @@ export class MatchStore {
   /** Matches in progress, newest first; the links have no secret (open them from the invite). */
   stored(): StoredMatch[] {
     const found: StoredMatch[] = [];
-    if (this.storage === null) return found;
-    let keys: string[];
-    try {
-      keys = Array.from({ length: this.storage.length }, (_, i) => this.storage!.key(i) ?? "");
-    } catch {
-      return found;
-    }
-    for (const key of keys) {
+    for (const key of this.keys()) {
       if (!key.startsWith(PREFIX)) continue;
       const entry = this.load(key.slice(PREFIX.length));
       if (entry !== null && entry.finished === null && entry.state !== null) {
@@ -109,9 +102,30 @@ export class MatchStore {
     return found.sort((a, b) => b.savedAt - a.savedAt);
   }
 
+  /** Drop the kept match whose link (without its secret) is `link`: state and records. */
+  forget(link: string): void {
+    if (this.storage === null) return;
+    for (const key of this.keys()) {
+      if (!key.startsWith(PREFIX)) continue;
+      const linkId = key.slice(PREFIX.length);
+      const entry = this.load(linkId);
+      if (entry !== null && `${entry.relay}/j/${entry.room}` === link) this.remove(linkId);
+    }
+  }
+
   /** True when a match in progress in `room` is kept (whose link's secret the page lacks). */
   keeps(room: string): boolean {
     return this.stored().some((match) => match.link.endsWith(`/j/${room}`));
+  }
+
+  /** The storage's keys (none where it cannot be read). */
+  private keys(): string[] {
+    if (this.storage === null) return [];
+    try {
+      return Array.from({ length: this.storage.length }, (_, i) => this.storage!.key(i) ?? "");
+    } catch {
+      return [];
+    }
   }
 
   private read(key: string): string | null {

@@ -261,4 +261,8 @@ export class FakeOnline implements Online {
   stored(): readonly StoredMatch[] {
     return this.setup.stored ?? [];
   }
+
+  forget(link: string): void {
+    this.setup.stored = (this.setup.stored ?? []).filter((m) => m.link !== link);
+  }
 }
