@@ -9,6 +9,7 @@ import { Observation } from "../src/engine/observation.ts";
 import { Ruleset, STANDARD } from "../src/engine/rules.ts";
 import * as players from "../src/players/index.ts";
 import { Session } from "../src/protocol/session.ts";
+import { CheatDetected } from "../src/protocol/session_events.ts";
 import type { PeerNotice, RecordView } from "../src/online/api.ts";
 import { PeerCore, type SessionMaker } from "../src/online/core.ts";
 import type { Snapshot, WorkerReply, WorkerRequest } from "../src/online/messages.ts";
@@ -20,12 +21,14 @@ const maker: SessionMaker = {
 const randomBytes = (n: number): Uint8Array => crypto.getRandomValues(new Uint8Array(n));
 
 class Side {
-  core = new PeerCore(maker, randomBytes);
+  core: PeerCore;
   snapshot: Snapshot | null = null;
   state: string | null = null;
   readonly records: RecordView[] = [];
   readonly notices: PeerNotice[] = [];
-  constructor(readonly outbox: Uint8Array[]) {}
+  constructor(readonly outbox: Uint8Array[], sessions: SessionMaker = maker) {
+    this.core = new PeerCore(sessions, randomBytes);
+  }
   handle(request: WorkerRequest): void {
     const reply: WorkerReply = this.core.handle(request);
     this.snapshot = reply.snapshot ?? this.snapshot;
@@ -36,18 +39,10 @@ class Side {
   }
 }
 
-test("two worker cores play a whole match, one restored mid-match, and keep the same records", () => {
-  const secret = randomBytes(32);
-  const toGuest: Uint8Array[] = [];
-  const toHost: Uint8Array[] = [];
-  const host = new Side(toGuest);
-  const guest = new Side(toHost);
-  const rules = new Ruleset({ ...STANDARD, name: "short", target: 30 });
-  host.handle({ op: "start", role: "host", secret, rules: rules.toDict() });
-  guest.handle({ op: "start", role: "guest", secret, rules: null });
+/** Both sides move (normal against normal) and trade frames until nothing moves or `stop()`. */
+function play(host: Side, toHost: Uint8Array[], guest: Side, toGuest: Uint8Array[], stop: () => boolean): void {
   const bots = [players.get("normal", 3), players.get("normal", 4)];
-  let restored = false;
-  for (let step = 0; step < 5000; step++) {
+  for (let step = 0; step < 5000 && !stop(); step++) {
     let moved = false;
     for (const [side, inbox] of [[host, toHost], [guest, toGuest]] as const) {
       while (inbox.length > 0) {
@@ -66,6 +61,21 @@ test("two worker cores play a whole match, one restored mid-match, and keep the 
       side.handle({ op: "act", action: bots[seat]!.choose(obs, snap.legal.map(parseAction)).toString() });
       moved = true;
     }
+    if (!moved) break;
+  }
+}
+
+test("two worker cores play a whole match, one restored mid-match, and keep the same records", () => {
+  const secret = randomBytes(32);
+  const toGuest: Uint8Array[] = [];
+  const toHost: Uint8Array[] = [];
+  const host = new Side(toGuest);
+  const guest = new Side(toHost);
+  const rules = new Ruleset({ ...STANDARD, name: "short", target: 30 });
+  host.handle({ op: "start", role: "host", secret, rules: rules.toDict() });
+  guest.handle({ op: "start", role: "guest", secret, rules: null });
+  let restored = false;
+  play(host, toHost, guest, toGuest, () => {
     if (!restored && guest.records.length === 1) {
       // A reload: a new core from the stored state; its offer and unacknowledged messages go again.
       restored = true;
@@ -73,8 +83,8 @@ test("two worker cores play a whole match, one restored mid-match, and keep the 
       guest.handle({ op: "restore", secret, state: guest.state! });
       assert.equal(guest.snapshot?.role, "guest");
     }
-    if (!moved) break;
-  }
+    return false;
+  });
   assert.ok(restored, "the guest was restored mid-match");
   assert.ok(host.snapshot!.over && guest.snapshot!.over);
   assert.equal(host.snapshot!.failure, null);
@@ -91,4 +101,34 @@ test("two worker cores play a whole match, one restored mid-match, and keep the 
     assert.equal(mine.name, theirs.name);
     assert.deepEqual(steps(mine.json), steps(theirs.json));
   }
+});
+
+test("a hand that fails its audit leaves its evidence to download, named -failed as gin names it", () => {
+  // The guest's session finds the first hand's audit failed (its event says so, with the record).
+  const lying: SessionMaker = {
+    create: (role, secret, rules, random) => {
+      const session = new Session(role, secret, rules, random);
+      const events = session.events.bind(session);
+      session.events = () => events().map((event) => (event.kind === "HandVerified" && role === "guest"
+        ? new CheatDetected("host", "message2[7]", "the host's message 2 is not its shuffle", event.record)
+        : event));
+      return session;
+    },
+    restore: maker.restore,
+  };
+  const secret = randomBytes(32);
+  const toGuest: Uint8Array[] = [];
+  const toHost: Uint8Array[] = [];
+  const host = new Side(toGuest);
+  const guest = new Side(toHost, lying);
+  host.handle({ op: "start", role: "host", secret, rules: STANDARD.toDict() });
+  guest.handle({ op: "start", role: "guest", secret, rules: null });
+  play(host, toHost, guest, toGuest, () => guest.records.length > 0);
+  const [evidence] = guest.records;
+  assert.equal(evidence?.failed, true);
+  assert.match(evidence!.name, /^gin-[0-9a-f]{32}-hand-01-failed\.json$/);
+  assert.equal(JSON.parse(evidence!.json).hand, 1);
+  const failed = guest.notices.find((n) => n.kind === "failed");
+  assert.ok(failed && failed.kind === "failed" && failed.failure.who === "host" && failed.failure.proven);
+  assert.equal(host.records[0]?.failed, false);
 });

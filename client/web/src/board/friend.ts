@@ -239,7 +239,8 @@ export class FriendPanel {
     const list = byId("records");
     fill(list, ...records.map((record) => {
       const button = el("button", { type: "button", class: "small", "data-hand": record.hand },
-        `Hand ${record.hand}: download the record`);
+        record.failed ? `Hand ${record.hand}: download the evidence (failed its check)`
+          : `Hand ${record.hand}: download the record`);
       button.addEventListener("click", () => download(record));
       return el("li", {}, button);
     }));

@@ -43,13 +43,17 @@ export interface FailureView {
   readonly proven: boolean;
 }
 
-/** One verified hand: its record in exactly the format `gin audit` reads. */
+/** One verified hand (or the evidence of one that failed): its record in exactly the
+ * format `gin audit` reads. */
 export interface RecordView {
   readonly hand: number;
   /** The record's file name, for example "gin-3f9a…-hand-02.json". */
   readonly name: string;
   /** The record's JSON text (gin/records.py's HandRecord.to_json). */
   readonly json: string;
+  /** The evidence of a hand that failed its hand-end audit (named …-failed.json, as the
+   * terminal saves it): `gin audit` shows what failed and who is at fault. */
+  readonly failed: boolean;
 }
 
 /** Something that happened, in order, for messages and animations. */

@@ -37,7 +37,8 @@ export type EventLike =
   | { readonly kind: "HandScored"; readonly handNumber: number; readonly scores: readonly [number, number] }
   | { readonly kind: "HandVerified"; readonly handNumber: number; readonly record: RecordLike }
   | { readonly kind: "MatchOver"; readonly winner: number; readonly forfeitedBy: string | null }
-  | (FailureLike & { readonly kind: "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "RulesDeclined" });
+  | (FailureLike & { readonly kind: "CheatDetected"; readonly record: RecordLike | null })
+  | (FailureLike & { readonly kind: "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "RulesDeclined" });
 
 /** What the worker needs of a session (src/protocol/session.ts's Session has it). */
 export interface SessionLike {
@@ -70,8 +71,8 @@ export interface SessionMaker {
 }
 
 /** A record's file name: gin, the match id, the hand ("gin-3f9a…-hand-02.json"). */
-export function recordName(record: RecordLike): string {
-  return `gin-${toHex(record.matchId)}-hand-${String(record.handNumber).padStart(2, "0")}.json`;
+export function recordName(record: RecordLike, failed = false): string {
+  return `gin-${toHex(record.matchId)}-hand-${String(record.handNumber).padStart(2, "0")}${failed ? "-failed" : ""}.json`;
 }
 
 export function failureView(failure: FailureLike): FailureView {
@@ -162,11 +163,17 @@ export class PeerCore {
         notices.push({ kind: "hand-scored", hand: event.handNumber, scores: this.lastScored });
         break;
       case "HandVerified":
-        records.push({ hand: event.handNumber, name: recordName(event.record), json: event.record.toJson() });
+        records.push({ hand: event.handNumber, name: recordName(event.record), json: event.record.toJson(), failed: false });
         notices.push({ kind: "hand-verified", hand: event.handNumber });
         break;
       case "MatchOver": notices.push({ kind: "match-over", winner: event.winner, forfeitBy: event.forfeitedBy }); break;
-      default: notices.push({ kind: "failed", failure: failureView(event) });
+      default:
+        // The hand-end audit's evidence, kept like a verified hand's record (gin saves it too).
+        if (event.kind === "CheatDetected" && event.record !== null) {
+          const record = event.record;
+          records.push({ hand: record.handNumber, name: recordName(record, true), json: record.toJson(), failed: true });
+        }
+        notices.push({ kind: "failed", failure: failureView(event) });
     }
   }
 

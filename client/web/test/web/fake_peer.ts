@@ -204,6 +204,7 @@ export class FakePeer implements OnlinePeer {
         hand,
         name: `gin-fake-hand-${String(hand).padStart(2, "0")}.json`,
         json: JSON.stringify({ fake: true, hand, history: obs.history.map((e) => [e.player, e.kind]) }),
+        failed: false,
       });
       this.pending.push({ kind: "hand-verified", hand });
       if (match.over) this.pending.push({ kind: "match-over", winner: match.totals!.winner, forfeitBy: null });
