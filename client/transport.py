@@ -29,7 +29,7 @@ import secrets
 import ssl
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Self
@@ -186,10 +186,30 @@ class TransportSettings:
     backoff: Callable[[int], float] = field(default_factory=ExponentialBackoff)
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     inbox_limit: int = 256  # peer frames buffered before reading pauses
-    # Pace sends below a relay's default flood limit (20 frames/s, bursts of 100),
-    # so a burst (a fast bot, a resend after reconnecting) is never cut off as a flood.
+    # Pace sends below the relay's flood limit, so a burst (a fast bot, a resend after
+    # reconnecting) is never cut off as a flood: the share below of the limit the
+    # relay's welcome states, or these (under a default relay's 20 frames/s, bursts
+    # of 100) when it states none. None: no pacing.
     send_rate: float | None = 15.0
     send_burst: float = 50.0
+
+
+#: The share of a relay's stated rate and burst a client uses (room for timing jitter).
+RATE_SHARE = 0.75
+BURST_SHARE = 0.5
+
+
+def pace_for(hello: Mapping[str, Any], settings: TransportSettings) -> tuple[float | None, float]:
+    """The send rate and burst for a relay whose welcome is ``hello``: a share of the
+    limits it states, else the settings' (no pacing stays no pacing)."""
+    rate, burst = hello.get("rate"), hello.get("burst")
+    if settings.send_rate is None or not _positive(rate) or not _positive(burst):
+        return settings.send_rate, settings.send_burst
+    return RATE_SHARE * float(rate), max(1.0, BURST_SHARE * float(burst))
+
+
+def _positive(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < 1e9
 
 
 # -------------------------------------------------------------------- inbox
@@ -262,7 +282,8 @@ class RelayTransport:
         self._task: asyncio.Task[None] | None = None
         self._closed: Closed | None = None
         self._yielded_closed = False
-        self._tokens = self.settings.send_burst
+        self._send_rate, self._send_burst = self.settings.send_rate, self.settings.send_burst
+        self._tokens = self._send_burst
         self._tokens_at: float | None = None
 
     @classmethod
@@ -349,14 +370,14 @@ class RelayTransport:
         return True
 
     async def _pace(self) -> None:
-        """Token bucket: wait until a send fits under ``settings.send_rate``."""
-        rate = self.settings.send_rate
+        """Token bucket: wait until a send fits under the send rate (:func:`pace_for`)."""
+        rate = self._send_rate
         if rate is None:
             return
         loop = asyncio.get_running_loop()
         now = loop.time()
         if self._tokens_at is not None:
-            self._tokens = min(self.settings.send_burst,
+            self._tokens = min(self._send_burst,
                                self._tokens + (now - self._tokens_at) * rate)
         self._tokens_at = now
         if self._tokens < 1:
@@ -477,6 +498,8 @@ class RelayTransport:
             self.ticket = ticket
         max_frame = hello.get("max_frame")
         self.max_frame = max_frame if isinstance(max_frame, int) else None
+        self._send_rate, self._send_burst = pace_for(hello, self.settings)
+        self._tokens = min(self._tokens, self._send_burst)
         self._inbox.force(first)
         peer = hello.get("peer")
         if peer == "connected":

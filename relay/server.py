@@ -542,6 +542,8 @@ class Relay:
             peer=other.peer_state(),
             grace=self.config.grace,
             max_frame=self.config.max_frame,
+            rate=self.config.rate,
+            burst=self.config.burst,
             ticket=self._ids.ticket(room.id, seat_no, token, seat.since),
         )
         # Ahead of any frames buffered while the seat was empty.

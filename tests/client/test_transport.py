@@ -27,6 +27,7 @@ from client.transport import (
     TransportError,
     TransportSettings,
     WaitingForPeer,
+    pace_for,
 )
 from relay.server import Relay, serve
 from relay.testing import TEST_CONFIG, TOKEN_C, TcpProxy, WireClient, close_of, join
@@ -109,26 +110,44 @@ async def test_host_and_guest_see_each_other_and_exchange_frames(relay: Relay) -
     await guest.close()
 
 
-async def test_sends_are_paced_under_the_relay_flood_limit(relay: Relay) -> None:
+def test_the_pace_is_a_share_of_the_limits_the_relay_states() -> None:
+    default = TransportSettings()
+    assert pace_for({"rate": 20, "burst": 100}, default) == (15.0, 50.0)  # a default relay
+    assert pace_for({"rate": 500.0, "burst": 5000}, default) == (375.0, 2500.0)  # gin host's
+    # A relay that states nothing, or nonsense, gets the defaults; no pacing stays so.
+    for hello in ({}, {"rate": 0, "burst": 10}, {"rate": True, "burst": 10},
+                  {"rate": "fast", "burst": 10}, {"rate": 1e99, "burst": 10}):
+        assert pace_for(hello, default) == (15.0, 50.0), hello
+    assert pace_for({"rate": 20, "burst": 100}, replace(default, send_rate=None))[0] is None
+
+
+async def test_sends_are_paced_under_the_limit_the_relay_states() -> None:
     waits: list[float] = []
 
     async def record(delay: float) -> None:
         waits.append(delay)
+        await asyncio.sleep(delay)  # really: the relay holds the client to its limit
 
-    paced = settings(send_rate=10.0, send_burst=5.0, sleep=record)
-    host = await RelayTransport.host(url(relay.port), settings=paced)
-    guest = await RelayTransport.join(url(relay.port), host.room, settings=settings())
-    await events(host, 3)
-    sent = [b"%02d" % i for i in range(20)]
-    for frame in sent:
-        assert await host.send(frame)
-    # The burst goes at once; each later frame waits for its share of the rate.
-    assert len(waits) >= 14
-    assert all(0 < w <= 0.1 + 1e-6 for w in waits)
-    await events(guest, 2)
-    assert await events(guest, 20) == [Frame(frame) for frame in sent]
-    await host.close()
-    await guest.close()
+    relay = await serve(replace(TEST_CONFIG, rate=40.0, burst=10))
+    try:
+        # The settings' own pace (10 a second, bursts of 50) is for relays that state none.
+        paced = settings(send_rate=10.0, send_burst=50.0, sleep=record)
+        host = await RelayTransport.host(url(relay.port), settings=paced)
+        guest = await RelayTransport.join(url(relay.port), host.room, settings=settings())
+        await events(host, 3)
+        sent = [b"%02d" % i for i in range(20)]
+        for frame in sent:
+            assert await host.send(frame)
+        # A burst of 5 (half of 10) goes at once; each later frame waits for its share
+        # of 30 a second (three quarters of 40), not of 10.
+        assert len(waits) >= 14
+        assert all(0 < w <= 1 / 30 + 1e-6 for w in waits)
+        await events(guest, 2)
+        assert await events(guest, 20) == [Frame(frame) for frame in sent]
+        await host.close()
+        await guest.close()
+    finally:
+        await relay.close()
 
 
 async def test_dropped_connection_reconnects_to_the_same_seat(

@@ -32,6 +32,8 @@ async def test_new_room_then_guest_and_frames_both_ways(start_relay: StartRelay)
         "peer": "absent",
         "grace": relay.config.grace,
         "max_frame": relay.config.max_frame,
+        "rate": relay.config.rate,
+        "burst": relay.config.burst,
         "ticket": host.hello["ticket"],
     }
     guest = await join(relay, host.room)

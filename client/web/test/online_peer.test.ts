@@ -13,7 +13,7 @@ import type { PeerNotice, PeerView } from "../src/online/api.ts";
 import { type EventLike, type FailureLike, PeerCore, type SessionLike, type SessionMaker } from "../src/online/core.ts";
 import { decodeSecret, encodeSecret, formatInvite, InvalidLink, linkIdHex, parseInvite, relayOfPage } from "../src/online/links.ts";
 import { createOnline, type PeerWorker } from "../src/online/peer.ts";
-import { backoff, RelayClient, type SocketLike, type Timers } from "../src/online/relay.ts";
+import { backoff, paceFor, RelayClient, type SocketLike, type Timers } from "../src/online/relay.ts";
 import { decodeState, encodeState, toBase64 } from "../src/online/state_codec.ts";
 
 const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i);
@@ -490,6 +490,23 @@ test("a link of another relay is not joined from this page, and says where to op
   assert.deepEqual(w.addresses, []);
   assert.match(seen.view!.failure!.reason,
     /for the relay at https:\/\/elsewhere\.example, and this page was served by http:\/\/relay\.test:8765/);
+});
+
+test("frames leave at a share of the limits the relay's welcome states: half its burst, 3/4 of its rate", () => {
+  const timers = new FakeTimers();
+  const sockets: FakeSocket[] = [];
+  const client = new RelayClient({
+    relay: "ws://relay.test", room: ROOM, seat: 1, token: "a".repeat(32), ticket: null, timers,
+    openSocket: (url) => { const s = new FakeSocket(url, []); sockets.push(s); return s; },
+  }, () => {});
+  client.start();
+  sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected", rate: 40, burst: 10 });
+  for (let i = 0; i < 40; i++) assert.equal(client.send(bytes(`m${i}`)), true);
+  assert.equal(sockets[0]!.sent.length, 5);
+  timers.advance(1000);
+  assert.equal(sockets[0]!.sent.length, 35);
+  assert.deepEqual(paceFor({ rate: 500, burst: 5000 }), [375, 2500]); // gin host's relay
+  assert.deepEqual(paceFor({ rate: true, burst: 10 }), [15, 50]); // nonsense: the defaults
 });
 
 test("frames leave below the relay's flood limit: a burst of 50, then 15 a second", () => {

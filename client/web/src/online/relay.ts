@@ -68,9 +68,21 @@ export interface RelayOptions {
 const FINAL_CODES = new Set([1000, 1002, 1003, 1007, 1008, 1009, 1010, 4000, 4400, 4404, 4410]);
 const TICKET = /^[A-Za-z0-9_-]{32}$/;
 const OPEN = 1;
-// Below the relay's default flood limit (20 frames/s, bursts of 100), as the terminal paces.
+// Below the relay's flood limit, as the terminal paces (client/transport.py's pace_for):
+// a share of the rate and burst its welcome states, or these (under a default relay's
+// 20 frames/s, bursts of 100) when it states none.
 const SEND_RATE = 15;
 const SEND_BURST = 50;
+const RATE_SHARE = 0.75;
+const BURST_SHARE = 0.5;
+
+/** The send rate (frames/s) and burst for a relay whose welcome is `hello`. */
+export function paceFor(hello: Record<string, unknown>): [number, number] {
+  const { rate, burst } = hello;
+  const positive = (x: unknown): x is number => typeof x === "number" && x > 0 && x < 1e9;
+  return positive(rate) && positive(burst) ? [RATE_SHARE * rate, Math.max(1, BURST_SHARE * burst)]
+    : [SEND_RATE, SEND_BURST];
+}
 const OPEN_TIMEOUT_MS = 10_000;
 
 /** A random seat token: 32 lowercase hex digits. */
@@ -99,6 +111,8 @@ export class RelayClient {
   private retry: unknown = null;
   private openTimer: unknown = null;
   private queue: Uint8Array[] = [];
+  private sendRate = SEND_RATE;
+  private sendBurst = SEND_BURST;
   private tokens = SEND_BURST;
   private tokensAt: number | null = null;
   private pacer: unknown = null;
@@ -205,6 +219,8 @@ export class RelayClient {
     this.socket = socket;
     this.room = hello.room;
     if (typeof hello.ticket === "string" && TICKET.test(hello.ticket)) this.ticket = hello.ticket;
+    [this.sendRate, this.sendBurst] = paceFor(hello);
+    this.tokens = Math.min(this.tokens, this.sendBurst);
     const attempts = this.attempt;
     this.attempt = 0;
     this.outageSince = null;
@@ -261,12 +277,12 @@ export class RelayClient {
     this.listener({ kind: "closed", code, reason });
   }
 
-  /** Token bucket: frames leave at most SEND_RATE a second after a burst of SEND_BURST. */
+  /** Token bucket: frames leave at most `sendRate` a second after a burst of `sendBurst`. */
   private pump(): void {
     if (this.pacer !== null) return;
     const now = this.timers.now();
     if (this.tokensAt !== null) {
-      this.tokens = Math.min(SEND_BURST, this.tokens + ((now - this.tokensAt) / 1000) * SEND_RATE);
+      this.tokens = Math.min(this.sendBurst, this.tokens + ((now - this.tokensAt) / 1000) * this.sendRate);
     }
     this.tokensAt = now;
     // A token refilled over 1/15 s adds up to 0.9999…: count it whole.
@@ -283,7 +299,7 @@ export class RelayClient {
       this.pacer = this.timers.setTimeout(() => {
         this.pacer = null;
         this.pump();
-      }, Math.max(4, Math.ceil(((1 - this.tokens) / SEND_RATE) * 1000)));
+      }, Math.max(4, Math.ceil(((1 - this.tokens) / this.sendRate) * 1000)));
     }
   }
 }
