@@ -32,7 +32,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeGuard
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
@@ -208,7 +208,7 @@ def pace_for(hello: Mapping[str, Any], settings: TransportSettings) -> tuple[flo
     return RATE_SHARE * float(rate), max(1.0, BURST_SHARE * float(burst))
 
 
-def _positive(value: object) -> bool:
+def _positive(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < 1e9
 
 
