@@ -428,6 +428,12 @@ def _move_cheats() -> Iterator[tuple[str, Peer]]:
     _inject(host, guest, s, f"discard {other.hand[0]}", [], [])
     yield "discard-opponents-card", guest if s is host else host
 
+    # A superscript digit passes Python's str.isdigit: once a crash, now malformed.
+    host, guest = _pair(4, STANDARD, None)
+    s = _play_until(host, guest, _players(4), _can_discard)
+    _inject(host, guest, s, "layoff 8h>\u00b2", [], [])
+    yield "action-unicode-digit", guest if s is host else host
+
     host, guest = _pair(5, STANDARD, None)
     players = _players(5)
     s = _play_until(host, guest, players, _can_discard)
