@@ -59,7 +59,10 @@ def register(subparsers: Any) -> None:
         help="play in the browser: serve the board on this machine",
         description="Serve the browser board on 127.0.0.1 and print its address; open it "
         "and play the computer in the page. The match in progress is kept by the "
-        "browser, so reloading the page (or coming back to the same address) continues it.",
+        "browser, so reloading the page (or coming back to the same address) continues it. "
+        "Friend online hosts a match through this same server, which only this computer "
+        "can reach: for a friend elsewhere, open the board from a relay they can reach "
+        "(`gin relay --host 0.0.0.0` on your network, or a public relay).",
     )
     parser.add_argument("--port", type=_port, default=DEFAULT_PORT, metavar="N",
                         help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")

@@ -181,6 +181,8 @@ def test_host_shows_the_link_a_copy_button_and_a_qr_code_of_the_link(open_page: 
     link = page.text("#invite-link")
     assert link == page.fake("return peer.link;")
     assert link.startswith("http://127.0.0.1:") and "/j/FAKEROOM#" in link
+    # Served on 127.0.0.1, the link is no good for a friend elsewhere: the window says so.
+    assert "only this computer can reach" in page.text("#invite-local")
     # The whole link is shown inside the window, wrapped rather than cut off.
     fits = page.page.evaluate("""() => { const e = document.querySelector('#invite-link');
         const d = document.querySelector('dialog').getBoundingClientRect();

@@ -11,6 +11,7 @@ import { Match } from "../src/engine/match.ts";
 import { Phase } from "../src/engine/observation.ts";
 import { STANDARD } from "../src/engine/rules.ts";
 import type { OnlinePeer, PeerNotice, PeerView } from "../src/online/api.ts";
+import { onlyThisComputer } from "../src/board/friend.ts";
 import { FRIEND, OnlineGame } from "../src/board/online.ts";
 import {
   connectionWords, describe, explainResult, failureLines, failureTitle, gameLine, pageState, shortName, THEM, turnWords,
@@ -145,4 +146,11 @@ test("the table's sentences name the friend: the log, the hand's arithmetic, the
   assert.match(gameLine(guest, FRIEND), /^Game: you 0 – \d+ friend\. Hands won: you 0, friend 1\.$/);
   assert.equal(shortName(FRIEND), "Friend");
   assert.equal(shortName(THEM), "Computer");
+});
+
+test("an invite link on this computer's loopback address is said to work only here", () => {
+  for (const link of ["http://127.0.0.1:8766/j/R#s", "http://localhost:8766/j/R#s", "http://[::1]:8766/j/R#s",
+    "http://127.8.0.1/j/R#s"]) assert.equal(onlyThisComputer(link), true, link);
+  for (const link of ["http://192.168.1.20:40123/j/R#s", "https://relay.example.org/j/R#s",
+    "http://127.0.0.1.example.org/j/R#s", "not a link"]) assert.equal(onlyThisComputer(link), false, link);
 });

@@ -75,6 +75,18 @@ export function hostDialog(host: (rules: Ruleset) => void, cancel: () => void, p
     [{ label: "Cancel", run: cancel }, { label: "Host", primary: true, id: "btn-host", run: go }], cancel);
 }
 
+/** True when the link's relay is this computer's loopback address (the page was opened
+ * from `gin web` or a relay on 127.0.0.1): nobody else can reach it. */
+export function onlyThisComputer(link: string): boolean {
+  let host: string;
+  try {
+    host = new URL(link).hostname;
+  } catch {
+    return false;
+  }
+  return host === "localhost" || host.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(host) || host === "[::1]";
+}
+
 /** The invite: the link (whole, wrapped anywhere), a Copy button and a QR code. */
 export function inviteDialog(link: string): void {
   const linkBox = el("p", { id: "invite-link", class: "link" }, link);
@@ -103,6 +115,10 @@ export function inviteDialog(link: string): void {
     el("div", { class: "copy-row" }, copy, said),
     el("div", { class: "qr" }, qrCanvas(link, "The invite link as a QR code, for a phone's camera")),
     p("A friend with the gin program can instead run gin join and paste the link.", "small"),
+    ...(onlyThisComputer(link) ? [el("p", { id: "invite-local", class: "small" },
+      "This board was opened at an address only this computer can reach, so the link works only "
+      + "here (another browser or gin join on this computer). To play a friend elsewhere, open the "
+      + "board from a relay they can reach: gin relay --host 0.0.0.0 on your network, or a public relay.")] : []),
   ], [{ label: "Close", primary: true }]);
 }
 
