@@ -361,7 +361,9 @@ def _other_scalar(key: bytes) -> bytes:
     return (int.from_bytes(key, "big") % (ecc.N - 1) + 1).to_bytes(32, "big")
 
 
-def _duplicate_in_message2(s: Peer, f: Fields) -> Fields | None:
+def duplicate_in_message2(s: Session, f: Fields) -> Fields | None:
+    """A second shuffler's cheat: position 51 of message 2 re-encrypts the card of
+    position 50 under its own key (distinct bytes that both open to a card)."""
     if f["n"] != 2:
         return None
     hs = s._state()
@@ -381,7 +383,7 @@ _CHEATS: list[tuple[str, str, Callable[[Peer, Fields], Fields | None], bool]] = 
     ("wrong-commitment", "commit", lambda s, f: f | {"c": bytes(32)}, False),
     ("message1-duplicate", "deck",
      lambda s, f: f | {"deck": [f["deck"][0], *f["deck"][:51]]} if f["n"] == 1 else None, False),
-    ("message2-duplicate", "deck", _duplicate_in_message2, False),
+    ("message2-duplicate", "deck", duplicate_in_message2, False),
     ("message1-substitute", "deck",
      lambda s, f: f | {"deck": [ecc.mul(f["deck"][0], 2), *f["deck"][1:]]} if f["n"] == 1
      else None, False),

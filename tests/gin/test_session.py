@@ -42,6 +42,7 @@ from gin.session import (
     rules_digest,
 )
 from gin.session import _coin as _coin
+from gin.session_cases import duplicate_in_message2
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "protocol.md"
 SECRET = bytes(range(32))
@@ -327,20 +328,9 @@ def test_duplicated_card_in_message1_is_refused_on_arrival() -> None:
 
 
 def test_duplicated_card_in_message2_is_caught_before_any_card_is_dealt() -> None:
-    # Position 51 re-encrypts the card of position 50 under its own key: distinct
-    # bytes that both open to a card. The shuffle proof (§8.9) catches it before the
-    # honest first shuffler sends a single key.
-    def duplicate(s: Session, f: Fields) -> Fields | None:
-        if f["n"] != 2:
-            return None
-        hs = s._state()
-        m1 = hs.messages[0]
-        assert m1 is not None
-        deck = list(f["deck"])
-        deck[51] = ecc.mul(m1[hs.mine.permutation[50]], hs.mine.position_keys[51])
-        return f | {"deck": deck}
-
-    link, cheater = cheat_once("deck", duplicate)
+    # The shuffle proof (§8.9) catches it before the honest first shuffler sends a
+    # single key.
+    link, cheater = cheat_once("deck", duplicate_in_message2)
     failure = caught(link, cheater)
     assert failure.field.startswith("proof[") and "not proven a shuffle" in failure.reason
     assert not link.of(HandDealt, SEATS.index(cheater))  # it never saw a card of the hand
