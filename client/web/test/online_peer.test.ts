@@ -271,6 +271,20 @@ test("a host opens a room, shows the link in its address, and stores its state b
   assert.equal(entry.ticket, TICKET);
 });
 
+test("a host whose first attempt fails gets its room and link when a retry is welcomed", async () => {
+  const w = world();
+  const seen = watch(w.online.host(STANDARD.toDict()));
+  await settle();
+  w.sockets[0]!.drop(1006); // the relay was not up yet
+  w.timers.advance(375);
+  w.sockets[1]!.welcome({ type: "created", room: ROOM, seat: 0, peer: "absent" });
+  await settle();
+  const link = `http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`;
+  assert.equal(seen.view?.link, link);
+  assert.deepEqual(w.addresses, [link]);
+  assert.deepEqual(w.sockets[1]!.sent, ["offer", "hello"]); // saved, so sent
+});
+
 test("a reload continues the stored match in its role, with the seat's token and ticket", async () => {
   const first = world();
   first.online.host(STANDARD.toDict());

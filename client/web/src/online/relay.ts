@@ -225,7 +225,9 @@ export class RelayClient {
     this.attempt = 0;
     this.outageSince = null;
     this.queue = [];
-    this.listener(attempts === 0 && !this.everConnected
+    // The first welcome ever is "connected", even after failed attempts: only it
+    // brings the host its room (and so its invite link).
+    this.listener(!this.everConnected
       ? { kind: "connected", room: hello.room, ticket: this.ticket }
       : { kind: "reconnected", attempts, ticket: this.ticket });
     this.everConnected = true;
