@@ -123,6 +123,12 @@ class FakeSession implements SessionLike {
       this.ended = true;
       this.queued.push({ kind: "MatchOver", winner: 0, forfeitedBy: null });
     }
+    const record = (hand: number) => ({ matchId: new Uint8Array(16), handNumber: hand, toJson: () => `{"hand":${hand}}` });
+    if (text(frame) === "verified") this.queued.push({ kind: "HandVerified", handNumber: 1, record: record(1) });
+    if (text(frame) === "cheat") {
+      this.failure = { kind: "CheatDetected", who: "host", field: "seed", reason: "hand 2 failed its audit", proven: true };
+      this.queued.push({ ...this.failure, kind: "CheatDetected", record: record(2) });
+    }
   }
   act(action: Action): void {
     if (action.kind !== "pass") throw new IllegalAction(`cannot ${action.toString()} now`);
@@ -283,6 +289,22 @@ test("a host whose first attempt fails gets its room and link when a retry is we
   assert.equal(seen.view?.link, link);
   assert.deepEqual(w.addresses, [link]);
   assert.deepEqual(w.sockets[1]!.sent, ["offer", "hello"]); // saved, so sent
+});
+
+test("a hand that failed its audit is offered as evidence, never counted as verified", async () => {
+  const w = world();
+  const seen = watch(w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
+  await settle();
+  w.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
+  w.sockets[0]!.frame("verified");
+  w.sockets[0]!.frame("cheat");
+  await settle();
+  assert.deepEqual(seen.view?.records.map((r) => [r.hand, r.failed]), [[1, false], [2, true]]);
+  assert.deepEqual(seen.view?.verified, [1]);
+  // The same once the match is reopened from this browser's storage.
+  const again = watch(world(w.storage).online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
+  await settle();
+  assert.deepEqual(again.view?.verified, [1]);
 });
 
 test("a reload continues the stored match in its role, with the seat's token and ticket", async () => {

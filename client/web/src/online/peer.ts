@@ -73,7 +73,6 @@ class Peer implements OnlinePeer {
   private link: string | null = null;
   private snapshot: Snapshot | null = null;
   private records: RecordView[];
-  private verified: number[];
   private localFailure: FailureView | null = null;
   private relay: RelayClient | null = null;
   private worker: PeerWorker | null = null;
@@ -102,7 +101,6 @@ class Peer implements OnlinePeer {
     this.settings = { ...DEFAULT_SETTINGS, ...env.settings };
     this.room = invite.room;
     this.records = store.records(linkId);
-    this.verified = this.records.map((record) => record.hand);
     if (invite.room !== null) this.link = formatInvite(invite as Invite);
     try {
       this.worker = env.makeWorker();
@@ -137,7 +135,7 @@ class Peer implements OnlinePeer {
   static closed(role: "host" | "guest", why: FailureView | null, notice: string | null, records: RecordView[]): OnlinePeer {
     const view: PeerView = {
       role, seat: role === "host" ? 0 : 1, connection: "closed", link: null, rules: null, rulesOffered: null,
-      observation: null, legal: [], waitingFor: null, scores: [0, 0], verified: records.map((r) => r.hand),
+      observation: null, legal: [], waitingFor: null, scores: [0, 0], verified: verifiedHands(records),
       records, over: true, failure: why,
     };
     const notices: PeerNotice[] = [
@@ -188,7 +186,6 @@ class Peer implements OnlinePeer {
     const notices = [...this.pendingNotices, ...reply.notices];
     this.pendingNotices = [];
     if (reply.snapshot !== null) this.snapshot = reply.snapshot;
-    for (const notice of notices) if (notice.kind === "hand-verified") this.verified.push(notice.hand);
     if (reply.snapshot === null) {
       // No session could be made: nothing to send, nothing to keep.
       const failed = notices.find((n) => n.kind === "failed");
@@ -422,7 +419,7 @@ class Peer implements OnlinePeer {
       legal: this.ended ? [] : snap?.legal ?? [],
       waitingFor: snap?.waitingFor ?? null,
       scores: snap?.scores ?? [0, 0],
-      verified: [...this.verified],
+      verified: verifiedHands(this.records),
       records: [...this.records],
       over: (snap?.over ?? false) || this.localFailure !== null,
       failure: snap?.failure ?? this.localFailure,
@@ -494,6 +491,11 @@ export function createOnline(env: PeerEnvironment): Online {
       store.forget(link);
     },
   };
+}
+
+/** The hands whose whole deck was verified: those with a record, not a failed one's evidence. */
+function verifiedHands(records: readonly RecordView[]): number[] {
+  return records.filter((record) => !record.failed).map((record) => record.hand);
 }
 
 /** The worker built beside board.js (dist/worker.js). */
