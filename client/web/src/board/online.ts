@@ -9,6 +9,7 @@
 import { type Action, Knock, parseAction } from "../engine/actions.ts";
 import { type Card, cardsMask } from "../engine/cards.ts";
 import { GinError, IllegalAction } from "../engine/errors.ts";
+import { knockLimitRefusal } from "../engine/hand.ts";
 import { discardDeadwoods } from "../engine/melds.ts";
 import { Observation, Phase } from "../engine/observation.ts";
 import { Ruleset } from "../engine/rules.ts";
@@ -114,9 +115,8 @@ export class OnlineGame implements Play {
     if (action instanceof Knock) {
       if (legal.some((a) => a instanceof Knock && a.card === action.card)) return null;
       const left = discardDeadwoods(cardsMask(obs.hand)).get(action.card.mask);
-      if (left !== undefined && left > obs.knockLimit) {
-        return `knocking with ${action.card} leaves ${left} deadwood; the knock limit is ${obs.knockLimit}`;
-      }
+      const why = left === undefined ? null : knockLimitRefusal(action.card, left, obs.knockLimit);
+      if (why !== null) return why;
     }
     return "that move is not allowed now";
   }

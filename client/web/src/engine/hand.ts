@@ -75,6 +75,11 @@ export interface HandData {
 const HIDDEN_CARD_KINDS = new Set(["stock", "knock"]);
 
 /** One hand: deal, upcard offers, draws and discards, a knock, lay-offs, score. */
+/** Why knocking by throwing `card` is refused when it leaves `deadwood` (null: within the limit). */
+export function knockLimitRefusal(card: Card, deadwood: number, limit: number): string | null {
+  return deadwood > limit ? `knocking with ${card} leaves ${deadwood} deadwood; the knock limit is ${limit}` : null;
+}
+
 export class Hand {
   readonly rules: Ruleset;
   readonly dealer: number;
@@ -224,10 +229,7 @@ export class Hand {
         return reason(exc);
       }
     }
-    if (deadwood > this.knockLimit) {
-      return `knocking with ${action.card} leaves ${deadwood} deadwood; the knock limit is ${this.knockLimit}`;
-    }
-    return null;
+    return knockLimitRefusal(action.card, deadwood, this.knockLimit);
   }
 
   private bigGinRefusal(player: number, action: BigGin): string | null {
