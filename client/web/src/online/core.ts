@@ -81,7 +81,6 @@ export function failureView(failure: FailureLike): FailureView {
 
 export class PeerCore {
   private session: SessionLike | null = null;
-  private lastScored: readonly [number, number] | null = null;
 
   constructor(private readonly maker: SessionMaker, private readonly randomBytes: RandomBytes) {}
 
@@ -153,14 +152,12 @@ export class PeerCore {
       case "MatchStarted": notices.push({ kind: "match-started", firstDealer: event.firstDealer }); break;
       case "RulesOffered": notices.push({ kind: "rules-offered", rules: event.rules.toDict() }); break;
       case "HandDealt":
-        this.lastScored = null;
         notices.push({ kind: "hand-dealt", hand: event.handNumber, dealer: event.dealer });
         break;
       case "Moved": notices.push({ kind: "moved", seat: event.seat, action: event.action.toString() }); break;
       case "CardDrawn": notices.push({ kind: "card-drawn", card: event.card.toString() }); break;
       case "HandScored":
-        this.lastScored = [event.scores[0], event.scores[1]];
-        notices.push({ kind: "hand-scored", hand: event.handNumber, scores: this.lastScored });
+        notices.push({ kind: "hand-scored", hand: event.handNumber, scores: [event.scores[0], event.scores[1]] });
         break;
       case "HandVerified":
         records.push({ hand: event.handNumber, name: recordName(event.record), json: event.record.toJson(), failed: false });
@@ -179,7 +176,8 @@ export class PeerCore {
 
   private snapshot(session: SessionLike): Snapshot {
     const observation = session.observation();
-    const scores = this.lastScored ?? (observation === null ? [0, 0] : [observation.scores[0], observation.scores[1]]);
+    // The observation's scores are the match's: they count a hand as soon as it is scored.
+    const scores = observation === null ? [0, 0] : [observation.scores[0], observation.scores[1]];
     return {
       role: session.role,
       seat: session.seat,
