@@ -550,6 +550,7 @@ def cheat_cases() -> Iterator[Case]:
     """The honest side of each cheat the Python session tests catch."""
     for name, msg_type, change, silence in _CHEATS:
         honest, _ = _cheat_once(msg_type, change, silence)
+        assert honest.failure is not None, name  # a tampering that stopped working
         yield honest.case(name)
     for name, honest in (*_move_cheats(), *_protocol_cheats(), *_frame_cheats()):
         assert honest.failure is not None, name
@@ -564,6 +565,7 @@ def session_cases(small: bool = False) -> Iterator[Case]:
         for name, msg_type, change, silence in _CHEATS:
             if name in ("wrong-commitment", "deal-wrong-key"):
                 honest, _ = _cheat_once(msg_type, change, silence)
+                assert honest.failure is not None, name
                 yield honest.case(name)
         return
     yield from match_cases()

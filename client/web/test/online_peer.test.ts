@@ -8,6 +8,8 @@ import { test } from "node:test";
 import type { Action } from "../src/engine/actions.ts";
 import { IllegalAction } from "../src/engine/errors.ts";
 import { STANDARD, type Ruleset } from "../src/engine/rules.ts";
+import { toHex } from "../src/protocol/bytes.ts";
+import { linkIdFor } from "../src/protocol/cosign.ts";
 import type { MapKey, Value } from "../src/protocol/msgpack.ts";
 import type { PeerNotice, PeerView } from "../src/online/api.ts";
 import { type EventLike, type FailureLike, PeerCore, type SessionLike, type SessionMaker } from "../src/online/core.ts";
@@ -211,6 +213,7 @@ test("invite links: the secret's text form, parsing, the relay of a page, the li
   assert.equal(formatInvite(parseInvite(link)), link);
   // protocol.md §4, as gin.session.link_id_for computes it for bytes 0..31.
   assert.equal(linkIdHex(SECRET), "7e76fb6150f93321d41fa01bc2ceb9d4");
+  assert.equal(linkIdHex(SECRET), toHex(linkIdFor(SECRET))); // the session's own, in the worker
   assert.equal(relayOfPage({ origin: "http://h:1", pathname: "/" }), "http://h:1");
   assert.equal(relayOfPage({ origin: "http://h:1", pathname: "/gin/index.html" }), "http://h:1/gin");
   assert.equal(relayOfPage({ origin: "http://h:1", pathname: `/gin/j/${ROOM}` }), "http://h:1/gin");

@@ -80,7 +80,9 @@ export function websocketBase(relay: string): string {
 
 /**
  * protocol.md §4's link id, which names the match in this browser's storage:
- * `SHA-256("gin/session/v2/link-id" ‖ 00 ‖ S)[:16]`, as hex.
+ * `SHA-256("gin/session/v2/link-id" ‖ 00 ‖ S)[:16]`, as hex. The page's thread
+ * computes it here rather than through protocol/cosign.ts's linkIdFor, whose module
+ * brings Ed25519 into board.js; a node test pins both to the same value.
  */
 export function linkIdHex(secret: Uint8Array): string {
   const digest = sha256(concat(new TextEncoder().encode("gin/session/v2/link-id"), new Uint8Array([0]), secret));

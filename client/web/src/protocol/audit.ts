@@ -241,8 +241,7 @@ function checkScores(record: HandRecord, previous: HandRecord | null): [Finding[
 const scoresText = (scores: readonly number[]): string => `host ${scores[0]}, guest ${scores[1]}`;
 
 function where(d: fd.Deviation, keySteps: ReadonlyMap<string, string>): string {
-  const plain = d.position === null ? d.field : `${d.field}[${d.position}]`;
-  return d.field === "key" ? keySteps.get(`${d.role}/${d.position}`) ?? plain : plain;
+  return d.field === "key" ? keySteps.get(`${d.role}/${d.position}`) ?? d.where : d.where;
 }
 
 /** Where each revealed key first appears, so a bad key names its step. */

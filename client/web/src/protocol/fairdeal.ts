@@ -19,7 +19,8 @@ const DOMAIN = ascii("gin/fairdeal/v1");
 export const SEED_BYTES = 32;
 export const DECK_SIZE = 52;
 const MAX_MATCH_ID_BYTES = 0xffff;
-const MAX_HAND_NUMBER = 0xffffffff;
+/** The largest hand number a commitment binds (four bytes). */
+export const MAX_HAND_NUMBER = 0xffffffff;
 
 export type Deck = Uint8Array[];
 

@@ -17,7 +17,7 @@ import type { HandResult } from "../engine/observation.ts";
 import { PyFloat } from "../engine/pyrepr.ts";
 import { Ruleset } from "../engine/rules.ts";
 import { fromBigInt, fromHex, toBigInt, toHex } from "./bytes.ts";
-import { DECK_SIZE, type Deck, type Role } from "./fairdeal.ts";
+import { DECK_SIZE, type Deck, MAX_HAND_NUMBER, type Role } from "./fairdeal.ts";
 import { JsonSyntaxError, parsePyJson, type PyJson } from "./pyjson.ts";
 
 export const FORMAT = "gin-hand-record";
@@ -31,7 +31,6 @@ export const RESULT_KINDS = ["knock", "gin", "big_gin", "undercut", "dead"] as c
 export type ResultKind = (typeof RESULT_KINDS)[number];
 const KEY_BYTES = 32;
 /** As fairdeal's: a commitment binds the hand number as u32. */
-const MAX_HAND_NUMBER = 0xffffffff;
 
 /** A revealed key: (deck position, the key as a scalar). */
 export type RevealedKey = readonly [number, bigint];

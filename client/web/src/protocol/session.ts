@@ -33,8 +33,8 @@ import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
 import type { MapKey, Value } from "./msgpack.ts";
 import {
-  type Fields, MatchFlow, MAX_FIELD_CHARS, MAX_REASON_CHARS, type Outlet, plain, ProtocolFault, rulesValue, SEATS,
-  type SessionRole,
+  type Fields, MatchFlow, MAX_FIELD_CHARS, MAX_REASON_CHARS, MESSAGE_TYPES, type Outlet, plain, ProtocolFault,
+  rulesValue, SEATS, type SessionRole,
 } from "./session_flow.ts";
 import {
   CheatDetected, type Failure, FAILURES, FrameRejected, MatchOver, PeerAborted, PeerTimedOut, ProtocolError,
@@ -63,11 +63,6 @@ type LogEntry = Value[];
 const clip = (text: string, n: number): string => Array.from(text).slice(0, n).join("");
 
 /** The message types a peer may send (§6.2). */
-const MESSAGE_TYPES: ReadonlySet<string> = new Set([
-  "hello", "welcome", "start", "commit", "deck", "shuffle", "challenge", "proof", "deal", "move", "key", "show",
-  "seed", "abort",
-]);
-
 /** Set only while {@link Session.fromState} builds the session it replays the log into. */
 let restoring = false;
 

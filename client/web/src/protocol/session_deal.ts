@@ -100,7 +100,8 @@ export function onChallenge(hs: HandState, msg: wire.Message, io: DealIo): void 
 export function onProof(hs: HandState, msg: wire.Message, io: DealIo): void {
   io.handFields(msg, "seeds", "tau", "keys");
   const challenge = hs.challenge!;
-  const ones = [0, 1, 2, 3].filter((r) => (challenge >> r) & 1).length;
+  let ones = 0;
+  for (let r = 0; r < sp.ROUNDS; r++) ones += (challenge >> r) & 1;
   const seeds = msg.blobs("seeds", sp.ROUNDS - ones, { minLen: sp.ROUNDS - ones, size: fd.SEED_BYTES });
   const size = ones * fd.DECK_SIZE;
   const taus = msg.integers("tau", size, 0, fd.DECK_SIZE - 1, size);

@@ -40,7 +40,6 @@ export const MAX_FIELD_CHARS = 64;
 export const MAX_RULE_NUMBER = 10_000;
 export const HAND_KEYS = 11; // ten dealt cards and the upcard
 export const ABORT_KINDS = ["cheat", "protocol", "tampered", "timeout", "declined"];
-const MAX_HAND_NUMBER = 0xffffffff;
 
 /** The peer's message is malformed or out of turn. */
 export class ProtocolFault extends PeerFault {}
@@ -63,6 +62,12 @@ export interface Outlet {
 
 
 /** One peer's match: handshake, hands, moves, checks. */
+/** The message types {@link MatchFlow.handle} takes (the session refuses any other). */
+export const MESSAGE_TYPES: ReadonlySet<string> = new Set([
+  "hello", "welcome", "start", "commit", "deck", "shuffle", "challenge", "proof", "deal", "move", "key", "show",
+  "seed", "abort",
+]);
+
 export class MatchFlow {
   readonly seat: number;
   readonly peer: number;
@@ -202,13 +207,14 @@ export class MatchFlow {
       case "key": return this.onKey(msg);
       case "show": return this.onShow(msg);
       case "seed": return this.onSeed(msg);
-      default: return this.onAbort(msg);
+      case "abort": return this.onAbort(msg);
+      default: throw new Error(`no handler for message type ${msg.type}: MESSAGE_TYPES and handle() disagree`);
     }
   }
 
   private handFields(msg: wire.Message, ...names: string[]): void {
     msg.only("h", ...names);
-    const number = msg.integer("h", 0, MAX_HAND_NUMBER);
+    const number = msg.integer("h", 0, fd.MAX_HAND_NUMBER);
     const hs = this.state();
     if (number !== hs.number) {
       throw this.protocol(`${msg.type}: hand ${number}, but hand ${hs.number} is in play`, `${msg.type}.h`);
