@@ -32,7 +32,7 @@ def invite_page(valid: bool, board: bool = False) -> str:
             "<p><strong>This relay did not issue this invite.</strong> Check that the "
             "link was copied whole, or ask your friend for a new one.</p>"
         )
-    if board:
+    if board and valid:  # a link this relay did not issue opens no game
         how = ("<p>The link itself opens the game in your browser. To play in a terminal "
                "with the <code>gin</code> program instead:</p>")
         copy = ("<p>Copy the <em>whole</em> link your friend sent you (this page's address "

@@ -66,6 +66,7 @@ async def test_a_forged_invite_gets_the_page_that_says_so(
     relay = await start_relay()
     status, _, body = await http_get(relay, f"/j/{RoomIds(b'z' * 32).issue()}")
     assert status == 200 and "This relay did not issue this invite" in body.decode()
+    assert "opens the game in your browser" not in body.decode()  # it would not
 
 
 async def test_the_steps_for_the_terminal_stay_reachable(

@@ -290,8 +290,7 @@ class Peer implements OnlinePeer {
           this.env.setAddress(this.link);
         }
         // Frames held until the room was known: stored now, then sent.
-        if (this.unsaved.length > 0 && this.save(this.pendingNotices)) this.transmit(this.unsaved.splice(0));
-        else this.save(this.pendingNotices);
+        if (this.save(this.pendingNotices) && this.unsaved.length > 0) this.transmit(this.unsaved.splice(0));
         this.connection = "waiting";
         break;
       case "reconnected":
