@@ -102,6 +102,12 @@ class ConnectionFailed(Failure):
     """The relay refused this side for good or could not be reached again."""
 
 
+def connection_fault(closed: Closed) -> str:
+    """Who ended the connection for good: the relay when it closed with a code; when
+    it could not be reached again, the relay may be down or this computer's network."""
+    return "relay" if closed.code is not None else "relay or this computer's network"
+
+
 @dataclass(frozen=True)
 class StorageFailed(Failure):
     """This side could not save the match in time; it sent nothing it had not saved."""
@@ -376,7 +382,8 @@ class OnlineMatch:
             self._set_link(Link.CLOSED, event.reason)
             if not self.session.over:
                 self._record_failure(ConnectionFailed(
-                    "relay", "connection", f"the relay connection ended: {event.reason}"))
+                    connection_fault(event), "connection",
+                    f"the relay connection ended: {event.reason}"))
             return True
         return False
 

@@ -26,7 +26,7 @@ from client.cli import main as gin_main
 from client.host_cmd import run_bot
 from client.links import Invite, RelayAddress, new_secret
 from client.storage import Storage, StorageError
-from client.transport import TransportSettings
+from client.transport import Closed, TransportSettings
 from gin import players
 from gin.rules import STANDARD
 from gin.session import HandDealt, HandScored, HandVerified, MatchOver, Moved, PeerTimedOut
@@ -491,6 +491,12 @@ async def test_hands_that_could_not_be_recorded_are_counted_and_fail_the_bot(
     assert (f"{host.verified} hands verified, only 0 recorded: {host.verified} could not "
             f"be saved (Could not save {storage.root / online.RECORDS_DIR}/") in last
     assert last.endswith(f"-{host.unrecorded[0]:03d}.json: the disk is full.)")
+
+
+def test_a_connection_ended_names_the_relay_only_when_it_closed_it() -> None:
+    assert online.connection_fault(Closed(4404, "unknown room")) == "relay"
+    assert online.connection_fault(Closed(None, "gave up after trying for 1 s")) == (
+        "relay or this computer's network")
 
 
 async def test_a_bot_gives_up_on_a_relay_gone_for_good(tmp_path: Path) -> None:

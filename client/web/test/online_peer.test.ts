@@ -15,7 +15,7 @@ import type { PeerNotice, PeerView } from "../src/online/api.ts";
 import { type EventLike, type FailureLike, PeerCore, type SessionLike, type SessionMaker } from "../src/online/core.ts";
 import { decodeSecret, encodeSecret, formatInvite, InvalidLink, linkIdHex, parseInvite, relayOfPage } from "../src/online/links.ts";
 import { createOnline, type PeerWorker } from "../src/online/peer.ts";
-import { backoff, paceFor, RelayClient, type SocketLike, type Timers } from "../src/online/relay.ts";
+import { backoff, paceFor, RelayClient, type RelayEvent, type SocketLike, type Timers } from "../src/online/relay.ts";
 import { decodeState, encodeState, toBase64 } from "../src/online/state_codec.ts";
 
 const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i);
@@ -427,6 +427,7 @@ test("a refusal for good ends the connection; an outage past the give-up time to
   assert.equal(w.sockets.length, 1);
   assert.equal(seen.view?.connection, "closed");
   assert.match(seen.view!.failure!.reason, /unknown room/);
+  assert.equal(seen.view?.failure?.who, "the relay");
   assert.equal(seen.view?.failure?.proven, false);
   // The match stays kept: the link can be opened again later.
   assert.notEqual(JSON.parse(w.storage.getItem(`gin-online:${linkIdHex(SECRET)}`)!).state, null);
@@ -443,6 +444,7 @@ test("a refusal for good ends the connection; an outage past the give-up time to
   }
   assert.equal(gone.view?.connection, "closed");
   assert.match(gone.view!.failure!.reason, /gave up after trying for 300 s/);
+  assert.equal(gone.view?.failure?.who, "the relay or this device's network");
   assert.ok(v.timers.now() >= 300_000 && v.timers.now() <= 330_000);
 });
 
@@ -546,6 +548,35 @@ test("frames leave at a share of the limits the relay's welcome states: half its
   assert.equal(sockets[0]!.sent.length, 35);
   assert.deepEqual(paceFor({ rate: 500, burst: 5000 }), [375, 2500]); // gin host's relay
   assert.deepEqual(paceFor({ rate: true, burst: 10 }), [15, 50]); // nonsense: the defaults
+});
+
+test("a relay that breaks its protocol, or a frame over its limit, ends the connection for good, saying so", () => {
+  const run = (relayDoes: (socket: FakeSocket, client: RelayClient) => void): RelayEvent[] => {
+    const events: RelayEvent[] = [];
+    const sockets: FakeSocket[] = [];
+    const client = new RelayClient({
+      relay: "ws://relay.test", room: ROOM, seat: 1, token: "a".repeat(32), ticket: null, timers: new FakeTimers(),
+      openSocket: (url) => { const s = new FakeSocket(url, []); sockets.push(s); return s; },
+    }, (event) => events.push(event));
+    client.start();
+    relayDoes(sockets[0]!, client);
+    assert.equal(sockets.length, 1); // not retried
+    assert.equal(sockets[0]!.closedWith !== null, true);
+    return events;
+  };
+  const last = (events: RelayEvent[]) => events.at(-1)!;
+  assert.deepEqual(last(run((s) => s.frame("early"))),
+    { kind: "closed", code: 1002, reason: "the relay sent a binary frame before its welcome" });
+  assert.deepEqual(last(run((s) => s.onmessage?.({ data: "<html>" }))),
+    { kind: "closed", code: 1002, reason: "the relay sent an unreadable control message: '<html>'" });
+  assert.deepEqual(last(run((s) => {
+    s.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
+    s.onmessage?.({ data: "[1, 2" });
+  })), { kind: "closed", code: 1002, reason: "the relay sent an unreadable control message: '[1, 2'" });
+  assert.deepEqual(last(run((s, client) => {
+    s.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected", max_frame: 4 });
+    assert.equal(client.send(bytes("12345")), false);
+  })), { kind: "closed", code: 1009, reason: "a frame of 5 bytes is over the relay's limit of 4" });
 });
 
 test("frames leave below the relay's flood limit: a burst of 50, then 15 a second", () => {

@@ -320,7 +320,10 @@ class Peer implements OnlinePeer {
       case "closed":
         this.connection = "closed";
         if (!this.ended && !(this.snapshot?.over ?? false)) {
-          this.localFailure = failure("ConnectionFailed", "the relay", "connection",
+          // A relay that closed for good is the one that ended it; one never reached
+          // again may be down, or this device's network may be.
+          const who = event.code === null ? "the relay or this device's network" : "the relay";
+          this.localFailure = failure("ConnectionFailed", who, "connection",
             `the relay connection ended: ${event.reason}; the match is kept in this browser: open the link again to continue`);
           this.pendingNotices.push({ kind: "failed", failure: this.localFailure });
         }

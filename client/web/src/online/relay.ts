@@ -13,6 +13,8 @@
  * "reconnected" and "peer-joined" (protocol.md §11.2).
  */
 
+import { pyRepr } from "../engine/pyrepr.ts";
+
 export type RelayEvent =
   | { readonly kind: "frame"; readonly data: Uint8Array }
   | { readonly kind: "connected"; readonly room: string; readonly ticket: string | null }
@@ -111,6 +113,7 @@ export class RelayClient {
   private retry: unknown = null;
   private openTimer: unknown = null;
   private queue: Uint8Array[] = [];
+  private maxFrame: number | null = null; // the relay's limit, from its welcome
   private sendRate = SEND_RATE;
   private sendBurst = SEND_BURST;
   private tokens = SEND_BURST;
@@ -146,6 +149,12 @@ export class RelayClient {
   /** Send one frame to the other seat; false (nothing sent) while disconnected. */
   send(data: Uint8Array): boolean {
     if (this.socket === null || this.finished) return false;
+    if (this.maxFrame !== null && data.length > this.maxFrame) {
+      // The relay would close for good (1009) and seem at fault: say what happened here.
+      this.socket.close(1000, "frame too large for this relay");
+      this.finish(1009, `a frame of ${data.length} bytes is over the relay's limit of ${this.maxFrame}`);
+      return false;
+    }
     this.queue.push(data);
     this.pump();
     return true;
@@ -185,15 +194,28 @@ export class RelayClient {
       if (this.finished) return;
       const data = ev.data;
       if (!welcomed) {
-        const hello = typeof data === "string" ? control(data) : null;
-        if (hello === null || hello.type === "error") return; // the close that follows says why
+        if (typeof data !== "string") {
+          this.refuse(socket, "not a gin relay", "the relay sent a binary frame before its welcome");
+          return;
+        }
+        const hello = control(data);
+        if (hello === null) {
+          this.refuse(socket, "not a gin relay", `the relay sent an unreadable control message: ${pyRepr(data.slice(0, 80))}`);
+          return;
+        }
+        if (hello.type === "error") return; // the close that follows says why
         welcomed = true;
         this.timers.clearTimeout(this.openTimer);
         this.welcome(socket, hello);
         return;
       }
       if (typeof data === "string") {
-        this.control(control(data));
+        const message = control(data);
+        if (message === null) {
+          this.refuse(socket, "bad control message", `the relay sent an unreadable control message: ${pyRepr(data.slice(0, 80))}`);
+          return;
+        }
+        this.control(message);
       } else if (data instanceof ArrayBuffer) {
         this.listener({ kind: "frame", data: new Uint8Array(data) });
       }
@@ -220,6 +242,7 @@ export class RelayClient {
     this.room = hello.room;
     if (typeof hello.ticket === "string" && TICKET.test(hello.ticket)) this.ticket = hello.ticket;
     [this.sendRate, this.sendBurst] = paceFor(hello);
+    this.maxFrame = typeof hello.max_frame === "number" && hello.max_frame > 0 ? hello.max_frame : null;
     this.tokens = Math.min(this.tokens, this.sendBurst);
     const attempts = this.attempt;
     this.attempt = 0;
@@ -236,9 +259,16 @@ export class RelayClient {
     else this.listener({ kind: "waiting" });
   }
 
-  private control(message: Record<string, unknown> | null): void {
+  /** The relay broke its own protocol: close and end for good (1002), as the terminal does. */
+  private refuse(socket: SocketLike, closeReason: string, why: string): void {
+    if (this.pending === socket) this.pending = null;
+    socket.close(1002, closeReason);
+    this.finish(1002, why);
+  }
+
+  private control(message: Record<string, unknown>): void {
     // Types this version does not know are ignored, so relays can add new ones.
-    switch (message?.type) {
+    switch (message.type) {
       case "peer_joined": this.listener({ kind: "peer-joined", returning: false }); break;
       case "peer_reconnected": this.listener({ kind: "peer-joined", returning: true }); break;
       case "peer_left": this.listener({ kind: "peer-left", grace: Number(message.grace) || 0 }); break;
@@ -257,7 +287,8 @@ export class RelayClient {
     this.outageSince ??= now;
     const left = this.giveUpAfter * 1000 - (now - this.outageSince);
     if (left <= 0) {
-      this.finish(code, `gave up after trying for ${this.giveUpAfter} s: ${reason}`);
+      // No close code: the relay refused nothing, it could not be reached (as the terminal says).
+      this.finish(null, `gave up after trying for ${this.giveUpAfter} s: ${reason}`);
       return;
     }
     this.attempt += 1;
