@@ -336,9 +336,21 @@ def _cheat_once(msg_type: str, change: Callable[[Peer, Fields], Fields | None],
                 silence_after: bool = False, seed: int = 2) -> tuple[Peer, Peer]:
     """A match where ``change`` alters the first ``msg_type`` message it changes; from
     then on only that side (the cheater) is changed. Returns (honest, cheater)."""
-    cheater: list[Peer] = []
+    cheater: list[Session] = []
+    host, guest = _pair(seed, STANDARD, None)
+    host.tamper = guest.tamper = tamper_once(msg_type, change, silence_after, cheater)
+    play_local(host, guest, _players(seed))
+    assert cheater, f"no {msg_type} message was tampered with"
+    return (guest, host) if cheater[0] is host else (host, guest)
 
-    def tamper(s: Peer, t: str, fields: Fields) -> Fields | None:
+
+def tamper_once(msg_type: str, change: Callable[[Any, Fields], Fields | None],
+                silence_after: bool, cheater: list[Session]
+                ) -> Callable[[Session, str, Fields], Fields | None]:
+    """A tamper hook for both sides: ``change`` alters the first ``msg_type`` message it
+    changes, and from then on only that side's (appended to ``cheater``);
+    ``silence_after``: the cheater then sends nothing more."""
+    def tamper(s: Session, t: str, fields: Fields) -> Fields | None:
         if cheater and silence_after and s is cheater[0]:
             return None
         if t == msg_type and (not cheater or s is cheater[0]):
@@ -349,15 +361,11 @@ def _cheat_once(msg_type: str, change: Callable[[Peer, Fields], Fields | None],
                     s._state().messages[changed["n"] - 1] = tuple(changed["deck"])
                 return None if silence_after else changed
         return fields
-
-    host, guest = _pair(seed, STANDARD, None)
-    host.tamper = guest.tamper = tamper
-    play_local(host, guest, _players(seed))
-    assert cheater, f"no {msg_type} message was tampered with"
-    return (guest, host) if cheater[0] is host else (host, guest)
+    return tamper
 
 
-def _other_scalar(key: bytes) -> bytes:
+def other_scalar(key: bytes) -> bytes:
+    """Another valid scalar than ``key`` (a wrong key that is still well formed)."""
     return (int.from_bytes(key, "big") % (ecc.N - 1) + 1).to_bytes(32, "big")
 
 
@@ -391,8 +399,8 @@ _CHEATS: list[tuple[str, str, Callable[[Peer, Fields], Fields | None], bool]] = 
      lambda s, f: f | {"deck": [f["deck"][0], ecc.mul(f["deck"][0], 2), *f["deck"][2:]]}
      if f["n"] == 1 else None, False),
     ("deal-wrong-key", "deal",
-     lambda s, f: f | {"keys": [_other_scalar(f["keys"][0]), *f["keys"][1:]]}, False),
-    ("drawn-wrong-key", "key", lambda s, f: f | {"key": _other_scalar(f["key"])}, False),
+     lambda s, f: f | {"keys": [other_scalar(f["keys"][0]), *f["keys"][1:]]}, False),
+    ("drawn-wrong-key", "key", lambda s, f: f | {"key": other_scalar(f["key"])}, False),
     ("seed-refused", "seed", _refuse_seed, True),
     ("forged-signature", "seed", lambda s, f: f | {"sig": bytes(64)}, False),
 ]

@@ -42,7 +42,7 @@ from gin.session import (
     rules_digest,
 )
 from gin.session import _coin as _coin
-from gin.session_cases import duplicate_in_message2
+from gin.session_cases import duplicate_in_message2, other_scalar, tamper_once
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "protocol.md"
 SECRET = bytes(range(32))
@@ -272,27 +272,14 @@ def cheat_once(msg_type: str, change: Callable[[Session, Fields], Fields | None]
     """Play with ``change`` applied to the ``msg_type`` messages of both sides until it
     alters one; from then on only that side (the cheater) is changed. Returns the link
     and the cheater's seat name. ``silence_after``: the cheater then says nothing."""
-    cheater: list[str] = []
-
-    def tamper(s: Session, t: str, fields: Fields) -> Fields | None:
-        if cheater and silence_after and SEATS[s.seat] == cheater[0]:
-            return None
-        if t == msg_type and (not cheater or SEATS[s.seat] == cheater[0]):
-            changed = change(s, fields)
-            if changed is not None:
-                cheater.append(SEATS[s.seat])
-                if t == "deck":  # a real cheater holds what it sent
-                    s._state().messages[changed["n"] - 1] = tuple(changed["deck"])
-                return None if silence_after else changed
-        return fields
-
+    cheater: list[Session] = []
     link = Link(cls=Cheater, seed=2)
     for s in link.s:
         assert isinstance(s, Cheater)
-        s.tamper = tamper
+        s.tamper = tamper_once(msg_type, change, silence_after, cheater)
     link.run()
     assert cheater, f"no {msg_type} message was tampered with"
-    return link, cheater[0]
+    return link, SEATS[cheater[0].seat]
 
 
 def caught(link: Link, cheater: str) -> CheatDetected:
@@ -306,10 +293,6 @@ def caught(link: Link, cheater: str) -> CheatDetected:
     with pytest.raises(PeerFault):
         honest.receive(b"\x00" * 64)  # sticky
     return failure
-
-
-def other_scalar(key: bytes) -> bytes:
-    return (int.from_bytes(key, "big") % (ecc.N - 1) + 1).to_bytes(32, "big")
 
 
 def test_wrong_commitment_is_caught_at_hand_end() -> None:
