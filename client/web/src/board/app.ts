@@ -15,6 +15,7 @@
 import { GinError } from "../engine/errors.ts";
 import { STANDARD } from "../engine/rules.ts";
 import type { Online, OnlinePeer, StoredMatch } from "../online/api.ts";
+import { pageStorage } from "../online/store.ts";
 import * as players from "../players/index.ts";
 import { alertDialog, confirm, openDialog, setUpDialog } from "./dialogs.ts";
 import { byId, el } from "./dom.ts";
@@ -23,13 +24,6 @@ import { Game, type Strength, STRENGTHS } from "./game.ts";
 import { OnlineGame } from "./online.ts";
 import { Table } from "./table.ts";
 
-function storage(): Storage | null {
-  try {
-    return window.localStorage; // may throw where site data is blocked
-  } catch {
-    return null;
-  }
-}
 
 function numberParam(params: URLSearchParams, name: string, max: number): number | null {
   const text = params.get(name);
@@ -72,7 +66,7 @@ export function startBoard(online: Online | null): void {
   const seed = numberParam(params, "seed", 2 ** 32 - 1);
   const delay = numberParam(params, "delay", 10_000) ?? 700;
   const botName = params.get("bot");
-  const store = storage();
+  const store = pageStorage();
   setUpDialog();
   let local: Game | null = null;
   let problem = store === null ? "This browser keeps no site data here, so the match will not survive a reload." : "";

@@ -17,7 +17,7 @@ import type {
 import { formatInvite, type Invite, InvalidLink, linkIdHex, parseInvite, relayOfPage, SECRET_BYTES, websocketBase } from "./links.ts";
 import type { Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
 import { BROWSER_TIMERS, newToken, RelayClient, type RelayEvent, type RelayOptions, type Timers } from "./relay.ts";
-import { MatchStore, StoreError } from "./store.ts";
+import { MatchStore, pageStorage, StoreError } from "./store.ts";
 
 /** The worker, or anything that answers requests in order (tests run core.ts in-process). */
 export interface PeerWorker {
@@ -516,12 +516,7 @@ export function browserWorker(): PeerWorker {
 
 /** The page's own {@link Online}. */
 export function browserOnline(): Online {
-  let storage: Storage | null;
-  try {
-    storage = window.localStorage; // may throw where site data is blocked
-  } catch {
-    storage = null;
-  }
+  const storage = pageStorage();
   return createOnline({
     storage,
     location: window.location,

@@ -17,6 +17,15 @@ const PREFIX = "gin-online:";
 const RECORDS = "gin-online-records:";
 const FORMAT = 1;
 
+/** The page's localStorage, or null where site data is blocked (reading it throws there). */
+export function pageStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
 /** What is kept of one match. */
 export interface MatchEntry {
   readonly format: number;
