@@ -22,10 +22,10 @@ from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from gin import cosign, ecc, wire
-from gin import fairdeal as fd
-from gin import shuffle_proof as sp
-from gin.fairdeal import Role
+from gin.protocol import cosign, ecc, wire
+from gin.protocol import fairdeal as fd
+from gin.protocol import shuffle_proof as sp
+from gin.protocol.fairdeal import Role
 
 RUNS = 7
 MATCH = b"benchmark-match"
@@ -61,7 +61,7 @@ class Tally:
 
 @contextlib.contextmanager
 def counting(tally: Tally) -> Iterator[None]:
-    """Count scalar multiplications by wrapping the two entry points of gin.ecc."""
+    """Count scalar multiplications by wrapping the two entry points of gin.protocol.ecc."""
     mul, mul_many = ecc.mul, ecc.mul_many
 
     def counted_mul(x: bytes, k: int) -> bytes:

@@ -19,8 +19,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from gin.cards import DECK, mask_cards
-from gin.melds import arrange_mask, best_arrangement, best_discard, discard_mask
+from gin.engine.cards import DECK, mask_cards
+from gin.engine.melds import arrange_mask, best_arrangement, best_discard, discard_mask
 
 
 def random_hands(rng: random.Random, n: int, size: int) -> list[int]:

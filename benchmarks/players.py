@@ -23,10 +23,10 @@ import statistics
 import time
 
 from client.simulate_cmd import match_records
-from gin.hand import Phase, shuffled_deck
-from gin.match import Match
+from gin.engine.hand import Phase, shuffled_deck
+from gin.engine.match import Match
+from gin.engine.rules import STANDARD
 from gin.players import get, hint
-from gin.rules import STANDARD
 from gin.simulate import Summary, deal_stats, summarize
 
 PLAYERS = ("hard", "normal", "simple", "easy")

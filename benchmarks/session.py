@@ -1,9 +1,9 @@
 """Cost of online play: two sessions in one process against the same match offline.
 
 Run: ``python benchmarks/session.py``. For a few seeds, plays a whole match
-between two :class:`gin.session.Session` objects joined in memory (computer
+between two :class:`gin.protocol.session.Session` objects joined in memory (computer
 players "normal" on both sides), then the same match offline (the same decks,
-the same players with the same random sources, a plain :class:`gin.match.Match`).
+the same players with the same random sources, a plain :class:`gin.engine.match.Match`).
 Prints medians of: CPU of the whole online match over the offline one (the
 ratio), the sessions' own CPU per player per hand (the players' thinking left
 out), and bytes on the wire per hand. Asserts nothing.
@@ -17,13 +17,13 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from gin import fairdeal as fd
-from gin.cards import Card
-from gin.match import Match
+from gin.engine.cards import Card
+from gin.engine.match import Match
+from gin.engine.rules import STANDARD
 from gin.players import get
-from gin.records import HandRecord
-from gin.rules import STANDARD
-from gin.session import HandVerified, Session
+from gin.protocol import fairdeal as fd
+from gin.protocol.records import HandRecord
+from gin.protocol.session import HandVerified, Session
 
 SEEDS = range(5)
 T = TypeVar("T")

@@ -73,7 +73,7 @@ from gin import (
     Ruleset,
     shuffled_deck,
 )
-from gin.rules import STANDARD
+from gin.engine.rules import STANDARD
 
 if TYPE_CHECKING:  # the network stack loads only when a friend is played
     from client.online import OnlineSettings, OnlineStart, Update
@@ -295,7 +295,7 @@ class GinApp(TableView):
     def _online_update(self, update: Update) -> None:
         """Show what the driver reports: the connection, the friend's moves, the checks."""
         from client import online
-        from gin import session
+        from gin.protocol import session
 
         game = self.game
         if not isinstance(game, OnlineGame):

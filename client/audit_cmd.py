@@ -1,6 +1,6 @@
 """`gin audit FILE...`: re-verify saved hand records and tell each hand.
 
-Only reading files and printing live here; :func:`gin.audit.audit_records` does
+Only reading files and printing live here; :func:`gin.protocol.audit.audit_records` does
 the work, auditing the files together so each hand's scores follow from the hand
 before it. Exit status: 0 when every record verifies, 1 when one fails its
 audit, 2 when a file is missing, unreadable or not a valid record.
@@ -14,9 +14,9 @@ import sys
 from typing import Any
 
 from client.text import plain
-from gin.audit import audit_records
-from gin.errors import MalformedInput
-from gin.records import MAX_RECORD_BYTES, parse_record
+from gin.engine.errors import MalformedInput
+from gin.protocol.audit import audit_records
+from gin.protocol.records import MAX_RECORD_BYTES, parse_record
 
 
 def register(subparsers: Any) -> None:

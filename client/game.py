@@ -38,9 +38,9 @@ from gin import (
     Ruleset,
     shuffled_deck,
 )
-from gin.cards import cards_mask
-from gin.layoffs import Defence, best_defence, layoff_closure
-from gin.melds import (
+from gin.engine.cards import cards_mask
+from gin.engine.layoffs import Defence, best_defence, layoff_closure
+from gin.engine.melds import (
     Arrangement,
     all_arrangements,
     candidate_melds,
@@ -48,7 +48,7 @@ from gin.melds import (
     mask_value,
     meld_combinations,
 )
-from gin.scoring import MatchTotals
+from gin.engine.scoring import MatchTotals
 
 if TYPE_CHECKING:  # the network stack loads only when a friend is played
     from client.online import OnlineMatch

@@ -22,8 +22,8 @@ from client.qr import qr_lines
 from client.storage import Storage, StorageError, default_data_dir
 from client.text import plain
 from client.transport import TransportError, TransportSettings
+from gin.engine.rules import PRESETS
 from gin.players import NAMES
-from gin.rules import PRESETS
 
 DATA_DIR_HELP = ("where hand records and the match in progress are saved (default: "
                  "$GIN_DATA_DIR, else $XDG_DATA_HOME/gin, else ~/.local/share/gin)")
@@ -142,7 +142,7 @@ async def run_bot(prog: str, start: Callable[[], Awaitable[online.OnlineMatch]],
 
 def _report(prog: str, update: online.Update) -> None:
     """Progress on standard error: the connection and each verified hand."""
-    from gin.session import HandVerified, RulesOffered
+    from gin.protocol.session import HandVerified, RulesOffered
 
     if isinstance(update, online.LinkChanged):
         detail = f" ({plain(update.detail)})" if update.detail else ""

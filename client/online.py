@@ -1,4 +1,4 @@
-"""Online play: a :class:`~gin.session.Session` driven over a relay connection.
+"""Online play: a :class:`~gin.protocol.session.Session` driven over a relay connection.
 
 :class:`OnlineMatch` is the glue between the sans-I/O session and the
 :class:`~client.transport.RelayTransport`: it feeds the peer's frames to the
@@ -48,11 +48,11 @@ from client.transport import (
     WaitingForPeer,
 )
 from client.transport import Frame as FrameEvent
-from gin.actions import Action
-from gin.errors import IllegalAction, MalformedInput
+from gin.engine.actions import Action
+from gin.engine.errors import IllegalAction, MalformedInput
+from gin.engine.rules import STANDARD, Ruleset
 from gin.players import Player
-from gin.rules import STANDARD, Ruleset
-from gin.session import (
+from gin.protocol.session import (
     CheatDetected,
     Failure,
     FrameRejected,

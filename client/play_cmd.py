@@ -10,7 +10,7 @@ from pathlib import Path
 from client.game import STRENGTHS
 from client.keyboard import NoTerminalError, keyboard_from_terminal
 from client.storage import Storage, default_data_dir
-from gin.rules import PRESETS
+from gin.engine.rules import PRESETS
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

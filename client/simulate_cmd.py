@@ -14,9 +14,9 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
-from gin.errors import MalformedInput
+from gin.engine.errors import MalformedInput
+from gin.engine.rules import PRESETS, ruleset
 from gin.players import NAMES
-from gin.rules import PRESETS, ruleset
 from gin.simulate import MatchRecord, Summary, play_match, play_match_task, summarize
 
 

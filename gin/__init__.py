@@ -26,19 +26,19 @@ cryptography, which the offline game does not need):
   random computer players; ``hint(obs, legal)``, Hard's move with a reason.
 * :mod:`gin.rand` — the portable random stream (xoshiro128**) the players draw from.
 * :mod:`gin.simulate` — pure self-play of matches and dealt-hand statistics.
-* :mod:`gin.fairdeal` and :mod:`gin.ecc` — the commutative-encryption deal.
-* :mod:`gin.shuffle_proof` — the proof that the second shuffle is a permutation.
-* :mod:`gin.wire` — message encoding and the sealed channel (per-epoch keys,
+* :mod:`gin.protocol.fairdeal` and :mod:`gin.protocol.ecc` — the commutative-encryption deal.
+* :mod:`gin.protocol.shuffle_proof` — the proof that the second shuffle is a permutation.
+* :mod:`gin.protocol.wire` — message encoding and the sealed channel (per-epoch keys,
   acks and re-sends).
-* :mod:`gin.session` — the sans-I/O online session (see ``protocol.md``); its
-  events and failures are in :mod:`gin.session_events`.
-* :mod:`gin.cosign` — per-match signing keys, the match id, the signed hand digest.
-* :mod:`gin.records` and :mod:`gin.audit` — hand records and their audit
-  (``audit_records`` chains a match's hands; :mod:`gin.reveals` checks the keys
+* :mod:`gin.protocol.session` — the sans-I/O online session (see ``protocol.md``); its
+  events and failures are in :mod:`gin.protocol.session_events`.
+* :mod:`gin.protocol.cosign` — per-match signing keys, the match id, the signed hand digest.
+* :mod:`gin.protocol.records` and :mod:`gin.protocol.audit` — hand records and their audit
+  (``audit_records`` chains a match's hands; :mod:`gin.protocol.reveals` checks the keys
   each step reveals).
 """
 
-from gin.actions import (
+from gin.engine.actions import (
     Action,
     BigGin,
     Discard,
@@ -49,15 +49,15 @@ from gin.actions import (
     Pass,
     parse_action,
 )
-from gin.cards import DECK, Card, format_cards, parse_cards
-from gin.errors import GinError, IllegalAction, MalformedInput, PeerFault
-from gin.hand import Event, Hand, HandResult, Observation, Phase, shuffled_deck, stacked_deck
-from gin.layoffs import Defence, best_defence_cards
-from gin.match import Match
-from gin.melds import Arrangement, Meld, best_arrangement, best_discard, deadwood
-from gin.rules import BOUNDS as RULE_BOUNDS
-from gin.rules import PRESETS, RulesError, Ruleset, ruleset
-from gin.scoring import MatchTotals, Outcome, match_totals, settle
+from gin.engine.cards import DECK, Card, format_cards, parse_cards
+from gin.engine.errors import GinError, IllegalAction, MalformedInput, PeerFault
+from gin.engine.hand import Event, Hand, HandResult, Observation, Phase, shuffled_deck, stacked_deck
+from gin.engine.layoffs import Defence, best_defence_cards
+from gin.engine.match import Match
+from gin.engine.melds import Arrangement, Meld, best_arrangement, best_discard, deadwood
+from gin.engine.rules import BOUNDS as RULE_BOUNDS
+from gin.engine.rules import PRESETS, RulesError, Ruleset, ruleset
+from gin.engine.scoring import MatchTotals, Outcome, match_totals, settle
 
 __all__ = [
     "DECK",

@@ -14,12 +14,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gin.cards import cards_mask
-from gin.hand import Phase, dealt_positions, shuffled_deck
-from gin.match import Match
-from gin.melds import arrange_mask, candidate_melds, mask_value
+from gin.engine.cards import cards_mask
+from gin.engine.hand import Phase, dealt_positions, shuffled_deck
+from gin.engine.match import Match
+from gin.engine.melds import arrange_mask, candidate_melds, mask_value
+from gin.engine.rules import STANDARD, Ruleset
 from gin.players import get
-from gin.rules import STANDARD, Ruleset
 
 #: How a hand ended, for counting: ``big_gin`` is counted with gin.
 END_KINDS = ("knock", "gin", "undercut", "dead")

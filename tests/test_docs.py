@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gin import best_arrangement, match_totals, parse_cards, settle
-from gin.rules import CLASSIC, OKLAHOMA, STANDARD
+from gin.engine.rules import CLASSIC, OKLAHOMA, STANDARD
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")

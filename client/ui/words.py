@@ -18,7 +18,7 @@ from gin import (
 )
 
 if TYPE_CHECKING:  # the online session's modules load only for online play
-    from gin.session import Failure
+    from gin.protocol.session import Failure
 
 THEM = "The computer"
 FRIEND = "Your friend"  # the opponent in an online match
@@ -298,7 +298,7 @@ _FAILURE_TITLES = {
 
 def failure_words(failure: Failure, seat: int) -> tuple[str, str]:
     """A failed online match as a title and an explanation naming who is at fault."""
-    from gin.records import SEATS
+    from gin.protocol.records import SEATS
 
     title = _FAILURE_TITLES.get(type(failure).__name__, "The match stopped")
     if not failure.proven:  # a timeout, a rejected frame, an abort: nobody is blamed

@@ -1,6 +1,6 @@
 """Computer players: Easy, Normal, Hard, the research "simple player", Random.
 
-A player sees only an :class:`~gin.hand.Observation` (what a person at the table
+A player sees only an :class:`~gin.engine.hand.Observation` (what a person at the table
 sees) and the legal actions, and returns one of them. Players keep no hidden
 state: memory of the hand is replayed from ``obs.history`` on each call, so the
 same observation always gives the same decision for a given seed: a player that
@@ -15,12 +15,12 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from gin.actions import Action
-from gin.errors import MalformedInput
-from gin.hand import Observation
-from gin.players.basic import EasyPlayer, RandomPlayer
+from gin.engine.actions import Action
+from gin.engine.errors import MalformedInput
+from gin.engine.hand import Observation
+from gin.players.easy import EasyPlayer, RandomPlayer
+from gin.players.hard import HARD, NORMAL, Hint, SkilledPlayer
 from gin.players.simple import SimplePlayer
-from gin.players.skilled import HARD, NORMAL, Hint, SkilledPlayer
 from gin.rand import check_seed
 
 

@@ -9,10 +9,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from gin.actions import Action, Discard, Knock
-from gin.cards import Card, mask_cards
-from gin.layoffs import layoff_closure
-from gin.melds import Arrangement, all_arrangements, arrange_mask, discard_option, has_one_layout
+from gin.engine.actions import Action, Discard, Knock
+from gin.engine.cards import Card, mask_cards
+from gin.engine.layoffs import layoff_closure
+from gin.engine.melds import (
+    Arrangement,
+    all_arrangements,
+    arrange_mask,
+    discard_option,
+    has_one_layout,
+)
 
 _SUIT = 0x1FFF
 _RANK_VALUE = tuple(min(r + 1, 10) for r in range(13))

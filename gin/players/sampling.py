@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gin.layoffs import best_defence
-from gin.melds import arrange_mask, discard_table
+from gin.engine.layoffs import best_defence
+from gin.engine.melds import arrange_mask, discard_table
+from gin.engine.rules import Ruleset
 from gin.players.evaluate import bit_value, bits, melds_with
 from gin.players.view import View
 from gin.rand import Rand
-from gin.rules import Ruleset
 
 # From this stock on, the modelled opponent knocks only when the knock wins. Before,
 # knocking whenever they can is the threat at its worst (and how Simple plays).

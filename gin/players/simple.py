@@ -44,10 +44,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from gin.actions import Action, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
-from gin.cards import Card, cards_mask, mask_cards
-from gin.hand import Observation, Phase
-from gin.melds import arrange_mask, mask_value, union
+from gin.engine.actions import Action, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
+from gin.engine.cards import Card, cards_mask, mask_cards
+from gin.engine.hand import Observation, Phase
+from gin.engine.melds import arrange_mask, mask_value, union
 from gin.players.evaluate import bits
 
 _SUIT = 0x1FFF

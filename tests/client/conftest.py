@@ -29,8 +29,8 @@ from gin import (
     parse_cards,
     shuffled_deck,
 )
-from gin.hand import stacked_deck
-from gin.rules import STANDARD
+from gin.engine.hand import stacked_deck
+from gin.engine.rules import STANDARD
 
 
 class ScriptedOpponent:

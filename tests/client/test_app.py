@@ -39,7 +39,7 @@ from gin import (
     parse_cards,
     players,
 )
-from gin.rules import STANDARD
+from gin.engine.rules import STANDARD
 
 SIZE = (100, 30)
 # The player knocks with 1 (A♠ drawn, K♣ thrown); the computer lays off 5♣ and 9♣.

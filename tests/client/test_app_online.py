@@ -30,7 +30,7 @@ from client.ui.screens import (
     OnlineScreen,
 )
 from gin import Discard, DrawPile, DrawStock, Knock, LayOff, Pass, players
-from gin.rules import STANDARD
+from gin.engine.rules import STANDARD
 from relay.server import Relay, serve
 from relay.testing import TEST_CONFIG
 
@@ -246,7 +246,7 @@ async def test_a_peers_words_are_shown_as_plain_text(relay: Relay, tmp_path: Pat
                                                      said: str) -> None:
     """A friend's abort reason in Textual's markup neither crashes nor restyles the
     table: it is shown exactly as sent."""
-    from gin.session_events import ProtocolError
+    from gin.protocol.session_events import ProtocolError
 
     start = online.OnlineStart("host", relay=relay_url(relay), rules=STANDARD)
     app = make_app(AppConfig(storage=Storage(tmp_path / "host"), online=start,

@@ -12,8 +12,8 @@ from client.ui import words
 from client.ui.screens import ConfirmScreen, HandOverScreen, MatchEndScreen
 from client.ui.table import CardView
 from gin import Match, parse_action, parse_cards
-from gin.hand import stacked_deck
-from gin.rules import OKLAHOMA, STANDARD
+from gin.engine.hand import stacked_deck
+from gin.engine.rules import OKLAHOMA, STANDARD
 from tests.client.conftest import ScriptedOpponent, fixed_decks
 from tests.client.test_app import KNOCK, SIZE, UNDERCUT, press, settle, text
 

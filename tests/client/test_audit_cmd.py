@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from client.cli import main
+from gin.engine.rules import STANDARD
 from gin.players import get
-from gin.records import HandRecord
-from gin.rules import STANDARD
-from gin.session import HandVerified, Session, play_local
+from gin.protocol.records import HandRecord
+from gin.protocol.session import HandVerified, Session, play_local
 
 
 @pytest.fixture(scope="module")

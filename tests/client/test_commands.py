@@ -19,9 +19,9 @@ from client.links import Invite, RelayAddress, new_secret
 from client.online import MatchFiles
 from client.simulate_cmd import Progress
 from client.storage import Storage
+from gin.engine.rules import STANDARD
 from gin.players import get
-from gin.rules import STANDARD
-from gin.session import Session
+from gin.protocol.session import Session
 from relay.server import serve
 from relay.testing import TEST_CONFIG
 

@@ -23,7 +23,7 @@ from gin import (
     parse_cards,
     shuffled_deck,
 )
-from gin.rules import PRESETS
+from gin.engine.rules import PRESETS
 
 KNOCK = ("2c 3c 4c 5d 5h 5s 9s 9h 9d Kc", "5c 9c Jd Jh Js 7d 8d 2h 3h 4h", "Qd", "As")
 

@@ -18,8 +18,8 @@ import pytest
 from client import online
 from client.storage import Storage
 from gin import players
-from gin.rules import STANDARD
-from gin.session import PeerAborted
+from gin.engine.rules import STANDARD
+from gin.protocol.session import PeerAborted
 
 HOUSE = STANDARD.with_options(name="house", gin_bonus=30, target=20)
 TIMEOUT = 90

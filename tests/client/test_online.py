@@ -28,8 +28,8 @@ from client.links import Invite, RelayAddress, new_secret
 from client.storage import Storage, StorageError
 from client.transport import Closed, TransportSettings
 from gin import players
-from gin.rules import STANDARD
-from gin.session import HandDealt, HandScored, HandVerified, MatchOver, Moved, PeerTimedOut
+from gin.engine.rules import STANDARD
+from gin.protocol.session import HandDealt, HandScored, HandVerified, MatchOver, Moved, PeerTimedOut
 from relay.server import Relay, serve
 from relay.testing import TEST_CONFIG, TcpProxy, new_room
 

@@ -18,8 +18,8 @@ from client.game import Game
 from client.links import Invite, RelayAddress, new_secret
 from client.online import MatchFiles
 from client.storage import DamagedSave, Storage, StorageError, checksum, default_data_dir
-from gin.rules import STANDARD
-from gin.session import Session
+from gin.engine.rules import STANDARD
+from gin.protocol.session import Session
 
 
 def test_data_dir_precedence(tmp_path: Path) -> None:

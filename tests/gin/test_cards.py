@@ -3,7 +3,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gin import DECK, Card, MalformedInput, parse_cards
-from gin.cards import cards_mask, format_cards, mask_cards
+from gin.engine.cards import cards_mask, format_cards, mask_cards
 
 
 @pytest.mark.parametrize(

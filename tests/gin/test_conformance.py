@@ -17,17 +17,16 @@ from pathlib import Path
 import pytest
 
 from gin import best_arrangement, best_discard, parse_cards
-from gin.cards import cards_mask
-from gin.conformance import (
+from gin.conformance import corpus
+from gin.conformance.engine_cases import (
     arrange_case,
     arrange_cases,
-    corpus,
     decisions_cases,
     match_cases,
     peer_cases,
     settle_cases,
 )
-from gin.protocol_cases import (
+from gin.conformance.protocol_cases import (
     audit_cases,
     channel_cases,
     deck_cases,
@@ -39,7 +38,8 @@ from gin.protocol_cases import (
     record_text_cases,
     unpack_cases,
 )
-from gin.session_cases import session_cases
+from gin.conformance.session_cases import session_cases
+from gin.engine.cards import cards_mask
 
 WEB = Path(__file__).resolve().parents[2] / "client" / "web"
 

@@ -8,8 +8,8 @@ import random
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from gin import ecc
-from gin.errors import MalformedInput
+from gin.engine.errors import MalformedInput
+from gin.protocol import ecc
 
 RNG_SEED = 20240601
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from gin import ecc
-from gin import fairdeal as fd
-from gin import shuffle_proof as sp
-from gin.errors import MalformedInput, PeerFault
-from gin.fairdeal import Role
+from gin.engine.errors import MalformedInput, PeerFault
+from gin.protocol import ecc
+from gin.protocol import fairdeal as fd
+from gin.protocol import shuffle_proof as sp
+from gin.protocol.fairdeal import Role
 
 DOC = Path(__file__).resolve().parents[2] / "protocol.md"
 FIRST_SEED = bytes(range(32))

@@ -26,11 +26,11 @@ from gin import (
     shuffled_deck,
     stacked_deck,
 )
-from gin.actions import Action
-from gin.cards import DECK, Card, format_cards
-from gin.hand import Event
+from gin.engine.actions import Action
+from gin.engine.cards import DECK, Card, format_cards
+from gin.engine.hand import Event
+from gin.engine.rules import OKLAHOMA, STANDARD, Ruleset
 from gin.players import get
-from gin.rules import OKLAHOMA, STANDARD, Ruleset
 
 NON_DEALER = "2c 3c 4c 5d 5h 5s 7s 8s 9s Tc"  # deadwood 10 as dealt
 DEALER = "Ac Ad As 7h 8h 9h Th Kd Qh Jd"

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gin import DECK, Card, best_arrangement, best_discard, parse_cards
-from gin.cards import mask_cards
-from gin.melds import (
+from gin.engine.cards import mask_cards
+from gin.engine.melds import (
     all_arrangements,
     arrange_mask,
     discard_option,

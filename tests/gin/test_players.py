@@ -4,17 +4,17 @@ from dataclasses import replace
 import pytest
 
 from gin import Card, Hand, MalformedInput, Phase, parse_cards, shuffled_deck
-from gin.actions import Action, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
-from gin.cards import DECK, cards_mask
-from gin.hand import Observation
-from gin.melds import arrange_mask
+from gin.engine.actions import Action, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
+from gin.engine.cards import DECK, cards_mask
+from gin.engine.hand import Observation
+from gin.engine.melds import arrange_mask
+from gin.engine.rules import STANDARD
 from gin.players import NAMES, Hint, Player, get, hint
 from gin.players.evaluate import potential
+from gin.players.hard import HARD, SkilledPlayer
 from gin.players.sampling import LATE_STOCK, knock_outlook, opponent_hands, waiting_outlook
-from gin.players.skilled import HARD, SkilledPlayer
 from gin.players.view import decision_rand, view_of
 from gin.rand import Rand, derive
-from gin.rules import STANDARD
 
 
 def build_deck(p0: str, upcard: str, stock: str = "", p1: str = "") -> list[Card]:

@@ -4,9 +4,9 @@ the most melded points wins): the pruned search must pick the same group."""
 
 import random
 
-from gin.cards import cards_mask
-from gin.hand import shuffled_deck
-from gin.melds import arrange_mask
+from gin.engine.cards import cards_mask
+from gin.engine.hand import shuffled_deck
+from gin.engine.melds import arrange_mask
 from gin.players.simple import _bot_to_ours, _meld_list, _ours_to_bot, best_group
 
 

@@ -8,10 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gin import Hand, Phase, shuffled_deck
-from gin.actions import Action, Discard, DrawPile, Knock
-from gin.cards import cards_mask
-from gin.hand import Observation
-from gin.melds import arrange_mask, discard_table
+from gin.engine.actions import Action, Discard, DrawPile, Knock
+from gin.engine.cards import cards_mask
+from gin.engine.hand import Observation
+from gin.engine.melds import arrange_mask, discard_table
 from gin.players import get
 from gin.players.evaluate import (
     meld_partners,
@@ -19,7 +19,7 @@ from gin.players.evaluate import (
     potential,
     potential_without,
 )
-from gin.players.skilled import HARD, NORMAL, SkilledPlayer
+from gin.players.hard import HARD, NORMAL, SkilledPlayer
 from gin.players.view import unseen_of
 
 

@@ -10,16 +10,16 @@ from typing import Any
 
 import pytest
 
-from gin import cosign
-from gin import fairdeal as fd
-from gin.actions import BigGin, Discard, DrawStock, Knock
-from gin.audit import audit_record, audit_records
-from gin.cards import DECK
-from gin.errors import MalformedInput
+from gin.engine.actions import BigGin, Discard, DrawStock, Knock
+from gin.engine.cards import DECK
+from gin.engine.errors import MalformedInput
+from gin.engine.rules import CLASSIC
 from gin.players import get
-from gin.records import SEATS, HandRecord, Step, parse_record
-from gin.rules import CLASSIC
-from gin.session import HandVerified, Session, play_local
+from gin.protocol import cosign
+from gin.protocol import fairdeal as fd
+from gin.protocol.audit import audit_record, audit_records
+from gin.protocol.records import SEATS, HandRecord, Step, parse_record
+from gin.protocol.session import HandVerified, Session, play_local
 
 SECRET = bytes(range(32))
 # The players' signing keys of the fixture's match, to sign edited records again:

@@ -1,16 +1,16 @@
-"""The keys each step of a hand reveals, replayed on stacked decks (gin.reveals).
+"""The keys each step of a hand reveals, replayed on stacked decks (gin.protocol.reveals).
 
 The session's records are checked by the audit tests; these cover what random
 play rarely reaches (big gin) with the exact positions the protocol sends.
 """
 
 from gin import BigGin, Discard, DrawPile, DrawStock, Hand, Knock, LayOff, Pass, parse_cards
-from gin.actions import Action
-from gin.cards import Card
-from gin.hand import UPCARD_POSITION, dealt_positions, stacked_deck
-from gin.records import Step
-from gin.reveals import Reveals
-from gin.rules import STANDARD
+from gin.engine.actions import Action
+from gin.engine.cards import Card
+from gin.engine.hand import UPCARD_POSITION, dealt_positions, stacked_deck
+from gin.engine.rules import STANDARD
+from gin.protocol.records import Step
+from gin.protocol.reveals import Reveals
 
 NON_DEALER = "2c 3c 4c 5c 6c 5d 5h 5s 7s 8s"  # with the upcard 9s: eleven melded
 DEALER = "Ac Ad As 7h 8h 9h Th Kd Qh Jd"

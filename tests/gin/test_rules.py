@@ -5,8 +5,8 @@ from typing import Any
 
 import pytest
 
-from gin.errors import MalformedInput
-from gin.rules import BOUNDS, CLASSIC, CUSTOM, PRESETS, STANDARD, RulesError, Ruleset
+from gin.engine.errors import MalformedInput
+from gin.engine.rules import BOUNDS, CLASSIC, CUSTOM, PRESETS, STANDARD, RulesError, Ruleset
 
 
 def test_presets_are_valid_and_round_trip() -> None:

@@ -26,8 +26,8 @@ from gin import (
     settle,
     stacked_deck,
 )
-from gin.cards import Card, cards_mask
-from gin.layoffs import check_defence
+from gin.engine.cards import Card, cards_mask
+from gin.engine.layoffs import check_defence
 
 GIN_ON_TS = "2c 3c 4c 5d 5h 5s 7s 8s 9s Tc"  # with the upcard Ts: gin, throwing Tc
 DEALER = "Ac Ad As 7h 8h 9h Th Kd Qh Jd"

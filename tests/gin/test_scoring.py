@@ -10,7 +10,7 @@ from gin import (
     ruleset,
     settle,
 )
-from gin.cards import format_cards
+from gin.engine.cards import format_cards
 
 KNOCKER_10 = "2c 3c 4c 5d 5h 5s 7s 8s 9s Tc"  # three melds, deadwood 10
 

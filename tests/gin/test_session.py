@@ -13,17 +13,18 @@ from typing import Any
 import msgpack
 import pytest
 
-from gin import cosign, ecc, wire
-from gin import fairdeal as fd
-from gin.actions import Discard, DrawPile, parse_action
-from gin.audit import audit_record
-from gin.cards import DECK
-from gin.errors import IllegalAction, PeerFault
-from gin.hand import UPCARD_POSITION, dealt_positions
+from gin.conformance.session_cases import duplicate_in_message2, other_scalar, tamper_once
+from gin.engine.actions import Discard, DrawPile, parse_action
+from gin.engine.cards import DECK
+from gin.engine.errors import IllegalAction, PeerFault
+from gin.engine.hand import UPCARD_POSITION, dealt_positions
+from gin.engine.rules import OKLAHOMA, STANDARD, Ruleset
 from gin.players import Player, get
-from gin.records import SEATS, HandRecord, Score, Step, parse_record
-from gin.rules import OKLAHOMA, STANDARD, Ruleset
-from gin.session import (
+from gin.protocol import cosign, ecc, wire
+from gin.protocol import fairdeal as fd
+from gin.protocol.audit import audit_record
+from gin.protocol.records import SEATS, HandRecord, Score, Step, parse_record
+from gin.protocol.session import (
     CheatDetected,
     CorruptState,
     FrameRejected,
@@ -41,8 +42,7 @@ from gin.session import (
     link_id_for,
     rules_digest,
 )
-from gin.session import _coin as _coin
-from gin.session_cases import duplicate_in_message2, other_scalar, tamper_once
+from gin.protocol.session import _coin as _coin
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "protocol.md"
 SECRET = bytes(range(32))

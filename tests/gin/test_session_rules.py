@@ -8,10 +8,10 @@ from collections.abc import Mapping
 import msgpack
 import pytest
 
-from gin.errors import IllegalAction, PeerFault
+from gin.engine.errors import IllegalAction, PeerFault
+from gin.engine.rules import STANDARD, Ruleset
 from gin.players import get
-from gin.rules import STANDARD, Ruleset
-from gin.session import (
+from gin.protocol.session import (
     MatchStarted,
     PeerAborted,
     ProtocolError,

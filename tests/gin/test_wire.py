@@ -9,9 +9,9 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from gin import wire
-from gin.errors import MalformedInput
-from gin.wire import Side
+from gin.engine.errors import MalformedInput
+from gin.protocol import wire
+from gin.protocol.wire import Side
 
 DOC = Path(__file__).resolve().parents[2] / "protocol.md"
 SECRET = bytes(range(32))

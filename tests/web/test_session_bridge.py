@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from gin import cosign
+from gin.engine.rules import STANDARD, Ruleset
 from gin.players import Player, get
-from gin.records import HandRecord, parse_record
-from gin.rules import STANDARD, Ruleset
-from gin.session import HandVerified, Session
+from gin.protocol import cosign
+from gin.protocol.records import HandRecord, parse_record
+from gin.protocol.session import HandVerified, Session
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "client" / "web"

@@ -1,6 +1,6 @@
 /**
  * Conformance checks for the protocol's building blocks (cases written by
- * gin/protocol_cases.py): `unpack` — gin.wire.unpack's verdict on a byte string
+ * gin/conformance/protocol_cases.py): `unpack` — gin.protocol.wire.unpack's verdict on a byte string
  * and what it decodes to; `deck` — one hand's deck computations from two seeds.
  * Each check returns null when the TypeScript twin gives exactly what gin/ gave,
  * or a sentence saying what differs. `channel` — two sealed channels over a hostile
@@ -44,7 +44,7 @@ function same(name: string, expected: unknown, actual: unknown): string | null {
   return show(expected) === show(actual) ? null : `${name}: expected ${show(expected)}, the TS side gives ${show(actual)}`;
 }
 
-/** The flat pre-order tokens of gin/protocol_cases.py's `tokens`. */
+/** The flat pre-order tokens of gin/conformance/protocol_cases.py's `tokens`. */
 export function tokens(value: Value): Json[] {
   const out: Json[] = [];
   const stack: Value[] = [value];

@@ -211,7 +211,7 @@ test("invite links: the secret's text form, parsing, the relay of a page, the li
   const link = `https://example.org/gin/j/${ROOM}#${SECRET_TEXT}`;
   assert.deepEqual(parseInvite(link), { relay: "https://example.org/gin", room: ROOM, secret: SECRET });
   assert.equal(formatInvite(parseInvite(link)), link);
-  // protocol.md §4, as gin.session.link_id_for computes it for bytes 0..31.
+  // protocol.md §4, as gin.protocol.session.link_id_for computes it for bytes 0..31.
   assert.equal(linkIdHex(SECRET), "7e76fb6150f93321d41fa01bc2ceb9d4");
   assert.equal(linkIdHex(SECRET), toHex(linkIdFor(SECRET))); // the session's own, in the worker
   assert.equal(relayOfPage({ origin: "http://h:1", pathname: "/" }), "http://h:1");

@@ -3,7 +3,7 @@ import { test } from "node:test";
 
 import { Card, DECK, DrawStock, Hand, MalformedInput, parseCards, Pass, Phase, stackedDeck } from "../src/engine/index.ts";
 import { get, hint, NAMES } from "../src/players/index.ts";
-import { fixed0 } from "../src/players/skilled.ts";
+import { fixed0 } from "../src/players/hard.ts";
 import { Rand } from "../src/rand.ts";
 
 const NON_DEALER = parseCards("2c 3c 4c 7d 7h 7s Kc Kd 9s Ah");

@@ -1,4 +1,4 @@
-// The strict msgpack codec and the message layer: what gin.wire refuses is refused
+// The strict msgpack codec and the message layer: what gin.protocol.wire refuses is refused
 // here too (the full verdict corpus from gin/ is checked by npm run conformance),
 // and the encoder writes msgpack-python's bytes.
 import assert from "node:assert/strict";

@@ -94,7 +94,7 @@ test("Ed25519 verification decides as gin's (OpenSSL's) on the edge cases", () =
     + "794eedf65b07ca805d5d9bdb8adf9304ff07b4303111f17a8278743773af1c0f");
   const pub = new cosign.Signer(new Uint8Array(32)).public;
   const s = sig.subarray(32).reduceRight((v, b) => (v << 8n) | BigInt(b), 0n);
-  // Each verdict below is what gin.cosign.verify answers for the same bytes.
+  // Each verdict below is what gin.protocol.cosign.verify answers for the same bytes.
   assert.equal(cosign.verify(pub, m, concat(sig.subarray(0, 32), le32(s + L))), false); // S not reduced
   assert.equal(cosign.verify(IDENTITY, m, concat(IDENTITY, new Uint8Array(32))), true); // a small-order key
   assert.equal(cosign.verify(le32(1n + P), m, concat(IDENTITY, new Uint8Array(32))), true); // A not canonical

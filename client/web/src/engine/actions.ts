@@ -1,6 +1,6 @@
 /**
  * Player actions: small immutable values with text forms that round-trip, as in
- * gin/actions.py.
+ * gin/engine/actions.py.
  *
  * | text                           | action                                          |
  * |--------------------------------|-------------------------------------------------|

@@ -2,7 +2,7 @@
  * Cards: a small immutable value type, its text forms, and card sets as masks.
  *
  * A card's index is `suit * 13 + (rank - 1)` with suits in the order clubs,
- * diamonds, hearts, spades, as in gin/cards.py; a hand is a 52-bit {@link Mask}.
+ * diamonds, hearts, spades, as in gin/engine/cards.py; a hand is a 52-bit {@link Mask}.
  */
 
 import { MalformedInput } from "./errors.ts";
@@ -19,7 +19,7 @@ export const RANK_NAMES = [
 ] as const;
 
 const VARIATION_SELECTORS = /[\ufe0e\ufe0f]/g;
-/** The spaces card and action texts may hold: ASCII only, as gin.cards.SPACE, so
+/** The spaces card and action texts may hold: ASCII only, as gin.engine.cards.SPACE, so
  * that both implementations split a text alike (JavaScript's \s and trim() know
  * more spaces than Python's str.split, and Python's knows some JavaScript's does not). */
 export const SPACE = " \t\n\r\f\v";

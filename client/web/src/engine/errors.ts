@@ -1,5 +1,5 @@
 /**
- * The one error tree, as in gin/errors.py.
+ * The one error tree, as in gin/engine/errors.py.
  *
  * - `MalformedInput`: text or data that cannot be understood (a bad card token,
  *   a corrupt saved record). The caller's input is wrong.

@@ -1,5 +1,5 @@
 /**
- * One hand of Gin Rummy as a state machine with explicit phases (gin/hand.py).
+ * One hand of Gin Rummy as a state machine with explicit phases (gin/engine/hand.py).
  *
  * The deck is a sequence of 52 positions. The deal gives positions 0..19 one at a
  * time, the non-dealer first (even positions to the non-dealer, odd to the dealer);

@@ -1,5 +1,5 @@
 /**
- * Lay-offs: the defender's own melds and lay-offs, chosen together (gin/layoffs.py).
+ * Lay-offs: the defender's own melds and lay-offs, chosen together (gin/engine/layoffs.py).
  *
  * After a knock the defender lays out their own melds and lays loose cards off on
  * the knocker's melds: the fourth card of a three-card set, or the next card at

@@ -1,6 +1,6 @@
 /**
  * A match: hands played until a player reaches the target, then the bonuses
- * (gin/match.py). The deck of each hand is passed in, so a match is deterministic.
+ * (gin/engine/match.py). The deck of each hand is passed in, so a match is deterministic.
  */
 
 import type { Action } from "./actions.ts";

@@ -1,5 +1,5 @@
 /**
- * Melds and the exact best arrangement of a hand, as in gin/melds.py, with the
+ * Melds and the exact best arrangement of a hand, as in gin/engine/melds.py, with the
  * same results and the same tie-break.
  *
  * A hand is a 52-bit {@link Mask}; the search splits it into its four 13-bit suit

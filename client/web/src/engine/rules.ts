@@ -1,5 +1,5 @@
 /**
- * Rulesets: every rule variant as data, as in gin/rules.py. The presets are
+ * Rulesets: every rule variant as data, as in gin/engine/rules.py. The presets are
  * `standard` (the default), `classic` (the older rule books' bonuses) and
  * `oklahoma` (the knock limit is the first upcard's value).
  *

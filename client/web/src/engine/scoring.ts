@@ -1,4 +1,4 @@
-/** Scoring: settling a knock, and the bonuses at the end of a match (gin/scoring.py). */
+/** Scoring: settling a knock, and the bonuses at the end of a match (gin/engine/scoring.py). */
 
 import { type Card, cardsMask, maskCards, maskText } from "./cards.ts";
 import * as data_ from "./data.ts";

@@ -29,7 +29,7 @@ export type Connection =
   | "peer-left" // the relay says the friend's connection closed; waiting for it to return
   | "closed"; // the match ended or was given up; nothing more is sent
 
-/** A failure as the session states it (gin/session_events.py's Failure kinds). */
+/** A failure as the session states it (gin/protocol/session_events.py's Failure kinds). */
 export interface FailureView {
   /** "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "RulesDeclined" | "LocalError" */
   readonly kind: string;
@@ -49,7 +49,7 @@ export interface RecordView {
   readonly hand: number;
   /** The record's file name, for example "gin-3f9a…-hand-02.json". */
   readonly name: string;
-  /** The record's JSON text (gin/records.py's HandRecord.to_json). */
+  /** The record's JSON text (gin/protocol/records.py's HandRecord.to_json). */
   readonly json: string;
   /** The evidence of a hand that failed its hand-end audit (named …-failed.json, as the
    * terminal saves it): `gin audit` shows what failed and who is at fault. */

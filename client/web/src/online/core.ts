@@ -27,7 +27,7 @@ export interface RecordLike {
 /** A session's Failure has the view's fields (`proven` as a getter, lost in a structured clone). */
 export type FailureLike = FailureView;
 
-/** The session's events, by their `kind` (gin/session_events.py's class names). */
+/** The session's events, by their `kind` (gin/protocol/session_events.py's class names). */
 export type EventLike =
   | { readonly kind: "MatchStarted"; readonly firstDealer: number }
   | { readonly kind: "RulesOffered"; readonly rules: Ruleset }

@@ -12,14 +12,14 @@ import type { Action } from "../engine/actions.ts";
 import { MalformedInput } from "../engine/errors.ts";
 import type { Observation } from "../engine/observation.ts";
 import { checkSeed } from "../rand.ts";
-import { EasyPlayer, RandomPlayer } from "./basic.ts";
+import { EasyPlayer, RandomPlayer } from "./easy.ts";
 import { SimplePlayer } from "./simple.ts";
-import { HARD, type Hint, NORMAL, SkilledPlayer } from "./skilled.ts";
+import { HARD, type Hint, NORMAL, SkilledPlayer } from "./hard.ts";
 
-export type { Hint } from "./skilled.ts";
-export { EasyPlayer, RandomPlayer } from "./basic.ts";
+export type { Hint } from "./hard.ts";
+export { EasyPlayer, RandomPlayer } from "./easy.ts";
 export { SimplePlayer } from "./simple.ts";
-export { HARD, NORMAL, SkilledPlayer, type Style } from "./skilled.ts";
+export { HARD, NORMAL, SkilledPlayer, type Style } from "./hard.ts";
 
 /** A computer player. */
 export interface Player {

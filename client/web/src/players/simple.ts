@@ -12,7 +12,7 @@ import { Card, cardsMask, maskCards } from "../engine/cards.ts";
 import { andNot, bitCount, bits, fromSuits, indices, type Mask, meets, or, suitBits, union, xor } from "../engine/mask.ts";
 import { arrangeMask, maskValue, type Meld } from "../engine/melds.ts";
 import { type Observation, Phase } from "../engine/observation.ts";
-import { drawOrPass, isLegal } from "./basic.ts";
+import { drawOrPass, isLegal } from "./easy.ts";
 import { bitIndex } from "./evaluate.ts";
 
 /** A hand mask in the bot's numbering (suits spades, clubs, diamonds, hearts). */

@@ -1,5 +1,5 @@
 /**
- * Re-verify a hand record on its own (gin/audit.py, protocol.md §9).
+ * Re-verify a hand record on its own (gin/protocol/audit.py, protocol.md §9).
  *
  * The checks: both players' signatures of the hand digest, under the keys the
  * match id is bound to; each seed opens its commitment; each deck message equals

@@ -1,6 +1,6 @@
 /**
  * Co-signed hands: each side's per-match Ed25519 key, the match id it is bound to,
- * and the digest of a hand that both sides sign at hand end (gin/cosign.py,
+ * and the digest of a hand that both sides sign at hand end (gin/protocol/cosign.py,
  * protocol.md §4, §10).
  *
  * A side draws 32 random bytes for its signing key when the match starts and sends

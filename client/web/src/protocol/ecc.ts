@@ -1,6 +1,6 @@
 /**
  * NIST P-256 arithmetic for the fair deal on x-coordinates only, the twin of
- * gin/ecc.py: points decoded by `@noble/curves`, multiplied by ecc_vartime.ts
+ * gin/protocol/ecc.py: points decoded by `@noble/curves`, multiplied by ecc_vartime.ts
  * (pure JS, so it works where WebCrypto does not, and synchronously).
  *
  * A point is named by its 32-byte big-endian x and the point used for it is the

@@ -1,6 +1,6 @@
 /**
  * The fair deal: commutative encryption of a 52-card deck by two shufflers, the
- * twin of gin/fairdeal.py (protocol.md §8.4–§8.7).
+ * twin of gin/protocol/fairdeal.py (protocol.md §8.4–§8.7).
  *
  * Each shuffler derives from a secret 32-byte seed a permutation of 52, one
  * whole-deck key and 52 per-position keys. Message 1 (FIRST): m1[i] = E_a(M_{πA[i]});
@@ -365,7 +365,7 @@ export interface HandEvidence {
 
 /**
  * Recompute the hand's deck messages from both seeds and attribute any deviation,
- * as gin.fairdeal.audit_hand does: each message is recomputed from its sender's
+ * as gin.protocol.fairdeal.audit_hand does: each message is recomputed from its sender's
  * seed and the predecessor message as actually received, so a deviation is pinned
  * on the side that sent it. Never throws for a deviation (it is reported);
  * MalformedInput for a bad match id or hand number.

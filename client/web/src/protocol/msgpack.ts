@@ -1,5 +1,5 @@
 /**
- * A small strict msgpack codec, exactly as strict as `gin.wire.unpack` (which
+ * A small strict msgpack codec, exactly as strict as `gin.protocol.wire.unpack` (which
  * runs msgpack-python with hard limits): the same byte strings decode, the same
  * are refused. Refused: extension types and the never-used byte c1; a map key
  * other than text or bytes; a key repeated in one map (two decoders could
@@ -30,7 +30,7 @@ export type MapKey = string | Uint8Array;
 export type Value =
   | null | boolean | number | bigint | Float | string | Uint8Array | Value[] | Map<MapKey, Value>;
 
-/** The hard caps of `gin.wire.Limits`, applied while decoding before anything is built. */
+/** The hard caps of `gin.protocol.wire.Limits`, applied while decoding before anything is built. */
 export interface Limits {
   maxStrLen: number;
   maxBinLen: number;

@@ -1,6 +1,6 @@
 /**
  * Hand records: everything needed to re-verify one online hand, as strict JSON
- * (gin/records.py, protocol.md §10).
+ * (gin/protocol/records.py, protocol.md §10).
  *
  * A record holds the ruleset, the match id, the hand number, the dealer (the first
  * shuffler), both commitments, the three deck messages, every step of the hand in

@@ -1,6 +1,6 @@
 /**
  * Which keys each step of a hand reveals (protocol.md §7), checked step by step
- * (gin/reveals.py).
+ * (gin/protocol/reveals.py).
  *
  * A hand record lists every key a seat revealed: at the deal, in answer to a stock
  * draw, with a discard, a knock or big gin, and the defender's show. The audit

@@ -1,6 +1,6 @@
 /**
  * The online session: one peer of a match played through the fair deal, sans
- * I/O — the twin of gin/session.py, method for method, frame for frame.
+ * I/O — the twin of gin/protocol/session.py, method for method, frame for frame.
  *
  * A {@link Session} is a synchronous state machine with no I/O of its own. The
  * transport feeds it what arrives and sends what it produces; the interface feeds
@@ -20,7 +20,7 @@
  *
  * Write-ahead: the caller MUST save `toState()` after any call that queued frames
  * and before sending them. Given the same random bytes and inputs it sends
- * exactly the frames gin.session.Session sends.
+ * exactly the frames gin.protocol.session.Session sends.
  */
 
 import { type Action, parseAction } from "../engine/actions.ts";

@@ -1,6 +1,6 @@
 /**
  * What an online session tells its interface: events, and the ways a session
- * ends (the twin of gin/session_events.py).
+ * ends (the twin of gin/protocol/session_events.py).
  *
  * A session that stops emits one {@link Failure}. Its class says how much is
  * known, because only a proven fault may cost a player the match:

@@ -1,6 +1,6 @@
 /**
  * A cut-and-choose proof that message 2 is a shuffle of message 1 (protocol.md
- * §8.9), the twin of gin/shuffle_proof.py.
+ * §8.9), the twin of gin/protocol/shuffle_proof.py.
  *
  * For each round r the second shuffler derives a shadow from the round seed (a
  * permutation σ and keys c_i, as a seed derives them): S[i] = E_{c_i}(m1[σ[i]]).

@@ -1,8 +1,8 @@
 /**
- * Wire format, the twin of gin/wire.py: msgpack messages decoded under hard limits
+ * Wire format, the twin of gin/protocol/wire.py: msgpack messages decoded under hard limits
  * (protocol.md §6.1), and the sealed channel's frames (§4, §5).
  *
- * {@link unpack} accepts and refuses exactly the byte strings `gin.wire.unpack`
+ * {@link unpack} accepts and refuses exactly the byte strings `gin.protocol.wire.unpack`
  * does, and its {@link Message} accessors check each field and name it in errors
  * with the same text as gin/.
  */
@@ -47,7 +47,7 @@ export class MalformedMessage extends MalformedInput {
   }
 }
 
-/** The message size cap and msgpack limits of `gin.wire.Limits`. */
+/** The message size cap and msgpack limits of `gin.protocol.wire.Limits`. */
 export interface Limits extends msgpack.Limits {
   maxMessageBytes: number;
 }
@@ -335,7 +335,7 @@ class Epoch {
 
 /**
  * One end of an end-to-end sealed, ordered, exactly-once channel, the twin of
- * gin.wire.SealedChannel. Pure state machine: `epoch` is this side's fresh
+ * gin.protocol.wire.SealedChannel. Pure state machine: `epoch` is this side's fresh
  * 32-byte contribution (from a secure random source, never reused). `send`
  * numbers and keeps each message until acknowledged; `receive` takes any frame
  * and returns what it delivered and what to send back. Frames at the wrong time

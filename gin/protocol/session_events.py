@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from gin.actions import Action
-from gin.cards import Card
-from gin.hand import HandResult
-from gin.records import HandRecord
-from gin.rules import Ruleset
-from gin.scoring import MatchTotals
+from gin.engine.actions import Action
+from gin.engine.cards import Card
+from gin.engine.hand import HandResult
+from gin.engine.rules import Ruleset
+from gin.engine.scoring import MatchTotals
+from gin.protocol.records import HandRecord
 
 
 @dataclass(frozen=True)

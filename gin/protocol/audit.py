@@ -4,7 +4,7 @@ The checks (``protocol.md`` §9): both players' signatures of the hand digest,
 under the keys the match id is bound to; each seed opens its commitment; each deck
 message equals what its sender's seed makes of the message it received; every
 key revealed is the one its revealer's seed derives, and each step reveals
-exactly the keys the protocol sends there (:mod:`gin.reveals`); every action replays
+exactly the keys the protocol sends there (:mod:`gin.protocol.reveals`); every action replays
 legally through the rules engine on the deck the seeds define; the replayed
 score equals the recorded one; the match scores after the hand equal those
 after the hand before plus this hand's result. A failure names the seat at
@@ -20,12 +20,12 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from gin import cosign
-from gin import fairdeal as fd
-from gin.cards import Card, format_cards
-from gin.hand import Event, Hand, dealt_positions
-from gin.records import SEATS, HandRecord, Score, Step
-from gin.reveals import Reveals
+from gin.engine.cards import Card, format_cards
+from gin.engine.hand import Event, Hand, dealt_positions
+from gin.protocol import cosign
+from gin.protocol import fairdeal as fd
+from gin.protocol.records import SEATS, HandRecord, Score, Step
+from gin.protocol.reveals import Reveals
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +61,7 @@ def audit_record(
     record: HandRecord, trust_seat: int | None = None, previous: HandRecord | None = None
 ) -> AuditResult:
     """Check ``record`` completely. ``trust_seat``: a player auditing its own hand
-    skips recomputing its own deck messages (see :func:`gin.fairdeal.audit_hand`).
+    skips recomputing its own deck messages (see :func:`gin.protocol.fairdeal.audit_hand`).
 
     ``previous`` is the verified record of the hand before in the same match, whose
     own scores are proven: this hand's rules, dealer and scores must follow from it.

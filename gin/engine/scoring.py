@@ -6,11 +6,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from gin.cards import Card, cards_mask, mask_cards, mask_text
-from gin.errors import IllegalAction, MalformedInput
-from gin.layoffs import Defence, best_defence
-from gin.melds import Meld, arrange_mask, check_meld, mask_value
-from gin.rules import STANDARD, Ruleset
+from gin.engine.cards import Card, cards_mask, mask_cards, mask_text
+from gin.engine.errors import IllegalAction, MalformedInput
+from gin.engine.layoffs import Defence, best_defence
+from gin.engine.melds import Meld, arrange_mask, check_meld, mask_value
+from gin.engine.rules import STANDARD, Ruleset
 
 OutcomeKind = Literal["knock", "gin", "big_gin", "undercut"]
 Role = Literal["knocker", "defender"]

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from gin.actions import Action
-from gin.cards import Card
-from gin.errors import IllegalAction, MalformedInput
-from gin.hand import Hand, HandResult, Observation, Phase
-from gin.rules import STANDARD, Ruleset
-from gin.scoring import MatchTotals, match_totals, match_winner
+from gin.engine.actions import Action
+from gin.engine.cards import Card
+from gin.engine.errors import IllegalAction, MalformedInput
+from gin.engine.hand import Hand, HandResult, Observation, Phase
+from gin.engine.rules import STANDARD, Ruleset
+from gin.engine.scoring import MatchTotals, match_totals, match_winner
 
 
 class Match:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
-from gin.actions import (
+from gin.engine.actions import (
     Action,
     BigGin,
     Discard,
@@ -33,12 +33,12 @@ from gin.actions import (
     Pass,
     parse_action,
 )
-from gin.cards import DECK, Card, mask_cards
-from gin.errors import IllegalAction, MalformedInput
-from gin.layoffs import Defence, best_defence, check_defence
-from gin.melds import check_meld, discard_option, discard_table, mask_value, union
-from gin.rules import STANDARD, Ruleset
-from gin.scoring import Outcome, knocker_layout, settle_masks
+from gin.engine.cards import DECK, Card, mask_cards
+from gin.engine.errors import IllegalAction, MalformedInput
+from gin.engine.layoffs import Defence, best_defence, check_defence
+from gin.engine.melds import check_meld, discard_option, discard_table, mask_value, union
+from gin.engine.rules import STANDARD, Ruleset
+from gin.engine.scoring import Outcome, knocker_layout, settle_masks
 
 UPCARD_POSITION = 20
 FIRST_STOCK_POSITION = 21

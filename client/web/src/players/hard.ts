@@ -1,5 +1,5 @@
 /**
- * Normal and Hard: one player, two styles (gin/players/skilled.py).
+ * Normal and Hard: one player, two styles (gin/players/hard.py).
  *
  * Both score a ten-card hand as its deadwood minus how close its loose cards are
  * to melding with the live cards ({@link potential}). Hard adds a model of the
@@ -184,7 +184,7 @@ export class SkilledPlayer {
     const first = options[0]!;
     const loose = or(first.deadwoodMask, first.bit);
     const whole = potential(loose, live);
-    // Options by deadwood stop where none can win (see gin/players/skilled.py).
+    // Options by deadwood stop where none can win (see gin/players/hard.py).
     const near = score(0, whole);
     let lowest: number | null = null;
     let best = Infinity;

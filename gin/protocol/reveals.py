@@ -2,7 +2,7 @@
 
 A hand record lists every key a seat revealed: at the deal, in answer to a stock
 draw, with a discard, a knock or big gin, and the defender's show. The audit
-checks that each key is its revealer's (:func:`gin.fairdeal.audit_hand`); this
+checks that each key is its revealer's (:func:`gin.protocol.fairdeal.audit_hand`); this
 checks that each step carries exactly the keys the protocol sends there, so a
 record with a key removed, moved or added does not verify. Keys are of deck
 positions; a seat's key for a position is sent at most once.
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gin.actions import BigGin, Discard, DrawStock, Knock
-from gin.hand import UPCARD_POSITION, Hand, dealt_positions
-from gin.records import SEATS, Step
+from gin.engine.actions import BigGin, Discard, DrawStock, Knock
+from gin.engine.hand import UPCARD_POSITION, Hand, dealt_positions
+from gin.protocol.records import SEATS, Step
 
 
 class Reveals:

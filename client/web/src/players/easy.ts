@@ -1,4 +1,4 @@
-/** The plain players: Random and Easy (gin/players/basic.py). */
+/** The plain players: Random and Easy (gin/players/easy.py). */
 
 import {
   type Action, BigGin, Discard, DrawPile, DrawStock, LayOff, Pass, sameAction,

@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gin import ecc
-from gin import fairdeal as fd
+from gin.protocol import ecc
+from gin.protocol import fairdeal as fd
 
 ROUNDS = 4
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gin.cards import SPACE, Card, parse_cards
-from gin.errors import MalformedInput
-from gin.melds import Meld
+from gin.engine.cards import SPACE, Card, parse_cards
+from gin.engine.errors import MalformedInput
+from gin.engine.melds import Meld
 
 
 @dataclass(frozen=True, slots=True)

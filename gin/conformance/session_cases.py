@@ -1,8 +1,8 @@
 """Conformance cases for the online session (kind ``session``): one peer of a match,
 input by input, for the TypeScript session to reproduce frame for frame.
 
-Each case is one :class:`gin.session.Session` as it ran in a match played with
-:func:`gin.session.play_local` (or a cheat of the peer, made the way
+Each case is one :class:`gin.protocol.session.Session` as it ran in a match played with
+:func:`gin.protocol.session.play_local` (or a cheat of the peer, made the way
 ``tests/gin/test_session.py`` makes them): its role, the invite secret, the rules
 it was given, every random draw it made (in order) and its inputs in order —
 ``init`` (construction), ``in`` (a frame, hex), ``act`` (an action's text),
@@ -24,12 +24,12 @@ from typing import Any
 
 import msgpack
 
-from gin import ecc
-from gin.actions import Discard, DrawPile
-from gin.cards import DECK
+from gin.engine.actions import Discard, DrawPile
+from gin.engine.cards import DECK
+from gin.engine.rules import STANDARD, Ruleset
 from gin.players import Player, get
-from gin.rules import STANDARD, Ruleset
-from gin.session import (
+from gin.protocol import ecc
+from gin.protocol.session import (
     CardDrawn,
     CheatDetected,
     Failure,

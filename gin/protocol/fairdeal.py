@@ -1,7 +1,7 @@
 """The fair deal: commutative encryption of a 52-card deck by two shufflers.
 
 Each shuffler derives from a secret 32-byte seed a permutation of 52, one
-whole-deck key and 52 per-position keys (scalars of P-256, see :mod:`gin.ecc`).
+whole-deck key and 52 per-position keys (scalars of P-256, see :mod:`gin.protocol.ecc`).
 Three deck messages follow:
 
 1. the first shuffler (role FIRST, keys ``a``, ``a_k``, permutation ``πA``) sends
@@ -25,9 +25,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from gin import ecc
-from gin.cards import Card
-from gin.errors import MalformedInput, PeerFault
+from gin.engine.cards import Card
+from gin.engine.errors import MalformedInput, PeerFault
+from gin.protocol import ecc
 
 DOMAIN = b"gin/fairdeal/v1"
 SEED_BYTES = 32

@@ -1,23 +1,13 @@
-"""The conformance corpus: cases from fixed seeds that the TypeScript engine
-(``client/web``) must answer exactly as gin/ does.
-
-``python -m gin.conformance OUT_DIR`` writes JSON-lines files (one case per line,
-each with a ``kind``); ``npm run conformance -- FILE...`` checks them against the
-TS engine. The format is documented in ``docs/conformance.md``.
-
-Building the cases is pure (generators of plain dicts, randomness from seeded
-``random.Random``); only the command at the bottom writes files, as the command
-line of this one module.
-"""
+"""Conformance cases of the engine and the players: arrangements, settlements,
+whole-hand transcripts, observations and decisions, from fixed seeds."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from itertools import chain
 from typing import Any
 
-from gin.actions import (
+from gin.engine.actions import (
     Action,
     BigGin,
     Discard,
@@ -28,9 +18,9 @@ from gin.actions import (
     Pass,
     parse_action,
 )
-from gin.cards import DECK, Card, cards_mask, mask_cards, parse_cards
-from gin.errors import IllegalAction, MalformedInput
-from gin.hand import (
+from gin.engine.cards import DECK, Card, cards_mask, mask_cards, parse_cards
+from gin.engine.errors import IllegalAction, MalformedInput
+from gin.engine.hand import (
     UPCARD_POSITION,
     Event,
     Hand,
@@ -40,31 +30,18 @@ from gin.hand import (
     shuffled_deck,
     stacked_deck,
 )
-from gin.layoffs import layoff_closure
-from gin.match import Match
-from gin.melds import (
+from gin.engine.layoffs import layoff_closure
+from gin.engine.match import Match
+from gin.engine.melds import (
     all_arrangements,
     arrange_mask,
     candidate_melds,
     discard_mask,
     meld_combinations,
 )
+from gin.engine.rules import BOUNDS, PRESETS, Ruleset
+from gin.engine.scoring import settle
 from gin.players import get, hint
-from gin.protocol_cases import (
-    audit_cases,
-    channel_cases,
-    deck_cases,
-    proof_cases,
-    record_audit_cases,
-    record_cases,
-    record_chain_cases,
-    record_fuzz_cases,
-    record_text_cases,
-    unpack_cases,
-)
-from gin.rules import BOUNDS, PRESETS, Ruleset
-from gin.scoring import settle
-from gin.session_cases import session_cases
 
 Case = dict[str, Any]
 
@@ -584,46 +561,3 @@ def decisions_cases(per_ruleset: int, seed: int = 1) -> Iterator[Case]:
         for i in range(per_ruleset):
             names = (_DECIDERS[i % 5], _DECIDERS[(i // 5 + i + 1) % 5])
             yield decisions_case(rules, seed * 100_000 + i, names)
-
-
-def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
-    """The files of the corpus by name, each an iterator of cases. ``scale`` 1 is
-    the size CI checks; larger multiplies the counts."""
-    return {
-        "arrange.jsonl": chain(arrange_cases(2000 * scale), action_cases(), rules_cases()),
-        "settle.jsonl": chain(settle_cases(3000 * scale), big_gin_cases(200 * scale)),
-        "match.jsonl": match_cases(8 * scale),
-        "peer.jsonl": peer_cases(10 * scale),
-        "decisions.jsonl": decisions_cases(100 * scale),
-        "unpack.jsonl": unpack_cases(1500 * scale),
-        "deck.jsonl": deck_cases(4 * scale),
-        "channel.jsonl": channel_cases(40 * scale),
-        "shuffle_proof.jsonl": proof_cases(2 * scale),
-        "audit.jsonl": audit_cases(),
-        "records.jsonl": chain(record_cases(), record_text_cases(400 * scale)),
-        "record_audit.jsonl": chain(record_audit_cases(), record_chain_cases(),
-                                    record_fuzz_cases(20 * scale)),
-        "session.jsonl": session_cases(),
-    }
-
-
-if __name__ == "__main__":  # pragma: no cover - the command line, exercised by the test
-    import argparse
-    import json
-    import pathlib
-
-    parser = argparse.ArgumentParser(
-        prog="python -m gin.conformance",
-        description="Write the conformance corpus (JSON lines) for the TypeScript engine.",
-    )
-    parser.add_argument("out_dir", type=pathlib.Path, help="folder for the .jsonl files")
-    parser.add_argument("--scale", type=int, default=1, help="multiply the case counts")
-    args = parser.parse_args()
-    args.out_dir.mkdir(parents=True, exist_ok=True)
-    for name, cases in corpus(args.scale).items():
-        count = 0
-        with open(args.out_dir / name, "w", encoding="utf-8") as out:
-            for case in cases:
-                out.write(json.dumps(case, separators=(",", ":")) + "\n")
-                count += 1
-        print(f"{args.out_dir / name}: {count} cases")

@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from gin import fairdeal as fd
-from gin.actions import Action, parse_action
-from gin.errors import MalformedInput
-from gin.hand import HandResult
-from gin.rules import Ruleset
+from gin.engine.actions import Action, parse_action
+from gin.engine.errors import MalformedInput
+from gin.engine.hand import HandResult
+from gin.engine.rules import Ruleset
+from gin.protocol import fairdeal as fd
 
 FORMAT = "gin-hand-record"
 FORMAT_VERSION = 2
@@ -73,7 +73,7 @@ class HandRecord:
     scores: tuple[int, int]  # the match scores after this hand
     # Co-signing (protocol.md §10): the invite link's id, each seat's per-match
     # Ed25519 public key (which the match id is derived from) and each seat's
-    # signature of gin.cosign.hand_digest. Empty only while the hand is unsigned.
+    # signature of gin.protocol.cosign.hand_digest. Empty only while the hand is unsigned.
     link_id: bytes = b""
     signing_keys: tuple[bytes, bytes] = (b"", b"")
     signatures: tuple[bytes, bytes] = (b"", b"")

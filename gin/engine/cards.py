@@ -2,7 +2,7 @@
 
 A card's index is ``suit * 13 + (rank - 1)`` with suits in the order clubs,
 diamonds, hearts, spades. The same numbering is used by the bit masks of
-:mod:`gin.melds` and by the fair deal, so a hand is also a 52-bit integer.
+:mod:`gin.engine.melds` and by the fair deal, so a hand is also a 52-bit integer.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import ClassVar
 
-from gin.errors import MalformedInput
+from gin.engine.errors import MalformedInput
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"

@@ -15,10 +15,10 @@ Inputs: :meth:`receive` (a frame), :meth:`act` (the local player's action),
 back-off), :meth:`resend` (after a reconnect) and :meth:`peer_timed_out` (the
 transport's timer ran out while :meth:`waiting_for` named a message the peer
 owes). Both peers run the rules engine in lockstep; each opponent move is checked
-the moment it can be, the rest at hand end by :func:`gin.audit.audit_record`.
+the moment it can be, the rest at hand end by :func:`gin.protocol.audit.audit_record`.
 Any fault is final: the session emits one :class:`Failure` event, tells the peer
 (``abort``), and every later input raises the same :class:`PeerFault`. Only a
-proven fault forfeits the match (:mod:`gin.session_events`).
+proven fault forfeits the match (:mod:`gin.protocol.session_events`).
 
 Write-ahead: the caller MUST save :meth:`to_state` after any call that queued
 frames and before sending them. The traffic keys are fresh for every session
@@ -35,20 +35,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Literal
 
-from gin import cosign, ecc, wire
-from gin import fairdeal as fd
-from gin import shuffle_proof as sp
-from gin.actions import Action, BigGin, Discard, DrawStock, Knock, parse_action
-from gin.audit import audit_record
-from gin.cards import Card
-from gin.cosign import link_id_for
-from gin.errors import GinError, IllegalAction, MalformedInput, PeerFault
-from gin.hand import UPCARD_POSITION, Hand, Observation, Phase, dealt_positions
-from gin.match import Match
+from gin.engine.actions import Action, BigGin, Discard, DrawStock, Knock, parse_action
+from gin.engine.cards import Card
+from gin.engine.errors import GinError, IllegalAction, MalformedInput, PeerFault
+from gin.engine.hand import UPCARD_POSITION, Hand, Observation, Phase, dealt_positions
+from gin.engine.match import Match
+from gin.engine.rules import Ruleset
 from gin.players import Player
-from gin.records import SEATS, HandRecord, Score, Step
-from gin.rules import Ruleset
-from gin.session_events import (
+from gin.protocol import cosign, ecc, wire
+from gin.protocol import fairdeal as fd
+from gin.protocol import shuffle_proof as sp
+from gin.protocol.audit import audit_record
+from gin.protocol.cosign import link_id_for
+from gin.protocol.records import SEATS, HandRecord, Score, Step
+from gin.protocol.session_events import (
     FAILURES,
     CardDrawn,
     CheatDetected,

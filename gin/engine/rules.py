@@ -21,7 +21,7 @@ import re
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
-from gin.errors import MalformedInput
+from gin.engine.errors import MalformedInput
 
 ShutoutRule = Literal["double_bonus", "double_total", "none"]
 _SHUTOUT_RULES = ("double_bonus", "double_total", "none")

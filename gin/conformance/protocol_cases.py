@@ -1,8 +1,8 @@
-"""Conformance cases for the protocol's building blocks: what ``gin.wire.unpack``
+"""Conformance cases for the protocol's building blocks: what ``gin.protocol.wire.unpack``
 accepts and refuses (kind ``unpack``), the deck mathematics from fixed seeds
 (kind ``deck``), and hand records from whole local online matches: written, parsed,
 signed and audited (kinds ``record``, ``record_audit``, ``record_chain``,
-``record_text``). ``gin.conformance`` writes them with the engine's cases; the
+``record_text``). ``python -m gin.conformance`` writes them with the engine's cases; the
 TypeScript twins in ``client/web/src/protocol`` must reproduce them byte for byte.
 
 Pure: generators of plain dicts, randomness from seeded ``random.Random``.
@@ -23,15 +23,15 @@ from typing import Any
 import msgpack
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-from gin import cosign, ecc, fairdeal, shuffle_proof, wire
-from gin.actions import BigGin, Discard, DrawStock, Knock, parse_action
-from gin.audit import Finding, audit_record, audit_records
-from gin.cards import DECK
-from gin.errors import MalformedInput, PeerFault
+from gin.engine.actions import BigGin, Discard, DrawStock, Knock, parse_action
+from gin.engine.cards import DECK
+from gin.engine.errors import MalformedInput, PeerFault
+from gin.engine.rules import CLASSIC, STANDARD, Ruleset
 from gin.players import get
-from gin.records import HandRecord, Score, Step, parse_record
-from gin.rules import CLASSIC, STANDARD, Ruleset
-from gin.session import HandVerified, Session, play_local
+from gin.protocol import cosign, ecc, fairdeal, shuffle_proof, wire
+from gin.protocol.audit import Finding, audit_record, audit_records
+from gin.protocol.records import HandRecord, Score, Step, parse_record
+from gin.protocol.session import HandVerified, Session, play_local
 
 Case = dict[str, Any]
 
@@ -69,7 +69,7 @@ def tokens(value: object) -> list[list[Any]]:
 
 
 def unpack_case(data: bytes) -> Case:
-    """gin.wire.unpack's verdict on ``data``: the message, or the refusal's field
+    """gin.protocol.wire.unpack's verdict on ``data``: the message, or the refusal's field
     (and its text when a field is named: decoding failures word it as msgpack does)."""
     case: Case = {"kind": "unpack", "data": data.hex()}
     try:
@@ -216,7 +216,7 @@ def _mutations(bases: list[bytes], n: int, seed: int) -> Iterator[bytes]:
 
 def unpack_cases(n: int, seed: int = 1) -> Iterator[Case]:
     """Hand-picked edge cases, every truncation and extension of a few messages, and
-    ``n`` random mutations of them, each with gin.wire.unpack's verdict."""
+    ``n`` random mutations of them, each with gin.protocol.wire.unpack's verdict."""
     bases = _bases()
     for data in bases:
         yield unpack_case(data)
@@ -691,7 +691,7 @@ def record_cases() -> Iterator[Case]:
 
 def record_chain_case(name: str, records: list[HandRecord],
                       names: list[str] | None = None) -> Case:
-    """gin's audit of several records together (gin.audit.audit_records)."""
+    """gin's audit of several records together (gin.protocol.audit.audit_records)."""
     results = audit_records(records, names)
     return {"kind": "record_chain", "name": name, "records": [r.to_json() for r in records],
             "names": names, "results": [{"findings": _finding_data(r.findings),

@@ -8,7 +8,7 @@ for it is the one with even y (compressed prefix ``02``). Because ``x(k·P) ==
 x(k·(−P))``, every result is the same whichever of ``±P`` was meant, so the
 scheme works on points modulo sign and never needs to know y.
 
-No I/O and no randomness here: scalars come from :mod:`gin.fairdeal`.
+No I/O and no randomness here: scalars come from :mod:`gin.protocol.fairdeal`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from gin.errors import MalformedInput
+from gin.engine.errors import MalformedInput
 
 CURVE = ec.SECP256R1()
 # Field prime and group order of P-256 (FIPS 186-4, D.1.2.3). The cofactor is 1,

@@ -19,8 +19,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from gin.errors import MalformedInput
-from gin.records import HandRecord
+from gin.engine.errors import MalformedInput
+from gin.protocol.records import HandRecord
 
 DOMAIN = b"gin/session/v2/"
 LINK_ID_BYTES = 16

@@ -37,7 +37,7 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.hashes import SHA256
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from gin.errors import MalformedInput, PeerFault
+from gin.engine.errors import MalformedInput, PeerFault
 
 PROTOCOL_VERSION = 2
 FRAME_VERSION = 2

@@ -1,6 +1,6 @@
 """Melds and the exact best arrangement of a hand.
 
-A hand is a 52-bit mask (see :mod:`gin.cards`). Runs are found by shifting each
+A hand is a 52-bit mask (see :mod:`gin.engine.cards`). Runs are found by shifting each
 suit's 13-bit mask, sets by a bitwise "three of four suits" test. Once the sets
 are chosen, the best use of the other cards is plain: every block of three or
 more in a suit is melded whole. So the exact search only tries choices of sets,
@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import cache, lru_cache, partial
 from typing import NamedTuple
 
-from gin.cards import DECK, Card, cards_mask, mask_cards
-from gin.errors import MalformedInput
+from gin.engine.cards import DECK, Card, cards_mask, mask_cards
+from gin.engine.errors import MalformedInput
 
 Meld = tuple[Card, ...]
 

@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gin.cards import Card, cards_mask, mask_cards, mask_text
-from gin.errors import IllegalAction
-from gin.melds import Meld, candidate_melds, is_meld_mask, mask_value, meld_combinations
+from gin.engine.cards import Card, cards_mask, mask_cards, mask_text
+from gin.engine.errors import IllegalAction
+from gin.engine.melds import Meld, candidate_melds, is_meld_mask, mask_value, meld_combinations
 
 _SUIT = 0x1FFF
 
