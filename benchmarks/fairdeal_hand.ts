@@ -15,7 +15,6 @@
  * (another worker), or the remembered results would spare it work it does online.
  */
 
-import { ascii } from "../client/web/src/protocol/bytes.ts";
 import * as ecc from "../client/web/src/protocol/ecc.ts";
 import * as vt from "../client/web/src/protocol/ecc_vartime.ts";
 import * as fd from "../client/web/src/protocol/fairdeal.ts";
@@ -39,7 +38,7 @@ export interface Transcript {
   deck: number[];
 }
 
-const MATCH_ID = ascii("benchmark-match");
+const MATCH_ID = new TextEncoder().encode("benchmark-match");
 const CHALLENGES = [0b0101, 0b1010, 0b0011, 0b1100, 0b0110, 0b1001];
 const OTHER: Record<Role, Role> = { first: "second", second: "first" };
 

@@ -23,8 +23,9 @@ import statistics
 import time
 
 from client.simulate_cmd import match_records
-from gin.engine.hand import Phase, shuffled_deck
+from gin.engine.hand import shuffled_deck
 from gin.engine.match import Match
+from gin.engine.observation import Phase
 from gin.engine.rules import STANDARD
 from gin.players import get, hint
 from gin.simulate import Summary, deal_stats, summarize

@@ -51,10 +51,11 @@ from gin.engine.actions import (
 )
 from gin.engine.cards import DECK, Card, format_cards, parse_cards
 from gin.engine.errors import GinError, IllegalAction, MalformedInput, PeerFault
-from gin.engine.hand import Event, Hand, HandResult, Observation, Phase, shuffled_deck, stacked_deck
+from gin.engine.hand import Hand, shuffled_deck, stacked_deck
 from gin.engine.layoffs import Defence, best_defence_cards
 from gin.engine.match import Match
 from gin.engine.melds import Arrangement, Meld, best_arrangement, best_discard, deadwood
+from gin.engine.observation import Event, HandResult, Observation, Phase
 from gin.engine.rules import BOUNDS as RULE_BOUNDS
 from gin.engine.rules import PRESETS, RulesError, Ruleset, ruleset
 from gin.engine.scoring import MatchTotals, Outcome, match_totals, settle

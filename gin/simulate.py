@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gin.engine.cards import cards_mask
-from gin.engine.hand import Phase, dealt_positions, shuffled_deck
+from gin.engine.hand import dealt_positions, shuffled_deck
 from gin.engine.match import Match
 from gin.engine.melds import arrange_mask, candidate_melds, mask_value
+from gin.engine.observation import Phase
 from gin.engine.rules import STANDARD, Ruleset
 from gin.players import get
 

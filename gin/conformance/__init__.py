@@ -8,7 +8,8 @@ TypeScript twins. The format is documented in ``docs/conformance.md``.
 Building the cases is pure (generators of plain dicts, randomness from seeded
 ``random.Random``); only ``__main__`` writes files. The generators live beside
 what they cover: :mod:`gin.conformance.engine_cases` (engine and players),
-:mod:`gin.conformance.protocol_cases` (deck, channel, proof, records, audit) and
+:mod:`gin.conformance.protocol_cases` (messages, channel, deck, proof, the deal's
+audit), :mod:`gin.conformance.records_cases` (hand records and their audit) and
 :mod:`gin.conformance.session_cases` (whole online matches, frame by frame).
 """
 
@@ -33,12 +34,14 @@ from gin.conformance.protocol_cases import (
     channel_cases,
     deck_cases,
     proof_cases,
+    unpack_cases,
+)
+from gin.conformance.records_cases import (
     record_audit_cases,
     record_cases,
     record_chain_cases,
     record_fuzz_cases,
     record_text_cases,
-    unpack_cases,
 )
 from gin.conformance.session_cases import session_cases
 

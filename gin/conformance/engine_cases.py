@@ -22,10 +22,7 @@ from gin.engine.cards import DECK, Card, cards_mask, mask_cards, parse_cards
 from gin.engine.errors import IllegalAction, MalformedInput
 from gin.engine.hand import (
     UPCARD_POSITION,
-    Event,
     Hand,
-    Observation,
-    Phase,
     dealt_positions,
     shuffled_deck,
     stacked_deck,
@@ -39,6 +36,7 @@ from gin.engine.melds import (
     discard_mask,
     meld_combinations,
 )
+from gin.engine.observation import Phase, event_to_data
 from gin.engine.rules import BOUNDS, PRESETS, Ruleset
 from gin.engine.scoring import settle
 from gin.players import get, hint
@@ -109,38 +107,6 @@ def arrange_cases(n: int, seed: int = 1) -> Iterator[Case]:
             yield arrange_case(_random_hand(rng, size, dense))
     for hand in _played_hands(rng, 2 * n):
         yield arrange_case(hand)
-
-
-def observation_to_dict(obs: Observation) -> Case:
-    """An observation as plain data (gin's field names; cards as text; events as
-    ``[player, kind, card or null]``)."""
-    return {
-        "player": obs.player,
-        "phase": obs.phase.value,
-        "turn": obs.turn,
-        "dealer": obs.dealer,
-        "hand": [str(c) for c in obs.hand],
-        "just_taken": None if obs.just_taken is None else str(obs.just_taken),
-        "pile": [str(c) for c in obs.pile],
-        "stock_count": obs.stock_count,
-        "opponent_card_count": obs.opponent_card_count,
-        "opponent_known": [str(c) for c in obs.opponent_known],
-        "history": [_event(e) for e in obs.history],
-        "knock_limit": obs.knock_limit,
-        "rules": obs.rules.to_dict(),
-        "upcard_closed": obs.upcard_closed,
-        "result": None if obs.result is None else obs.result.to_dict(),
-        "opponent_hand": None if obs.opponent_hand is None else [str(c) for c in obs.opponent_hand],
-        "knock_melds": None if obs.knock_melds is None
-        else [[str(c) for c in m] for m in obs.knock_melds],
-        "scores": list(obs.scores),
-        "hands_won": list(obs.hands_won),
-        "hand_number": obs.hand_number,
-    }
-
-
-def _event(event: Event) -> list[Any]:
-    return [event.player, event.kind, None if event.card is None else str(event.card)]
 
 
 # -- settlements -------------------------------------------------------------------
@@ -305,7 +271,7 @@ def match_case(
             if len(steps) % 7 == 0:
                 seat = rng.randint(0, 1)
                 observations.append({"step": len(steps), "player": seat,
-                                     "observation": observation_to_dict(match.observation(seat))})
+                                     "observation": match.observation(seat).to_dict()})
             legal = match.legal_actions()
             probes = [[p, str(a), hand.refusal(p, a)] for p, a in _probes(hand, rng)]
             action = players[player].choose(match.observation(player), legal)
@@ -317,11 +283,11 @@ def match_case(
                 "action": str(action),
                 "legal": [str(a) for a in legal],
                 "probes": probes,
-                "events": [_event(e) for e in hand.events[seen:]],
+                "events": [event_to_data(e) for e in hand.events[seen:]],
             })
         for p in (0, 1):
             observations.append({"step": len(steps), "player": p,
-                                 "observation": observation_to_dict(match.observation(p))})
+                                 "observation": match.observation(p).to_dict()})
         assert hand.result is not None
         hands.append({
             "deck": [str(c) for c in deck],
@@ -408,7 +374,7 @@ def peer_case(rules: Ruleset, seed: int, names: tuple[str, str]) -> Case:
         player = truth.turn
         if len(steps) % 5 == 0:
             observations.append({"step": len(steps),
-                                 "observation": observation_to_dict(copy.observation(me))})
+                                 "observation": copy.observation(me).to_dict()})
         action = players[player].choose(truth.observation(player), truth.legal_actions())
         reveal: list[tuple[int, Card]] = []
         if player == me or not isinstance(action, DrawStock):
@@ -426,10 +392,10 @@ def peer_case(rules: Ruleset, seed: int, names: tuple[str, str]) -> Case:
             "action": str(action),
             "legal": [str(a) for a in legal],
             "probes": probes,
-            "events": [_event(e) for e in copy.events[seen:]],
+            "events": [event_to_data(e) for e in copy.events[seen:]],
         })
     observations.append({"step": len(steps),
-                         "observation": observation_to_dict(copy.observation(me))})
+                         "observation": copy.observation(me).to_dict()})
     assert copy.result == truth.result and copy.result is not None
     return {
         "kind": "peer",

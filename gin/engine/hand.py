@@ -11,16 +11,15 @@ and at a knock every card is). With a full deck nothing is hidden.
 
 :meth:`Hand.refusal` is the one place that decides what is legal; ``legal_actions``
 filters candidates through it and ``apply`` refuses what it refuses, leaving the
-state unchanged.
+state unchanged. What each player may see of the hand, and the values it is made
+of (its phase, events and result), are in :mod:`gin.engine.observation`.
 """
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Any
 
 from gin.engine.actions import (
     Action,
@@ -37,21 +36,12 @@ from gin.engine.cards import DECK, Card, mask_cards
 from gin.engine.errors import IllegalAction, MalformedInput
 from gin.engine.layoffs import Defence, best_defence, check_defence
 from gin.engine.melds import check_meld, discard_option, discard_table, mask_value, union
+from gin.engine.observation import Event, HandResult, Observation, Phase
 from gin.engine.rules import STANDARD, Ruleset
-from gin.engine.scoring import Outcome, knocker_layout, settle_masks
+from gin.engine.scoring import knocker_layout, settle_masks
 
 UPCARD_POSITION = 20
 FIRST_STOCK_POSITION = 21
-
-
-class Phase(enum.Enum):
-    """Where a hand is: whose decision, and of which kind."""
-
-    UPCARD = "upcard"  # the player to move may take the upcard or pass
-    DRAW = "draw"  # draw from the stock or the pile
-    DISCARD = "discard"  # eleven cards: discard, knock (or big gin)
-    LAYOFF = "layoff"  # the defender answers a knock
-    OVER = "over"
 
 
 def dealt_positions(dealer: bool) -> range:
@@ -85,80 +75,6 @@ def stacked_deck(
         raise MalformedInput("a stacked deck repeats a card")
     deck += [c for c in DECK if c not in set(deck)]
     return deck
-
-
-EventKind = Literal["pass", "stock", "take", "discard", "knock", "biggin", "layoff", "dead"]
-
-
-class Event(NamedTuple):
-    """Something that happened in the hand. ``card`` is None where the observer
-    may not see it (the opponent's stock draw, a knocker's face-down discard)."""
-
-    player: int
-    kind: EventKind
-    card: Card | None = None
-
-
-HandEndKind = Literal["knock", "gin", "big_gin", "undercut", "dead"]
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """How a hand ended. ``winner`` scores ``points``; both None/0 for a dead hand."""
-
-    kind: HandEndKind
-    knocker: int | None
-    winner: int | None
-    points: int
-    outcome: Outcome | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "knocker": self.knocker,
-            "winner": self.winner,
-            "points": self.points,
-            "outcome": None if self.outcome is None else self.outcome.to_dict(),
-        }
-
-
-class Observation(NamedTuple):
-    """Exactly what one player may see. The only input of computer players and UIs.
-
-    (A named tuple rather than a frozen dataclass: one is built on every move.)
-    """
-
-    player: int
-    phase: Phase
-    turn: int  # the player who must act now (meaningless once OVER)
-    dealer: int
-    hand: tuple[Card, ...]
-    just_taken: Card | None  # the card this player may not throw now
-    pile: tuple[Card, ...]  # bottom first; the last is the top
-    stock_count: int
-    opponent_card_count: int
-    opponent_known: tuple[Card, ...]  # cards the opponent took from the pile and holds
-    history: tuple[Event, ...]
-    knock_limit: int
-    rules: Ruleset
-    upcard_closed: bool  # the pile may not be taken this turn (both passed the upcard)
-    result: HandResult | None
-    # Shown once the hand is over, and to the defender while it lays off (a knocker
-    # lays its whole hand face up).
-    opponent_hand: tuple[Card, ...] | None
-    knock_melds: tuple[tuple[Card, ...], ...] | None  # the knocker's melds, in LAYOFF
-    # Match context (filled in by a Match; zero for a lone hand).
-    scores: tuple[int, int] = (0, 0)
-    hands_won: tuple[int, int] = (0, 0)
-    hand_number: int = 1
-
-    @property
-    def my_turn(self) -> bool:
-        return self.phase is not Phase.OVER and self.turn == self.player
-
-    @property
-    def top_of_pile(self) -> Card | None:
-        return self.pile[-1] if self.pile else None
 
 
 class Hand:

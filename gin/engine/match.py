@@ -12,7 +12,8 @@ from typing import Any
 from gin.engine.actions import Action
 from gin.engine.cards import Card
 from gin.engine.errors import IllegalAction, MalformedInput
-from gin.engine.hand import Hand, HandResult, Observation, Phase
+from gin.engine.hand import Hand
+from gin.engine.observation import HandResult, Observation, Phase
 from gin.engine.rules import STANDARD, Ruleset
 from gin.engine.scoring import MatchTotals, match_totals, match_winner
 

@@ -1,6 +1,6 @@
 """Computer players: Easy, Normal, Hard, the research "simple player", Random.
 
-A player sees only an :class:`~gin.engine.hand.Observation` (what a person at the table
+A player sees only an :class:`~gin.engine.observation.Observation` (what a person at the table
 sees) and the legal actions, and returns one of them. Players keep no hidden
 state: memory of the hand is replayed from ``obs.history`` on each call, so the
 same observation always gives the same decision for a given seed: a player that
@@ -17,7 +17,7 @@ from typing import Protocol
 
 from gin.engine.actions import Action
 from gin.engine.errors import MalformedInput
-from gin.engine.hand import Observation
+from gin.engine.observation import Observation
 from gin.players.easy import EasyPlayer, RandomPlayer
 from gin.players.hard import HARD, NORMAL, Hint, SkilledPlayer
 from gin.players.simple import SimplePlayer

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from gin.engine.actions import Action, BigGin, Discard, DrawPile, DrawStock, LayOff, Pass
 from gin.engine.cards import cards_mask
-from gin.engine.hand import Observation, Phase
 from gin.engine.melds import arrange_mask
+from gin.engine.observation import Observation, Phase
 from gin.players.evaluate import best_knock, bit_value, bits, discards
 from gin.players.view import decision_rand
 

@@ -18,8 +18,8 @@ from operator import attrgetter, or_
 
 from gin.engine.actions import Action, BigGin, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
 from gin.engine.cards import Card, cards_mask, format_cards, mask_cards
-from gin.engine.hand import Observation, Phase
 from gin.engine.melds import Arrangement, arrange_mask, discard_option, discard_table
+from gin.engine.observation import Observation, Phase
 from gin.players.evaluate import (
     ACES,
     NOT_ACE,

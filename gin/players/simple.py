@@ -46,8 +46,8 @@ from functools import lru_cache
 
 from gin.engine.actions import Action, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
 from gin.engine.cards import Card, cards_mask, mask_cards
-from gin.engine.hand import Observation, Phase
 from gin.engine.melds import arrange_mask, mask_value, union
+from gin.engine.observation import Observation, Phase
 from gin.players.evaluate import bits
 
 _SUIT = 0x1FFF

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gin.engine.cards import Card, cards_mask
-from gin.engine.hand import Observation
+from gin.engine.observation import Observation
 from gin.rand import Rand, derive
 
 FULL = (1 << 52) - 1

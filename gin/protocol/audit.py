@@ -21,7 +21,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from gin.engine.cards import Card, format_cards
-from gin.engine.hand import Event, Hand, dealt_positions
+from gin.engine.hand import Hand, dealt_positions
+from gin.engine.observation import Event
 from gin.protocol import cosign
 from gin.protocol import fairdeal as fd
 from gin.protocol.records import SEATS, HandRecord, Score, Step

@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 
 from gin.engine.actions import Action, parse_action
 from gin.engine.errors import MalformedInput
-from gin.engine.hand import HandResult
+from gin.engine.observation import HandResult
 from gin.engine.rules import Ruleset
 from gin.protocol import fairdeal as fd
 

@@ -1,6 +1,6 @@
 /**
  * Conformance checks for the protocol's building blocks (cases written by
- * gin/conformance/protocol_cases.py): `unpack` — gin.protocol.wire.unpack's verdict on a byte string
+ * gin/conformance/protocol_cases.py and records_cases.py): `unpack` — gin.protocol.wire.unpack's verdict on a byte string
  * and what it decodes to; `deck` — one hand's deck computations from two seeds.
  * Each check returns null when the TypeScript twin gives exactly what gin/ gave,
  * or a sentence saying what differs. `channel` — two sealed channels over a hostile
@@ -19,7 +19,7 @@
 import { MalformedInput, PeerFault } from "../src/engine/errors.ts";
 import { type AuditResult, auditRecord, auditRecords } from "../src/protocol/audit.ts";
 import * as cosign from "../src/protocol/cosign.ts";
-import { fromHex, toHex } from "../src/protocol/bytes.ts";
+import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import * as ecc from "../src/protocol/ecc.ts";
 import * as fd from "../src/protocol/fairdeal.ts";
 import * as msgpack from "../src/protocol/msgpack.ts";
@@ -56,9 +56,9 @@ export function tokens(value: Value): Json[] {
     else if (item instanceof Float) {
       const view = new DataView(new ArrayBuffer(8));
       view.setFloat64(0, item.value);
-      out.push(["float", Number.isNaN(item.value) ? "nan" : toHex(new Uint8Array(view.buffer))]);
+      out.push(["float", Number.isNaN(item.value) ? "nan" : bytesToHex(new Uint8Array(view.buffer))]);
     } else if (typeof item === "string") out.push(["str", item]);
-    else if (item instanceof Uint8Array) out.push(["bin", toHex(item)]);
+    else if (item instanceof Uint8Array) out.push(["bin", bytesToHex(item)]);
     else if (Array.isArray(item)) {
       out.push(["array", item.length]);
       for (let i = item.length - 1; i >= 0; i--) stack.push(item[i]!);
@@ -72,7 +72,7 @@ export function tokens(value: Value): Json[] {
 }
 
 function checkUnpack(c: CaseObject): string | null {
-  const data = fromHex(str(c, "data"));
+  const data = hexToBytes(str(c, "data"));
   let message;
   try {
     message = unpack(data);
@@ -83,7 +83,7 @@ function checkUnpack(c: CaseObject): string | null {
       ?? ("error" in c ? same("refusal", c.error, exc.message) : null);
   }
   if ("error_field" in c) return `gin/ refuses ${str(c, "data").slice(0, 60)}…, the TS side accepts it`;
-  const canonical = toHex(msgpack.encode(new Map(message.fields))) === str(c, "data");
+  const canonical = bytesToHex(msgpack.encode(new Map(message.fields))) === str(c, "data");
   return same("type", c.type, message.type)
     ?? same("version", c.version, message.version)
     ?? same("fields", c.fields, tokens(new Map(message.fields)))
@@ -93,9 +93,9 @@ function checkUnpack(c: CaseObject): string | null {
 const hexKey = (k: bigint): string => k.toString(16).padStart(64, "0");
 
 function checkDeck(c: CaseObject): string | null {
-  const first = fd.SeedMaterial.fromSeed(fromHex(str(c, "first_seed")));
-  const second = fd.SeedMaterial.fromSeed(fromHex(str(c, "second_seed")));
-  const matchId = fromHex(str(c, "match_id"));
+  const first = fd.SeedMaterial.fromSeed(hexToBytes(str(c, "first_seed")));
+  const second = fd.SeedMaterial.fromSeed(hexToBytes(str(c, "second_seed")));
+  const matchId = hexToBytes(str(c, "match_id"));
   const hand = c.hand as number;
   const m1 = fd.buildMessage1(first);
   const m2 = fd.buildMessage2(second, m1);
@@ -108,7 +108,7 @@ function checkDeck(c: CaseObject): string | null {
     if (!(exc instanceof PeerFault)) throw exc;
     blame = [exc.who, exc.field, exc.message];
   }
-  return same("card points", c.card_points, ecc.cardPoints().map(toHex))
+  return same("card points", c.card_points, ecc.cardPoints().map(bytesToHex))
     ?? same("first permutation", c.first_permutation, first.permutation)
     ?? same("second permutation", c.second_permutation, second.permutation)
     ?? same("first deck key", c.first_deck_key, hexKey(first.deckKey))
@@ -116,23 +116,23 @@ function checkDeck(c: CaseObject): string | null {
     ?? same("first position keys", c.first_position_keys, first.positionKeys.map(hexKey))
     ?? same("second position keys", c.second_position_keys, second.positionKeys.map(hexKey))
     ?? same("commitments", c.commitments, [
-      toHex(fd.commitment(first.seed, matchId, hand, "first")),
-      toHex(fd.commitment(second.seed, matchId, hand, "second")),
+      bytesToHex(fd.commitment(first.seed, matchId, hand, "first")),
+      bytesToHex(fd.commitment(second.seed, matchId, hand, "second")),
     ])
-    ?? same("messages", c.messages, [m1, m2, m3].map((m) => m.map(toHex)))
+    ?? same("messages", c.messages, [m1, m2, m3].map((m) => m.map(bytesToHex)))
     ?? same("deck", c.deck, fd.deckOrder(first.permutation, second.permutation))
     ?? same("opened deck", c.deck, m3.map((_, k) =>
       fd.openCard(m3, k, first.positionKeys[k]!, second.positionKeys[k]!, "second")))
     ?? same("wrong key blame", wrong.blame, blame);
 }
 
-const hexes = (frames: Uint8Array[]): string[] => frames.map(toHex);
+const hexes = (frames: Uint8Array[]): string[] => frames.map(bytesToHex);
 
 function checkChannel(c: CaseObject): string | null {
-  const secret = fromHex(str(c, "secret"));
+  const secret = hexToBytes(str(c, "secret"));
   const sides: Record<Side, SealedChannel> = {
-    host: new SealedChannel(secret, "host", fromHex(str(c, "host_epoch"))),
-    guest: new SealedChannel(secret, "guest", fromHex(str(c, "guest_epoch"))),
+    host: new SealedChannel(secret, "host", hexToBytes(str(c, "host_epoch"))),
+    guest: new SealedChannel(secret, "guest", hexToBytes(str(c, "guest_epoch"))),
   };
   const steps = c.steps as Json[][];
   for (const [i, step] of steps.entries()) {
@@ -140,14 +140,14 @@ function checkChannel(c: CaseObject): string | null {
     const channel = sides[side];
     const at = `step ${i} (${op} at the ${side})`;
     let why: string | null;
-    if (op === "offer") why = same(at, step[2], [toHex(channel.offer())]);
+    if (op === "offer") why = same(at, step[2], [bytesToHex(channel.offer())]);
     else if (op === "resend") why = same(at, step[2], hexes(channel.resend()));
-    else if (op === "send") why = same(at, step[3], hexes(channel.send(fromHex(step[2] as string))));
+    else if (op === "send") why = same(at, step[3], hexes(channel.send(hexToBytes(step[2] as string))));
     else if (op === "receive") {
       let outcome: Json[];
       try {
-        const got = channel.receive(fromHex(step[2] as string));
-        outcome = [got.message === null ? null : toHex(got.message), hexes(got.replies)];
+        const got = channel.receive(hexToBytes(step[2] as string));
+        outcome = [got.message === null ? null : bytesToHex(got.message), hexes(got.replies)];
       } catch (exc) {
         if (!(exc instanceof ChannelFault)) throw exc;
         outcome = [{ fault: exc.name, who: exc.who, field: exc.field, text: exc.message, proven: exc.proven }];
@@ -157,29 +157,29 @@ function checkChannel(c: CaseObject): string | null {
     if (why) return why;
   }
   return same("hash chains", c.digests, {
-    host: [toHex(sides.host.sentDigest), toHex(sides.host.receivedDigest)],
-    guest: [toHex(sides.guest.sentDigest), toHex(sides.guest.receivedDigest)],
+    host: [bytesToHex(sides.host.sentDigest), bytesToHex(sides.host.receivedDigest)],
+    guest: [bytesToHex(sides.guest.sentDigest), bytesToHex(sides.guest.receivedDigest)],
   });
 }
 
 type OpeningJson = { seed: string | null; tau: number[]; keys: string[] };
 
 const openingJson = (o: proof.Opening): OpeningJson => ({
-  seed: o.seed === null ? null : toHex(o.seed), tau: [...o.tau], keys: o.keys.map(hexKey),
+  seed: o.seed === null ? null : bytesToHex(o.seed), tau: [...o.tau], keys: o.keys.map(hexKey),
 });
 
 const openingOf = (o: OpeningJson): proof.Opening => ({
-  seed: o.seed === null ? null : fromHex(o.seed), tau: o.tau, keys: o.keys.map((k) => BigInt("0x" + k)),
+  seed: o.seed === null ? null : hexToBytes(o.seed), tau: o.tau, keys: o.keys.map((k) => BigInt("0x" + k)),
 });
 
 function checkProof(c: CaseObject): string | null {
-  const first = fd.SeedMaterial.fromSeed(fromHex(str(c, "first_seed")));
-  const second = fd.SeedMaterial.fromSeed(fromHex(str(c, "second_seed")));
+  const first = fd.SeedMaterial.fromSeed(hexToBytes(str(c, "first_seed")));
+  const second = fd.SeedMaterial.fromSeed(hexToBytes(str(c, "second_seed")));
   const m1 = fd.buildMessage1(first);
   const m2 = fd.buildMessage2(second, m1);
   const shadows = proof.shadows(second, m1);
   const challenge = c.challenge as number;
-  const why = same("shadows", c.shadows, shadows.map((s) => s.map(toHex)))
+  const why = same("shadows", c.shadows, shadows.map((s) => s.map(bytesToHex)))
     ?? same("openings", c.openings, proof.openRounds(second, challenge).map(openingJson));
   if (why) return why;
   for (const [i, check] of (c.checks as [number, OpeningJson, string | null][]).entries()) {
@@ -192,11 +192,11 @@ function checkProof(c: CaseObject): string | null {
 }
 
 function checkAudit(c: CaseObject): string | null {
-  const [firstSeed, secondSeed] = (c.seeds as string[]).map(fromHex);
-  const [firstCommitment, secondCommitment] = (c.commitments as string[]).map(fromHex);
-  const [message1, message2, message3] = (c.messages as string[][]).map((m) => m.map(fromHex));
+  const [firstSeed, secondSeed] = (c.seeds as string[]).map(hexToBytes);
+  const [firstCommitment, secondCommitment] = (c.commitments as string[]).map(hexToBytes);
+  const [message1, message2, message3] = (c.messages as string[][]).map((m) => m.map(hexToBytes));
   const report = fd.auditHand({
-    matchId: fromHex(str(c, "match_id")), handNumber: c.hand as number,
+    matchId: hexToBytes(str(c, "match_id")), handNumber: c.hand as number,
     firstSeed: firstSeed!, secondSeed: secondSeed!,
     firstCommitment: firstCommitment!, secondCommitment: secondCommitment!,
     message1: message1!, message2: message2!, message3: message3!,
@@ -215,7 +215,7 @@ function checkRecord(c: CaseObject): string | null {
   const digest = cosign.handDigest(record);
   return same("written again", text, record.toJson())
     ?? same("transcript", c.transcript, cosign.canonicalJson(cosign.transcript(record)))
-    ?? same("digest", c.digest, toHex(digest))
+    ?? same("digest", c.digest, bytesToHex(digest))
     ?? same("signatures", c.signatures,
       [0, 1].map((s) => cosign.verify(record.signingKeys[s]!, digest, record.signatures[s]!)));
 }

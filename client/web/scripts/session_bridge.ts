@@ -20,10 +20,11 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 
 import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, concatBytes, hexToBytes } from "@noble/hashes/utils.js";
 
 import { Ruleset } from "../src/engine/rules.ts";
 import { get } from "../src/players/index.ts";
-import { concat, fromHex, toHex, u32be } from "../src/protocol/bytes.ts";
+import { u32be } from "../src/protocol/bytes.ts";
 import { type RandomBytes, Session, type SessionRole } from "../src/protocol/session.ts";
 import { eventSummary } from "./session_checks.ts";
 
@@ -32,7 +33,7 @@ function seededBytes(label: string): RandomBytes {
   let counter = 0;
   let pool: Uint8Array = new Uint8Array(0);
   return (n) => {
-    while (pool.length < n) pool = concat(pool, sha256(concat(new TextEncoder().encode(label), u32be(counter++))));
+    while (pool.length < n) pool = concatBytes(pool, sha256(concatBytes(new TextEncoder().encode(label), u32be(counter++))));
     const out = pool.slice(0, n);
     pool = pool.slice(n);
     return out;
@@ -58,7 +59,7 @@ function main(): void {
   const rules = values.rules === undefined ? null : Ruleset.fromDict(JSON.parse(values.rules));
   const player = get(values.player, Number(values["player-seed"]));
   const random = values.seed === undefined ? secureBytes : seededBytes(values.seed);
-  const session = new Session(values.role as SessionRole, fromHex(values.secret), rules, random);
+  const session = new Session(values.role as SessionRole, hexToBytes(values.secret), rules, random);
 
   const report = (): void => {
     if (values.accept && session.rulesOffered !== null && !session.over) session.acceptRules();
@@ -67,7 +68,7 @@ function main(): void {
     }
     const failure = session.failure;
     process.stdout.write(JSON.stringify({
-      frames: session.dataToSend().map(toHex),
+      frames: session.dataToSend().map(bytesToHex),
       events: session.events().map(eventSummary),
       over: session.over,
       failure: failure === null ? null : [failure.kind, failure.who, failure.field, failure.reason],
@@ -81,9 +82,9 @@ function main(): void {
     try {
       const input = JSON.parse(line) as { frame?: string; resend?: boolean; poll?: number; timeout?: boolean };
       if (input.frame !== undefined) {
-        if (!session.over) session.receive(fromHex(input.frame));
+        if (!session.over) session.receive(hexToBytes(input.frame));
       } else if (input.resend) {
-        process.stdout.write(JSON.stringify({ frames: session.resend().map(toHex), events: [], over: session.over,
+        process.stdout.write(JSON.stringify({ frames: session.resend().map(bytesToHex), events: [], over: session.over,
           failure: null }) + "\n");
         return;
       } else if (input.poll !== undefined) {

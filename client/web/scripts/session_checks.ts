@@ -10,7 +10,7 @@
 import { parseAction } from "../src/engine/actions.ts";
 import { MalformedInput } from "../src/engine/errors.ts";
 import { Ruleset } from "../src/engine/rules.ts";
-import { fromHex, toHex } from "../src/protocol/bytes.ts";
+import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import * as msgpack from "../src/protocol/msgpack.ts";
 import { Session, type SessionRole } from "../src/protocol/session.ts";
 import { CheatDetected, type SessionEvent } from "../src/protocol/session_events.ts";
@@ -25,7 +25,7 @@ export const STATE_LIMITS: msgpack.Limits = { maxStrLen: 1 << 20, maxBinLen: 1 <
 export function eventSummary(event: SessionEvent): Json {
   switch (event.kind) {
     case "MatchStarted":
-      return [event.kind, event.rules.toDict(), event.seat, event.firstDealer, toHex(event.matchId)];
+      return [event.kind, event.rules.toDict(), event.seat, event.firstDealer, bytesToHex(event.matchId)];
     case "RulesOffered":
       return [event.kind, event.rules.toDict()];
     case "HandDealt":
@@ -64,9 +64,9 @@ export function replayDraws(draws: readonly Uint8Array[]): (n: number) => Uint8A
 const show = (x: unknown): string => JSON.stringify(x);
 
 function checkSession(c: CaseObject): string | null {
-  const secret = fromHex(c.secret as string);
+  const secret = hexToBytes(c.secret as string);
   const rules = c.rules === null ? null : Ruleset.fromDict(c.rules);
-  const random = replayDraws((c.random as string[]).map(fromHex));
+  const random = replayDraws((c.random as string[]).map(hexToBytes));
   let session: Session | null = null;
   for (const [i, step] of (c.steps as Json[][]).entries()) {
     const [op, arg, frames, events] = step as [string, Json, string[], Json[]];
@@ -76,7 +76,7 @@ function checkSession(c: CaseObject): string | null {
     } else if (session === null) {
       throw new MalformedInput(`${where}: no init step first`);
     } else if (op === "in") {
-      session.receive(fromHex(arg as string));
+      session.receive(hexToBytes(arg as string));
     } else if (op === "act") {
       session.act(parseAction(arg as string));
     } else if (op === "accept") {
@@ -88,19 +88,19 @@ function checkSession(c: CaseObject): string | null {
     } else if (op === "poll") {
       session.poll(arg as number);
     } else if (op === "resend") {
-      const again = session.resend().map(toHex);
+      const again = session.resend().map(bytesToHex);
       if (show(again) !== show(frames)) return `${where}: the re-sent frames differ from gin's`;
       continue;
     } else if (op === "save") {
-      const mine = toHex(msgpack.encode(session.toState()));
+      const mine = bytesToHex(msgpack.encode(session.toState()));
       if (mine !== arg) return `${where}: the saved state differs from gin's (${mine.length / 2} bytes, gin's ${(arg as string).length / 2})`;
     } else if (op === "restore") {
-      const state = msgpack.decode(fromHex(arg as string), STATE_LIMITS);
+      const state = msgpack.decode(hexToBytes(arg as string), STATE_LIMITS);
       session = Session.fromState(secret, state as Map<string, msgpack.Value>, random);
     } else {
       throw new MalformedInput(`${where}: unknown step`);
     }
-    const sent = session.dataToSend().map(toHex);
+    const sent = session.dataToSend().map(bytesToHex);
     if (show(sent) !== show(frames)) {
       const at = sent.findIndex((f, j) => f !== frames[j]);
       return `${where}: frames differ at ${at < 0 ? sent.length : at} (${sent.length} sent, gin sent ${frames.length})`

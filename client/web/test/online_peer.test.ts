@@ -8,7 +8,7 @@ import { test } from "node:test";
 import type { Action } from "../src/engine/actions.ts";
 import { IllegalAction } from "../src/engine/errors.ts";
 import { STANDARD, type Ruleset } from "../src/engine/rules.ts";
-import { toHex } from "../src/protocol/bytes.ts";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { linkIdFor } from "../src/protocol/cosign.ts";
 import type { MapKey, Value } from "../src/protocol/msgpack.ts";
 import type { PeerNotice, PeerView } from "../src/online/api.ts";
@@ -213,7 +213,7 @@ test("invite links: the secret's text form, parsing, the relay of a page, the li
   assert.equal(formatInvite(parseInvite(link)), link);
   // protocol.md §4, as gin.protocol.session.link_id_for computes it for bytes 0..31.
   assert.equal(linkIdHex(SECRET), "7e76fb6150f93321d41fa01bc2ceb9d4");
-  assert.equal(linkIdHex(SECRET), toHex(linkIdFor(SECRET))); // the session's own, in the worker
+  assert.equal(linkIdHex(SECRET), bytesToHex(linkIdFor(SECRET))); // the session's own, in the worker
   assert.equal(relayOfPage({ origin: "http://h:1", pathname: "/" }), "http://h:1");
   assert.equal(relayOfPage({ origin: "http://h:1", pathname: "/gin/index.html" }), "http://h:1/gin");
   assert.equal(relayOfPage({ origin: "http://h:1", pathname: `/gin/j/${ROOM}` }), "http://h:1/gin");

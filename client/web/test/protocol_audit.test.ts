@@ -1,5 +1,5 @@
 // The keys each step reveals (reveals.ts, replayed on stacked decks as
-// tests/gin/test_reveals.py does: big gin is rare in play) and what the audit says
+// tests/gin/protocol/test_reveals.py does: big gin is rare in play) and what the audit says
 // of records the conformance corpus does not hold: an unsigned hand, keys out of
 // place in a hand that is no game. The corpus compares the audit of whole matches'
 // records, honest and tampered, with gin's finding for finding.
@@ -10,7 +10,7 @@ import { type Action, BigGin, Discard, DrawPile, DrawStock, Knock, LayOff, Pass 
 import { Card, parseCards } from "../src/engine/cards.ts";
 import { dealtPositions, Hand, stackedDeck, UPCARD_POSITION } from "../src/engine/hand.ts";
 import { STANDARD } from "../src/engine/rules.ts";
-import { ascii } from "../src/protocol/bytes.ts";
+import { utf8ToBytes } from "@noble/hashes/utils.js";
 import { AuditResult, auditRecord, Finding } from "../src/protocol/audit.ts";
 import * as fd from "../src/protocol/fairdeal.ts";
 import { HandRecord, Score, Step } from "../src/protocol/records.ts";
@@ -127,7 +127,7 @@ test("keys where the protocol sends none, and deal keys that never came", () => 
 /** A whole hand played from two seeds, its record unsigned (as a session audits it before signing). */
 function playedRecord(): HandRecord {
   const [first, second] = [fd.SeedMaterial.fromSeed(range(0, 32)), fd.SeedMaterial.fromSeed(range(32, 64))];
-  const matchId = ascii("audit-test");
+  const matchId = utf8ToBytes("audit-test");
   const m1 = fd.buildMessage1(first);
   const m2 = fd.buildMessage2(second, m1);
   const deck = fd.deckOrder(first.permutation, second.permutation).map((c) => Card.fromIndex(c));

@@ -4,26 +4,27 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { MalformedInput, PeerFault } from "../src/engine/errors.ts";
-import { ascii, fromBigInt, toHex } from "../src/protocol/bytes.ts";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import { fromBigInt } from "../src/protocol/bytes.ts";
 import * as ecc from "../src/protocol/ecc.ts";
 import * as fd from "../src/protocol/fairdeal.ts";
 import { numbers, range, vector } from "./protocol_vectors.ts";
 
 const FIRST = fd.SeedMaterial.fromSeed(range(0, 32));
 const SECOND = fd.SeedMaterial.fromSeed(range(32, 64));
-const MATCH = ascii("vector-match");
+const MATCH = utf8ToBytes("vector-match");
 const bytes32 = (v: bigint): Uint8Array => fromBigInt(v, 32);
 const hexKey = (k: bigint): string => k.toString(16).padStart(64, "0");
 
 test("card points: the vectors' coordinates and counters, 52 distinct points", () => {
   for (const c of [0, 1, 13, 51]) {
     const [x, counter] = ecc.hashToX(c);
-    assert.equal(toHex(x), vector(`card_point_${c}`));
+    assert.equal(bytesToHex(x), vector(`card_point_${c}`));
     assert.equal(counter, Number(vector(`card_counter_${c}`)));
     assert.equal(ecc.cardOf(x), c);
   }
   const points = ecc.cardPoints();
-  assert.equal(new Set(points.map(toHex)).size, 52);
+  assert.equal(new Set(points.map(bytesToHex)).size, 52);
   assert.throws(() => ecc.hashToX(52), MalformedInput);
 });
 
@@ -41,8 +42,8 @@ test("derivations from the vector seeds: permutations and keys", () => {
 
 test("commitments bind match, hand and role", () => {
   const first = fd.commitment(FIRST.seed, MATCH, 1, "first");
-  assert.equal(toHex(first), vector("first_commitment"));
-  assert.equal(toHex(fd.commitment(SECOND.seed, MATCH, 1, "second")), vector("second_commitment"));
+  assert.equal(bytesToHex(first), vector("first_commitment"));
+  assert.equal(bytesToHex(fd.commitment(SECOND.seed, MATCH, 1, "second")), vector("second_commitment"));
   assert.ok(fd.verifyCommitment(first, FIRST.seed, MATCH, 1, "first"));
   assert.ok(!fd.verifyCommitment(first, FIRST.seed, MATCH, 2, "first"));
   assert.ok(!fd.verifyCommitment(first, FIRST.seed, MATCH, 1, "second"));
@@ -56,9 +57,9 @@ test("the three deck messages and opening every position", () => {
   const m2 = fd.buildMessage2(SECOND, fd.validateMessage(m1, "message1"));
   const m3 = fd.buildMessage3(FIRST, fd.validateMessage(m2, "message2"));
   fd.validateMessage(m3, "message3");
-  assert.equal(toHex(m1[0]!), vector("message1_0"));
-  assert.equal(toHex(m2[0]!), vector("message2_0"));
-  assert.equal(toHex(m3[0]!), vector("message3_0"));
+  assert.equal(bytesToHex(m1[0]!), vector("message1_0"));
+  assert.equal(bytesToHex(m2[0]!), vector("message2_0"));
+  assert.equal(bytesToHex(m3[0]!), vector("message3_0"));
   const deck = numbers("deck");
   for (let k = 0; k < 52; k++) {
     assert.equal(fd.openCard(m3, k, FIRST.positionKeys[k]!, SECOND.positionKeys[k]!, "second"), deck[k]);

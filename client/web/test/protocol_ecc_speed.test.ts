@@ -5,8 +5,9 @@ import { test } from "node:test";
 
 import { p256 } from "@noble/curves/nist.js";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, concatBytes } from "@noble/hashes/utils.js";
 
-import { concat, fromBigInt, toBigInt, toHex } from "../src/protocol/bytes.ts";
+import { fromBigInt, toBigInt } from "../src/protocol/bytes.ts";
 import * as ecc from "../src/protocol/ecc.ts";
 import * as vt from "../src/protocol/ecc_vartime.ts";
 
@@ -15,7 +16,7 @@ const N = ecc.N;
 /** Scalars in [1, n-1] from a fixed seed: a test is the same every run. */
 function scalars(label: string, count: number): bigint[] {
   return Array.from({ length: count }, (_, i) =>
-    (toBigInt(sha256(concat(new TextEncoder().encode(label), Uint8Array.of(i)))) % (N - 1n)) + 1n);
+    (toBigInt(sha256(concatBytes(new TextEncoder().encode(label), Uint8Array.of(i)))) % (N - 1n)) + 1n);
 }
 
 const EDGES = [1n, 2n, 3n, 7n, 8n, 9n, 15n, 16n, 17n, 2n ** 128n, 2n ** 255n, N - 2n, N - 1n,
@@ -23,10 +24,10 @@ const EDGES = [1n, 2n, 3n, 7n, 8n, 9n, 15n, 16n, 17n, 2n ** 128n, 2n ** 255n, N 
 
 /** noble's x(k·P): the reference. */
 function reference(x: Uint8Array, k: bigint): string {
-  return toHex(ecc.point(x).multiply(k).toBytes(true).subarray(1));
+  return bytesToHex(ecc.point(x).multiply(k).toBytes(true).subarray(1));
 }
 
-const hex = (v: bigint): string => toHex(fromBigInt(v, 32));
+const hex = (v: bigint): string => bytesToHex(fromBigInt(v, 32));
 
 test("window tables and wNAF give noble's x(k·P), edge scalars included", () => {
   const cards = ecc.cardPoints().slice(0, 3);
@@ -35,7 +36,7 @@ test("window tables and wNAF give noble's x(k·P), edge scalars included", () =>
     const affine = ecc.point(x).toAffine();
     const windowed = vt.windowTable(affine);
     const odd = vt.oddMultiples(affine);
-    for (const k of [...EDGES, ...scalars(toHex(x), 20)]) {
+    for (const k of [...EDGES, ...scalars(bytesToHex(x), 20)]) {
       const want = reference(x, k);
       assert.equal(hex(vt.mulWindowed(windowed, k)), want, `windowed, k = ${k}`);
       assert.equal(hex(vt.mulOdd(odd, k)), want, `wNAF, k = ${k}`);
@@ -47,9 +48,9 @@ test("k = 1 and k = n-1 give back the point's own x (P and -P share it)", () => 
   const x = ecc.cardPoints()[9]!;
   const affine = ecc.point(x).toAffine();
   for (const k of [1n, N - 1n]) {
-    assert.equal(hex(vt.mulWindowed(vt.windowTable(affine), k)), toHex(x));
-    assert.equal(hex(vt.mulOdd(vt.oddMultiples(affine), k)), toHex(x));
-    assert.equal(toHex(ecc.mul(x, k)), toHex(x));
+    assert.equal(hex(vt.mulWindowed(vt.windowTable(affine), k)), bytesToHex(x));
+    assert.equal(hex(vt.mulOdd(vt.oddMultiples(affine), k)), bytesToHex(x));
+    assert.equal(bytesToHex(ecc.mul(x, k)), bytesToHex(x));
   }
 });
 
@@ -59,16 +60,16 @@ test("results remembered as multiples of card points multiply like fresh points"
   const [a, b, c, d] = scalars("chain", 4) as [bigint, bigint, bigint, bigint];
   const card = ecc.cardPoints()[30]!;
   const m1 = ecc.mul(card, a);
-  assert.equal(toHex(m1), reference(card, a));
+  assert.equal(bytesToHex(m1), reference(card, a));
   const m2 = ecc.mul(m1, b);
-  assert.equal(toHex(m2), reference(m1, b));
+  assert.equal(bytesToHex(m2), reference(m1, b));
   const shadow = ecc.mul(m1, c);
-  assert.equal(toHex(shadow), reference(m1, c));
+  assert.equal(bytesToHex(shadow), reference(m1, c));
   const m3 = ecc.mul(m2, d);
-  assert.equal(toHex(m3), reference(m2, d));
+  assert.equal(bytesToHex(m3), reference(m2, d));
   const opened = ecc.mul(m3, ecc.inverse(ecc.product(a, b, d)));
   assert.equal(ecc.cardOf(opened), 30);
-  for (const k of EDGES) assert.equal(toHex(ecc.mul(m3, k)), reference(m3, k), `k = ${k}`);
+  for (const k of EDGES) assert.equal(bytesToHex(ecc.mul(m3, k)), reference(m3, k), `k = ${k}`);
 });
 
 test("a point learnt later as a card's multiple: results built on it still agree", () => {
@@ -76,12 +77,12 @@ test("a point learnt later as a card's multiple: results built on it still agree
   // multiples (the audit rebuilds message 1 at hand end); the order must not matter.
   const [a, b, c] = scalars("late", 3) as [bigint, bigint, bigint];
   const card = ecc.cardPoints()[44]!;
-  const entry = p256.Point.fromBytes(concat(Uint8Array.of(2), card)).multiply(a).toBytes(true).subarray(1);
+  const entry = p256.Point.fromBytes(concatBytes(Uint8Array.of(2), card)).multiply(a).toBytes(true).subarray(1);
   const before = ecc.mul(entry, b); // entry is a root of its own here
-  assert.equal(toHex(before), reference(entry, b));
+  assert.equal(bytesToHex(before), reference(entry, b));
   assert.deepEqual(ecc.mul(card, a), entry); // now entry resolves to the card
-  assert.equal(toHex(ecc.mul(before, c)), reference(before, c));
-  assert.equal(toHex(ecc.mul(entry, c)), reference(entry, c));
+  assert.equal(bytesToHex(ecc.mul(before, c)), reference(before, c));
+  assert.equal(bytesToHex(ecc.mul(entry, c)), reference(entry, c));
 });
 
 test("checks are unchanged: a bad point before a bad scalar, a known result still checks its scalar", () => {

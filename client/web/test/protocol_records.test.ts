@@ -11,7 +11,7 @@ import { Pass } from "../src/engine/actions.ts";
 import { MalformedInput } from "../src/engine/errors.ts";
 import { PyFloat } from "../src/engine/pyrepr.ts";
 import { STANDARD } from "../src/engine/rules.ts";
-import { ascii, concat, fromHex, toHex } from "../src/protocol/bytes.ts";
+import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import * as cosign from "../src/protocol/cosign.ts";
 import * as fd from "../src/protocol/fairdeal.ts";
 import { JsonSyntaxError, MAX_DEPTH, parsePyJson } from "../src/protocol/pyjson.ts";
@@ -27,7 +27,7 @@ const TRANSCRIPT = /```transcript\n(.*)\n```/.exec(
 
 /** The hand of protocol.md §13's hand-signature vectors: both pass, a dead hand (not a replayable one). */
 function vectorRecord(): HandRecord {
-  const matchId = fromHex(vector("session_match_id"));
+  const matchId = hexToBytes(vector("session_match_id"));
   const m1 = fd.buildMessage1(FIRST);
   const m2 = fd.buildMessage2(SECOND, m1);
   const unsigned = new HandRecord({
@@ -52,10 +52,10 @@ function vectorRecord(): HandRecord {
 const RECORD = vectorRecord();
 
 test("session vectors: the link id, both signing keys and the match id", () => {
-  assert.equal(toHex(cosign.linkIdFor(range(0, 32))), vector("session_link_id"));
-  assert.equal(toHex(HOST.public), vector("session_host_key"));
-  assert.equal(toHex(GUEST.public), vector("session_guest_key"));
-  assert.equal(toHex(cosign.matchIdFor(cosign.linkIdFor(range(0, 32)), HOST.public, GUEST.public)),
+  assert.equal(bytesToHex(cosign.linkIdFor(range(0, 32))), vector("session_link_id"));
+  assert.equal(bytesToHex(HOST.public), vector("session_host_key"));
+  assert.equal(bytesToHex(GUEST.public), vector("session_guest_key"));
+  assert.equal(bytesToHex(cosign.matchIdFor(cosign.linkIdFor(range(0, 32)), HOST.public, GUEST.public)),
     vector("session_match_id"));
   assert.throws(() => cosign.matchIdFor(range(0, 15), HOST.public, GUEST.public), MalformedInput);
   assert.throws(() => new cosign.Signer(range(0, 31)), /a signing key seed is 32 bytes/);
@@ -65,9 +65,9 @@ test("session vectors: the link id, both signing keys and the match id", () => {
 test("hand-signature vectors: the transcript, the digest and both signatures byte for byte", () => {
   assert.equal(cosign.canonicalJson(cosign.transcript(RECORD)), TRANSCRIPT);
   const digest = cosign.handDigest(RECORD);
-  assert.equal(toHex(digest), vector("hand_digest"));
-  assert.equal(toHex(RECORD.signatures[0]), vector("hand_signature_host"));
-  assert.equal(toHex(RECORD.signatures[1]), vector("hand_signature_guest"));
+  assert.equal(bytesToHex(digest), vector("hand_digest"));
+  assert.equal(bytesToHex(RECORD.signatures[0]), vector("hand_signature_host"));
+  assert.equal(bytesToHex(RECORD.signatures[1]), vector("hand_signature_guest"));
   assert.ok(cosign.verify(HOST.public, digest, RECORD.signatures[0]));
   assert.ok(!cosign.verify(GUEST.public, digest, RECORD.signatures[0]));
 });
@@ -75,10 +75,10 @@ test("hand-signature vectors: the transcript, the digest and both signatures byt
 test("the digest does not depend on the order the deal's keys were processed in", () => {
   const [a, b, ...rest] = RECORD.steps;
   const swapped = RECORD.with({ steps: [b!, a!, ...rest] });
-  assert.equal(toHex(cosign.handDigest(swapped)), vector("hand_digest"));
+  assert.equal(bytesToHex(cosign.handDigest(swapped)), vector("hand_digest"));
   assert.ok(!swapped.equals(RECORD));
   const moved = RECORD.with({ steps: [a!, b!, rest[1]!, rest[0]!] }); // the actions' order counts
-  assert.notEqual(toHex(cosign.handDigest(moved)), vector("hand_digest"));
+  assert.notEqual(bytesToHex(cosign.handDigest(moved)), vector("hand_digest"));
 });
 
 const le32 = (value: bigint): Uint8Array => Uint8Array.from({ length: 32 }, (_, i) => Number((value >> BigInt(8 * i)) & 0xffn));
@@ -87,22 +87,22 @@ const P = 2n ** 255n - 19n;
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
 
 test("Ed25519 verification decides as gin's (OpenSSL's) on the edge cases", () => {
-  const m = ascii("m");
+  const m = utf8ToBytes("m");
   const sig = new cosign.Signer(new Uint8Array(32)).sign(m);
   // gin: Signer(bytes(32)).sign(b"m")
-  assert.equal(toHex(sig), "a7d2b316acb308e44ba5be4fa0cf2b7ab249c6d1748430d5350cffc1d34b8324"
+  assert.equal(bytesToHex(sig), "a7d2b316acb308e44ba5be4fa0cf2b7ab249c6d1748430d5350cffc1d34b8324"
     + "794eedf65b07ca805d5d9bdb8adf9304ff07b4303111f17a8278743773af1c0f");
   const pub = new cosign.Signer(new Uint8Array(32)).public;
   const s = sig.subarray(32).reduceRight((v, b) => (v << 8n) | BigInt(b), 0n);
   // Each verdict below is what gin.protocol.cosign.verify answers for the same bytes.
-  assert.equal(cosign.verify(pub, m, concat(sig.subarray(0, 32), le32(s + L))), false); // S not reduced
-  assert.equal(cosign.verify(IDENTITY, m, concat(IDENTITY, new Uint8Array(32))), true); // a small-order key
-  assert.equal(cosign.verify(le32(1n + P), m, concat(IDENTITY, new Uint8Array(32))), true); // A not canonical
-  assert.equal(cosign.verify(IDENTITY, m, concat(le32(1n + P), new Uint8Array(32))), false); // R not canonical
+  assert.equal(cosign.verify(pub, m, concatBytes(sig.subarray(0, 32), le32(s + L))), false); // S not reduced
+  assert.equal(cosign.verify(IDENTITY, m, concatBytes(IDENTITY, new Uint8Array(32))), true); // a small-order key
+  assert.equal(cosign.verify(le32(1n + P), m, concatBytes(IDENTITY, new Uint8Array(32))), true); // A not canonical
+  assert.equal(cosign.verify(IDENTITY, m, concatBytes(le32(1n + P), new Uint8Array(32))), false); // R not canonical
   // R with a small-order component: the cofactored check (noble's own verify) accepts it, gin refuses.
   assert.equal(cosign.verify(
-    fromHex("ea4a6c63e29c520abef5507b132ec5f9954776aebebe7b92421eea691446d22c"), ascii("digest"),
-    fromHex("40a4cf5c611d737a2f1c6fcca84d9cabfed80987f186a5a6c57e629bff1af27f"
+    hexToBytes("ea4a6c63e29c520abef5507b132ec5f9954776aebebe7b92421eea691446d22c"), utf8ToBytes("digest"),
+    hexToBytes("40a4cf5c611d737a2f1c6fcca84d9cabfed80987f186a5a6c57e629bff1af27f"
       + "52646ce9dfa2d9c78d7a860c63cc7ad7199711348ab124b931caa7f1406ebb07")), false);
 });
 
@@ -111,7 +111,7 @@ test("verification is false, never a throw, on garbage", () => {
   const good = RECORD.signatures[0];
   for (const [pub, sig] of [
     [new Uint8Array(31), good], [HOST.public, good.subarray(1)], [new Uint8Array(32).fill(0xff), good],
-    [fromHex("02" + "00".repeat(31)), good], [HOST.public, new Uint8Array(64).fill(0xff)], [new Uint8Array(0), new Uint8Array(0)],
+    [hexToBytes("02" + "00".repeat(31)), good], [HOST.public, new Uint8Array(64).fill(0xff)], [new Uint8Array(0), new Uint8Array(0)],
   ] as const) {
     assert.equal(cosign.verify(pub, digest, sig), false);
   }
@@ -123,7 +123,7 @@ test("a record written and read again is the same record, as text and as bytes",
   assert.ok(text.endsWith("}\n") && text.startsWith('{\n "format": "gin-hand-record",\n "version": 2,'));
   assert.ok(parseRecord(text).equals(RECORD));
   assert.ok(parseRecord(new TextEncoder().encode(text)).equals(RECORD));
-  const upper = text.replace(`"${toHex(RECORD.linkId)}"`, `"${toHex(RECORD.linkId).toUpperCase()}"`);
+  const upper = text.replace(`"${bytesToHex(RECORD.linkId)}"`, `"${bytesToHex(RECORD.linkId).toUpperCase()}"`);
   assert.ok(upper !== text && parseRecord(upper).equals(RECORD)); // gin's bytes.fromhex reads upper case too
   assert.equal(RECORD.roleOf(0), "first");
   assert.equal(RECORD.seatOf("second"), 1);
@@ -140,7 +140,7 @@ test("parseRecord refuses what is too big, not UTF-8 or not JSON, naming it", ()
 });
 
 test("a record's hex with whitespace is refused (gin's bytes.fromhex would skip it)", () => {
-  const text = RECORD.toJson().replace(`"${toHex(RECORD.linkId)}"`, `"${toHex(RECORD.linkId).slice(0, 30)} 0"`);
+  const text = RECORD.toJson().replace(`"${bytesToHex(RECORD.linkId)}"`, `"${bytesToHex(RECORD.linkId).slice(0, 30)} 0"`);
   assert.throws(() => parseRecord(text), { message: "hand record: record.link: not hexadecimal" });
 });
 

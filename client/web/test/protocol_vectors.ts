@@ -2,7 +2,7 @@
 // change to either side shows up as a failing test.
 import { readFileSync } from "node:fs";
 
-import { fromHex } from "../src/protocol/bytes.ts";
+import { hexToBytes } from "@noble/hashes/utils.js";
 
 const text = readFileSync(new URL("../../../protocol.md", import.meta.url), "utf8");
 const block = /```vectors\n([\s\S]*?)```/.exec(text);
@@ -21,7 +21,7 @@ export function vector(name: string): string {
   return value;
 }
 
-export const hexVector = (name: string): Uint8Array => fromHex(vector(name));
+export const hexVector = (name: string): Uint8Array => hexToBytes(vector(name));
 export const numbers = (name: string): number[] => vector(name).split(",").map(Number);
 
 /** Bytes from..to-1, as the vectors' seeds and secrets are. */

@@ -1,6 +1,6 @@
 /**
  * What one player may see of a hand, and the values it is made of: the phase, the
- * events, the result (gin/engine/hand.py's Phase, Event, HandResult and Observation).
+ * events, the result (gin/engine/observation.py).
  * Also the plain-data form of an observation, used by the conformance corpus to
  * hand positions to the computer players.
  */

@@ -9,7 +9,7 @@ import { parseAction, type Action } from "../engine/actions.ts";
 import { GinError } from "../engine/errors.ts";
 import type { Observation } from "../engine/observation.ts";
 import { Ruleset } from "../engine/rules.ts";
-import { toHex } from "../protocol/bytes.ts";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import type { MapKey, Value } from "../protocol/msgpack.ts";
 import type { FailureView, PeerNotice, RecordView } from "./api.ts";
 import type { Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
@@ -72,7 +72,7 @@ export interface SessionMaker {
 
 /** A record's file name: gin, the match id, the hand ("gin-3f9a…-hand-02.json"). */
 export function recordName(record: RecordLike, failed = false): string {
-  return `gin-${toHex(record.matchId)}-hand-${String(record.handNumber).padStart(2, "0")}${failed ? "-failed" : ""}.json`;
+  return `gin-${bytesToHex(record.matchId)}-hand-${String(record.handNumber).padStart(2, "0")}${failed ? "-failed" : ""}.json`;
 }
 
 export function failureView(failure: FailureLike): FailureView {

@@ -5,8 +5,8 @@
  */
 
 import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, concatBytes } from "@noble/hashes/utils.js";
 
-import { concat, toHex } from "../protocol/bytes.ts";
 
 export const SECRET_BYTES = 32;
 const ROOM = /^[A-Za-z0-9_-]{32}$/;
@@ -85,6 +85,6 @@ export function websocketBase(relay: string): string {
  * brings Ed25519 into board.js; a node test pins both to the same value.
  */
 export function linkIdHex(secret: Uint8Array): string {
-  const digest = sha256(concat(new TextEncoder().encode("gin/session/v2/link-id"), new Uint8Array([0]), secret));
-  return toHex(digest.subarray(0, 16));
+  const digest = sha256(concatBytes(new TextEncoder().encode("gin/session/v2/link-id"), new Uint8Array([0]), secret));
+  return bytesToHex(digest.subarray(0, 16));
 }

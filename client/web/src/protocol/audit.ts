@@ -17,7 +17,8 @@
 
 import { Card } from "../engine/cards.ts";
 import { Hand } from "../engine/hand.ts";
-import { equalBytes, toHex } from "./bytes.ts";
+import { bytesToHex } from "@noble/hashes/utils.js";
+import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
 import * as fd from "./fairdeal.ts";
 import { type HandRecord, Score, SEATS, type Step } from "./records.ts";
@@ -131,7 +132,7 @@ function checkSignatures(record: HandRecord): [Finding[], string[]] {
  */
 export function auditRecords(records: readonly HandRecord[], names: readonly string[] | null = null): AuditResult[] {
   const labels = names !== null ? [...names] : records.map((_, i) => `record ${i + 1}`);
-  const id = (r: HandRecord): string => toHex(r.matchId);
+  const id = (r: HandRecord): string => bytesToHex(r.matchId);
   const order = records.map((_, i) => i).sort((i, j) => {
     const [a, b] = [records[i]!, records[j]!];
     return compareBytes(a.matchId, b.matchId) || a.handNumber - b.handNumber || i - j;

@@ -18,12 +18,13 @@
 
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256, sha512 } from "@noble/hashes/sha2.js";
+import { bytesToHex, concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 
 import { MalformedInput } from "../engine/errors.ts";
-import { ascii, concat, equalBytes, fromBigInt, toHex } from "./bytes.ts";
+import { equalBytes, fromBigInt } from "./bytes.ts";
 import type { HandRecord } from "./records.ts";
 
-export const DOMAIN = ascii("gin/session/v2/");
+export const DOMAIN = utf8ToBytes("gin/session/v2/");
 export const LINK_ID_BYTES = 16;
 export const MATCH_ID_BYTES = 16;
 export const KEY_BYTES = 32;
@@ -35,7 +36,7 @@ const L = 2n ** 252n + 27742317777372353535851937790883648493n;
 
 /** The id of an invite link: names its saved match; the relay never sees it. */
 export function linkIdFor(secret: Uint8Array): Uint8Array {
-  return sha256(concat(DOMAIN, ascii("link-id\x00"), secret)).slice(0, LINK_ID_BYTES);
+  return sha256(concatBytes(DOMAIN, utf8ToBytes("link-id\x00"), secret)).slice(0, LINK_ID_BYTES);
 }
 
 /** The match id: the link and both sides' fresh signing keys (§4). */
@@ -43,7 +44,7 @@ export function matchIdFor(linkId: Uint8Array, hostKey: Uint8Array, guestKey: Ui
   if (linkId.length !== LINK_ID_BYTES || hostKey.length !== KEY_BYTES || guestKey.length !== KEY_BYTES) {
     throw new MalformedInput("match id inputs have the wrong lengths");
   }
-  return sha256(concat(DOMAIN, ascii("match-id\x00"), linkId, hostKey, guestKey)).slice(0, MATCH_ID_BYTES);
+  return sha256(concatBytes(DOMAIN, utf8ToBytes("match-id\x00"), linkId, hostKey, guestKey)).slice(0, MATCH_ID_BYTES);
 }
 
 /** One side's per-match signing key, from 32 secret random bytes. */
@@ -90,7 +91,7 @@ export function verify(publicKey: Uint8Array, digest: Uint8Array, signature: Uin
   } catch {
     return false;
   }
-  const k = littleEndian(sha512(concat(r, publicKey, digest))) % L;
+  const k = littleEndian(sha512(concatBytes(r, publicKey, digest))) % L;
   const check = ed25519.Point.BASE.multiplyUnsafe(s).subtract(a.multiplyUnsafe(k));
   return equalBytes(check.toBytes(), r);
 }
@@ -101,14 +102,14 @@ export function transcript(record: HandRecord): Record<string, unknown> {
   const keys = record.steps.flatMap((step) => step.keys.map(([pos, key]) => [step.seat, pos, key] as const));
   keys.sort((x, y) => x[0] - y[0] || x[1] - y[1] || (x[2] < y[2] ? -1 : x[2] > y[2] ? 1 : 0));
   return {
-    match_id: toHex(record.matchId),
+    match_id: bytesToHex(record.matchId),
     hand: record.handNumber,
     dealer: record.dealer,
     rules: record.rules.toDict(),
-    commitments: record.commitments.map(toHex),
-    messages: record.messages.map((m) => toHex(sha256(concat(...m)))),
+    commitments: record.commitments.map(bytesToHex),
+    messages: record.messages.map((m) => bytesToHex(sha256(concatBytes(...m)))),
     actions: record.steps.filter((s) => s.action !== null).map((s) => [s.seat, String(s.action)]),
-    keys: keys.map(([seat, pos, key]) => [seat, pos, toHex(fromBigInt(key, 32))]),
+    keys: keys.map(([seat, pos, key]) => [seat, pos, bytesToHex(fromBigInt(key, 32))]),
     result: { kind: record.score.kind, knocker: record.score.knocker, winner: record.score.winner,
       points: record.score.points },
     scores: [...record.scores],
@@ -128,5 +129,5 @@ export function canonicalJson(value: unknown): string {
 
 /** SHA-256("gin/session/v2/hand" ‖ 00 ‖ canonical JSON of {@link transcript}). */
 export function handDigest(record: HandRecord): Uint8Array {
-  return sha256(concat(DOMAIN, ascii("hand\x00"), ascii(canonicalJson(transcript(record)))));
+  return sha256(concatBytes(DOMAIN, utf8ToBytes("hand\x00"), utf8ToBytes(canonicalJson(transcript(record)))));
 }

@@ -10,9 +10,10 @@
 
 import { p256 } from "@noble/curves/nist.js";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 
 import { MalformedInput } from "../engine/errors.ts";
-import { ascii, concat, fromBigInt, fromHex, toBigInt, toHex } from "./bytes.ts";
+import { fromBigInt, toBigInt } from "./bytes.ts";
 import * as vt from "./ecc_vartime.ts";
 
 // Field prime and group order of P-256 (FIPS 186-4, D.1.2.3); cofactor 1.
@@ -20,7 +21,7 @@ export const P = 0xffffffff00000001000000000000000000000000fffffffffffffffffffff
 export const N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
 export const COORD_BYTES = 32;
 export const CARDS = 52;
-const CARD_POINT_DOMAIN = ascii("gin/fairdeal/v1/card-point");
+const CARD_POINT_DOMAIN = utf8ToBytes("gin/fairdeal/v1/card-point");
 
 type Point = InstanceType<typeof p256.Point>;
 
@@ -52,7 +53,7 @@ export function product(...scalars: bigint[]): bigint {
 
 function decode(x: Uint8Array): Point | null {
   try {
-    return p256.Point.fromBytes(concat(Uint8Array.of(2), x));
+    return p256.Point.fromBytes(concatBytes(Uint8Array.of(2), x));
   } catch {
     return null;
   }
@@ -64,7 +65,7 @@ function coordinate(x: Uint8Array): string {
     throw new InvalidPoint(`x-coordinate must be ${COORD_BYTES} bytes`);
   }
   if (toBigInt(x) >= P) throw new InvalidPoint("x-coordinate is not reduced modulo p");
-  return toHex(x);
+  return bytesToHex(x);
 }
 
 /** Work done so far in this thread, for benchmarks/: multiplications by kind, square roots, tables. */
@@ -103,7 +104,7 @@ const DECODED_LIMIT = 1024;
 function decoded(hex: string): Decoded {
   const known = decodedMemo.get(hex);
   if (known !== undefined) return known;
-  const pt = decode(fromHex(hex));
+  const pt = decode(hexToBytes(hex));
   work.decoded++;
   if (pt === null) throw new InvalidPoint("no point on P-256 has this x-coordinate");
   return remember(decodedMemo, DECODED_LIMIT, hex, { point: pt, affine: pt.toAffine() });
@@ -192,7 +193,7 @@ export function mul(x: Uint8Array, k: bigint): Uint8Array {
   const { root, scalar } = resolve(hex);
   const total = (scalar * k) % N;
   const out = fromBigInt(mulRoot(root, total), COORD_BYTES);
-  const outHex = toHex(out);
+  const outHex = bytesToHex(out);
   if (outHex !== root && !isKnownPoint(outHex)) {
     remember(relations, RELATION_LIMIT, outHex, { root, scalar: total });
   }
@@ -205,7 +206,7 @@ export function hashToX(card: number): [Uint8Array, number] {
     throw new MalformedInput(`card index must be 0..51, got ${card}`);
   }
   for (let counter = 0; counter < 256; counter++) {
-    const digest = sha256(concat(CARD_POINT_DOMAIN, Uint8Array.of(card, counter)));
+    const digest = sha256(concatBytes(CARD_POINT_DOMAIN, Uint8Array.of(card, counter)));
     const x = fromBigInt(toBigInt(digest) % P, COORD_BYTES);
     if (decode(x) !== null) return [x, counter];
   }
@@ -228,7 +229,7 @@ function cardPointCache(): CardPoints {
     cache = {
       xs,
       affine: xs.map((x) => decode(x)!.toAffine()),
-      cardOf: new Map(xs.map((x, c) => [toHex(x), c])),
+      cardOf: new Map(xs.map((x, c) => [bytesToHex(x), c])),
     };
   }
   return cache;
@@ -241,5 +242,5 @@ export function cardPoints(): Uint8Array[] {
 
 /** The card index whose point has x-coordinate `x`, or null if it is no card. */
 export function cardOf(x: Uint8Array): number | null {
-  return cardPointCache().cardOf.get(toHex(x)) ?? null;
+  return cardPointCache().cardOf.get(bytesToHex(x)) ?? null;
 }

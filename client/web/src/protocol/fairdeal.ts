@@ -9,13 +9,14 @@
  */
 
 import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 
 import { DECK } from "../engine/cards.ts";
 import { MalformedInput, PeerFault } from "../engine/errors.ts";
-import { ascii, concat, equalBytes, toBigInt, toHex, u16be, u32be } from "./bytes.ts";
+import { equalBytes, toBigInt, u16be, u32be } from "./bytes.ts";
 import * as ecc from "./ecc.ts";
 
-const DOMAIN = ascii("gin/fairdeal/v1");
+const DOMAIN = utf8ToBytes("gin/fairdeal/v1");
 export const SEED_BYTES = 32;
 export const DECK_SIZE = 52;
 const MAX_MATCH_ID_BYTES = 0xffff;
@@ -53,8 +54,8 @@ function checkSeed(seed: Uint8Array): Uint8Array {
 
 /** block(label, seed, i) = SHA-256(DOMAIN ‖ 00 ‖ label ‖ 00 ‖ seed ‖ u32be(i)), i = 0, 1, … */
 function* blocks(label: Uint8Array, seed: Uint8Array): Generator<Uint8Array> {
-  const prefix = concat(DOMAIN, Uint8Array.of(0), label, Uint8Array.of(0), checkSeed(seed));
-  for (let counter = 0; ; counter++) yield sha256(concat(prefix, u32be(counter)));
+  const prefix = concatBytes(DOMAIN, Uint8Array.of(0), label, Uint8Array.of(0), checkSeed(seed));
+  for (let counter = 0; ; counter++) yield sha256(concatBytes(prefix, u32be(counter)));
 }
 
 /** 32 bytes for `label`: the first block of its stream. */
@@ -74,7 +75,7 @@ function scalar(label: Uint8Array, seed: Uint8Array): bigint {
 /** Uniform permutation π of 0..51 (Fisher–Yates from the top, rejection of biased bytes). */
 export function derivePermutation(seed: Uint8Array): number[] {
   const stream = (function* () {
-    for (const block of blocks(ascii("permutation"), seed)) yield* block;
+    for (const block of blocks(utf8ToBytes("permutation"), seed)) yield* block;
   })();
   const order = Array.from({ length: DECK_SIZE }, (_, i) => i);
   for (let i = DECK_SIZE - 1; i > 0; i--) {
@@ -90,13 +91,13 @@ export function derivePermutation(seed: Uint8Array): number[] {
 
 /** The first shuffler's whole-deck key (label "deck-key"). */
 export function deriveDeckKey(seed: Uint8Array): bigint {
-  return scalar(ascii("deck-key"), seed);
+  return scalar(utf8ToBytes("deck-key"), seed);
 }
 
 /** The per-position key for final position `position` (label "position-key" ‖ u8). */
 export function derivePositionKey(seed: Uint8Array, position: number): bigint {
   checkPosition(position);
-  return scalar(concat(ascii("position-key"), Uint8Array.of(position)), seed);
+  return scalar(concatBytes(utf8ToBytes("position-key"), Uint8Array.of(position)), seed);
 }
 
 /** Everything one shuffler derives from its seed. Secret until the hand ends. */
@@ -136,8 +137,8 @@ export function commitment(seed: Uint8Array, matchId: Uint8Array, handNumber: nu
   if (!Number.isInteger(handNumber) || handNumber < 0 || handNumber > MAX_HAND_NUMBER) {
     throw new MalformedInput(`hand number must be 0..${MAX_HAND_NUMBER}, got ${handNumber}`);
   }
-  return sha256(concat(
-    DOMAIN, ascii("\x00commitment\x00"), u16be(matchId.length), matchId,
+  return sha256(concatBytes(
+    DOMAIN, utf8ToBytes("\x00commitment\x00"), u16be(matchId.length), matchId,
     u32be(handNumber), Uint8Array.of(roleCode(role)), checkSeed(seed),
   ));
 }
@@ -188,7 +189,7 @@ export function validateMessage(value: unknown, field: string): Deck {
     if (!(entry instanceof Uint8Array) || entry.length !== ecc.COORD_BYTES) {
       throw new MalformedDeck(`${where}: expected ${ecc.COORD_BYTES} bytes`, field, position);
     }
-    const key = toHex(entry);
+    const key = bytesToHex(entry);
     const earlier = seen.get(key);
     if (earlier !== undefined) {
       throw new MalformedDeck(`${where}: repeats position ${earlier}`, field, position);

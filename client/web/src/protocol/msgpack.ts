@@ -17,7 +17,7 @@
  */
 
 import { MalformedInput } from "../engine/errors.ts";
-import { toHex } from "./bytes.ts";
+import { bytesToHex } from "@noble/hashes/utils.js";
 
 /** A msgpack float (kept apart from integers, as Python keeps float from int). */
 export class Float {
@@ -29,6 +29,12 @@ export class Float {
 export type MapKey = string | Uint8Array;
 export type Value =
   | null | boolean | number | bigint | Float | string | Uint8Array | Value[] | Map<MapKey, Value>;
+
+/** An integer as a decoded {@link Value} holds it: a number when safe, else a bigint. */
+export function intValue(value: bigint): number | bigint {
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(value) : value;
+}
 
 /** The hard caps of `gin.protocol.wire.Limits`, applied while decoding before anything is built. */
 export interface Limits {
@@ -90,11 +96,6 @@ class Reader {
     return this.bytes(n);
   }
 
-  private int(value: bigint): number | bigint {
-    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
-      ? Number(value) : value;
-  }
-
   private array(n: number, depth: number): Value[] {
     if (n > this.limits.maxArrayLen) throw new UndecodableData(`${n} exceeds max_array_len(${this.limits.maxArrayLen})`);
     this.enter(depth);
@@ -112,7 +113,7 @@ class Reader {
       const key = this.value(depth + 1);
       let tagged: string;
       if (typeof key === "string") tagged = "s" + key;
-      else if (key instanceof Uint8Array) tagged = "b" + toHex(key);
+      else if (key instanceof Uint8Array) tagged = "b" + bytesToHex(key);
       else throw new UndecodableData(`${describe(key)} is not allowed for map key`);
       const value = this.value(depth + 1);
       if (seen.has(tagged)) throw new UndecodableData("a map repeats a key");
@@ -146,11 +147,11 @@ class Reader {
       case 0xcc: return this.u8();
       case 0xcd: return this.u16();
       case 0xce: return this.u32();
-      case 0xcf: return this.int(this.view.getBigUint64(this.need(8)));
+      case 0xcf: return intValue(this.view.getBigUint64(this.need(8)));
       case 0xd0: return this.view.getInt8(this.need(1));
       case 0xd1: return this.view.getInt16(this.need(2));
       case 0xd2: return this.view.getInt32(this.need(4));
-      case 0xd3: return this.int(this.view.getBigInt64(this.need(8)));
+      case 0xd3: return intValue(this.view.getBigInt64(this.need(8)));
       case 0xd9: return this.str(this.u8());
       case 0xda: return this.str(this.u16());
       case 0xdb: return this.str(this.u32());

@@ -16,7 +16,8 @@ import { MalformedInput } from "../engine/errors.ts";
 import type { HandResult } from "../engine/observation.ts";
 import { PyFloat } from "../engine/pyrepr.ts";
 import { Ruleset } from "../engine/rules.ts";
-import { fromBigInt, fromHex, toBigInt, toHex } from "./bytes.ts";
+import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
+import { fromBigInt, toBigInt } from "./bytes.ts";
 import { DECK_SIZE, type Deck, MAX_HAND_NUMBER, type Role } from "./fairdeal.ts";
 import { JsonSyntaxError, parsePyJson, type PyJson } from "./pyjson.ts";
 
@@ -157,24 +158,24 @@ export class HandRecord implements Readonly<Required<HandRecordFields>> {
     return {
       format: FORMAT,
       version: FORMAT_VERSION,
-      match_id: toHex(this.matchId),
+      match_id: bytesToHex(this.matchId),
       hand: this.handNumber,
       seats: [...SEATS],
       dealer: this.dealer,
       rules: this.rules.toDict(),
-      commitments: { first: toHex(this.commitments[0]), second: toHex(this.commitments[1]) },
-      seeds: { first: toHex(this.seeds[0]), second: toHex(this.seeds[1]) },
+      commitments: { first: bytesToHex(this.commitments[0]), second: bytesToHex(this.commitments[1]) },
+      seeds: { first: bytesToHex(this.seeds[0]), second: bytesToHex(this.seeds[1]) },
       messages: {
-        message1: this.messages[0].map(toHex),
-        message2: this.messages[1].map(toHex),
-        message3: this.messages[2].map(toHex),
+        message1: this.messages[0].map(bytesToHex),
+        message2: this.messages[1].map(bytesToHex),
+        message3: this.messages[2].map(bytesToHex),
       },
       steps: this.steps.map((s) => s.toDict()),
       result: { kind: this.score.kind, knocker: this.score.knocker, winner: this.score.winner, points: this.score.points },
       scores: [...this.scores],
-      link: toHex(this.linkId),
-      signing_keys: pair(this.signingKeys, toHex),
-      signatures: pair(this.signatures, toHex),
+      link: bytesToHex(this.linkId),
+      signing_keys: pair(this.signingKeys, bytesToHex),
+      signatures: pair(this.signatures, bytesToHex),
     };
   }
 
@@ -211,7 +212,7 @@ export interface RecordData {
   signatures: { host: string; guest: string };
 }
 
-const keyHex = (key: bigint): string => toHex(fromBigInt(key, KEY_BYTES));
+const keyHex = (key: bigint): string => bytesToHex(fromBigInt(key, KEY_BYTES));
 
 // --- strict parsing ---------------------------------------------------------------
 
@@ -247,7 +248,7 @@ function hex(value: PyJson | undefined, path: string, size: number): Uint8Array 
   // Python's bytes.fromhex would also skip whitespace between pairs (and so make a
   // shorter field of a string of the right length); a record's hex has none.
   if (!/^[0-9a-fA-F]*$/.test(value)) fail(path, "not hexadecimal");
-  return fromHex(value);
+  return hexToBytes(value);
 }
 
 function array(value: PyJson | undefined, path: string, low: number, high: number): PyJson[] {

@@ -4,10 +4,10 @@
  */
 
 import { sha256 } from "@noble/hashes/sha2.js";
+import { concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 
 import type { Action } from "../engine/actions.ts";
 import type { Ruleset } from "../engine/rules.ts";
-import { ascii, concat } from "./bytes.ts";
 import { canonicalJson, DOMAIN } from "./cosign.ts";
 import * as fd from "./fairdeal.ts";
 import type { Step } from "./records.ts";
@@ -16,17 +16,17 @@ export const otherRole = (role: fd.Role): fd.Role => (role === "first" ? "second
 
 /** SHA-256 of the ruleset's canonical JSON: what the guest agrees to (§4, §7.1). */
 export function rulesDigest(rules: Ruleset): Uint8Array {
-  return sha256(concat(DOMAIN, ascii("rules\x00"), ascii(canonicalJson(rules.toDict()))));
+  return sha256(concatBytes(DOMAIN, utf8ToBytes("rules\x00"), utf8ToBytes(canonicalJson(rules.toDict()))));
 }
 
 /** The host's commitment to its nonce (§4). */
 export function coin(linkId: Uint8Array, nonce: Uint8Array): Uint8Array {
-  return sha256(concat(DOMAIN, ascii("coin\x00"), linkId, nonce));
+  return sha256(concatBytes(DOMAIN, utf8ToBytes("coin\x00"), linkId, nonce));
 }
 
 /** The seat that deals the first hand: a coin both sides toss (§4, §7.1). */
 export function firstDealerFor(matchId: Uint8Array, hostNonce: Uint8Array, guestNonce: Uint8Array): number {
-  return sha256(concat(DOMAIN, ascii("first-dealer\x00"), matchId, hostNonce, guestNonce))[0]! & 1;
+  return sha256(concatBytes(DOMAIN, utf8ToBytes("first-dealer\x00"), matchId, hostNonce, guestNonce))[0]! & 1;
 }
 
 /** The fair-deal state of the hand in play. */

@@ -9,7 +9,8 @@
  * d_j = b_j · c_{τ[j]}⁻¹ are revealed and m2[j] = E_{d_j}(S[τ[j]]) is checked.
  */
 
-import { ascii, concat, equalBytes } from "./bytes.ts";
+import { concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
+import { equalBytes } from "./bytes.ts";
 import * as ecc from "./ecc.ts";
 import * as fd from "./fairdeal.ts";
 
@@ -17,7 +18,7 @@ export const ROUNDS = 4;
 
 /** The seed of shadow `round`: block("shadow" ‖ u8(r), seed, 0). */
 export function roundSeed(seed: Uint8Array, round: number): Uint8Array {
-  return fd.deriveBytes(concat(ascii("shadow"), Uint8Array.of(round)), seed);
+  return fd.deriveBytes(concatBytes(utf8ToBytes("shadow"), Uint8Array.of(round)), seed);
 }
 
 /** The ROUNDS shadows of the second shuffler's message 2. */

@@ -11,11 +11,12 @@ import { chacha20poly1305 } from "@noble/ciphers/chacha.js";
 import { hkdf } from "@noble/hashes/hkdf.js";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 
 import { MalformedInput, PeerFault } from "../engine/errors.ts";
-import { ascii, concat, equalBytes, fromBigInt, toBigInt } from "./bytes.ts";
+import { equalBytes, fromBigInt, toBigInt } from "./bytes.ts";
 import * as msgpack from "./msgpack.ts";
-import { Float, type MapKey, type Value } from "./msgpack.ts";
+import { Float, intValue, type MapKey, type Value } from "./msgpack.ts";
 
 export const PROTOCOL_VERSION = 2;
 export const FRAME_VERSION = 2;
@@ -300,23 +301,18 @@ function kdf(secret: Uint8Array, info: Uint8Array, length: number): Uint8Array {
   return hkdf(sha256, secret, undefined, info, length);
 }
 
-/** A sequence number as msgpack carries it: a number when safe, else a bigint. */
-function intValue(value: bigint): number | bigint {
-  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
-}
-
 function nonce(kind: Kind, dir: number, counter: bigint): Uint8Array {
-  return concat(Uint8Array.of(kind, dir, 0, 0), fromBigInt(counter, 8));
+  return concatBytes(Uint8Array.of(kind, dir, 0, 0), fromBigInt(counter, 8));
 }
 
 /** The next link of a hash chain over messages: SHA-256(digest ‖ message). */
 export function chain(digest: Uint8Array, message: Uint8Array): Uint8Array {
-  return sha256(concat(digest, message));
+  return sha256(concatBytes(digest, message));
 }
 
 /** [traffic key, epoch id] of one direction, from both sides' contributions. */
 export function epochKeys(secret: Uint8Array, dir: number, sender: Uint8Array, receiver: Uint8Array): [Uint8Array, Uint8Array] {
-  const okm = kdf(secret, concat(ascii(KDF_LABEL + "epoch\x00"), Uint8Array.of(dir), sender, receiver), 32 + EPOCH_ID_BYTES);
+  const okm = kdf(secret, concatBytes(utf8ToBytes(KDF_LABEL + "epoch\x00"), Uint8Array.of(dir), sender, receiver), 32 + EPOCH_ID_BYTES);
   return [okm.slice(0, 32), okm.slice(32)];
 }
 
@@ -365,8 +361,8 @@ export class SealedChannel {
     }
     this.secret = secret.slice();
     this.mine = mine.slice();
-    this.linkTag = kdf(secret, ascii(KDF_LABEL + "link-tag"), LINK_TAG_BYTES);
-    this.offerKey = kdf(secret, ascii(KDF_LABEL + "offer"), 32);
+    this.linkTag = kdf(secret, utf8ToBytes(KDF_LABEL + "link-tag"), LINK_TAG_BYTES);
+    this.offerKey = kdf(secret, utf8ToBytes(KDF_LABEL + "offer"), 32);
   }
 
   get nextSendSeq(): bigint {
@@ -403,20 +399,20 @@ export class SealedChannel {
   }
 
   private prefix(kind: Kind): Uint8Array {
-    return concat(Uint8Array.of(FRAME_VERSION, kind, direction(this.side)), this.linkTag);
+    return concatBytes(Uint8Array.of(FRAME_VERSION, kind, direction(this.side)), this.linkTag);
   }
 
   /** Our offer frame: our contribution and the peer's as we know it, MAC'd. */
   offer(): Uint8Array {
-    const body = concat(this.prefix(Kind.OFFER), this.mine, this.theirs ?? new Uint8Array(EPOCH_BYTES));
-    return concat(body, hmac(sha256, this.offerKey, body).slice(0, MAC_BYTES));
+    const body = concatBytes(this.prefix(Kind.OFFER), this.mine, this.theirs ?? new Uint8Array(EPOCH_BYTES));
+    return concatBytes(body, hmac(sha256, this.offerKey, body).slice(0, MAC_BYTES));
   }
 
   private seal(kind: Kind, counter: bigint, plaintext: Uint8Array): Uint8Array {
     const epoch = this.epoch!;
-    const header = concat(this.prefix(kind), epoch.sendId, fromBigInt(counter, 8));
+    const header = concatBytes(this.prefix(kind), epoch.sendId, fromBigInt(counter, 8));
     const sealed = chacha20poly1305(epoch.sendKey, nonce(kind, direction(this.side), counter), header).encrypt(plaintext);
-    return concat(header, sealed);
+    return concatBytes(header, sealed);
   }
 
   /** Number a message and keep it until acknowledged; its frame, or [] until keyed. */
@@ -442,7 +438,7 @@ export class SealedChannel {
     // Each ack frame has its own counter: a nonce is never used twice.
     const counter = this.acksSent;
     this.acksSent += 1n;
-    return this.seal(Kind.ACK, counter, concat(fromBigInt(this.recvSeq, 8), Uint8Array.of(gap ? 1 : 0)));
+    return this.seal(Kind.ACK, counter, concatBytes(fromBigInt(this.recvSeq, 8), Uint8Array.of(gap ? 1 : 0)));
   }
 
   /** Take one frame from the relay. Throws a ChannelFault (the channel is then dead). */

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from gin import Hand, Phase, shuffled_deck
 from gin.engine.actions import Action, Discard, DrawPile, Knock
 from gin.engine.cards import cards_mask
-from gin.engine.hand import Observation
 from gin.engine.melds import arrange_mask, discard_table
+from gin.engine.observation import Observation
 from gin.players import get
 from gin.players.evaluate import (
     meld_partners,

@@ -15,7 +15,7 @@ from gin.protocol import fairdeal as fd
 from gin.protocol import shuffle_proof as sp
 from gin.protocol.fairdeal import Role
 
-DOC = Path(__file__).resolve().parents[2] / "protocol.md"
+DOC = Path(__file__).resolve().parents[3] / "protocol.md"
 FIRST_SEED = bytes(range(32))
 SECOND_SEED = bytes(range(32, 64))
 MATCH = b"vector-match"

@@ -28,7 +28,7 @@ from gin import (
 )
 from gin.engine.actions import Action
 from gin.engine.cards import DECK, Card, format_cards
-from gin.engine.hand import Event
+from gin.engine.observation import Event
 from gin.engine.rules import OKLAHOMA, STANDARD, Ruleset
 from gin.players import get
 

@@ -31,17 +31,19 @@ from gin.conformance.protocol_cases import (
     channel_cases,
     deck_cases,
     proof_cases,
+    unpack_cases,
+)
+from gin.conformance.records_cases import (
     record_audit_cases,
     record_cases,
     record_chain_cases,
     record_fuzz_cases,
     record_text_cases,
-    unpack_cases,
 )
 from gin.conformance.session_cases import session_cases
 from gin.engine.cards import cards_mask
 
-WEB = Path(__file__).resolve().parents[2] / "client" / "web"
+WEB = Path(__file__).resolve().parents[3] / "client" / "web"
 
 
 def test_arrange_case_of_ten_and_of_eleven_cards() -> None:

@@ -6,8 +6,8 @@ import pytest
 from gin import Card, Hand, MalformedInput, Phase, parse_cards, shuffled_deck
 from gin.engine.actions import Action, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
 from gin.engine.cards import DECK, cards_mask
-from gin.engine.hand import Observation
 from gin.engine.melds import arrange_mask
+from gin.engine.observation import Observation
 from gin.engine.rules import STANDARD
 from gin.players import NAMES, Hint, Player, get, hint
 from gin.players.evaluate import potential
