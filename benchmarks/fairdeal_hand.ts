@@ -1,7 +1,8 @@
 /**
  * One hand's fair-deal crypto as each role of an online match performs it, for
  * benchmarks/fairdeal_ts.ts (node) and benchmarks/fairdeal_browser.py (Chromium):
- * the calls gin/protocol/session.py makes per hand, in its order, on the TypeScript twins.
+ * the calls gin/protocol/session_deal.py and session_flow.py make per hand, in their order,
+ * on the TypeScript twins.
  *
  * The first shuffler (the dealer): message 1; checks message 2; message 3 after
  * the shadows; checks the four proof rounds; opens its cards; the hand-end audit

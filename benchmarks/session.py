@@ -23,7 +23,8 @@ from gin.engine.rules import STANDARD
 from gin.players import get
 from gin.protocol import fairdeal as fd
 from gin.protocol.records import HandRecord
-from gin.protocol.session import HandVerified, Session
+from gin.protocol.session import Session
+from gin.protocol.session_events import HandVerified
 
 SEEDS = range(5)
 T = TypeVar("T")

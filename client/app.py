@@ -295,7 +295,7 @@ class GinApp(TableView):
     def _online_update(self, update: Update) -> None:
         """Show what the driver reports: the connection, the friend's moves, the checks."""
         from client import online
-        from gin.protocol import session
+        from gin.protocol import session_events
 
         game = self.game
         if not isinstance(game, OnlineGame):
@@ -307,28 +307,28 @@ class GinApp(TableView):
                 self.screen.show_state(self.online_state)
         elif isinstance(update, online.Notice):
             self.notify(update.text, severity="warning", timeout=10, markup=False)
-        elif isinstance(update, session.RulesOffered):
+        elif isinstance(update, session_events.RulesOffered):
             self._ask_rules(game, update.rules)
-        elif isinstance(update, session.HandDealt):
+        elif isinstance(update, session_events.HandDealt):
             self.order, self.selected, self.hint, self.message = [], None, None, ""
             if isinstance(self.screen, InviteScreen):
                 self.screen.dismiss(None)
             self._show_target(game.rules)
-        elif isinstance(update, session.CardDrawn):
+        elif isinstance(update, session_events.CardDrawn):
             # Online, the drawn card is known only once the friend's key arrives.
             self.selected = update.card
-        elif isinstance(update, session.HandScored):
+        elif isinstance(update, session_events.HandScored):
             self.verified = f"Hand {update.hand_number}: checking the deck…"
             self.refresh_table()
             self._show_hand_over()
-        elif isinstance(update, session.HandVerified):
+        elif isinstance(update, session_events.HandVerified):
             self.verified = f"Hand {update.hand_number}: deck verified ✓"
             self.notify(f"Hand {update.hand_number}: deck verified — the shuffle was fair "
                         "and every move checks out.")
-        elif isinstance(update, session.MatchOver):
+        elif isinstance(update, session_events.MatchOver):
             if update.totals is not None and not self._hand_over_open:
                 self._show_match_end()
-        elif isinstance(update, session.Failure):
+        elif isinstance(update, session_events.Failure):
             title, text = words.failure_words(update, game.seat)
             self.verified = title
             self.push_screen(AlertScreen(title, text))

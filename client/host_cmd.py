@@ -142,7 +142,7 @@ async def run_bot(prog: str, start: Callable[[], Awaitable[online.OnlineMatch]],
 
 def _report(prog: str, update: online.Update) -> None:
     """Progress on standard error: the connection and each verified hand."""
-    from gin.protocol.session import HandVerified, RulesOffered
+    from gin.protocol.session_events import HandVerified, RulesOffered
 
     if isinstance(update, online.LinkChanged):
         detail = f" ({plain(update.detail)})" if update.detail else ""

@@ -52,7 +52,9 @@ from gin.engine.actions import Action
 from gin.engine.errors import IllegalAction, MalformedInput
 from gin.engine.rules import STANDARD, Ruleset
 from gin.players import Player
-from gin.protocol.session import (
+from gin.protocol.cosign import link_id_for
+from gin.protocol.session import Session
+from gin.protocol.session_events import (
     CheatDetected,
     Failure,
     FrameRejected,
@@ -62,9 +64,7 @@ from gin.protocol.session import (
     PeerTimedOut,
     ProtocolError,
     RulesDeclined,
-    Session,
     SessionEvent,
-    link_id_for,
 )
 
 RECORDS_DIR = "records"

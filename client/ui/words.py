@@ -18,7 +18,7 @@ from gin import (
 )
 
 if TYPE_CHECKING:  # the online session's modules load only for online play
-    from gin.protocol.session import Failure
+    from gin.protocol.session_events import Failure
 
 THEM = "The computer"
 FRIEND = "Your friend"  # the opponent in an online match

@@ -25,7 +25,8 @@ from gin.players import get
 from gin.protocol import cosign, fairdeal
 from gin.protocol.audit import Finding, audit_record, audit_records
 from gin.protocol.records import HandRecord, Score, Step, parse_record
-from gin.protocol.session import HandVerified, Session, play_local
+from gin.protocol.session import Session, play_local
+from gin.protocol.session_events import HandVerified
 
 Case = dict[str, Any]
 
@@ -60,7 +61,7 @@ def _play(rules: Ruleset, tag: str, levels: tuple[str, str]) -> _Played:
                              for i, level in enumerate(levels)])
     copies = [tuple(e.record for e in s.events() if isinstance(e, HandVerified))
               for s in (host, guest)]
-    signers = [s._signer for s in (host, guest)]  # to sign edited records again
+    signers = [s._flow.signer for s in (host, guest)]  # to sign edited records again
     assert host.failure is guest.failure is None and signers[0] and signers[1]
     return _Played(copies[0], copies[1], (signers[0], signers[1]))
 

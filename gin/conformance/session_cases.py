@@ -3,7 +3,7 @@ input by input, for the TypeScript session to reproduce frame for frame.
 
 Each case is one :class:`gin.protocol.session.Session` as it ran in a match played with
 :func:`gin.protocol.session.play_local` (or a cheat of the peer, made the way
-``tests/gin/test_session.py`` makes them): its role, the invite secret, the rules
+``tests/gin/protocol/test_session.py`` makes them): its role, the invite secret, the rules
 it was given, every random draw it made (in order) and its inputs in order —
 ``init`` (construction), ``in`` (a frame, hex), ``act`` (an action's text),
 ``accept``, ``decline``, ``timeout``, ``save`` (its :meth:`~Session.to_state`,
@@ -29,7 +29,8 @@ from gin.engine.cards import DECK
 from gin.engine.rules import STANDARD, Ruleset
 from gin.players import Player, get
 from gin.protocol import ecc
-from gin.protocol.session import (
+from gin.protocol.session import Session, play_local, pump
+from gin.protocol.session_events import (
     CardDrawn,
     CheatDetected,
     Failure,
@@ -40,10 +41,7 @@ from gin.protocol.session import (
     MatchStarted,
     Moved,
     RulesOffered,
-    Session,
     SessionEvent,
-    play_local,
-    pump,
 )
 
 Case = dict[str, Any]
@@ -209,7 +207,7 @@ def _step(host: Peer, guest: Peer, players: list[Player]) -> bool:
 class _LossyLink:
     """Two peers through a relay that drops, duplicates, delays and reorders frames
     (a fixed seed), a clock that drives their re-send timers, and reconnects that
-    lose what is in flight: the slow path of a match, as tests/gin/test_session.py's
+    lose what is in flight: the slow path of a match, as tests/gin/protocol/test_session.py's
     lossy relay plays it."""
 
     def __init__(self, host: Peer, guest: Peer, seed: int) -> None:
@@ -329,7 +327,7 @@ def match_cases() -> Iterator[Case]:
     yield guest.case("declined")
 
 
-# --- cheats: the peer's, as tests/gin/test_session.py makes them ---------------------------
+# --- cheats: the peer's, as tests/gin/protocol/test_session.py makes them ------------------
 
 
 def _cheat_once(msg_type: str, change: Callable[[Peer, Fields], Fields | None],
@@ -358,7 +356,7 @@ def tamper_once(msg_type: str, change: Callable[[Any, Fields], Fields | None],
             if changed is not None:
                 cheater.append(s)
                 if t == "deck":  # a real cheater holds what it sent
-                    s._state().messages[changed["n"] - 1] = tuple(changed["deck"])
+                    s._flow.state().messages[changed["n"] - 1] = tuple(changed["deck"])
                 return None if silence_after else changed
         return fields
     return tamper
@@ -374,7 +372,7 @@ def duplicate_in_message2(s: Session, f: Fields) -> Fields | None:
     position 50 under its own key (distinct bytes that both open to a card)."""
     if f["n"] != 2:
         return None
-    hs = s._state()
+    hs = s._flow.state()
     m1 = hs.messages[0]
     assert m1 is not None
     deck = list(f["deck"])
@@ -419,7 +417,7 @@ def _play_until(host: Peer, guest: Peer, players: list[Player], ready: Callable[
 
 def _inject(host: Peer, guest: Peer, s: Peer, text: str, pos: list[int], keys: list[bytes]
             ) -> None:
-    Session._send(s, "move", {"h": s._state().number, "a": text, "pos": pos, "keys": keys})
+    Session._send(s, "move", {"h": s._flow.state().number, "a": text, "pos": pos, "keys": keys})
     s.note("inject", text)  # the cheater's own log: not a case
     pump(host, guest)
 
@@ -451,15 +449,15 @@ def _move_cheats() -> Iterator[tuple[str, Peer]]:
     assert obs is not None and other is not None
     seen = set(obs.hand) | set(other.hand) | set(obs.pile)
     fake = next(c for c in DECK if c not in seen)
-    pos = s._position_of(obs.hand[0])
+    pos = s._flow.position_of(obs.hand[0])
     _inject(host, guest, s, f"discard {fake}", [pos],
-            [s._state().mine.position_keys[pos].to_bytes(32, "big")])
+            [s._flow.state().mine.position_keys[pos].to_bytes(32, "big")])
     yield "discard-unheld-real-key", guest if s is host else host
 
     host, guest = _pair(0, STANDARD.with_options(big_gin_bonus=31), None)
     players = _players(0)
     s = _play_until(host, guest, players, lambda s: _can_discard(s) and not (
-        guest if s is host else host)._engine().cards(s.seat))
+        guest if s is host else host)._flow.engine().cards(s.seat))
     _inject(host, guest, s, "biggin", [], [])
     yield "biggin-hidden", guest if s is host else host
 

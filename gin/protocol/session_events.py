@@ -20,7 +20,7 @@ from typing import ClassVar
 
 from gin.engine.actions import Action
 from gin.engine.cards import Card
-from gin.engine.hand import HandResult
+from gin.engine.observation import HandResult
 from gin.engine.rules import Ruleset
 from gin.engine.scoring import MatchTotals
 from gin.protocol.records import HandRecord

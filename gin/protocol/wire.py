@@ -3,8 +3,9 @@
 Two layers, both pure (bytes in, bytes out, no I/O, no clock, randomness passed in):
 
 * messages: a msgpack map with a type ``"t"`` (str) and protocol version ``"v"``
-  (int) plus fields; :func:`unpack` decodes under hard limits and returns a
-  :class:`Message` whose accessors check each field and name it in errors;
+  (int) plus fields; :func:`unpack` decodes under hard limits (the strict codec
+  of :mod:`gin.protocol.msgpack`) and returns a :class:`Message` whose accessors
+  check each field and name it in errors;
 * frames: :class:`SealedChannel` carries messages in order, exactly once, sealed
   with ChaCha20-Poly1305 under traffic keys of the current *epoch*. Each side
   draws a fresh 32-byte contribution whenever a channel is built (a new session
@@ -31,13 +32,13 @@ from enum import Enum
 from types import MappingProxyType
 from typing import Any, NoReturn
 
-import msgpack
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.hashes import SHA256
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from gin.engine.errors import MalformedInput, PeerFault
+from gin.protocol import msgpack
 
 PROTOCOL_VERSION = 2
 FRAME_VERSION = 2
@@ -70,14 +71,10 @@ class MalformedMessage(MalformedInput):
 
 
 @dataclass(frozen=True)
-class Limits:
-    """Hard caps applied while decoding, before any object is built."""
+class Limits(msgpack.Limits):
+    """The message size cap, and msgpack's caps."""
 
     max_message_bytes: int = MAX_PLAINTEXT_BYTES
-    max_str_len: int = 4096
-    max_bin_len: int = 4096
-    max_array_len: int = 256
-    max_map_len: int = 64
 
 
 DEFAULT_LIMITS = Limits()
@@ -93,22 +90,10 @@ def pack(msg_type: str, fields: Mapping[str, object] | None = None, *,
         if key in body:
             raise MalformedInput(f"field name {key!r} is reserved")
         body[key] = value
-    data: bytes = msgpack.packb(body, use_bin_type=True)
+    data = msgpack.encode(body)
     if len(data) > MAX_PLAINTEXT_BYTES:
         raise MalformedInput(f"message {msg_type!r} is {len(data)} bytes, over the frame limit")
     return data
-
-
-def _no_ext(code: int, data: bytes) -> NoReturn:
-    raise ValueError(f"extension type {code} is not allowed")
-
-
-def _unique_keys(pairs: list[tuple[object, object]]) -> dict[object, object]:
-    # A repeated key would let two decoders disagree on the value; refuse it.
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        raise ValueError("a map repeats a key")
-    return out
 
 
 def unpack(data: bytes, *, limits: Limits = DEFAULT_LIMITS,
@@ -117,22 +102,8 @@ def unpack(data: bytes, *, limits: Limits = DEFAULT_LIMITS,
     if len(data) > limits.max_message_bytes:
         raise MalformedMessage(f"message is {len(data)} bytes, limit {limits.max_message_bytes}")
     try:
-        body = msgpack.unpackb(
-            data,
-            raw=False,
-            strict_map_key=True,
-            use_list=True,
-            max_str_len=limits.max_str_len,
-            max_bin_len=limits.max_bin_len,
-            max_array_len=limits.max_array_len,
-            max_map_len=limits.max_map_len,
-            max_ext_len=0,
-            ext_hook=_no_ext,
-            object_pairs_hook=_unique_keys,
-        )
-    except (ValueError, msgpack.UnpackException) as exc:
-        # Every msgpack decoding failure (limits, truncation, bad UTF-8, trailing
-        # bytes, nesting, repeated keys) is a ValueError or UnpackException.
+        body = msgpack.decode(data, limits)
+    except msgpack.UndecodableData as exc:
         raise MalformedMessage(f"undecodable message: {exc}") from None
     if not isinstance(body, dict):
         raise MalformedMessage("message is not a map")
@@ -596,8 +567,7 @@ class SealedChannel:
         }
 
     @classmethod
-    def from_state(cls, secret: bytes, state: Mapping[str, object], epoch: bytes
-                   ) -> SealedChannel:
+    def from_state(cls, secret: bytes, state: Mapping[str, object], epoch: bytes) -> SealedChannel:
         """Rebuild a channel from :meth:`to_state` output, the invite secret and a fresh
         contribution. Raises MalformedMessage naming the bad field."""
         reader = Message("channel-state", STATE_VERSION, state, "")
@@ -612,27 +582,19 @@ class SealedChannel:
         channel.received_digest = reader.blob("received_digest", size=32)
         entries = reader.array("pending", max_len=channel._send_seq)
         for index, entry in enumerate(entries):
-            if not (
-                isinstance(entry, list | tuple) and len(entry) == 2
-                and isinstance(entry[0], int) and not isinstance(entry[0], bool)
-                and 0 <= entry[0] < channel._send_seq
-                and isinstance(entry[1], bytes) and len(entry[1]) <= MAX_PLAINTEXT_BYTES
-                and entry[0] not in channel._pending
-            ):
-                raise MalformedMessage(
-                    f"channel state: field 'pending[{index}]' is not a [seq, message] pair",
-                    field=f"pending[{index}]",
-                )
+            if not (isinstance(entry, list | tuple) and len(entry) == 2
+                    and isinstance(entry[0], int) and not isinstance(entry[0], bool)
+                    and 0 <= entry[0] < channel._send_seq
+                    and isinstance(entry[1], bytes) and len(entry[1]) <= MAX_PLAINTEXT_BYTES
+                    and entry[0] not in channel._pending):
+                raise MalformedMessage(f"channel state: field 'pending[{index}]' is not a "
+                                       "[seq, message] pair", field=f"pending[{index}]")
             channel._pending[entry[0]] = entry[1]
         failed = state.get("failed")
         if failed is not None:
-            if not (
-                isinstance(failed, list | tuple) and len(failed) == 3
-                and all(isinstance(part, str) for part in failed)
-            ):
-                raise MalformedMessage(
-                    "channel state: field 'failed' must be [text, who, field] or nil",
-                    field="failed",
-                )
+            if not (isinstance(failed, list | tuple) and len(failed) == 3
+                    and all(isinstance(part, str) for part in failed)):
+                raise MalformedMessage("channel state: field 'failed' must be [text, who, "
+                                       "field] or nil", field="failed")
             channel._fault = (failed[0], failed[1], failed[2])
         return channel

@@ -12,7 +12,8 @@ from client.cli import main
 from gin.engine.rules import STANDARD
 from gin.players import get
 from gin.protocol.records import HandRecord
-from gin.protocol.session import HandVerified, Session, play_local
+from gin.protocol.session import Session, play_local
+from gin.protocol.session_events import HandVerified
 
 
 @pytest.fixture(scope="module")

@@ -29,7 +29,14 @@ from client.storage import Storage, StorageError
 from client.transport import Closed, TransportSettings
 from gin import players
 from gin.engine.rules import STANDARD
-from gin.protocol.session import HandDealt, HandScored, HandVerified, MatchOver, Moved, PeerTimedOut
+from gin.protocol.session_events import (
+    HandDealt,
+    HandScored,
+    HandVerified,
+    MatchOver,
+    Moved,
+    PeerTimedOut,
+)
 from relay.server import Relay, serve
 from relay.testing import TEST_CONFIG, TcpProxy, new_room
 

@@ -33,7 +33,7 @@ import pytest
 
 from client.cli import main as gin_main
 from client.links import parse_invite
-from gin.protocol.session import link_id_for
+from gin.protocol.cosign import link_id_for
 
 MATCH_TIMEOUT = 150_000  # ms: a whole match, with the crypto of both sides, on a busy 2-core CI
 # Room for bots that move without pauses (the relay's default is 20 frames/s).

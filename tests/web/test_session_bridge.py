@@ -20,7 +20,8 @@ from gin.engine.rules import STANDARD, Ruleset
 from gin.players import Player, get
 from gin.protocol import cosign
 from gin.protocol.records import HandRecord, parse_record
-from gin.protocol.session import HandVerified, Session
+from gin.protocol.session import Session
+from gin.protocol.session_events import HandVerified
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "client" / "web"

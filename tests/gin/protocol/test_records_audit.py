@@ -19,7 +19,8 @@ from gin.protocol import cosign
 from gin.protocol import fairdeal as fd
 from gin.protocol.audit import audit_record, audit_records
 from gin.protocol.records import SEATS, HandRecord, Step, parse_record
-from gin.protocol.session import HandVerified, Session, play_local
+from gin.protocol.session import Session, play_local
+from gin.protocol.session_events import HandVerified
 
 SECRET = bytes(range(32))
 # The players' signing keys of the fixture's match, to sign edited records again:
@@ -35,7 +36,7 @@ def both_copies() -> tuple[list[HandRecord], list[HandRecord]]:
     play_local(host, guest, [get("normal", random.Random(i)) for i in (0, 1)])
     copies = tuple([e.record for e in s.events() if isinstance(e, HandVerified)]
                    for s in (host, guest))
-    SIGNERS[:] = [s._signer for s in (host, guest) if s._signer is not None]
+    SIGNERS[:] = [s._flow.signer for s in (host, guest) if s._flow.signer is not None]
     assert len(copies[0]) == len(copies[1]) >= 4 and host.failure is guest.failure is None
     return copies[0], copies[1]
 

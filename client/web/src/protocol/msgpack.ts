@@ -1,6 +1,6 @@
 /**
- * A small strict msgpack codec, exactly as strict as `gin.protocol.wire.unpack` (which
- * runs msgpack-python with hard limits): the same byte strings decode, the same
+ * A small strict msgpack codec, the twin of gin/protocol/msgpack.py (msgpack-python
+ * with hard limits) and exactly as strict: the same byte strings decode, the same
  * are refused. Refused: extension types and the never-used byte c1; a map key
  * other than text or bytes; a key repeated in one map (two decoders could
  * disagree on its value); text that is not UTF-8 (surrogates and overlong forms
@@ -36,7 +36,7 @@ export function intValue(value: bigint): number | bigint {
     ? Number(value) : value;
 }
 
-/** The hard caps of `gin.protocol.wire.Limits`, applied while decoding before anything is built. */
+/** The hard caps of `gin.protocol.msgpack.Limits`, applied while decoding before anything is built. */
 export interface Limits {
   maxStrLen: number;
   maxBinLen: number;

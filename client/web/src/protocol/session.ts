@@ -1,6 +1,7 @@
 /**
  * The online session: one peer of a match played through the fair deal, sans
- * I/O — the twin of gin/protocol/session.py, method for method, frame for frame.
+ * I/O — the twin of gin/protocol/session.py (and of its session_*.py beside it, file
+ * for file), method for method, frame for frame.
  *
  * A {@link Session} is a synchronous state machine with no I/O of its own. The
  * transport feeds it what arrives and sends what it produces; the interface feeds

@@ -1,7 +1,7 @@
 /**
  * One hand's fair deal before play (protocol.md §7.2, §7.3): the commitments,
- * the three deck messages, the shuffle proof and this side's deal — the twins of
- * gin/protocol/session.py's `_on_commit` … `_send_deal`. Each handler takes the hand's
+ * the three deck messages, the shuffle proof and this side's deal — the twin of
+ * gin/protocol/session_deal.py. Each handler takes the hand's
  * {@link HandState}, the peer's message and what it needs of the match flow.
  */
 

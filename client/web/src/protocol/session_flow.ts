@@ -1,6 +1,6 @@
 /**
- * The match as one peer of an online session plays it (the game half of
- * gin/protocol/session.py's Session): the handshake, each hand's fair deal and shuffle
+ * The match as one peer of an online session plays it (the twin of
+ * gin/protocol/session_flow.py): the handshake, each hand's fair deal and shuffle
  * proof, the moves checked on arrival, the keys sent and the hand's end with its
  * audit and signatures. It sends, emits, draws randomness and fails through its
  * {@link Outlet}, the session, which owns the channel, the log and the failure.

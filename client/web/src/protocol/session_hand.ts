@@ -1,6 +1,6 @@
 /**
- * The fair-deal bookkeeping of the hand in play, beside the engine's Hand (the
- * twin of gin/protocol/session.py's `_HandState`), and the handshake's derivations (§4).
+ * The fair-deal bookkeeping of the hand in play, beside the engine's Hand, and the
+ * handshake's derivations (§4): the twin of gin/protocol/session_hand.py.
  */
 
 import { sha256 } from "@noble/hashes/sha2.js";

@@ -23,10 +23,11 @@ from gin.players import Player, get
 from gin.protocol import cosign, ecc, wire
 from gin.protocol import fairdeal as fd
 from gin.protocol.audit import audit_record
+from gin.protocol.cosign import link_id_for
 from gin.protocol.records import SEATS, HandRecord, Score, Step, parse_record
-from gin.protocol.session import (
+from gin.protocol.session import CorruptState, Session
+from gin.protocol.session_events import (
     CheatDetected,
-    CorruptState,
     FrameRejected,
     HandDealt,
     HandScored,
@@ -35,16 +36,12 @@ from gin.protocol.session import (
     PeerAborted,
     PeerTimedOut,
     ProtocolError,
-    Session,
     SessionEvent,
     Unresolved,
-    first_dealer_for,
-    link_id_for,
-    rules_digest,
 )
-from gin.protocol.session import _coin as _coin
+from gin.protocol.session_hand import coin, first_dealer_for, rules_digest
 
-PROTOCOL = Path(__file__).resolve().parents[2] / "protocol.md"
+PROTOCOL = Path(__file__).resolve().parents[3] / "protocol.md"
 SECRET = bytes(range(32))
 Fields = dict[str, Any]
 Tamper = Callable[[Session, str, Fields], Fields | None]
@@ -340,7 +337,7 @@ def test_marker_on_the_second_shuffle_finds_nothing_and_is_caught() -> None:
             deck[1] = ecc.mul(deck[0], 2)
             return f | {"deck": deck}
         if f["n"] == 3:
-            hs = s._state()
+            hs = s._flow.state()
             m2 = hs.messages[1]
             assert m2 is not None
             undo = ecc.inverse(hs.mine.deck_key)
@@ -374,7 +371,7 @@ def play_until(link: Link, ready: Callable[[Session], bool]) -> Session:
 
 
 def inject(link: Link, s: Session, action_text: str, pos: list[int], keys: list[bytes]) -> None:
-    s._send("move", {"h": s._state().number, "a": action_text, "pos": pos, "keys": keys})
+    s._send("move", {"h": s._flow.state().number, "a": action_text, "pos": pos, "keys": keys})
     link.pump()
 
 
@@ -407,8 +404,8 @@ def test_discard_of_a_card_not_held_with_a_real_key() -> None:
     assert obs is not None and other is not None
     seen = set(obs.hand) | set(other.hand) | set(obs.pile)
     fake = next(c for c in DECK if c not in seen)
-    pos = s._position_of(obs.hand[0])  # a real hidden position, its real key
-    inject(link, s, f"discard {fake}", [pos], [s._state().mine.position_keys[pos].to_bytes(
+    pos = s._flow.position_of(obs.hand[0])  # a real hidden position, its real key
+    inject(link, s, f"discard {fake}", [pos], [s._flow.state().mine.position_keys[pos].to_bytes(
         32, "big")])
     failure = caught(link, s.role)
     assert failure.field == "move.keys[0]" and f"not the discarded {fake}" in failure.reason
@@ -418,7 +415,7 @@ def test_big_gin_that_reveals_no_card_is_caught_on_arrival() -> None:
     # Protocol §7.6: a big gin, like a knock, must reveal every card it lays down.
     link = Link(STANDARD.with_options(big_gin_bonus=31))
     s = play_until(link, lambda s: any(isinstance(a, Discard) for a in s.legal_actions())
-                   and not link.s[1 - s.seat]._engine().cards(s.seat))  # none known
+                   and not link.s[1 - s.seat]._flow.engine().cards(s.seat))  # none known
     honest = 1 - s.seat
     inject(link, s, "biggin", [], [])
     failure = caught(link, s.role)
@@ -694,7 +691,7 @@ def test_after_the_deal_nothing_held_opens_a_hidden_position() -> None:
     link = Link()
     link.pump()
     for s in link.s:
-        hs = s._state()
+        hs = s._flow.state()
         m3 = hs.messages[2]
         assert m3 is not None
         mine = set(dealt_positions(s.seat == hs.dealer)) | {UPCARD_POSITION}
@@ -815,7 +812,7 @@ def test_session_vectors_in_protocol_md() -> None:
     assert match_id.hex() == v["session_match_id"]
     assert rules_digest(STANDARD).hex() == v["session_rules_digest_standard"]
     host_nonce, guest_nonce = bytes(range(64, 96)), bytes(range(96, 128))
-    assert _coin(link, host_nonce).hex() == v["session_coin"]
+    assert coin(link, host_nonce).hex() == v["session_coin"]
     assert first_dealer_for(match_id, host_nonce, guest_nonce) == int(v["session_first_dealer"])
 
 

@@ -11,15 +11,13 @@ import pytest
 from gin.engine.errors import IllegalAction, PeerFault
 from gin.engine.rules import STANDARD, Ruleset
 from gin.players import get
-from gin.protocol.session import (
+from gin.protocol.session import Session, play_local, pump
+from gin.protocol.session_events import (
     MatchStarted,
     PeerAborted,
     ProtocolError,
     RulesDeclined,
     RulesOffered,
-    Session,
-    play_local,
-    pump,
 )
 
 SECRET = bytes(range(32))

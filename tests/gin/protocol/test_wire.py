@@ -13,7 +13,7 @@ from gin.engine.errors import MalformedInput
 from gin.protocol import wire
 from gin.protocol.wire import Side
 
-DOC = Path(__file__).resolve().parents[2] / "protocol.md"
+DOC = Path(__file__).resolve().parents[3] / "protocol.md"
 SECRET = bytes(range(32))
 EPOCHS = (bytes(range(32, 64)), bytes(range(64, 96)))
 Channel = wire.SealedChannel
