@@ -14,7 +14,8 @@ from typing import Any, Protocol
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from relay.server import RelayConfig
+from relay.config import RelayConfig
+from relay.wire import Control
 
 TOKEN_A = "a" * 32
 TOKEN_B = "b" * 32
@@ -84,7 +85,7 @@ async def new_room(relay: Listening, token: str = TOKEN_A) -> WireClient:
     ws = await open_raw(relay, f"/new?token={token}")
     client = WireClient(ws, {})
     client.hello = await client.control()
-    assert client.hello["type"] == "created"
+    assert client.hello["type"] == Control.CREATED
     return client
 
 
@@ -92,7 +93,7 @@ async def join(relay: Listening, room: str, seat: int = 1, token: str = TOKEN_B)
     ws = await open_raw(relay, f"/j/{room}?seat={seat}&token={token}")
     client = WireClient(ws, {})
     client.hello = await client.control()
-    assert client.hello["type"] == "joined", client.hello
+    assert client.hello["type"] == Control.JOINED, client.hello
     return client
 
 
@@ -115,7 +116,7 @@ async def pair(relay: Listening) -> tuple[WireClient, WireClient]:
     """A room with both seats taken and the host told about the guest."""
     host = await new_room(relay)
     guest = await join(relay, host.room)
-    assert (await host.control())["type"] == "peer_joined"
+    assert (await host.control())["type"] == Control.PEER_JOINED
     return host, guest
 
 

@@ -17,7 +17,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidHandshake
 
 from relay.limits import AcceptErrorLog, address_key
-from relay.server import Close, Relay
+from relay.server import Relay
 from relay.testing import (
     TOKEN_C,
     FakeClock,
@@ -29,6 +29,7 @@ from relay.testing import (
     pair,
     ws_url,
 )
+from relay.wire import Close
 
 StartRelay = Callable[..., Awaitable[Relay]]
 

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from relay.roomid import RoomIds
-from relay.server import Close, JoinRoom, NewRoom, Relay, RouteError, parse_route
+from relay.server import Relay
 from relay.testing import (
     TOKEN_A,
     TOKEN_B,
@@ -18,6 +18,7 @@ from relay.testing import (
     pair,
     refused,
 )
+from relay.wire import Close, JoinRoom, NewRoom, RouteError, parse_route
 
 StartRelay = Callable[..., Awaitable[Relay]]
 ROOM = "A" * 32

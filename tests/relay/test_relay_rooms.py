@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from relay.server import Close, Relay, Seat
+from relay.seats import Seat
+from relay.server import Relay
 from relay.testing import (
     TOKEN_A,
     TOKEN_B,
@@ -18,6 +19,7 @@ from relay.testing import (
     pair,
     refused,
 )
+from relay.wire import Close
 
 StartRelay = Callable[..., Awaitable[Relay]]
 

@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from relay.server import Close, JoinRoom, Relay, parse_route
+from relay.server import Relay
 from relay.testing import (
     TOKEN_A,
     TOKEN_B,
@@ -20,6 +20,7 @@ from relay.testing import (
     pair,
     refused,
 )
+from relay.wire import Close, JoinRoom, parse_route
 
 StartRelay = Callable[..., Awaitable[Relay]]
 

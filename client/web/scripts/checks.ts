@@ -16,6 +16,7 @@ import { Ruleset } from "../src/engine/rules.ts";
 import { settle } from "../src/engine/scoring.ts";
 import { get, hint, NAMES } from "../src/players/index.ts";
 import { PROTOCOL_CHECKS } from "./protocol_checks.ts";
+import { RELAY_CHECKS } from "./relay_checks.ts";
 
 // A case is untrusted JSON: read it field by field.
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -286,6 +287,7 @@ const CHECKS: Record<string, (c: CaseObject) => string | null> = {
   settle: checkSettle,
   match: checkMatch,
   ...PROTOCOL_CHECKS,
+  ...RELAY_CHECKS,
 };
 
 /** Check one parsed case; MalformedInput when it is not a case of a known kind. */

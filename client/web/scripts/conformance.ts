@@ -1,8 +1,9 @@
 /**
  * The conformance runner: `npm run conformance -- FILE...` checks each case of
- * JSON-lines files written by `python -m gin.conformance OUT_DIR` (or by hand; see
- * docs/conformance.md) against the TypeScript engine and prints
- * `N passed, M failed`. Exit status 1 when any case fails or cannot be read.
+ * JSON-lines files written by `python -m gin.conformance OUT_DIR` and
+ * `python -m relay.conformance OUT_DIR` (or by hand; see docs/conformance.md)
+ * against the TypeScript engine and relay client, and prints `N passed, M failed`.
+ * Exit status 1 when any case fails or cannot be read.
  */
 
 import { readFileSync } from "node:fs";

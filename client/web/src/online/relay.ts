@@ -66,8 +66,69 @@ export interface RelayOptions {
   readonly random?: () => number;
 }
 
+// The relay's wire constants, as relay/wire.py names them (docs/running-a-relay.md,
+// "Wire protocol"); the relay_wire conformance case holds this copy to that one.
+
+/** Close codes on a relay connection. */
+export const CLOSE = {
+  LEFT: 1000, // from a client: it leaves for good, and its seat is freed at once
+  GOING_AWAY: 1001,
+  PROTOCOL_ERROR: 1002, // from a client: the relay broke this protocol
+  TEXT_FRAME: 1003,
+  INVALID_DATA: 1007,
+  FLOOD: 1008,
+  TOO_BIG: 1009,
+  MANDATORY_EXTENSION: 1010,
+  NO_PONG: 1011,
+  TOO_SLOW: 1013,
+  SUPERSEDED: 4000,
+  BAD_REQUEST: 4400,
+  UNKNOWN_ROOM: 4404,
+  SEAT_TAKEN: 4409,
+  ROOM_EXPIRED: 4410,
+  TOO_MANY_CONNECTIONS: 4429,
+  RELAY_FULL: 4503,
+} as const;
+
 /** Close codes after which retrying cannot help (the relay's table); 4409 is retried. */
-const FINAL_CODES = new Set([1000, 1002, 1003, 1007, 1008, 1009, 1010, 4000, 4400, 4404, 4410]);
+export const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
+  CLOSE.LEFT, CLOSE.PROTOCOL_ERROR, CLOSE.TEXT_FRAME, CLOSE.INVALID_DATA, CLOSE.FLOOD, CLOSE.TOO_BIG,
+  CLOSE.MANDATORY_EXTENSION, CLOSE.SUPERSEDED, CLOSE.BAD_REQUEST, CLOSE.UNKNOWN_ROOM, CLOSE.ROOM_EXPIRED,
+]);
+
+/** The `type` of each control message (a JSON text frame from the relay). */
+export const CONTROL = {
+  CREATED: "created",
+  JOINED: "joined",
+  PEER_JOINED: "peer_joined",
+  PEER_RECONNECTED: "peer_reconnected",
+  PEER_LEFT: "peer_left",
+  PEER_GONE: "peer_gone",
+  ERROR: "error",
+} as const;
+
+/** A connection's first message is one of these, before any frame. */
+export const WELCOMES: ReadonlySet<unknown> = new Set([CONTROL.CREATED, CONTROL.JOINED]);
+
+const WELCOME_FIELDS = ["room", "seat", "peer", "grace", "max_frame", "rate", "burst", "ticket"] as const;
+
+/** The fields of each control message besides `type`, in the order the relay sends them. */
+export const CONTROL_FIELDS = {
+  [CONTROL.CREATED]: WELCOME_FIELDS,
+  [CONTROL.JOINED]: WELCOME_FIELDS,
+  [CONTROL.PEER_JOINED]: [],
+  [CONTROL.PEER_RECONNECTED]: [],
+  [CONTROL.PEER_LEFT]: ["grace"],
+  [CONTROL.PEER_GONE]: [],
+  [CONTROL.ERROR]: ["code", "reason"],
+} as const;
+
+/** A welcome's `peer`: the other seat's state. */
+export const PEER = { CONNECTED: "connected", AWAY: "away", ABSENT: "absent" } as const;
+
+/** A welcome as read from the relay: only its known fields, each yet to be checked. */
+type Welcome = { readonly [F in "type" | (typeof WELCOME_FIELDS)[number]]?: unknown };
+
 const TICKET = /^[A-Za-z0-9_-]{32}$/;
 const OPEN = 1;
 // Below the relay's flood limit, as the terminal paces (client/transport.py's pace_for):
@@ -79,7 +140,7 @@ const RATE_SHARE = 0.75;
 const BURST_SHARE = 0.5;
 
 /** The send rate (frames/s) and burst for a relay whose welcome is `hello`. */
-export function paceFor(hello: Record<string, unknown>): [number, number] {
+export function paceFor(hello: Welcome): [number, number] {
   const { rate, burst } = hello;
   const positive = (x: unknown): x is number => typeof x === "number" && x > 0 && x < 1e9;
   return positive(rate) && positive(burst) ? [RATE_SHARE * rate, Math.max(1, BURST_SHARE * burst)]
@@ -151,8 +212,8 @@ export class RelayClient {
     if (this.socket === null || this.finished) return false;
     if (this.maxFrame !== null && data.length > this.maxFrame) {
       // The relay would close for good (1009) and seem at fault: say what happened here.
-      this.socket.close(1000, "frame too large for this relay");
-      this.finish(1009, `a frame of ${data.length} bytes is over the relay's limit of ${this.maxFrame}`);
+      this.socket.close(CLOSE.LEFT, "frame too large for this relay");
+      this.finish(CLOSE.TOO_BIG, `a frame of ${data.length} bytes is over the relay's limit of ${this.maxFrame}`);
       return false;
     }
     this.queue.push(data);
@@ -165,8 +226,8 @@ export class RelayClient {
     if (this.finished) return;
     const socket = this.socket ?? this.pending;
     this.socket = this.pending = null;
-    socket?.close(1000, "player left");
-    this.finish(1000, "closed by this side");
+    socket?.close(CLOSE.LEFT, "player left");
+    this.finish(CLOSE.LEFT, "closed by this side");
   }
 
   private url(): string {
@@ -203,7 +264,7 @@ export class RelayClient {
           this.refuse(socket, "not a gin relay", `the relay sent an unreadable control message: ${pyRepr(data.slice(0, 80))}`);
           return;
         }
-        if (hello.type === "error") return; // the close that follows says why
+        if (hello.type === CONTROL.ERROR) return; // the close that follows says why
         welcomed = true;
         this.timers.clearTimeout(this.openTimer);
         this.welcome(socket, hello);
@@ -229,12 +290,11 @@ export class RelayClient {
     socket.onerror = () => {}; // a close event follows with the code
   }
 
-  private welcome(socket: SocketLike, hello: Record<string, unknown>): void {
-    if ((hello.type !== "created" && hello.type !== "joined") || hello.seat !== this.seat
-      || typeof hello.room !== "string") {
+  private welcome(socket: SocketLike, hello: Welcome): void {
+    if (!WELCOMES.has(hello.type) || hello.seat !== this.seat || typeof hello.room !== "string") {
       this.pending = null;
-      socket.close(1002, "unexpected welcome");
-      this.finish(1002, "the relay's welcome was not a gin relay's");
+      socket.close(CLOSE.PROTOCOL_ERROR, "unexpected welcome");
+      this.finish(CLOSE.PROTOCOL_ERROR, "the relay's welcome was not a gin relay's");
       return;
     }
     this.pending = null;
@@ -254,32 +314,32 @@ export class RelayClient {
       ? { kind: "connected", room: hello.room, ticket: this.ticket }
       : { kind: "reconnected", attempts, ticket: this.ticket });
     this.everConnected = true;
-    if (hello.peer === "connected") this.listener({ kind: "peer-joined", returning: false });
-    else if (hello.peer === "away") this.listener({ kind: "peer-left", grace: Number(hello.grace) || 0 });
+    if (hello.peer === PEER.CONNECTED) this.listener({ kind: "peer-joined", returning: false });
+    else if (hello.peer === PEER.AWAY) this.listener({ kind: "peer-left", grace: Number(hello.grace) || 0 });
     else this.listener({ kind: "waiting" });
   }
 
   /** The relay broke its own protocol: close and end for good (1002), as the terminal does. */
   private refuse(socket: SocketLike, closeReason: string, why: string): void {
     if (this.pending === socket) this.pending = null;
-    socket.close(1002, closeReason);
-    this.finish(1002, why);
+    socket.close(CLOSE.PROTOCOL_ERROR, closeReason);
+    this.finish(CLOSE.PROTOCOL_ERROR, why);
   }
 
   private control(message: Record<string, unknown>): void {
     // Types this version does not know are ignored, so relays can add new ones.
     switch (message.type) {
-      case "peer_joined": this.listener({ kind: "peer-joined", returning: false }); break;
-      case "peer_reconnected": this.listener({ kind: "peer-joined", returning: true }); break;
-      case "peer_left": this.listener({ kind: "peer-left", grace: Number(message.grace) || 0 }); break;
-      case "peer_gone": this.listener({ kind: "peer-gone" }); break;
+      case CONTROL.PEER_JOINED: this.listener({ kind: "peer-joined", returning: false }); break;
+      case CONTROL.PEER_RECONNECTED: this.listener({ kind: "peer-joined", returning: true }); break;
+      case CONTROL.PEER_LEFT: this.listener({ kind: "peer-left", grace: Number(message.grace) || 0 }); break;
+      case CONTROL.PEER_GONE: this.listener({ kind: "peer-gone" }); break;
     }
   }
 
   private dropped(code: number | null, reason: string): void {
     if (this.finished) return;
     this.queue = [];
-    if (code !== null && FINAL_CODES.has(code)) {
+    if (code !== null && FINAL_CLOSE_CODES.has(code)) {
       this.finish(code, reason);
       return;
     }
