@@ -22,7 +22,7 @@ import random
 import statistics
 import time
 
-from client.simulate_cmd import match_records
+from client.commands.simulate import match_records
 from gin.engine.hand import shuffled_deck
 from gin.engine.match import Match
 from gin.engine.observation import Phase

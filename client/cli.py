@@ -1,6 +1,6 @@
 """The `gin` command line: one sub-command per module, each registering itself.
 
-Every sub-command lives in its own module with two functions:
+Every sub-command lives in its own module of :mod:`client.commands` with two functions:
 ``register(subparsers)`` adds its parser (and sets ``func``), and the function it
 sets receives the parsed arguments and returns the exit status.
 """
@@ -14,8 +14,9 @@ from collections.abc import Sequence
 
 # Modules that each define `register(subparsers)`; order is the order in --help.
 COMMAND_MODULES: tuple[str, ...] = (
-    "client.play_cmd", "client.web_cmd", "client.simulate_cmd", "client.stats_cmd",
-    "client.relay_cmd", "client.audit_cmd", "client.host_cmd", "client.join_cmd")
+    "client.commands.play", "client.commands.web", "client.commands.simulate",
+    "client.commands.stats", "client.commands.relay", "client.commands.audit",
+    "client.commands.host", "client.commands.join")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,13 +35,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)
-    if func is None:
-        if "client.play_cmd" in COMMAND_MODULES:
-            args = parser.parse_args(["play", *(argv or [])])
-            func = args.func
-        else:
-            parser.print_help()
-            return 0
+    if func is None:  # bare `gin` (options only) opens the table, as `gin play`
+        args = parser.parse_args(["play", *(argv or [])])
+        func = args.func
     try:
         return int(func(args))
     except KeyboardInterrupt:

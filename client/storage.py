@@ -1,11 +1,11 @@
 """The player's data folder: finished hands and the match in progress, as JSON.
 
-The folder is ``--data-dir``, else ``$GIN_DATA_DIR``, else ``$XDG_DATA_HOME/gin``,
-else ``~/.local/share/gin``. Every write goes to a temporary file in the same
-folder and is moved into place with :func:`os.replace`, so a crash or a full disk
-never leaves a half-written file where a good one was. Any failure is raised as
-:class:`StorageError` with a message a player can act on; the caller keeps
-playing and tries again later.
+The folder is ``--data-dir``, else ``$GIN_DATA_DIR``, else the system's folder for
+a user's application data (:func:`default_data_dir`). Every write goes to a
+temporary file in the same folder and is moved into place with :func:`os.replace`,
+so a crash or a full disk never leaves a half-written file where a good one was.
+Any failure is raised as :class:`StorageError` with a message a player can act
+on; the caller keeps playing and tries again later.
 
 A save that is state to continue from (the match in progress, an online match)
 is sealed: it sits in a small envelope with a SHA-256 over its canonical JSON, so
@@ -25,10 +25,12 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+
+import platformdirs
 
 MATCH_FILE = "match.json"
 HANDS_DIR = "hands"
@@ -80,14 +82,22 @@ def unseal(envelope: Any) -> Any:
     return envelope["data"]
 
 
-def default_data_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """``$GIN_DATA_DIR``, else ``$XDG_DATA_HOME/gin``, else ``~/.local/share/gin``."""
-    env = os.environ if environ is None else environ
-    if env.get("GIN_DATA_DIR"):
-        return Path(env["GIN_DATA_DIR"]).expanduser()
-    if env.get("XDG_DATA_HOME"):
-        return Path(env["XDG_DATA_HOME"]).expanduser() / "gin"
-    return Path.home() / ".local" / "share" / "gin"
+#: The default of ``--data-dir``, in the words of the commands' help.
+DATA_DIR_DEFAULT = ("$GIN_DATA_DIR, else the user data folder: $XDG_DATA_HOME/gin or "
+                    "~/.local/share/gin on Linux")
+
+
+def default_data_dir() -> Path:
+    """``$GIN_DATA_DIR``, else the user data folder :mod:`platformdirs` names for gin:
+    on Linux ``$XDG_DATA_HOME/gin``, else ``~/.local/share/gin``."""
+    if os.environ.get("GIN_DATA_DIR"):
+        return Path(os.environ["GIN_DATA_DIR"]).expanduser()
+    folder = platformdirs.user_data_path("gin", appauthor=False)
+    # Earlier versions used the Linux folder on every system. Elsewhere (macOS,
+    # Windows) a match saved there is still found, until the system's folder exists.
+    earlier = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    earlier = earlier.expanduser() / "gin"
+    return earlier if not folder.exists() and earlier.is_dir() else folder
 
 
 def _explain(exc: OSError, action: str, path: Path) -> StorageError:

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from client.app import AppConfig, GinApp, make_app
-from client.game import Game
 from client.storage import Storage
+from client.table.app import GinApp, make_app
+from client.table.config import AppConfig
+from client.table.controller import Game
 from gin import (
     Action,
     Card,

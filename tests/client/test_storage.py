@@ -11,22 +11,41 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import platformdirs
 import pytest
 
-from client.app import AppConfig, make_app
-from client.game import Game
-from client.links import Invite, RelayAddress, new_secret
-from client.online import MatchFiles
+from client.net.links import Invite, RelayAddress, new_secret
+from client.net.store import MatchFiles
 from client.storage import DamagedSave, Storage, StorageError, checksum, default_data_dir
+from client.table.app import make_app
+from client.table.config import AppConfig
+from client.table.controller import Game
 from gin.engine.rules import STANDARD
 from gin.protocol.session import Session
 
 
-def test_data_dir_precedence(tmp_path: Path) -> None:
-    home = Path.home()
-    assert default_data_dir({}) == home / ".local" / "share" / "gin"
-    assert default_data_dir({"XDG_DATA_HOME": "/x"}) == Path("/x/gin")
-    assert default_data_dir({"XDG_DATA_HOME": "/x", "GIN_DATA_DIR": "/g"}) == Path("/g")
+def test_data_dir_precedence(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GIN_DATA_DIR", raising=False)
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    assert default_data_dir() == Path.home() / ".local" / "share" / "gin"
+    monkeypatch.setenv("XDG_DATA_HOME", "/x")
+    assert default_data_dir() == Path("/x/gin")
+    monkeypatch.setenv("GIN_DATA_DIR", "/g")
+    assert default_data_dir() == Path("/g")
+
+
+def test_data_kept_in_the_linux_folder_stays_in_use_elsewhere(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # As on macOS: the system's folder is not ~/.local/share/gin.
+    system = tmp_path / "Library" / "Application Support" / "gin"
+    monkeypatch.setattr(platformdirs, "user_data_path", lambda *args, **kwargs: system)
+    monkeypatch.delenv("GIN_DATA_DIR", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    assert default_data_dir() == system
+    (tmp_path / "share" / "gin").mkdir(parents=True)
+    assert default_data_dir() == tmp_path / "share" / "gin"
+    system.mkdir(parents=True)
+    assert default_data_dir() == system
 
 
 def test_round_trip_and_no_temporary_files_left(tmp_path: Path) -> None:

@@ -13,15 +13,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from client.transport import (
-    Closed,
-    Frame,
-    PeerJoined,
-    Reconnected,
-    Reconnecting,
-    RelayTransport,
-    TransportSettings,
-)
+from client.net.relay_events import Closed, Frame, PeerJoined, Reconnected, Reconnecting
+from client.net.transport import RelayTransport, TransportSettings
 from relay.server import serve
 from relay.testing import TEST_CONFIG, assert_forwarding, close_of, pair
 

@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 
 from client.cli import main as gin_main
-from client.links import parse_invite
+from client.net.links import parse_invite
 from gin.protocol.cosign import link_id_for
 
 MATCH_TIMEOUT = 150_000  # ms: a whole match, with the crypto of both sides, on a busy 2-core CI

@@ -21,12 +21,13 @@ from websockets.asyncio.server import Server, ServerConnection
 from websockets.asyncio.server import serve as ws_serve
 from websockets.exceptions import ConnectionClosed
 
-from client import online
 from client.cli import main as gin_main
-from client.host_cmd import run_bot
-from client.links import Invite, RelayAddress, new_secret
+from client.commands.seat import run_bot
+from client.net import lobby, peer, store
+from client.net.links import Invite, RelayAddress, new_secret
+from client.net.relay_events import Closed
+from client.net.transport import TransportSettings
 from client.storage import Storage, StorageError
-from client.transport import Closed, TransportSettings
 from gin import players
 from gin.engine.rules import STANDARD
 from gin.protocol.session_events import (
@@ -40,7 +41,7 @@ from gin.protocol.session_events import (
 from relay.server import Relay, serve
 from relay.testing import TEST_CONFIG, TcpProxy, new_room
 
-FAST = online.OnlineSettings(
+FAST = peer.OnlineSettings(
     reply_timeout=20, move_timeout=20, linger=0.3,
     transport=TransportSettings(backoff=lambda attempt: 0.05, ping_interval=None,
                                 open_timeout=2, send_rate=None))
@@ -64,17 +65,17 @@ def via(invite: Invite, port: int) -> Invite:
     return replace(invite, relay=RelayAddress("http", "127.0.0.1", port))
 
 
-async def play(*matches: online.OnlineMatch, seed: int = 1) -> None:
+async def play(*matches: peer.OnlineMatch, seed: int = 1) -> None:
     """Run the matches with a computer player in each seat until all have ended."""
     rng = random.Random(seed)
-    tasks = [online.play_bot(m, players.get("normal", random.Random(rng.random())))
+    tasks = [peer.play_bot(m, players.get("normal", random.Random(rng.random())))
              for m in matches]
     async with asyncio.timeout(MATCH_TIMEOUT):
         await asyncio.gather(*(m.run() for m in matches), *tasks)
 
 
 def record_files(root: Path) -> list[Path]:
-    return sorted((root / online.RECORDS_DIR).glob("*.json"))
+    return sorted((root / store.RECORDS_DIR).glob("*.json"))
 
 
 def comparable(path: Path) -> dict[str, Any]:
@@ -96,7 +97,7 @@ def assert_clean_and_identical(host_dir: Path, guest_dir: Path,
     assert out.count("verified") == 2 * len(host_files)
 
 
-def assert_finished(host: online.OnlineMatch, guest: online.OnlineMatch) -> None:
+def assert_finished(host: peer.OnlineMatch, guest: peer.OnlineMatch) -> None:
     assert host.failure is None and guest.failure is None, (host.failure, guest.failure)
     assert host.result is not None and guest.result is not None
     assert host.result.totals is not None
@@ -106,7 +107,7 @@ def assert_finished(host: online.OnlineMatch, guest: online.OnlineMatch) -> None
     # note per side that the link's match is over.
     for match in (host, guest):
         if match.files is not None:
-            (note,) = (match.files.storage.root / online.ONLINE_DIR).glob("*.json")
+            (note,) = (match.files.storage.root / store.ONLINE_DIR).glob("*.json")
             data = match.files.storage.load_state(note, "note")
             assert set(data) == {"format", "finished"} and "the match is over" in data["finished"]
 
@@ -117,12 +118,12 @@ def randomness(seed: int) -> Callable[[int], bytes]:
 
 
 async def start_pair(relay_port: int, tmp_path: Path, guest_port: int | None = None,
-                     seed: int = 0) -> tuple[online.OnlineMatch, online.OnlineMatch]:
-    host = await online.host(url(relay_port), STANDARD, Storage(tmp_path / "host"), FAST,
-                             randomness(seed))
+                     seed: int = 0) -> tuple[peer.OnlineMatch, peer.OnlineMatch]:
+    host = await lobby.host(url(relay_port), STANDARD, Storage(tmp_path / "host"), FAST,
+                            randomness(seed))
     invite = host.invite if guest_port is None else via(host.invite, guest_port)
-    guest = await online.join(invite, Storage(tmp_path / "guest"), FAST,
-                              randomness(seed + 1))
+    guest = await lobby.join(invite, Storage(tmp_path / "guest"), FAST,
+                             randomness(seed + 1))
     return host, guest
 
 
@@ -136,8 +137,8 @@ async def test_two_bots_play_a_whole_match_and_both_records_audit_clean(
     assert_finished(host, guest)
     verified = [u for u in seen if isinstance(u, HandVerified)]
     assert [u.hand_number for u in verified] == list(range(1, len(verified) + 1))
-    assert isinstance(seen[-2 if isinstance(seen[-1], online.LinkChanged) else -1],
-                      MatchOver | online.LinkChanged)
+    assert isinstance(seen[-2 if isinstance(seen[-1], peer.LinkChanged) else -1],
+                      MatchOver | peer.LinkChanged)
     assert_clean_and_identical(tmp_path / "host", tmp_path / "guest", capsys)
 
 
@@ -179,8 +180,8 @@ async def test_cut_connections_at_several_points_the_match_still_completes(
             host, guest = await start_pair(proxy.port, tmp_path)
             guest_direct = via(host.invite, relay.port)
             await guest.transport.close()
-            guest = await online.join(guest_direct, Storage(tmp_path / "guest"), FAST,
-                                      randomness(7))
+            guest = await lobby.join(guest_direct, Storage(tmp_path / "guest"), FAST,
+                                     randomness(7))
             watched = host
         cutter = Cutter(proxy, [
             lambda u: isinstance(u, HandDealt),  # right after the deal
@@ -268,10 +269,10 @@ async def test_a_relay_dropping_duplicating_and_reordering_frames_only_slows_the
     await proxy.start()
     quick = replace(FAST, resend_tick=0.05, resend_after=(0.2, 0.8))
     try:
-        host = await online.host(url(relay.port), STANDARD, Storage(tmp_path / "host"), quick,
-                                 randomness(8))
-        guest = await online.join(via(host.invite, proxy.port), Storage(tmp_path / "guest"),
-                                  quick, randomness(9))
+        host = await lobby.host(url(relay.port), STANDARD, Storage(tmp_path / "host"), quick,
+                                randomness(8))
+        guest = await lobby.join(via(host.invite, proxy.port), Storage(tmp_path / "guest"),
+                                 quick, randomness(9))
         await play(host, guest, seed=3)
     finally:
         await proxy.stop()
@@ -320,20 +321,20 @@ async def test_a_client_restarted_from_its_saved_state_finishes_the_match(
 
     guest.listen(crash_at_hand_two)
     rng = random.Random(4)
-    host_run = asyncio.gather(host.run(), online.play_bot(host, players.get("normal", rng)))
-    guest_run = asyncio.gather(guest.run(), online.play_bot(guest, players.get("easy", rng)))
+    host_run = asyncio.gather(host.run(), peer.play_bot(host, players.get("normal", rng)))
+    guest_run = asyncio.gather(guest.run(), peer.play_bot(guest, players.get("easy", rng)))
     async with asyncio.timeout(MATCH_TIMEOUT):
         await stopped.wait()
         guest_run.cancel()  # as if the process died: no goodbye to the relay
         with pytest.raises(asyncio.CancelledError):
             await guest_run
-        saved = list((tmp_path / "guest" / online.ONLINE_DIR).glob("*.json"))
+        saved = list((tmp_path / "guest" / store.ONLINE_DIR).glob("*.json"))
         assert len(saved) == 1
-        resumed = await online.join(host.invite, Storage(tmp_path / "guest"), FAST,
-                                    randomness(8))
+        resumed = await lobby.join(host.invite, Storage(tmp_path / "guest"), FAST,
+                                   randomness(8))
         assert resumed.session.role == "guest" and resumed.session.observation() is not None
         await asyncio.gather(host_run, resumed.run(),
-                             online.play_bot(resumed, players.get("easy", rng)))
+                             peer.play_bot(resumed, players.get("easy", rng)))
     assert_finished(host, resumed)
     assert_clean_and_identical(tmp_path / "host", tmp_path / "guest", capsys)
 
@@ -342,26 +343,26 @@ async def test_a_finished_link_says_the_match_is_over(relay: Relay, tmp_path: Pa
     host, guest = await start_pair(relay.port, tmp_path, seed=3)
     await play(host, guest)
     assert_finished(host, guest)
-    with pytest.raises(online.MatchOverError, match="The match of this invite link is over"):
-        await online.join(host.invite, Storage(tmp_path / "guest"), FAST)
+    with pytest.raises(store.MatchOverError, match="The match of this invite link is over"):
+        await lobby.join(host.invite, Storage(tmp_path / "guest"), FAST)
 
 
 async def test_a_friend_who_stops_answering_times_out(relay: Relay, tmp_path: Path) -> None:
     quick = replace(FAST, move_timeout=0.5, reply_timeout=5)
-    host = await online.host(url(relay.port), STANDARD, Storage(tmp_path / "host"), quick,
-                             randomness(5))
-    guest = await online.join(host.invite, Storage(tmp_path / "guest"), quick, randomness(6))
+    host = await lobby.host(url(relay.port), STANDARD, Storage(tmp_path / "host"), quick,
+                            randomness(5))
+    guest = await lobby.join(host.invite, Storage(tmp_path / "guest"), quick, randomness(6))
     async with asyncio.timeout(MATCH_TIMEOUT):
         # Only the host has a player: the guest's person never moves.
         await asyncio.gather(host.run(), guest.run(),
-                             online.play_bot(host, players.get("easy", random.Random(5))))
+                             peer.play_bot(host, players.get("easy", random.Random(5))))
     # The move may have been withheld or lost by the relay: nobody forfeits, and the
     # guest is told rather than left waiting.
     assert isinstance(host.failure, PeerTimedOut) and host.failure.who == "guest or the relay"
     assert host.result is None
     assert guest.failure is not None and not guest.failure.proven
     assert "the relay dropped it" in guest.failure.reason
-    line = online.outcome_line(host)
+    line = peer.outcome_line(host)
     assert "no answer" in line and "nobody forfeits" in line and "at fault" not in line
 
 
@@ -384,7 +385,7 @@ class FailingStorage(Storage):
             raise StorageError(f"Could not save {path}: the disk is full.",
                                "The game goes on; it will try again after your next move.")
         super().write_json(path, data)
-        if path.parent.name == online.ONLINE_DIR:
+        if path.parent.name == store.ONLINE_DIR:
             self.on_saved()
 
 
@@ -397,15 +398,15 @@ async def test_a_failing_save_pauses_sending_until_a_save_succeeds(
 
     def full_for_a_while(path: Path) -> bool:
         nonlocal saves
-        if path.parent.name != online.ONLINE_DIR:
+        if path.parent.name != store.ONLINE_DIR:
             return False
         saves += 1
         return 10 <= saves < 20  # ten failed saves in the first hand, then space again
 
     storage = FailingStorage(tmp_path / "host", full_for_a_while)
-    host = await online.host(url(relay.port), STANDARD, storage,
-                             replace(SAVING, save_give_up=30), randomness(11))
-    guest = await online.join(host.invite, Storage(tmp_path / "guest"), FAST, randomness(12))
+    host = await lobby.host(url(relay.port), STANDARD, storage,
+                            replace(SAVING, save_give_up=30), randomness(11))
+    guest = await lobby.join(host.invite, Storage(tmp_path / "guest"), FAST, randomness(12))
     # Write-ahead: every frame the host sends was produced before a successful save
     # or is a re-send of those (or the match was over, when nothing is saved any more).
     produced: list[bytes] = []
@@ -434,14 +435,14 @@ async def test_a_failing_save_pauses_sending_until_a_save_succeeds(
 
     host.transport.send = checked_send  # type: ignore[method-assign]
     notices: list[str] = []
-    host.listen(lambda u: notices.append(u.text) if isinstance(u, online.Notice) else None)
+    host.listen(lambda u: notices.append(u.text) if isinstance(u, peer.Notice) else None)
     await play(host, guest, seed=5)
     assert storage.failures == 10 and unsaved_sends == []
     assert notices[0].startswith("Could not save") and "Nothing more is sent" in notices[0]
     assert notices[1] == "The match is saved again; play goes on."
     assert_finished(host, guest)
     assert_clean_and_identical(tmp_path / "host", tmp_path / "guest", capsys)
-    assert online.outcome_line(host).endswith(f"{host.verified} hands verified and recorded")
+    assert peer.outcome_line(host).endswith(f"{host.verified} hands verified and recorded")
 
 
 async def test_a_save_that_keeps_failing_ends_the_match_having_sent_nothing(
@@ -449,13 +450,13 @@ async def test_a_save_that_keeps_failing_ends_the_match_having_sent_nothing(
     blocker = tmp_path / "a file"
     blocker.write_text("")
     # A data folder that cannot be created, even by root: a file is in the way.
-    host = await online.host(url(relay.port), STANDARD, Storage(blocker / "gin"), SAVING,
-                             randomness(13))
+    host = await lobby.host(url(relay.port), STANDARD, Storage(blocker / "gin"), SAVING,
+                            randomness(13))
     async with asyncio.timeout(MATCH_TIMEOUT):
         await host.run()
-    assert isinstance(host.failure, online.StorageFailed) and host.failure.who == "host"
+    assert isinstance(host.failure, peer.StorageFailed) and host.failure.who == "host"
     assert relay.stats.frames_in == 0  # not even the hello left unsaved
-    line = online.outcome_line(host)
+    line = peer.outcome_line(host)
     assert line.startswith("could not save: the match could not be saved for")
     assert "nothing unsaved was sent" in line
 
@@ -464,45 +465,45 @@ async def test_a_save_that_keeps_failing_ends_the_match_having_sent_nothing(
 async def test_a_read_only_data_folder_ends_the_match_having_sent_nothing(
         relay: Relay, tmp_path: Path) -> None:
     folder = tmp_path / "data"
-    (folder / online.ONLINE_DIR).mkdir(parents=True)
-    for path in (folder / online.ONLINE_DIR, folder):
+    (folder / store.ONLINE_DIR).mkdir(parents=True)
+    for path in (folder / store.ONLINE_DIR, folder):
         path.chmod(0o500)
-    host = await online.host(url(relay.port), STANDARD, Storage(folder), SAVING,
-                             randomness(13))
+    host = await lobby.host(url(relay.port), STANDARD, Storage(folder), SAVING,
+                            randomness(13))
     async with asyncio.timeout(MATCH_TIMEOUT):
         await host.run()
-    assert isinstance(host.failure, online.StorageFailed)
-    assert "not writable" in online.outcome_line(host)
+    assert isinstance(host.failure, peer.StorageFailed)
+    assert "not writable" in peer.outcome_line(host)
     assert relay.stats.frames_in == 0
 
 
 async def test_hands_that_could_not_be_recorded_are_counted_and_fail_the_bot(
         relay: Relay, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    storage = FailingStorage(tmp_path / "host", lambda p: p.parent.name == online.RECORDS_DIR)
-    host = await online.host(url(relay.port), STANDARD, storage, SAVING, randomness(14))
-    guest = await online.join(host.invite, Storage(tmp_path / "guest"), FAST, randomness(15))
+    storage = FailingStorage(tmp_path / "host", lambda p: p.parent.name == store.RECORDS_DIR)
+    host = await lobby.host(url(relay.port), STANDARD, storage, SAVING, randomness(14))
+    guest = await lobby.join(host.invite, Storage(tmp_path / "guest"), FAST, randomness(15))
 
-    async def start() -> online.OnlineMatch:
+    async def start() -> peer.OnlineMatch:
         return host
 
     rng = random.Random(6)
     async with asyncio.timeout(MATCH_TIMEOUT):
         rc, _, _ = await asyncio.gather(
             run_bot("gin host", start, "normal", 0.0), guest.run(),
-            online.play_bot(guest, players.get("normal", rng)))
+            peer.play_bot(guest, players.get("normal", rng)))
     assert host.result is not None and host.failure is None and host.verified >= 1
     assert host.records == [] and len(host.unrecorded) == host.verified
     assert rc == 1
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert last.startswith("gin host: the match is over: ")
     assert (f"{host.verified} hands verified, only 0 recorded: {host.verified} could not "
-            f"be saved (Could not save {storage.root / online.RECORDS_DIR}/") in last
+            f"be saved (Could not save {storage.root / store.RECORDS_DIR}/") in last
     assert last.endswith(f"-{host.unrecorded[0]:03d}.json: the disk is full.)")
 
 
 def test_a_connection_ended_names_the_relay_only_when_it_closed_it() -> None:
-    assert online.connection_fault(Closed(4404, "unknown room")) == "relay"
-    assert online.connection_fault(Closed(None, "gave up after trying for 1 s")) == (
+    assert peer.connection_fault(Closed(4404, "unknown room")) == "relay"
+    assert peer.connection_fault(Closed(None, "gave up after trying for 1 s")) == (
         "relay or this computer's network")
 
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from client import online
 from client.cli import main as gin_main
-from client.links import parse_invite
+from client.net import lobby, peer, store
+from client.net.links import parse_invite
 from client.storage import Storage
 from gin import players
 
@@ -64,7 +64,7 @@ async def read_link(process: asyncio.subprocess.Process) -> str:
 
 
 def records(root: Path) -> list[str]:
-    return sorted(str(p) for p in (root / online.RECORDS_DIR).glob("*.json"))
+    return sorted(str(p) for p in (root / store.RECORDS_DIR).glob("*.json"))
 
 
 async def test_gin_host_and_gin_join_bots_play_a_match_through_python_m_relay(
@@ -105,9 +105,9 @@ async def test_gin_host_with_its_embedded_relay(tmp_path: Path) -> None:
     link = await read_link(host)
     invite = parse_invite(link)
     assert invite.relay.host == "127.0.0.1" and invite.relay.port
-    guest = await online.join(invite, Storage(tmp_path / "guest"))
+    guest = await lobby.join(invite, Storage(tmp_path / "guest"))
     async with asyncio.timeout(TIMEOUT):
-        await asyncio.gather(guest.run(), online.play_bot(
+        await asyncio.gather(guest.run(), peer.play_bot(
             guest, players.get("easy", random.Random(1))))
     rc, _, err = await finish(host)
     assert rc == 0, err

@@ -1,12 +1,12 @@
 """The table as it is shown: the layout, fitted to the terminal, and the controller's
-observation presented on it. :class:`TableView` only presents; the app built on it
-(:mod:`client.app`) acts, starts matches and plays online.
+observation presented on it. :class:`TableView` only presents; the classes built on
+it act (:mod:`client.table.playing`), play online (:mod:`client.table.friend`) and
+start matches (:mod:`client.table.app`). The twin of client/web/src/board/tableview.ts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -15,20 +15,21 @@ from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Label, RadioSet, Static
 
-from client.game import (
+from client.table import words
+from client.table.cardview import CardRow, Choice, Tick
+from client.table.config import AppConfig
+from client.table.controller import (
     PLAY_MODES,
     STRENGTHS,
     Game,
     HintView,
     OnlineGame,
 )
-from client.ui import words
-from client.ui.layout import (
+from client.table.layout import (
     Group,
     grouped,
     own_order,
 )
-from client.ui.table import CardRow, Choice, Tick
 from gin import (
     PRESETS,
     Action,
@@ -43,9 +44,6 @@ from gin import (
     Ruleset,
     best_arrangement,
 )
-
-if TYPE_CHECKING:
-    from client.app import AppConfig
 
 #: The least terminal (columns, rows) the table fits in: 11 cards fanned, the prompt
 #: and the actions. Smaller, the table asks for more room.
@@ -68,7 +66,6 @@ ACTION_BUTTONS = (
     ("knock", "Knock"),
     ("lay_off", "Lay off"),
 )
-
 
 
 class TableView(App[None]):
@@ -368,7 +365,6 @@ class TableView(App[None]):
                 "larger (or the font smaller) to play. The match is saved: q quits.")
         table = size.width - (SIDE_WIDTH if wide else 0)
         self.query_one("#hand", CardRow).set_class(table < FAN_BELOW, "-fan")
-
 
 
 def state_key(obs: Observation) -> tuple[int, int]:

@@ -1,62 +1,52 @@
-"""The Textual table: build it with :func:`make_app`.
+"""Playing at the table: the player's keys, buttons and clicks become the calls of
+the :class:`~client.table.controller.Game` controller (or of an ``OnlineGame``),
+the computer's moves follow, and each hand's and match's end is shown.
 
-The app (on :class:`~client.ui.view.TableView`, which shows the controller's
-observation) turns keys and clicks into the calls of the :class:`~client.game.Game`
-controller, starts matches, and plays online through an ``OnlineGame``; it keeps
-only presentation state (the selected card, the player's own card order, the hint
-on show). The
-opponent's choice runs in a thread worker, and its moves are applied one at a
-time with a pause between them (``delay``, 0 in tests), so the screen never
-freezes and every move can be followed.
+:class:`PlayingTable` keeps only presentation state (the selected card, the
+player's own card order, the hint on show). The opponent's choice runs in a
+thread worker, and its moves are applied one at a time with a pause between them
+(``delay``, 0 in tests), so the screen never freezes and every move can be
+followed. The twin of client/web/src/board/table.ts.
 """
 
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from textual import on, work
-from textual.binding import Binding
 from textual.widgets import Checkbox, RadioButton, RadioSet
 
-from client.game import (
-    DeckSource,
+from client.table import words
+from client.table.cardview import CardRow, CardView
+from client.table.config import AppConfig
+from client.table.controller import (
     Game,
     OnlineGame,
-    OpponentFactory,
-    computer_player,
     knock_choice,
     knock_layouts,
     layoff_options,
     least_after_discard,
 )
-from client.storage import Storage, StorageError
-from client.ui import words
-from client.ui.layout import (
+from client.table.layout import (
     grouped,
     melds_and_loose,
     moved,
     own_order,
     with_layoffs,
 )
-from client.ui.screens import (
-    AlertScreen,
+from client.table.screens import (
     ConfirmScreen,
     HandOverScreen,
     HowToPlayScreen,
-    InviteScreen,
     KeysScreen,
     Layout,
     LayoutScreen,
     MatchEndScreen,
-    OnlineScreen,
     PileScreen,
 )
-from client.ui.table import CardRow, CardView
-from client.ui.view import TableView, state_key
+from client.table.tableview import TableView, state_key
 from gin import (
     PRESETS,
     Action,
@@ -71,147 +61,24 @@ from gin import (
     Observation,
     Pass,
     Ruleset,
-    shuffled_deck,
 )
-from gin.engine.rules import STANDARD
-
-if TYPE_CHECKING:  # the network stack loads only when a friend is played
-    from client.online import OnlineSettings, OnlineStart, Update
 
 T = TypeVar("T")
 
 
-@dataclass
-class AppConfig:
-    """Everything the app needs from outside; tests inject decks, opponents, delay 0."""
-
-    storage: Storage | None = None
-    rules: Ruleset = STANDARD
-    vs: str = "normal"
-    rng: random.Random = field(default_factory=random.Random)
-    make_opponent: OpponentFactory = computer_player
-    deck_source: DeckSource = shuffled_deck
-    delay: float = 0.7
-    offer_resume: bool = True
-    chosen: bool = False  # vs or rules were named on the command line: a resume asks
-    online: OnlineStart | None = None  # connect at once: `gin host` / `gin join`
-    online_settings: OnlineSettings | None = None  # timers; tests shorten them
-
-
-def make_app(config: AppConfig) -> GinApp:
-    """The table app (a factory, so tests build it with their own config)."""
-    return GinApp(config)
-
-
-class GinApp(TableView):
-    """Gin Rummy against the computer or a friend: starting, acting, playing online."""
-
-    BINDINGS = [
-        Binding("t", "take", "Take"),
-        Binding("s", "stock", "Stock"),
-        Binding("p", "pass_card", "Pass"),
-        Binding("d,enter", "discard", "Throw"),
-        Binding("k", "knock", "Knock"),
-        Binding("l", "lay_off", "Lay off"),
-        # Priority: the arrows pick cards even when a radio set or button has focus.
-        Binding("left", "select(-1)", "Select", show=False, priority=True),
-        Binding("right", "select(1)", "Select", show=False, priority=True),
-        Binding("shift+left,less_than_sign", "move(-1)", "Move left", show=False,
-                priority=True),
-        Binding("shift+right,greater_than_sign", "move(1)", "Move right", show=False,
-                priority=True),
-        Binding("g", "toggle_group", "Group"),
-        Binding("h", "hint", "Hint"),
-        Binding("v", "view_pile", "Pile"),
-        Binding("f", "full_screen", "Panel"),
-        Binding("i", "how_to_play", "How to play"),
-        Binding("question_mark", "keys", "Keys"),
-        Binding("1", "strength('easy')", "Easy", show=False),
-        Binding("2", "strength('normal')", "Normal", show=False),
-        Binding("3", "strength('hard')", "Hard", show=False),
-        Binding("r", "next_rules", "Rules", show=False),
-        Binding("n", "new_match", "New match", show=False),
-        Binding("o", "invite", "Invite link"),
-        Binding("q", "ask_quit", "Quit"),
-    ]
+class PlayingTable(TableView):
+    """The table in play: acting, the opponent's moves, the ends of hands and matches."""
 
     def __init__(self, config: AppConfig) -> None:
         super().__init__(config)
         self._hand_over_open = False
 
-    def on_mount(self) -> None:
-        # (Textual also runs TableView.on_mount, which lays the table out.) Start
-        # after the first frame is up: loading a saved match and the computer player
-        # must not delay it.
-        self.call_after_refresh(self._start)
-
-    # -- starting -------------------------------------------------------------
+    # -- a computer match -------------------------------------------------------
 
     def _new_game(self, rules: Ruleset) -> Game:
         c = self.config
         return Game(rules, c.vs, c.rng, c.storage, make_opponent=c.make_opponent,
                     deck_source=c.deck_source)
-
-    def _start(self) -> None:
-        c = self.config
-        if c.online is not None:
-            self._go_online(c.online)
-            return
-        if c.storage is None or not c.offer_resume:
-            self._start_computer()
-            return
-        from client.links import InvalidLinkError, parse_invite
-        from client.online import MatchFiles, OnlineStart
-
-        links = MatchFiles.saved_links(c.storage)
-        if not links:
-            self._start_computer()
-            return
-
-        def answer(yes: bool | None) -> None:
-            if not yes:
-                self._start_computer()
-                return
-            try:
-                self._go_online(OnlineStart("join", invite=parse_invite(links[0]),
-                                            accept_rules=None))
-            except InvalidLinkError as exc:
-                self.push_screen(OnlineScreen(f"That saved link cannot be used: {exc}"),
-                                 self._online_chosen)
-
-        more = f" (and {len(links) - 1} more)" if len(links) > 1 else ""
-        self.push_screen(ConfirmScreen(
-            f"You have an online match in progress with a friend{more}. Continue it? "
-            "Your friend needs to be at the table too.", "Continue online", "Not now"),
-            answer)
-
-    def _start_computer(self) -> None:
-        """The computer match: the saved one if the player wants it, else a new one."""
-        saved: Game | None = None
-        c = self.config
-        if c.storage is not None and c.offer_resume:
-            try:
-                saved = Game.resume(c.storage, make_opponent=c.make_opponent,
-                                    deck_source=c.deck_source)
-            except StorageError as exc:
-                self.notify(str(exc), severity="warning", timeout=10, markup=False)
-        if saved is None:
-            self._begin(self._new_game(c.rules))
-            return
-        obs = saved.observation()
-        question = (f"You have a match in progress: hand {obs.hand_number}, you "
-                    f"{obs.scores[0]} – computer {obs.scores[1]} ({saved.vs}, "
-                    f"{saved.rules.name} rules).\nContinue where you stopped?")
-        new = "New match"
-        if c.chosen and (c.vs, c.rules) != (saved.vs, saved.rules):
-            question += (f"\n\nYou asked for a {c.vs} computer and the {c.rules.name} "
-                         "rules: start that new match instead? (The saved one is abandoned.)")
-            new = f"New match ({c.vs}, {c.rules.name})"
-
-        def answer(yes: bool | None) -> None:
-            self._begin(saved if yes else self._new_game(c.rules))
-
-        self.push_screen(ConfirmScreen(question, "Continue", new), answer)
 
     def _begin(self, game: Game) -> None:
         self.game = game
@@ -224,133 +91,6 @@ class GinApp(TableView):
                 self.query_one(f"#rules-{game.rules.name}", RadioButton).value = True
         self._show_target(game.rules)
         self._after_action(None)
-
-    # -- online: a friend through a relay --------------------------------------
-
-    @on(RadioSet.Changed, "#mode")
-    def _mode_changed(self, event: RadioSet.Changed) -> None:
-        if event.pressed.id != "mode-online" or isinstance(self.game, OnlineGame):
-            return
-        self.push_screen(OnlineScreen(), self._online_chosen)
-
-    def _online_chosen(self, answer: tuple[str, str] | None) -> None:
-        from client.links import InvalidLinkError, parse_invite
-        from client.online import OnlineStart
-
-        if answer is None:
-            with self.prevent(RadioSet.Changed):
-                self.query_one("#mode-computer", RadioButton).value = True
-            if self.game is None:  # nothing was playing: the computer, then
-                self._begin(self._new_game(self.config.rules))
-            return
-        kind, text = answer
-        rules = self.game.rules if self.game is not None else self.config.rules
-        try:
-            start = OnlineStart("join", invite=parse_invite(text), accept_rules=None) \
-                if kind == "join" else \
-                OnlineStart("host", relay=text or None, rules=rules)
-        except InvalidLinkError as exc:
-            self.push_screen(OnlineScreen(f"That link cannot be used: {exc}", link=text),
-                             self._online_chosen)
-            return
-        self._go_online(start)
-
-    def _go_online(self, start: OnlineStart) -> None:
-        self.workers.cancel_group(self, "opponent")
-        self.run_worker(self._run_online(start), group="online", exclusive=True)
-
-    async def _run_online(self, start: OnlineStart) -> None:
-        """Connect, then play until the match ends; the driver's updates drive the table."""
-        from client import online
-        from client.transport import TransportError
-
-        self.online_state = online.Link.CONNECTING.value
-        self._show_online()
-        try:
-            match = await online.begin(start, self.config.storage, self.config.online_settings)
-        except (TransportError, StorageError, OSError) as exc:
-            reason = exc.reason if isinstance(exc, TransportError) else str(exc)
-            self.online_state = ""
-            self._show_online()
-            # Stay online: the error, and the same choice again to retry or cancel.
-            link = start.invite.url if start.invite is not None else ""
-            self.push_screen(OnlineScreen(f"Could not start the online match: {reason}",
-                                          relay=start.relay or "", link=link),
-                             self._online_chosen)
-            return
-        game = OnlineGame(match)
-        self.game = game
-        self.order, self.selected, self.hint, self.message = [], None, None, ""
-        with self.prevent(RadioSet.Changed):
-            self.query_one("#mode-online", RadioButton).value = True
-        match.listen(self._online_update)
-        if match.session.rules_offered is not None and not match.session.over:
-            # A restored match whose custom rules were not answered before quitting.
-            self._ask_rules(game, match.session.rules_offered)
-        if start.role == "host":
-            self.push_screen(InviteScreen(match.invite.url, self.online_state))
-        self.refresh_table()
-        await match.run()
-
-    def _online_update(self, update: Update) -> None:
-        """Show what the driver reports: the connection, the friend's moves, the checks."""
-        from client import online
-        from gin.protocol import session_events
-
-        game = self.game
-        if not isinstance(game, OnlineGame):
-            return
-        if isinstance(update, online.LinkChanged):
-            detail = f" ({update.detail})" if update.link is online.Link.RECONNECTING else ""
-            self.online_state = update.link.value + detail
-            if isinstance(self.screen, InviteScreen):
-                self.screen.show_state(self.online_state)
-        elif isinstance(update, online.Notice):
-            self.notify(update.text, severity="warning", timeout=10, markup=False)
-        elif isinstance(update, session_events.RulesOffered):
-            self._ask_rules(game, update.rules)
-        elif isinstance(update, session_events.HandDealt):
-            self.order, self.selected, self.hint, self.message = [], None, None, ""
-            if isinstance(self.screen, InviteScreen):
-                self.screen.dismiss(None)
-            self._show_target(game.rules)
-        elif isinstance(update, session_events.CardDrawn):
-            # Online, the drawn card is known only once the friend's key arrives.
-            self.selected = update.card
-        elif isinstance(update, session_events.HandScored):
-            self.verified = f"Hand {update.hand_number}: checking the deck…"
-            self.refresh_table()
-            self._show_hand_over()
-        elif isinstance(update, session_events.HandVerified):
-            self.verified = f"Hand {update.hand_number}: deck verified ✓"
-            self.notify(f"Hand {update.hand_number}: deck verified — the shuffle was fair "
-                        "and every move checks out.")
-        elif isinstance(update, session_events.MatchOver):
-            if update.totals is not None and not self._hand_over_open:
-                self._show_match_end()
-        elif isinstance(update, session_events.Failure):
-            title, text = words.failure_words(update, game.seat)
-            self.verified = title
-            self.push_screen(AlertScreen(title, text))
-        self.refresh_table()
-
-    def _ask_rules(self, game: OnlineGame, rules: Ruleset) -> None:
-        """Show the host's custom rules (as plain text) and play them only if accepted."""
-        from client.text import plain
-
-        def answer(yes: bool | None) -> None:
-            if game.online.session.over:
-                return
-            if yes:
-                game.online.accept_rules()
-            else:
-                game.online.decline_rules()
-            self.refresh_table()
-
-        self.push_screen(ConfirmScreen(
-            "Your friend proposes custom rules:\n\n"
-            + plain(rules.describe(), lines=True) + "\n\nPlay with these rules?",
-            "Play these rules", "Decline"), answer)
 
     # -- acting -----------------------------------------------------------------
 
@@ -586,12 +326,6 @@ class GinApp(TableView):
         rules = self.game.rules if self.game is not None else self.config.rules
         self.push_screen(HowToPlayScreen(words.how_to_play(rules)))
 
-    def action_invite(self) -> None:
-        """The invite link again, for as long as the online match runs (the host's)."""
-        game = self.game
-        if isinstance(game, OnlineGame) and game.seat == 0:
-            self.push_screen(InviteScreen(game.online.invite.url, self.online_state))
-
     def action_ask_quit(self) -> None:
         """Leave after asking; say how to come back."""
         if isinstance(self.game, OnlineGame) and not self.game.online.session.over:
@@ -679,5 +413,3 @@ class GinApp(TableView):
             else:
                 self.selected, self.message = event.card, ""
                 self.refresh_table()
-
-

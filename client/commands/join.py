@@ -13,9 +13,9 @@ import asyncio
 import sys
 from typing import Any
 
-from client import online
-from client.host_cmd import add_common_arguments, online_settings, open_table, run_bot
-from client.links import LINK_ENV, InvalidLinkError, parse_invite, read_link
+from client.commands.seat import add_common_arguments, online_settings, open_table, run_bot
+from client.net.links import LINK_ENV, InvalidLinkError, parse_invite, read_link
+from client.net.lobby import OnlineStart, join
 from client.storage import Storage, default_data_dir
 
 
@@ -46,11 +46,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.bot is None:
         # The table shows custom rules and asks, unless they were accepted up front.
-        return open_table(args, online.OnlineStart("join", invite=invite,
-                                                   accept_rules=args.accept_rules or None))
+        return open_table(args, OnlineStart("join", invite=invite,
+                                            accept_rules=args.accept_rules or None))
     storage = Storage(args.data_dir or default_data_dir())
     settings = online_settings(args)
     return asyncio.run(run_bot(
         "gin join",
-        lambda: online.join(invite, storage, settings, accept_rules=args.accept_rules),
+        lambda: join(invite, storage, settings, accept_rules=args.accept_rules),
         args.bot, args.bot_delay))

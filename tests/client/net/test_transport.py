@@ -11,24 +11,21 @@ from typing import Any
 
 import pytest
 
-from client.transport import (
+from client.net.relay_events import (
     Closed,
     Connected,
     Event,
-    ExponentialBackoff,
     Frame,
     PeerGone,
     PeerJoined,
     PeerLeft,
     Reconnected,
     Reconnecting,
-    RelayTransport,
     TransportClosedError,
     TransportError,
-    TransportSettings,
     WaitingForPeer,
-    pace_for,
 )
+from client.net.transport import ExponentialBackoff, RelayTransport, TransportSettings, pace_for
 from relay.server import Relay, serve
 from relay.testing import TEST_CONFIG, TOKEN_C, TcpProxy, WireClient, close_of, join
 

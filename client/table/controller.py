@@ -51,7 +51,7 @@ from gin.engine.melds import (
 from gin.engine.scoring import MatchTotals
 
 if TYPE_CHECKING:  # the network stack loads only when a friend is played
-    from client.online import OnlineMatch
+    from client.net.peer import OnlineMatch
 
 HUMAN = 0
 OPPONENT = 1

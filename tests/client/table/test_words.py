@@ -6,16 +6,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from client.app import AppConfig, make_app
 from client.storage import Storage
-from client.ui import words
-from client.ui.screens import ConfirmScreen, HandOverScreen, MatchEndScreen
-from client.ui.table import CardView
+from client.table import words
+from client.table.app import make_app
+from client.table.cardview import CardView
+from client.table.config import AppConfig
+from client.table.screens import ConfirmScreen, HandOverScreen, MatchEndScreen
 from gin import Match, parse_action, parse_cards
 from gin.engine.hand import stacked_deck
 from gin.engine.rules import OKLAHOMA, STANDARD
 from tests.client.conftest import ScriptedOpponent, fixed_decks
-from tests.client.test_app import KNOCK, SIZE, UNDERCUT, press, settle, text
+from tests.client.table.test_app import KNOCK, SIZE, UNDERCUT, press, settle, text
 
 
 def test_the_computer_is_lower_case_mid_sentence() -> None:

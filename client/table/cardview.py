@@ -20,7 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, RadioButton, Static
 from textual.widgets._toggle_button import ToggleButton
 
-from client.ui.layout import Group
+from client.table.layout import Group
 from gin import Card
 
 BACK = "░░░"

@@ -7,9 +7,9 @@ import random
 import sys
 from pathlib import Path
 
-from client.game import STRENGTHS
-from client.keyboard import NoTerminalError, keyboard_from_terminal
-from client.storage import Storage, default_data_dir
+from client.storage import DATA_DIR_DEFAULT, Storage, default_data_dir
+from client.table.controller import STRENGTHS
+from client.table.keyboard import NoTerminalError, keyboard_from_terminal
 from gin.engine.rules import PRESETS
 
 
@@ -28,13 +28,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="seed the shuffle, for a repeatable match")
     parser.add_argument("--data-dir", type=Path, default=None,
                         help="where hands and the match in progress are saved (default: "
-                        "$GIN_DATA_DIR, else $XDG_DATA_HOME/gin, else ~/.local/share/gin)")
+                        f"{DATA_DIR_DEFAULT})")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     # Textual is imported here, not at module level, so `gin --help` stays quick.
-    from client.app import AppConfig, make_app
+    from client.table.app import make_app
+    from client.table.config import AppConfig
 
     try:
         keyboard_from_terminal()  # `gin play < file` would leave the keys unread

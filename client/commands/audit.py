@@ -39,8 +39,9 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-# The top-level fields of the other JSON files in the data folder (client/game.py,
-# client/storage.py), to say what a file given by mistake is.
+# The top-level fields of the other JSON files in the data folder (client/storage.py,
+# client/table/controller.py, client/net/store.py), to say what a file given by
+# mistake is.
 _LOCAL_HAND = {"hand", "hand_number", "players", "result", "scores_after"}
 # A sealed save, the match against the computer, the online session.
 _SAVES = ({"gin-save"}, {"format", "vs", "match"}, {"format", "role", "session"})

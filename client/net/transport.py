@@ -2,7 +2,7 @@
 
 A ``RelayTransport`` holds one seat in one room. It sends opaque frames to the
 other seat and yields, in order, the peer's frames and status events (see
-``Event``). When its connection drops it reconnects by itself, with exponential
+:mod:`client.net.relay_events`). When its connection drops it reconnects by itself, with exponential
 backoff and jitter, reclaiming the same seat with its token.
 
 It never queues, repeats or reorders a frame: ``send`` while disconnected
@@ -37,100 +37,21 @@ from typing import Any, Self, TypeGuard
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
-from client.links import RelayAddress, parse_relay
-
-# ------------------------------------------------------------------- events
-
-
-@dataclass(frozen=True, slots=True)
-class Frame:
-    """A frame from the other seat, exactly as it sent it."""
-
-    data: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class Connected:
-    """The first connection is up; ``room`` is known (the host's room was just made)."""
-
-    room: str
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Reconnected:
-    """This side's connection is back, on the same seat: resend what is unacknowledged."""
-
-    attempts: int
-
-
-@dataclass(frozen=True, slots=True)
-class WaitingForPeer:
-    """Connected, and the other seat has never been taken (or was given up)."""
-
-
-@dataclass(frozen=True, slots=True)
-class PeerJoined:
-    """The other seat is connected. ``returning``: it had dropped and came back."""
-
-    returning: bool
-
-
-@dataclass(frozen=True, slots=True)
-class PeerLeft:
-    """The other seat's connection dropped; the relay keeps its seat for ``grace`` s."""
-
-    grace: float
-
-
-@dataclass(frozen=True, slots=True)
-class PeerGone:
-    """The other seat's grace ran out; frames sent now are dropped until it rejoins."""
-
-
-@dataclass(frozen=True, slots=True)
-class Reconnecting:
-    """This side's connection dropped; the next attempt starts after ``delay`` s."""
-
-    attempt: int
-    delay: float
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class Closed:
-    """The transport is finished; always the last event. ``code`` is the close code."""
-
-    code: int | None
-    reason: str
-
-
-Event = (
-    Frame
-    | Connected
-    | Reconnected
-    | WaitingForPeer
-    | PeerJoined
-    | PeerLeft
-    | PeerGone
-    | Reconnecting
-    | Closed
+from client.net.links import RelayAddress, parse_relay
+from client.net.relay_events import (
+    Closed,
+    Connected,
+    Event,
+    Frame,
+    PeerGone,
+    PeerJoined,
+    PeerLeft,
+    Reconnected,
+    Reconnecting,
+    TransportClosedError,
+    TransportError,
+    WaitingForPeer,
 )
-
-
-class TransportError(Exception):
-    """A connection attempt failed. ``permanent``: retrying cannot help."""
-
-    def __init__(self, reason: str, code: int | None = None, permanent: bool = False) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.code = code
-        self.permanent = permanent
-
-
-class TransportClosedError(RuntimeError):
-    """The transport was used after it closed."""
-
 
 # Close codes after which reconnecting cannot help (the relay's table in
 # docs/running-a-relay.md); every other code, and any network failure, is retried.

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from client.links import (
+from client.net.links import (
     InvalidLinkError,
     Invite,
     RelayAddress,

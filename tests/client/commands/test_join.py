@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from client.links import Invite, RelayAddress, new_secret
+from client.net.links import Invite, RelayAddress, new_secret
 
 TIMEOUT = 30
 CTRL_Q = b"\x11"  # Textual's own quit key

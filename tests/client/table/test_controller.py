@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from client.game import OPPONENT, PLAY_MODES, Game
 from client.storage import Storage, StorageError
-from client.ui import words
-from client.ui.layout import grouped, laid_out, moved, own_order
+from client.table import words
+from client.table.controller import OPPONENT, PLAY_MODES, Game
+from client.table.layout import grouped, laid_out, moved, own_order
 from gin import (
     Card,
     DrawStock,

@@ -14,10 +14,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Markdown, Static
 
 from client.qr import qr_lines
-from client.ui.clipboard import copy_with_program
-from client.ui.layout import Group, grouped, laid_out
-from client.ui.table import CardRow
-from client.ui.words import THEM, explain_result, mid_sentence, totals_rows
+from client.table.cardview import CardRow
+from client.table.clipboard import copy_with_program
+from client.table.layout import Group, grouped, laid_out
+from client.table.words import THEM, explain_result, mid_sentence, totals_rows
 from gin import Card, MatchTotals, Observation, Ruleset
 
 MODAL_CSS = """

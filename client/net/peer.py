@@ -1,39 +1,32 @@
 """Online play: a :class:`~gin.protocol.session.Session` driven over a relay connection.
 
 :class:`OnlineMatch` is the glue between the sans-I/O session and the
-:class:`~client.transport.RelayTransport`: it feeds the peer's frames to the
+:class:`~client.net.transport.RelayTransport`: it feeds the peer's frames to the
 session, sends what the session queues (in order, through one sender task),
 resends every unacknowledged frame after a reconnect or when the peer (re)joins,
 runs the timer that reports a peer who owes a message for too long, saves the
 session in the data folder by the write-ahead rule (save, then send) and writes
-each verified hand record to ``records/``. While the session cannot be saved,
-nothing is sent: the save is retried, and the match ends (this side at fault)
-when it keeps failing; records that could not be written are counted. Listeners
-get the session's events and the connection's state; the table and the ``--bot``
-commands are listeners.
+each verified hand record to ``records/`` (both through :mod:`client.net.store`).
+While the session cannot be saved, nothing is sent: the save is retried, and the
+match ends (this side at fault) when it keeps failing; records that could not be
+written are counted. Listeners get the session's events and the connection's
+state; the table and the ``--bot`` commands are listeners. Matches are started by
+:mod:`client.net.lobby`. The twin of client/web/src/online/peer.ts.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
-import os
-import secrets
-import socket
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-import msgpack
-
-from client.links import Invite, RelayAddress, new_secret, parse_relay
-from client.storage import Storage, StorageError
-from client.text import plain
-from client.transport import (
+from client.net.links import Invite
+from client.net.relay_events import (
     Closed,
     Connected,
     Event,
@@ -42,17 +35,17 @@ from client.transport import (
     PeerLeft,
     Reconnected,
     Reconnecting,
-    RelayTransport,
     TransportClosedError,
-    TransportSettings,
     WaitingForPeer,
 )
-from client.transport import Frame as FrameEvent
+from client.net.relay_events import Frame as FrameEvent
+from client.net.store import MatchFiles
+from client.net.transport import RelayTransport, TransportSettings
+from client.storage import StorageError
+from client.text import plain
 from gin.engine.actions import Action
-from gin.engine.errors import IllegalAction, MalformedInput
-from gin.engine.rules import STANDARD, Ruleset
+from gin.engine.errors import IllegalAction
 from gin.players import Player
-from gin.protocol.cosign import link_id_for
 from gin.protocol.session import Session
 from gin.protocol.session_events import (
     CheatDetected,
@@ -66,10 +59,6 @@ from gin.protocol.session_events import (
     RulesDeclined,
     SessionEvent,
 )
-
-RECORDS_DIR = "records"
-ONLINE_DIR = "online"
-SAVE_FORMAT = 1
 
 
 class Link(Enum):
@@ -139,96 +128,9 @@ class OnlineSettings:
     transport: TransportSettings = field(default_factory=TransportSettings)
 
 
-# --------------------------------------------------------------- persistence
-
-
-class MatchOverError(StorageError):
-    """The invite link's match has already ended on this machine."""
-
-
-class MatchFiles:
-    """The match in progress (``online/LINKID.json``) and its records (``records/``).
-
-    The saved session holds this hand's secret seed; the files are created 0600.
-    When the match ends the save is replaced by a note of how it ended, so the same
-    link says the match is over instead of waiting for a friend who has gone.
-    """
-
-    def __init__(self, storage: Storage, invite: Invite) -> None:
-        self.storage = storage
-        self.link_id = link_id_for(invite.secret)
-        self.invite = invite
-        self.state_path = storage.root / ONLINE_DIR / f"{self.link_id.hex()}.json"
-
-    @staticmethod
-    def saved_links(storage: Storage) -> list[str]:
-        """The invite links of the online matches saved in progress, newest first
-        (saves that are damaged, finished or without their link are left out)."""
-        folder = storage.root / ONLINE_DIR
-        paths = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True) \
-            if folder.is_dir() else []
-        links = []
-        for path in paths:
-            with contextlib.suppress(StorageError):
-                data = storage.load_state(path, "The saved online match")
-                if isinstance(data, dict) and isinstance(data.get("link"), str) \
-                        and "finished" not in data:
-                    links.append(data["link"])
-        return links
-
-    def record_path(self, match_id: bytes, hand: int, suffix: str = "") -> Path:
-        return self.storage.root / RECORDS_DIR / f"{match_id.hex()}-{hand:03d}{suffix}.json"
-
-    def save(self, session: Session, token: str, ticket: str | None = None) -> None:
-        packed = msgpack.packb(session.to_state(), use_bin_type=True)
-        self.storage.save_state(self.state_path, {
-            "format": SAVE_FORMAT, "role": session.role, "token": token, "ticket": ticket,
-            "session": base64.b64encode(packed).decode("ascii"),
-            "link": self.invite.url})  # so `gin` can offer to continue it
-
-    def load(self, random_bytes: Callable[[int], bytes] = os.urandom
-             ) -> tuple[Session, str, str | None] | None:
-        """The saved session, its seat token and the relay's seat ticket, or None;
-        StorageError if unusable."""
-        data = self.storage.load_state(self.state_path, "The saved online match")
-        if data is None:
-            return None
-        if isinstance(data, dict) and "finished" in data:
-            raise MatchOverError(f"The match of this invite link is over ({data['finished']}). "
-                                 "Ask your friend for a new link to play again.")
-        try:
-            state = msgpack.unpackb(base64.b64decode(data["session"]), raw=False)
-            session = Session.from_state(self.invite.secret, state, random_bytes)
-            ticket = data.get("ticket")
-            return session, str(data["token"]), ticket if isinstance(ticket, str) else None
-        except (MalformedInput, KeyError, TypeError, ValueError) as exc:
-            raise self.storage.set_aside(self.state_path, "The saved online match", exc) \
-                from None
-
-    def finish(self, outcome: str) -> None:
-        """Replace the save (and its secrets) by a note that the match is over."""
-        try:
-            self.storage.save_state(self.state_path, {"format": SAVE_FORMAT,
-                                                      "finished": outcome})
-        except StorageError:
-            with contextlib.suppress(OSError):
-                self.state_path.unlink(missing_ok=True)
-
-    def save_record(self, event: HandVerified | CheatDetected) -> Path | None:
-        record = event.record
-        if record is None:
-            return None
-        suffix = "-failed" if isinstance(event, CheatDetected) else ""
-        path = self.record_path(record.match_id, record.hand_number, suffix)
-        self.storage.write_json(path, record.to_dict())
-        return path
-
-
-# -------------------------------------------------------------------- driver
-
-
 class OnlineMatch:
-    """One side of an online match: build it with :func:`host` or :func:`join`."""
+    """One side of an online match: build it with :func:`client.net.lobby.host` or
+    :func:`client.net.lobby.join`."""
 
     def __init__(self, session: Session, transport: RelayTransport, invite: Invite, *,
                  files: MatchFiles | None = None,
@@ -570,83 +472,6 @@ class OnlineMatch:
             self._flush()
 
 
-# ------------------------------------------------------------------- starting
-
-
-@dataclass(frozen=True)
-class OnlineStart:
-    """How to begin: host on ``relay`` (None: an embedded relay on ``bind``:``port``,
-    default the LAN address), or join ``invite``."""
-
-    role: Literal["host", "join"]
-    relay: str | None = None
-    bind: str | None = None
-    port: int = 0
-    rules: Ruleset = STANDARD
-    invite: Invite | None = None
-    #: A guest's answer to custom rules from the host (see :class:`OnlineMatch`).
-    accept_rules: bool | None = False
-
-
-async def begin(start: OnlineStart, storage: Storage | None = None,
-                settings: OnlineSettings | None = None) -> OnlineMatch:
-    """Connect as ``start`` says. TransportError, StorageError, OSError (the local relay)."""
-    if start.role == "join":
-        assert start.invite is not None
-        return await join(start.invite, storage, settings, accept_rules=start.accept_rules)
-    if start.relay is not None:
-        return await host(start.relay, start.rules, storage, settings)
-    local, url = await start_local_relay(start.bind or lan_address(), start.port)
-    try:
-        match = await host(url, start.rules, storage, settings)
-    except BaseException:
-        await local.close()
-        raise
-    match.local_relay = local
-    return match
-
-
-async def host(relay: str | RelayAddress, rules: Ruleset, storage: Storage | None = None,
-               settings: OnlineSettings | None = None,
-               random_bytes: Callable[[int], bytes] = os.urandom) -> OnlineMatch:
-    """Create a room on ``relay`` and a new match; its ``invite`` is for the friend.
-
-    ``random_bytes`` feeds the seeds and the coin toss (tests make it repeatable).
-    TransportError when the relay cannot be reached or refuses.
-    """
-    settings = settings or OnlineSettings()
-    address = relay if isinstance(relay, RelayAddress) else parse_relay(relay)
-    secret = new_secret()
-    session = Session("host", secret, rules, random_bytes)
-    transport = await RelayTransport.host(address, settings=settings.transport)
-    invite = Invite(address, transport.room, secret)
-    files = None if storage is None else MatchFiles(storage, invite)
-    return OnlineMatch(session, transport, invite, files=files, settings=settings)
-
-
-async def join(invite: Invite, storage: Storage | None = None,
-               settings: OnlineSettings | None = None,
-               random_bytes: Callable[[int], bytes] = os.urandom, *,
-               accept_rules: bool | None = False) -> OnlineMatch:
-    """Take a seat in the invite's room; continues this link's saved match if any.
-    ``accept_rules`` answers custom rules from the host (see :class:`OnlineMatch`).
-
-    TransportError when the relay cannot be reached or refuses; StorageError when
-    a saved match for the link cannot be read.
-    """
-    settings = settings or OnlineSettings()
-    files = None if storage is None else MatchFiles(storage, invite)
-    saved = None if files is None else files.load(random_bytes)
-    session, token, ticket = saved if saved is not None else (
-        Session("guest", invite.secret, None, random_bytes), secrets.token_hex(16), None)
-    transport = await RelayTransport.join(invite.relay, invite.room, seat=session.seat,
-                                          token=token, ticket=ticket,
-                                          settings=settings.transport)
-    match = OnlineMatch(session, transport, invite, files=files, settings=settings)
-    match.rules_answer = accept_rules
-    return match
-
-
 async def play_bot(match: OnlineMatch, player: Player, delay: float = 0.0) -> None:
     """Let ``player`` take the local seat until the match ends."""
     while not match.finished and not match.session.over:
@@ -712,32 +537,3 @@ def _unrecorded_note(match: OnlineMatch) -> str:
         return ""
     return (f"{match.verified} hands verified, only {len(match.records)} recorded: "
             f"{len(match.unrecorded)} could not be saved ({match.storage_problem})")
-
-
-# --------------------------------------------------------------- a local relay
-
-
-def lan_address() -> str:
-    """This machine's address on its local network (127.0.0.1 when there is none).
-
-    Connecting a UDP socket sends nothing; it only asks the system which local
-    address would be used for the route (192.0.2.1 is a documentation address).
-    """
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))
-            return str(probe.getsockname()[0])
-        except OSError:
-            return "127.0.0.1"
-
-
-async def start_local_relay(bind: str, port: int = 0) -> tuple[Any, str]:
-    """An embedded relay on ``bind``:``port``; returns it and its http address."""
-    from relay.server import RelayConfig, serve
-
-    # Only two players use it: the public relay's per-connection limits can go.
-    relay = await serve(RelayConfig(host=bind, port=port, rate=500.0, burst=5000,
-                                    metrics=False, log_level="warning"))
-    shown = lan_address() if bind in ("0.0.0.0", "") else bind
-    netloc = f"[{shown}]" if ":" in shown else shown
-    return relay, f"http://{netloc}:{relay.port}"

@@ -16,13 +16,14 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from client import online
-from client.app import AppConfig, GinApp, make_app
-from client.game import OnlineGame
-from client.links import ROOM_ID_LENGTH, parse_invite
+from client.net import lobby, peer, store
+from client.net.links import ROOM_ID_LENGTH, parse_invite
+from client.net.transport import TransportSettings
 from client.storage import Storage
-from client.transport import TransportSettings
-from client.ui.screens import (
+from client.table.app import GinApp, make_app
+from client.table.config import AppConfig
+from client.table.controller import OnlineGame
+from client.table.screens import (
     AlertScreen,
     ConfirmScreen,
     HandOverScreen,
@@ -35,9 +36,9 @@ from relay.server import Relay, serve
 from relay.testing import TEST_CONFIG
 
 SIZE = (100, 30)
-FAST = online.OnlineSettings(reply_timeout=20, move_timeout=60, linger=0.2,
-                             transport=TransportSettings(backoff=lambda a: 0.05,
-                                                         ping_interval=None, send_rate=None))
+FAST = peer.OnlineSettings(reply_timeout=20, move_timeout=60, linger=0.2,
+                           transport=TransportSettings(backoff=lambda a: 0.05,
+                                                       ping_interval=None, send_rate=None))
 
 
 @pytest.fixture
@@ -107,8 +108,8 @@ async def play_until_verified(pilot: Pilot[None], app: GinApp) -> None:
                 await pilot.pause(0.02)
 
 
-async def bot_side(match: online.OnlineMatch) -> asyncio.Future[object]:
-    return asyncio.gather(match.run(), online.play_bot(
+async def bot_side(match: peer.OnlineMatch) -> asyncio.Future[object]:
+    return asyncio.gather(match.run(), peer.play_bot(
         match, players.get("normal", random.Random(3))))
 
 
@@ -120,7 +121,7 @@ async def stop(task: asyncio.Future[object]) -> None:
 
 async def test_host_shows_the_link_and_state_then_plays_a_verified_hand(
         relay: Relay, tmp_path: Path) -> None:
-    start = online.OnlineStart("host", relay=relay_url(relay), rules=STANDARD)
+    start = lobby.OnlineStart("host", relay=relay_url(relay), rules=STANDARD)
     app = make_app(AppConfig(storage=Storage(tmp_path / "host"), online=start,
                              online_settings=FAST, delay=0))
     async with app.run_test(size=SIZE) as pilot:
@@ -144,8 +145,8 @@ async def test_host_shows_the_link_and_state_then_plays_a_verified_hand(
         assert "Your friend · waiting for your friend" in str(
             app.screen_stack[0].query_one("#opponent-label").render())
 
-        guest = await online.join(parse_invite(link), Storage(tmp_path / "guest"),
-                                  FAST)
+        guest = await lobby.join(parse_invite(link), Storage(tmp_path / "guest"),
+                                 FAST)
         friend = await bot_side(guest)
         try:
             # The friend's arrival deals the first hand and closes the link screen.
@@ -153,7 +154,7 @@ async def test_host_shows_the_link_and_state_then_plays_a_verified_hand(
             await until(pilot, lambda: "Online: connected" in table_text(app, "#online"))
             await play_until_verified(pilot, app)
             assert "Hand 1: deck verified" in table_text(app, "#online")
-            assert list((tmp_path / "host" / online.RECORDS_DIR).glob("*-001.json"))
+            assert list((tmp_path / "host" / store.RECORDS_DIR).glob("*-001.json"))
         finally:
             await stop(friend)
         # The friend's program is gone: the table says so.
@@ -175,7 +176,7 @@ async def open_online_screen(pilot: Pilot[None], app: GinApp) -> None:
 
 async def test_join_with_a_pasted_link_from_the_table(relay: Relay, tmp_path: Path,
                                                       storage: Storage) -> None:
-    host = await online.host(relay_url(relay), STANDARD, Storage(tmp_path / "host"), FAST)
+    host = await lobby.host(relay_url(relay), STANDARD, Storage(tmp_path / "host"), FAST)
     friend = await bot_side(host)
     app = joining_table(storage)
     try:
@@ -231,7 +232,7 @@ async def test_a_failed_join_from_the_command_line_offers_a_retry(
         tmp_path: Path, storage: Storage) -> None:
     """`gin join` with a relay that is gone: no computer match starts by itself."""
     invite = parse_invite("http://127.0.0.1:1/j/" + "A" * ROOM_ID_LENGTH + "#" + "A" * 43)
-    app = make_app(AppConfig(storage=storage, online=online.OnlineStart("join", invite=invite),
+    app = make_app(AppConfig(storage=storage, online=lobby.OnlineStart("join", invite=invite),
                              online_settings=replace(FAST, transport=TransportSettings(
                                  open_timeout=2)), delay=0, offer_resume=False))
     async with app.run_test(size=SIZE) as pilot:
@@ -248,14 +249,14 @@ async def test_a_peers_words_are_shown_as_plain_text(relay: Relay, tmp_path: Pat
     table: it is shown exactly as sent."""
     from gin.protocol.session_events import ProtocolError
 
-    start = online.OnlineStart("host", relay=relay_url(relay), rules=STANDARD)
+    start = lobby.OnlineStart("host", relay=relay_url(relay), rules=STANDARD)
     app = make_app(AppConfig(storage=Storage(tmp_path / "host"), online=start,
                              online_settings=FAST, delay=0))
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, InviteScreen))
         assert isinstance(app.game, OnlineGame)
-        guest = await online.join(parse_invite(app.game.online.invite.url),
-                                  Storage(tmp_path / "guest"), FAST)
+        guest = await lobby.join(parse_invite(app.game.online.invite.url),
+                                 Storage(tmp_path / "guest"), FAST)
         task = asyncio.ensure_future(guest.run())
         try:
             await until(pilot, lambda: isinstance(app.game, OnlineGame) and app.game.dealt)
@@ -280,7 +281,7 @@ async def test_a_peers_words_are_shown_as_plain_text(relay: Relay, tmp_path: Pat
 
 async def test_copied_is_said_only_when_a_clipboard_program_copied(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from client.ui import clipboard
+    from client.table import clipboard
 
     link = "http://127.0.0.1:9/j/" + "A" * ROOM_ID_LENGTH + "#" + "A" * 43
     fake = tmp_path / "fake-copy"
@@ -310,7 +311,7 @@ async def test_copied_is_said_only_when_a_clipboard_program_copied(
 
 async def test_the_host_keeps_the_link_and_gin_offers_the_online_match_again(
         relay: Relay, tmp_path: Path) -> None:
-    start = online.OnlineStart("host", relay=relay_url(relay), rules=STANDARD)
+    start = lobby.OnlineStart("host", relay=relay_url(relay), rules=STANDARD)
     storage = Storage(tmp_path / "host")
     app = make_app(AppConfig(storage=storage, online=start, online_settings=FAST, delay=0))
     async with app.run_test(size=SIZE) as pilot:
@@ -325,7 +326,7 @@ async def test_the_host_keeps_the_link_and_gin_offers_the_online_match_again(
         await until(pilot, lambda: isinstance(app.screen, InviteScreen))
         assert app.screen.link == link  # type: ignore[attr-defined]
         await pilot.press("escape")
-        guest = await online.join(parse_invite(link), Storage(tmp_path / "guest"), FAST)
+        guest = await lobby.join(parse_invite(link), Storage(tmp_path / "guest"), FAST)
         friend = asyncio.ensure_future(guest.run())
         await until(pilot, lambda: isinstance(app.game, OnlineGame) and app.game.dealt)
         # q asks first; "Stay" stays.
@@ -369,7 +370,7 @@ async def test_q_asks_before_leaving_the_computer_table() -> None:
 async def test_a_joining_table_shows_custom_rules_and_plays_them_only_if_accepted(
         relay: Relay, tmp_path: Path, storage: Storage, accept: bool) -> None:
     rules = STANDARD.with_options(knock_limit=7, name="house rules")
-    host = await online.host(relay_url(relay), rules, Storage(tmp_path / "host"), FAST)
+    host = await lobby.host(relay_url(relay), rules, Storage(tmp_path / "host"), FAST)
     friend = await bot_side(host)
     app = joining_table(storage)
     try:

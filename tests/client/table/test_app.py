@@ -17,16 +17,17 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from client.app import AppConfig, GinApp, make_app
 from client.storage import Storage
-from client.ui.screens import (
+from client.table.app import GinApp, make_app
+from client.table.cardview import CardRow, CardView
+from client.table.config import AppConfig
+from client.table.screens import (
     ConfirmScreen,
     HandOverScreen,
     HowToPlayScreen,
     LayoutScreen,
     MatchEndScreen,
 )
-from client.ui.table import CardRow, CardView
 from gin import (
     Card,
     Discard,

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from client import online
+from client.net import lobby, peer
 from client.storage import Storage
 from gin import players
 from gin.engine.rules import STANDARD
@@ -36,7 +36,7 @@ async def relay_port(process: asyncio.subprocess.Process) -> int:
 
 
 async def guest_against_house_rules(tmp_path: Path, *flags: str) -> tuple[int, str,
-                                                                          online.OnlineMatch]:
+                                                                          peer.OnlineMatch]:
     # A relay of its own, up until the guest has left (it lingers after the end).
     relay = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "relay", stderr=asyncio.subprocess.PIPE, env={
@@ -46,16 +46,16 @@ async def guest_against_house_rules(tmp_path: Path, *flags: str) -> tuple[int, s
     guest = None
     try:
         port = await relay_port(relay)
-        start = online.OnlineStart("host", relay=f"http://127.0.0.1:{port}", rules=HOUSE)
-        host = await online.begin(start, Storage(tmp_path / "host"),
-                                  online.OnlineSettings(linger=0.5))
+        start = lobby.OnlineStart("host", relay=f"http://127.0.0.1:{port}", rules=HOUSE)
+        host = await lobby.begin(start, Storage(tmp_path / "host"),
+                                 peer.OnlineSettings(linger=0.5))
         guest = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "client.cli", "join", "--bot", "easy", "--bot-delay", "0",
             "--data-dir", str(tmp_path / "guest"), *flags, host.invite.url,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         async with asyncio.timeout(TIMEOUT):
             _, (_, err) = await asyncio.gather(
-                asyncio.gather(host.run(), online.play_bot(
+                asyncio.gather(host.run(), peer.play_bot(
                     host, players.get("easy", random.Random(1)))),
                 guest.communicate())
     finally:

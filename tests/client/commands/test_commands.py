@@ -14,11 +14,11 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from client.game import Game
-from client.links import Invite, RelayAddress, new_secret
-from client.online import MatchFiles
-from client.simulate_cmd import Progress
+from client.commands.simulate import Progress
+from client.net.links import Invite, RelayAddress, new_secret
+from client.net.store import MatchFiles
 from client.storage import Storage
+from client.table.controller import Game
 from gin.engine.rules import STANDARD
 from gin.players import get
 from gin.protocol.session import Session

@@ -1,0 +1,1 @@
+"""The `gin` sub-commands, one module each; :mod:`client.cli` registers them."""

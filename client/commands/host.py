@@ -1,0 +1,69 @@
+"""`gin host`: open a room, print the invite link, and play the friend who joins.
+
+With no ``--relay`` an embedded relay runs on this machine for the friend on the
+same network. ``--bot LEVEL`` seats a computer player instead of the table; then
+the link is the only line on standard output, progress goes to standard error,
+and the exit status says how the match ended (see
+:func:`client.commands.seat.run_bot`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import Any
+
+from client.commands.seat import add_common_arguments, online_settings, open_table, run_bot
+from client.net.lobby import OnlineStart, begin
+from client.net.peer import OnlineMatch
+from client.qr import qr_lines
+from client.storage import Storage, default_data_dir
+from gin.engine.rules import PRESETS
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "host", help="invite a friend to play online: prints a link to send them",
+        description="Open a room for an online match and print the invite link to send "
+        "your friend, who opens it in a browser (nothing to install) or runs "
+        "`gin join LINK`. The part of the link after '#' is the match's secret: it never "
+        "reaches the relay, and whoever has the link can take the seat, so send it "
+        "privately. With no --relay, a relay runs inside this command on this machine's "
+        "local-network address (see --bind), so the link works for a friend on the same "
+        "network; for a friend elsewhere give a public relay with --relay (see "
+        "docs/running-a-relay.md).")
+    parser.add_argument("--relay", default=None, metavar="URL",
+                        help="the relay to use, e.g. https://relay.example.org (default: "
+                        "run one here)")
+    parser.add_argument("--bind", default=None, metavar="ADDR",
+                        help="without --relay: the address the embedded relay listens on "
+                        "and puts in the link (default: this machine's local-network "
+                        "address; 0.0.0.0 listens everywhere and links the network address)")
+    parser.add_argument("--port", type=int, default=0,
+                        help="without --relay: the embedded relay's port (default: a free one)")
+    parser.add_argument("--rules", choices=sorted(PRESETS), default="standard",
+                        help="the ruleset your friend agrees to (default: standard)")
+    add_common_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    spec = OnlineStart("host", relay=args.relay, bind=args.bind, port=args.port,
+                              rules=PRESETS[args.rules])
+    if args.bot is None:
+        return open_table(args, spec)
+    return asyncio.run(_host_with_bot(args, spec))
+
+
+async def _host_with_bot(args: argparse.Namespace, spec: OnlineStart) -> int:
+    storage = Storage(args.data_dir or default_data_dir())
+
+    async def start() -> OnlineMatch:
+        match = await begin(spec, storage, online_settings(args))
+        print(match.invite.url, flush=True)
+        if sys.stderr.isatty():
+            print("\n".join(qr_lines(match.invite.url)), file=sys.stderr)
+        return match
+
+    return await run_bot("gin host", start, args.bot, args.bot_delay)

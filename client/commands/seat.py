@@ -1,0 +1,129 @@
+"""What `gin host` and `gin join` share: their common options, and who takes the
+seat once the match starts, the table or a computer player (``--bot``).
+
+With ``--bot`` progress goes to standard error and the exit status says how the
+match ended (see :func:`run_bot`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from client.net.lobby import OnlineStart
+from client.net.peer import (
+    LinkChanged,
+    Notice,
+    OnlineMatch,
+    OnlineSettings,
+    Update,
+    outcome_line,
+    play_bot,
+)
+from client.net.relay_events import TransportError
+from client.net.transport import TransportSettings
+from client.storage import DATA_DIR_DEFAULT, Storage, StorageError, default_data_dir
+from client.table.keyboard import NoTerminalError, keyboard_from_terminal
+from client.text import plain
+from gin.players import NAMES
+
+DATA_DIR_HELP = ("where hand records and the match in progress are saved (default: "
+                 f"{DATA_DIR_DEFAULT})")
+GIVE_UP_AFTER = TransportSettings().give_up_after or 300.0
+
+
+def add_common_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options `gin host` and `gin join` share."""
+    parser.add_argument("--bot", choices=NAMES, metavar="LEVEL", default=None,
+                        help="let a computer player (easy, normal, hard, simple, random) take "
+                        "your seat, without the table; exits 0 when the match ends, 1 on any "
+                        "failure")
+    parser.add_argument("--bot-delay", type=float, default=0.3, metavar="SECONDS",
+                        help="the computer player's pause before each move (default: 0.3)")
+    parser.add_argument("--data-dir", type=Path, default=None, help=DATA_DIR_HELP)
+    parser.add_argument("--give-up-after", type=_seconds, default=GIVE_UP_AFTER,
+                        metavar="SECONDS",
+                        help="when the connection to the relay is lost, keep trying to "
+                        "reconnect this long, then end the match (exit status 1 with --bot) "
+                        f"(default: {GIVE_UP_AFTER:g})")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
+
+
+def online_settings(args: argparse.Namespace) -> OnlineSettings:
+    """The online timers the command line chose."""
+    return OnlineSettings(transport=TransportSettings(give_up_after=args.give_up_after))
+
+
+async def run_bot(prog: str, start: Callable[[], Awaitable[OnlineMatch]], level: str,
+                  delay: float) -> int:
+    """Start a match, let computer player ``level`` play it; 0 when it ended normally."""
+    from gin import players
+
+    try:
+        match = await start()
+    except TransportError as exc:
+        print(f"{prog}: cannot use the relay: {exc.reason}", file=sys.stderr)
+        return 1
+    except StorageError as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # the embedded relay could not listen
+        print(f"{prog}: cannot start a relay here: {exc}", file=sys.stderr)
+        return 1
+    match.listen(lambda update: _report(prog, update))
+    bot = asyncio.create_task(play_bot(match, players.get(level, random.Random()), delay))
+    try:
+        await match.run()
+    finally:
+        bot.cancel()
+    line = outcome_line(match)
+    print(f"{prog}: {plain(line)}", file=sys.stderr)  # it may quote the peer
+    # A hand verified but not recorded cannot be audited later: not a clean end.
+    failed = match.failure is not None or match.result is None or match.unrecorded
+    return 1 if failed else 0
+
+
+def _report(prog: str, update: Update) -> None:
+    """Progress on standard error: the connection and each verified hand."""
+    from gin.protocol.session_events import HandVerified, RulesOffered
+
+    if isinstance(update, LinkChanged):
+        detail = f" ({plain(update.detail)})" if update.detail else ""
+        print(f"{prog}: {update.link.value}{detail}", file=sys.stderr)
+    elif isinstance(update, RulesOffered):
+        rules = "\n  ".join(plain(update.rules.describe(), lines=True).splitlines())
+        print(f"{prog}: the host proposes custom rules:\n  {rules}", file=sys.stderr)
+    elif isinstance(update, HandVerified):
+        print(f"{prog}: hand {update.hand_number}: deck verified", file=sys.stderr)
+    elif isinstance(update, Notice):
+        print(f"{prog}: {plain(update.text)}", file=sys.stderr)
+
+
+def open_table(args: argparse.Namespace, start: OnlineStart) -> int:
+    """The table, connecting as ``start`` says at once."""
+    from client.table.app import make_app
+    from client.table.config import AppConfig
+
+    try:
+        keyboard_from_terminal()
+    except NoTerminalError as exc:
+        print(f"gin {args.command}: {exc}", file=sys.stderr)
+        return 2
+    storage = Storage(args.data_dir or default_data_dir())
+    app = make_app(AppConfig(storage=storage, online=start, offer_resume=False,
+                             online_settings=online_settings(args)))
+    app.run()
+    return 0 if app.return_code is None else app.return_code

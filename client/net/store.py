@@ -1,0 +1,108 @@
+"""An online match kept in the data folder: the session in progress
+(``online/LINKID.json``) and each verified hand's record (``records/``).
+
+The twin of client/web/src/online/store.ts, which keeps the same in the browser.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import msgpack
+
+from client.net.links import Invite
+from client.storage import Storage, StorageError
+from gin.engine.errors import MalformedInput
+from gin.protocol.cosign import link_id_for
+from gin.protocol.session import Session
+from gin.protocol.session_events import CheatDetected, HandVerified
+
+RECORDS_DIR = "records"
+ONLINE_DIR = "online"
+SAVE_FORMAT = 1
+
+
+class MatchOverError(StorageError):
+    """The invite link's match has already ended on this machine."""
+
+
+class MatchFiles:
+    """The match in progress (``online/LINKID.json``) and its records (``records/``).
+
+    The saved session holds this hand's secret seed; the files are created 0600.
+    When the match ends the save is replaced by a note of how it ended, so the same
+    link says the match is over instead of waiting for a friend who has gone.
+    """
+
+    def __init__(self, storage: Storage, invite: Invite) -> None:
+        self.storage = storage
+        self.link_id = link_id_for(invite.secret)
+        self.invite = invite
+        self.state_path = storage.root / ONLINE_DIR / f"{self.link_id.hex()}.json"
+
+    @staticmethod
+    def saved_links(storage: Storage) -> list[str]:
+        """The invite links of the online matches saved in progress, newest first
+        (saves that are damaged, finished or without their link are left out)."""
+        folder = storage.root / ONLINE_DIR
+        paths = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True) \
+            if folder.is_dir() else []
+        links = []
+        for path in paths:
+            with contextlib.suppress(StorageError):
+                data = storage.load_state(path, "The saved online match")
+                if isinstance(data, dict) and isinstance(data.get("link"), str) \
+                        and "finished" not in data:
+                    links.append(data["link"])
+        return links
+
+    def record_path(self, match_id: bytes, hand: int, suffix: str = "") -> Path:
+        return self.storage.root / RECORDS_DIR / f"{match_id.hex()}-{hand:03d}{suffix}.json"
+
+    def save(self, session: Session, token: str, ticket: str | None = None) -> None:
+        packed = msgpack.packb(session.to_state(), use_bin_type=True)
+        self.storage.save_state(self.state_path, {
+            "format": SAVE_FORMAT, "role": session.role, "token": token, "ticket": ticket,
+            "session": base64.b64encode(packed).decode("ascii"),
+            "link": self.invite.url})  # so `gin` can offer to continue it
+
+    def load(self, random_bytes: Callable[[int], bytes] = os.urandom
+             ) -> tuple[Session, str, str | None] | None:
+        """The saved session, its seat token and the relay's seat ticket, or None;
+        StorageError if unusable."""
+        data = self.storage.load_state(self.state_path, "The saved online match")
+        if data is None:
+            return None
+        if isinstance(data, dict) and "finished" in data:
+            raise MatchOverError(f"The match of this invite link is over ({data['finished']}). "
+                                 "Ask your friend for a new link to play again.")
+        try:
+            state = msgpack.unpackb(base64.b64decode(data["session"]), raw=False)
+            session = Session.from_state(self.invite.secret, state, random_bytes)
+            ticket = data.get("ticket")
+            return session, str(data["token"]), ticket if isinstance(ticket, str) else None
+        except (MalformedInput, KeyError, TypeError, ValueError) as exc:
+            raise self.storage.set_aside(self.state_path, "The saved online match", exc) \
+                from None
+
+    def finish(self, outcome: str) -> None:
+        """Replace the save (and its secrets) by a note that the match is over."""
+        try:
+            self.storage.save_state(self.state_path, {"format": SAVE_FORMAT,
+                                                      "finished": outcome})
+        except StorageError:
+            with contextlib.suppress(OSError):
+                self.state_path.unlink(missing_ok=True)
+
+    def save_record(self, event: HandVerified | CheatDetected) -> Path | None:
+        record = event.record
+        if record is None:
+            return None
+        suffix = "-failed" if isinstance(event, CheatDetected) else ""
+        path = self.record_path(record.match_id, record.hand_number, suffix)
+        self.storage.write_json(path, record.to_dict())
+        return path

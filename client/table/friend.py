@@ -1,0 +1,163 @@
+"""The table's online part: a friend through a relay.
+
+:class:`FriendTable` hosts or joins (the choice in "Play against", or what
+``gin host`` / ``gin join`` asked for), plays through an ``OnlineGame``, and shows
+what the online match driver (:mod:`client.net.peer`) reports: the connection, the
+friend's moves, the checks of each hand, custom rules to accept and failures. The
+network stack is imported only once a friend is played. The twin of
+client/web/src/board/friend.ts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import on
+from textual.widgets import RadioButton, RadioSet
+
+from client.storage import StorageError
+from client.table import words
+from client.table.controller import OnlineGame
+from client.table.playing import PlayingTable
+from client.table.screens import AlertScreen, ConfirmScreen, InviteScreen, OnlineScreen
+from gin import Ruleset
+
+if TYPE_CHECKING:
+    from client.net.lobby import OnlineStart
+    from client.net.peer import Update
+
+
+class FriendTable(PlayingTable):
+    """The table against a friend online: connecting, and the driver's updates."""
+
+    @on(RadioSet.Changed, "#mode")
+    def _mode_changed(self, event: RadioSet.Changed) -> None:
+        if event.pressed.id != "mode-online" or isinstance(self.game, OnlineGame):
+            return
+        self.push_screen(OnlineScreen(), self._online_chosen)
+
+    def _online_chosen(self, answer: tuple[str, str] | None) -> None:
+        from client.net.links import InvalidLinkError, parse_invite
+        from client.net.lobby import OnlineStart
+
+        if answer is None:
+            with self.prevent(RadioSet.Changed):
+                self.query_one("#mode-computer", RadioButton).value = True
+            if self.game is None:  # nothing was playing: the computer, then
+                self._begin(self._new_game(self.config.rules))
+            return
+        kind, text = answer
+        rules = self.game.rules if self.game is not None else self.config.rules
+        try:
+            start = OnlineStart("join", invite=parse_invite(text), accept_rules=None) \
+                if kind == "join" else \
+                OnlineStart("host", relay=text or None, rules=rules)
+        except InvalidLinkError as exc:
+            self.push_screen(OnlineScreen(f"That link cannot be used: {exc}", link=text),
+                             self._online_chosen)
+            return
+        self._go_online(start)
+
+    def _go_online(self, start: OnlineStart) -> None:
+        self.workers.cancel_group(self, "opponent")
+        self.run_worker(self._run_online(start), group="online", exclusive=True)
+
+    async def _run_online(self, start: OnlineStart) -> None:
+        """Connect, then play until the match ends; the driver's updates drive the table."""
+        from client.net.lobby import begin
+        from client.net.peer import Link
+        from client.net.relay_events import TransportError
+
+        self.online_state = Link.CONNECTING.value
+        self._show_online()
+        try:
+            match = await begin(start, self.config.storage, self.config.online_settings)
+        except (TransportError, StorageError, OSError) as exc:
+            reason = exc.reason if isinstance(exc, TransportError) else str(exc)
+            self.online_state = ""
+            self._show_online()
+            # Stay online: the error, and the same choice again to retry or cancel.
+            link = start.invite.url if start.invite is not None else ""
+            self.push_screen(OnlineScreen(f"Could not start the online match: {reason}",
+                                          relay=start.relay or "", link=link),
+                             self._online_chosen)
+            return
+        game = OnlineGame(match)
+        self.game = game
+        self.order, self.selected, self.hint, self.message = [], None, None, ""
+        with self.prevent(RadioSet.Changed):
+            self.query_one("#mode-online", RadioButton).value = True
+        match.listen(self._online_update)
+        if match.session.rules_offered is not None and not match.session.over:
+            # A restored match whose custom rules were not answered before quitting.
+            self._ask_rules(game, match.session.rules_offered)
+        if start.role == "host":
+            self.push_screen(InviteScreen(match.invite.url, self.online_state))
+        self.refresh_table()
+        await match.run()
+
+    def _online_update(self, update: Update) -> None:
+        """Show what the driver reports: the connection, the friend's moves, the checks."""
+        from client.net.peer import Link, LinkChanged, Notice
+        from gin.protocol import session_events
+
+        game = self.game
+        if not isinstance(game, OnlineGame):
+            return
+        if isinstance(update, LinkChanged):
+            detail = f" ({update.detail})" if update.link is Link.RECONNECTING else ""
+            self.online_state = update.link.value + detail
+            if isinstance(self.screen, InviteScreen):
+                self.screen.show_state(self.online_state)
+        elif isinstance(update, Notice):
+            self.notify(update.text, severity="warning", timeout=10, markup=False)
+        elif isinstance(update, session_events.RulesOffered):
+            self._ask_rules(game, update.rules)
+        elif isinstance(update, session_events.HandDealt):
+            self.order, self.selected, self.hint, self.message = [], None, None, ""
+            if isinstance(self.screen, InviteScreen):
+                self.screen.dismiss(None)
+            self._show_target(game.rules)
+        elif isinstance(update, session_events.CardDrawn):
+            # Online, the drawn card is known only once the friend's key arrives.
+            self.selected = update.card
+        elif isinstance(update, session_events.HandScored):
+            self.verified = f"Hand {update.hand_number}: checking the deck…"
+            self.refresh_table()
+            self._show_hand_over()
+        elif isinstance(update, session_events.HandVerified):
+            self.verified = f"Hand {update.hand_number}: deck verified ✓"
+            self.notify(f"Hand {update.hand_number}: deck verified — the shuffle was fair "
+                        "and every move checks out.")
+        elif isinstance(update, session_events.MatchOver):
+            if update.totals is not None and not self._hand_over_open:
+                self._show_match_end()
+        elif isinstance(update, session_events.Failure):
+            title, text = words.failure_words(update, game.seat)
+            self.verified = title
+            self.push_screen(AlertScreen(title, text))
+        self.refresh_table()
+
+    def _ask_rules(self, game: OnlineGame, rules: Ruleset) -> None:
+        """Show the host's custom rules (as plain text) and play them only if accepted."""
+        from client.text import plain
+
+        def answer(yes: bool | None) -> None:
+            if game.online.session.over:
+                return
+            if yes:
+                game.online.accept_rules()
+            else:
+                game.online.decline_rules()
+            self.refresh_table()
+
+        self.push_screen(ConfirmScreen(
+            "Your friend proposes custom rules:\n\n"
+            + plain(rules.describe(), lines=True) + "\n\nPlay with these rules?",
+            "Play these rules", "Decline"), answer)
+
+    def action_invite(self) -> None:
+        """The invite link again, for as long as the online match runs (the host's)."""
+        game = self.game
+        if isinstance(game, OnlineGame) and game.seat == 0:
+            self.push_screen(InviteScreen(game.online.invite.url, self.online_state))
