@@ -57,7 +57,7 @@ variable-base, ``4n`` additions (or one MSM of ``4n + 5`` points where there is 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gin.engine.errors import MalformedInput
@@ -168,27 +168,39 @@ def prove(context: bytes, inputs: Sequence[bytes], outputs: Sequence[bytes],
     n = len(inputs)
     if sorted(permutation) != list(range(n)) or len(keys) != n or len(outputs) != n:
         raise MalformedInput("the permutation must be one of 0..n-1, with n keys and n outputs")
+    inverse_keys = [g.sinv(b) for b in keys]
+    kappa = 1
+    for b_inv in inverse_keys:
+        kappa = g.smul(kappa, b_inv)
+    return prove_with(context, inputs, outputs, kappa,
+                      lambda u: [g.smul(u[permutation[j]], inverse_keys[j]) for j in range(n)],
+                      nonce_key)
+
+
+def prove_with(context: bytes, inputs: Sequence[bytes], outputs: Sequence[bytes], kappa: int,
+               coefficients: Callable[[Sequence[int]], Sequence[int]],
+               nonce_key: bytes) -> ShuffleProof:
+    """The proof's steps for a given ``κ`` and map ``u ↦ v``: :func:`prove` with the
+    honest ``κ = Π b_j⁻¹`` and ``v_j = u_{π(j)}·b_j⁻¹``; the tests' cheaters with others."""
+    n = len(inputs)
     for p in (*inputs, *outputs):
         g.check_point(p)
     h = g.generator_h()
     h_stmt = statement_hash(context, inputs, outputs)
 
-    inverse_keys = [g.sinv(b) for b in keys]
-    kappa = 1
-    for b_inv in inverse_keys:
-        kappa = g.smul(kappa, b_inv)
     r_kappa = _nonce(nonce_key, h_stmt, b"k", 0)
-    k_point = g.add(g.mul(h, kappa), g.base_mul(r_kappa))
+    k_point = g.add(g.mul(h, kappa), g.base_mul(r_kappa)) if kappa else g.base_mul(r_kappa)
 
     h_u = _u_hash(h_stmt, k_point)
     u = challenges(h_u, n)
-    v = [g.smul(u[permutation[j]], inverse_keys[j]) for j in range(n)]
+    v = list(coefficients(u))
 
     chain = [h]
     r_hat = [_nonce(nonce_key, h_stmt, b"r", j) for j in range(n)]
     rho = 0  # C_j = (Π_{i<j} v_i)·H + ρ_j·G
     for j in range(n):
-        chain.append(g.add(g.base_mul(r_hat[j]), g.mul(chain[j], v[j])))
+        term = g.mul(chain[j], v[j]) if v[j] else g.IDENTITY
+        chain.append(g.add(g.base_mul(r_hat[j]), term))
         rho = g.sadd(g.smul(v[j], rho), r_hat[j])
     product_u = 1
     for ui in u:
