@@ -119,9 +119,11 @@ def test_a_duplicating_second_shuffler_is_never_proven() -> None:
 
     for attempt in range(24):
         which = attempt % 3
-        nonce_key = seed(f"grind/{attempt}")
-        forged = sp.prove_with(CTX, M1, m2, kappa_of(keys), lambda u, w=which: strategies(u)[w],
-                               nonce_key)
+
+        def strategy(u: Sequence[int], which: int = which) -> list[int]:
+            return strategies(u)[which]
+
+        forged = sp.prove_with(CTX, M1, m2, kappa_of(keys), strategy, seed(f"grind/{attempt}"))
         assert sp.verify(CTX, M1, m2, forged) is not None, attempt
 
 
