@@ -224,3 +224,19 @@ def test_the_group_law_and_constant_time_helpers() -> None:
         g.check_point(g.IDENTITY)
     with pytest.raises(g.InvalidScalar):
         g.mul(p, 0)
+
+
+def test_vectors_shared_with_the_typescript_twin() -> None:
+    # client/web/test/protocol_proof3.test.ts pins the same values: both build the
+    # same proof bytes from the same seeds, so both accept the same proof.
+    assert g.card_points()[0].hex() == (
+        "42da1e832e27642a2db8ceee4c2badc3c3775219f272d4f83f9d722766ed4818")
+    assert g.generator_h().hex() == (
+        "68653b95d38e514c0204f095f363f06e13e9e16490178a99c15a203ff0f4d724")
+    assert (M1[0].hex(), M2[0].hex()) == (
+        "988ce544e301a207016e60a8af57488129c86b165ff5a697a3de605a8be46647",
+        "80908c9fc730fa98e5b287beefdb9ff4c13c010377e782c1fbf71456ea6b5d20")
+    assert d.build_message3(FIRST, M2)[0].hex() == (
+        "54074b1dc9856572d0a158184b2cefd635f846708584d4cd8fe7b50593d9fb6f")
+    assert hashlib.sha256(PROOF.to_bytes()).hexdigest() == (
+        "94f7bcac0b8202e80778077daf016b4456f14fee6bf79324e6d1e63ea7e042af")
