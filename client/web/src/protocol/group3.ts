@@ -93,9 +93,14 @@ export function generatorH(): Point {
 
 let cards: Point[] | undefined;
 let cardIndex: Map<string, number> | undefined;
-/** M_0 … M_51: hashToPoint("card-point" ‖ u8(c)). */
+/**
+ * M_0 … M_51: hashToPoint("card-point" ‖ u8(c)). Each gets a window table (W = 5,
+ * built on its first multiplication, ~2 ms unloaded) that makes later multiplications
+ * about 5× faster, constant-time ones included: message 1 and the audits multiply
+ * every card point each hand.
+ */
 export function cardPoints(): Point[] {
-  return (cards ??= Array.from({ length: CARDS }, (_, c) => hashToPoint(concat(ascii("card-point"), Uint8Array.of(c)))));
+  return (cards ??= Array.from({ length: CARDS }, (_, c) => hashToPoint(concat(ascii("card-point"), Uint8Array.of(c))).precompute(5, true)));
 }
 
 /** The card whose point is p, or null. */
