@@ -1,7 +1,7 @@
 /**
  * Protocol v3's fair deal (prototype, ristretto255 on @noble/curves) per player per
  * hand in node, pure JS: the twin of benchmarks/fairdeal3.py, the same simulated
- * hand (deck messages, the proof, 31 openings, the hand-end audit of the other's
+ * hand (deck messages, the proof, 41 openings, the hand-end audit of the other's
  * messages from the card points). CPU ms (process.cpuUsage), median of the runs
  * after one warm-up hand; prints figures, asserts only that checks pass.
  *

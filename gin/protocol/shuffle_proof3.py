@@ -50,7 +50,7 @@ for audits and test vectors, and no nonce ever serves two different challenges.
 
 Sizes for n = 52: ``2n + 3`` points and ``2n + 1`` scalars, 212 × 32 = 6 784 bytes.
 Costs (group operations): prover ``2n + 2`` base multiplications, ``3n + 1``
-variable-base ones and ``3n`` additions; verifier ``n + 2`` base, ``4n + 2``
+variable-base ones and ``3n`` additions; verifier ``n + 1`` base, ``4n + 3``
 variable-base, ``4n`` additions (or one MSM of ``4n + 5`` points where there is one).
 """
 
