@@ -6,7 +6,7 @@ import { test } from "node:test";
 
 import { sha256 } from "@noble/hashes/sha2.js";
 
-import { ascii, toHex } from "../src/protocol/bytes.ts";
+import { ascii, concat, toHex } from "../src/protocol/bytes.ts";
 import * as d from "../src/protocol/deck3.ts";
 import * as g from "../src/protocol/group3.ts";
 import * as sp from "../src/protocol/shuffle_proof3.ts";
@@ -52,6 +52,9 @@ test("a duplicating message 2 is never proven", () => {
   const cheat = source.map((src, j) => g.encode(g.mul(g.decode(m1[src]!), second.positionKeys[j]!)));
   assert.throws(() => sp.prove(ctx, m1, cheat, source, second.positionKeys, second.nonceKey), /permutation/);
   const forged = sp.prove(ctx, m1, cheat, second.permutation, second.positionKeys, second.nonceKey);
+  // The same cheating message and forged proof, byte for byte, as gin/'s test builds and rejects.
+  assert.equal(toHex(sha256(concat(...cheat))), "7f8c9c392e24d35a40c17a18d67279bdf725c9cf5fbacfc5703c9b7ab0390043");
+  assert.equal(toHex(sha256(sp.proofToBytes(forged))), "64b8bc5c20ff2c8a58838222907e8bf6ec7c8a9d8edd7937721372519098aa13");
   assert.notEqual(sp.verify(ctx, m1, cheat, forged), null);
 });
 

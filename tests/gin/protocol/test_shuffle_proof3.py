@@ -100,8 +100,13 @@ def kappa_of(keys: Sequence[int]) -> int:
 def test_a_duplicating_second_shuffler_is_never_proven() -> None:
     source, m2 = duplicating_message2()
     keys = SECOND.position_keys
-    # 1. It claims its honest permutation: the proof fails.
+    # 1. It claims its honest permutation: the proof fails. The TypeScript twin builds
+    # the same forged bytes and rejects them too (client/web/test/protocol_proof3.test.ts).
     proof = sp.prove(CTX, M1, m2, SECOND.permutation, keys, SECOND.nonce_key)
+    assert hashlib.sha256(b"".join(m2)).hexdigest() == (
+        "7f8c9c392e24d35a40c17a18d67279bdf725c9cf5fbacfc5703c9b7ab0390043")
+    assert hashlib.sha256(proof.to_bytes()).hexdigest() == (
+        "64b8bc5c20ff2c8a58838222907e8bf6ec7c8a9d8edd7937721372519098aa13")
     assert sp.verify(CTX, M1, m2, proof) is not None
     # 2. Every strategy for v that the cheater can compute, over many grinding tries
     # (fresh nonces, so fresh K and challenges each time), fails. v_j = u_{source(j)}/b_j
