@@ -1,0 +1,247 @@
+"""Protocol v3's shuffle proof (prototype): an honest message 2 is proven; a message 2
+that duplicates entries, or re-keys a combination of entries, is never proven, in any
+try; a tampered proof fails; the proof is bound to its hand."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+import pytest
+
+from gin.engine.errors import MalformedInput
+from gin.protocol import deck3 as d
+from gin.protocol import group3 as g
+from gin.protocol import shuffle_proof3 as sp
+
+CTX = d.context(b"vector-match", 1)
+FIRST = d.SeedMaterial.from_seed(bytes(range(32)))
+SECOND = d.SeedMaterial.from_seed(bytes(range(32, 64)))
+M1 = d.build_message1(FIRST)
+M2, PROOF = d.build_message2(SECOND, M1, CTX)
+# Final positions 0..9 are dealt to the first shuffler (the dealer), 10..19 to the
+# second, as in benchmarks/fairdeal.py.
+DEALER = range(0, 10)
+OWN = range(10, 20)
+
+
+def seed(label: str) -> bytes:
+    return hashlib.sha256(label.encode()).digest()
+
+
+def test_honest_proof_verifies_and_opens_the_deck() -> None:
+    assert sp.verify(CTX, M1, M2, PROOF) is None
+    raw = PROOF.to_bytes()
+    assert len(raw) == 6784 == (4 * 52 + 4) * 32
+    assert sp.ShuffleProof.from_bytes(raw) == PROOF
+    m3 = d.build_message3(FIRST, M2)
+    deck = d.deck_order(FIRST, SECOND)
+    assert [d.open_card(m3, k, FIRST.position_keys[k], SECOND.position_keys[k])
+            for k in range(52)] == list(deck)
+    assert sorted(deck) == list(range(52))
+
+
+@pytest.mark.parametrize("run", range(3))
+def test_other_seeds_verify(run: int) -> None:
+    first = d.SeedMaterial.from_seed(seed(f"first/{run}"))
+    second = d.SeedMaterial.from_seed(seed(f"second/{run}"))
+    m1 = d.build_message1(first)
+    m2, proof = d.build_message2(second, d.validate_message(m1, "message1"), CTX)
+    d.validate_message(m2, "message2")
+    assert sp.verify(CTX, m1, m2, sp.ShuffleProof.from_bytes(proof.to_bytes())) is None
+
+
+def test_the_proof_is_a_function_of_seed_and_statement() -> None:
+    assert d.build_message2(SECOND, M1, CTX) == (M2, PROOF)
+    # Another hand's statement: other nonces, other challenges.
+    _, other = d.build_message2(SECOND, M1, d.context(b"vector-match", 2))
+    assert other.k != PROOF.k and other.chain[0] != PROOF.chain[0]
+
+
+@pytest.mark.parametrize("ctx", [d.context(b"vector-match", 2), d.context(b"other-match", 1)])
+def test_the_proof_is_bound_to_its_hand(ctx: bytes) -> None:
+    assert sp.verify(ctx, M1, M2, PROOF) is not None
+
+
+def test_the_prover_refuses_what_is_not_a_permutation() -> None:
+    duplicated = list(SECOND.permutation)
+    duplicated[OWN[0]] = duplicated[DEALER[0]]
+    with pytest.raises(MalformedInput, match="permutation"):
+        sp.prove(CTX, M1, M2, duplicated, SECOND.position_keys, SECOND.nonce_key)
+
+
+# --- cheaters -----------------------------------------------------------------------------
+
+
+def duplicating_message2() -> tuple[list[int], tuple[bytes, ...]]:
+    """Issue 19's attack: the second shuffler's own ten positions re-key the message-1
+    entries of the dealer's ten, under fresh keys (the entries differ, so message 2
+    passes the shape checks), so its own cards open to the dealer's hand."""
+    source = list(SECOND.permutation)
+    for own, dealer in zip(OWN, DEALER, strict=True):
+        source[own] = source[dealer]
+    keys = SECOND.position_keys
+    m2 = tuple(g.mul(M1[source[j]], keys[j]) for j in range(52))
+    d.validate_message(m2, "message2")  # distinct, valid: only the proof can tell
+    m3 = d.build_message3(FIRST, m2)
+    deck = d.deck_order(FIRST, SECOND)
+    assert [d.open_card(m3, k, FIRST.position_keys[k], keys[k]) for k in OWN] == [
+        deck[k] for k in DEALER]  # the attack works if the proof lets it through
+    return source, m2
+
+
+def kappa_of(keys: Sequence[int]) -> int:
+    out = 1
+    for b in keys:
+        out = out * pow(b, -1, g.L) % g.L
+    return out
+
+
+def test_a_duplicating_second_shuffler_is_never_proven() -> None:
+    source, m2 = duplicating_message2()
+    keys = SECOND.position_keys
+    # 1. It claims its honest permutation: the proof fails. The TypeScript twin builds
+    # the same forged bytes and rejects them too (client/web/test/protocol_proof3.test.ts).
+    proof = sp.prove(CTX, M1, m2, SECOND.permutation, keys, SECOND.nonce_key)
+    assert hashlib.sha256(b"".join(m2)).hexdigest() == (
+        "7f8c9c392e24d35a40c17a18d67279bdf725c9cf5fbacfc5703c9b7ab0390043")
+    assert hashlib.sha256(proof.to_bytes()).hexdigest() == (
+        "64b8bc5c20ff2c8a58838222907e8bf6ec7c8a9d8edd7937721372519098aa13")
+    assert sp.verify(CTX, M1, m2, proof) is not None
+    # 2. Every strategy for v that the cheater can compute, over many grinding tries
+    # (fresh nonces, so fresh K and challenges each time), fails. v_j = u_{source(j)}/b_j
+    # makes Σ v_j·Y_j carry the duplicated inputs twice and the missing ones never;
+    # the other strategies drop duplicates or give them a missing input's u.
+    missing = sorted(set(range(52)) - set(source))
+
+    def strategies(u: Sequence[int]) -> list[list[int]]:
+        straight = [u[source[j]] * pow(keys[j], -1, g.L) % g.L for j in range(52)]
+        dropped = [0 if j in OWN else v for j, v in enumerate(straight)]
+        moved = list(straight)
+        for j, i in zip(OWN, missing, strict=True):
+            moved[j] = u[i] * pow(keys[j], -1, g.L) % g.L
+        return [straight, dropped, moved]
+
+    for attempt in range(24):
+        which = attempt % 3
+
+        def strategy(u: Sequence[int], which: int = which) -> list[int]:
+            return strategies(u)[which]
+
+        forged = sp.prove_with(CTX, M1, m2, kappa_of(keys), strategy, seed(f"grind/{attempt}"))
+        assert sp.verify(CTX, M1, m2, forged) is not None, attempt
+
+
+def test_a_combination_passes_the_sum_but_not_the_product() -> None:
+    # Output j* re-keys X_{π(j*)} + X_{π(j2)}: the outputs still span the inputs, so
+    # the cheater can solve Σ v_j·Y_j = X̂ exactly; opening j* would show it the sum of
+    # two card points (which two cards: a pair from the other's hand). Only the product
+    # argument stops it.
+    perm, keys = SECOND.permutation, SECOND.position_keys
+    j_star, j2 = OWN[0], DEALER[0]
+    m2 = list(M2)
+    m2[j_star] = g.mul(g.add(M1[perm[j_star]], M1[perm[j2]]), keys[j_star])
+    m2t = tuple(d.validate_message(m2, "message2"))
+
+    def solve(u: Sequence[int]) -> list[int]:
+        v = [u[perm[j]] * pow(keys[j], -1, g.L) % g.L for j in range(52)]
+        v[j2] = (u[perm[j2]] - u[perm[j_star]]) * pow(keys[j2], -1, g.L) % g.L
+        return v
+
+    for attempt in range(6):
+        forged = sp.prove_with(CTX, M1, m2t, kappa_of(keys), solve, seed(f"combo/{attempt}"))
+        assert sp.verify(CTX, M1, m2t, forged) == (
+            "the product of the chain is not the permuted challenges' (product check)")
+
+
+# --- tampering ----------------------------------------------------------------------------
+
+
+def other_point(label: str) -> bytes:
+    return g.hash_to_point(label.encode())
+
+
+def tampered() -> list[tuple[str, sp.ShuffleProof]]:
+    p = PROOF
+    chain = list(p.chain)
+    chain[3], chain[4] = chain[4], chain[3]
+    return [
+        ("k", sp.ShuffleProof(**{**p.__dict__, "k": other_point("x")})),
+        ("chain", sp.ShuffleProof(**{**p.__dict__, "chain": (other_point("x"), *p.chain[1:])})),
+        ("chain swap", sp.ShuffleProof(**{**p.__dict__, "chain": tuple(chain)})),
+        ("chain_t", sp.ShuffleProof(**{**p.__dict__, "chain_t": (*p.chain_t[:-1],
+                                                                   other_point("x"))})),
+        ("t_sum", sp.ShuffleProof(**{**p.__dict__, "t_sum": other_point("x")})),
+        ("t_end", sp.ShuffleProof(**{**p.__dict__, "t_end": other_point("x")})),
+        ("s_v", sp.ShuffleProof(**{**p.__dict__, "s_v": ((p.s_v[0] + 1) % g.L, *p.s_v[1:])})),
+        ("s_r", sp.ShuffleProof(**{**p.__dict__, "s_r": (*p.s_r[:-1], (p.s_r[-1] + 1) % g.L)})),
+        ("s_end", sp.ShuffleProof(**{**p.__dict__, "s_end": (p.s_end + 1) % g.L})),
+    ]
+
+
+@pytest.mark.parametrize(("what", "proof"), tampered(), ids=[w for w, _ in tampered()])
+def test_a_tampered_proof_fails(what: str, proof: sp.ShuffleProof) -> None:
+    assert sp.verify(CTX, M1, M2, proof) is not None
+
+
+def test_another_statement_fails() -> None:
+    swapped = list(M2)
+    swapped[0], swapped[1] = swapped[1], swapped[0]
+    assert sp.verify(CTX, M1, tuple(swapped), PROOF) is not None
+    rekeyed = (g.mul(M2[0], 2), *M2[1:])
+    assert sp.verify(CTX, M1, rekeyed, PROOF) is not None
+    assert sp.verify(CTX, (g.mul(M1[0], 3), *M1[1:]), M2, PROOF) is not None
+
+
+@pytest.mark.parametrize("offset", [0, 32 * 60, 32 * 107 - 1, 32 * 107, 32 * 211])
+def test_every_byte_counts(offset: int) -> None:
+    raw = bytearray(PROOF.to_bytes())
+    raw[offset] ^= 0x01
+    try:
+        proof = sp.ShuffleProof.from_bytes(bytes(raw))
+    except sp.ProofMalformed:
+        return
+    assert sp.verify(CTX, M1, M2, proof) is not None
+
+
+def test_malformed_proofs_are_refused() -> None:
+    raw = PROOF.to_bytes()
+    with pytest.raises(sp.ProofMalformed, match="bytes"):
+        sp.ShuffleProof.from_bytes(raw[:-1])
+    with pytest.raises(sp.ProofMalformed, match="point 0"):
+        sp.ShuffleProof.from_bytes(g.IDENTITY + raw[32:])
+    with pytest.raises(sp.ProofMalformed, match="point 5"):
+        sp.ShuffleProof.from_bytes(raw[:160] + b"\xff" * 32 + raw[192:])
+    not_reduced = (g.L + 1).to_bytes(32, "little")
+    with pytest.raises(sp.ProofMalformed, match="canonical"):
+        sp.ShuffleProof.from_bytes(raw[:-32] + not_reduced)
+
+
+def test_the_group_law_and_constant_time_helpers() -> None:
+    p = g.card_points()[0]
+    a, b = 0x1234567 * 2**200 + 99, 0xABCDEF * 2**190 + 7
+    assert g.add(g.mul(p, a), g.mul(p, b)) == g.mul(p, (a + b) % g.L)
+    assert g.mul(g.mul(p, a), g.sinv(a)) == p
+    assert g.smul(a, b) == a * b % g.L and g.sadd(a, g.sneg(b)) == (a - b) % g.L
+    assert g.base_mul(a) == g.mul(g.G, a)
+    assert len(set(g.card_points())) == 52 and g.generator_h() not in g.card_points()
+    with pytest.raises(g.InvalidPoint):
+        g.check_point(g.IDENTITY)
+    with pytest.raises(g.InvalidScalar):
+        g.mul(p, 0)
+
+
+def test_vectors_shared_with_the_typescript_twin() -> None:
+    # client/web/test/protocol_proof3.test.ts pins the same values: both build the
+    # same proof bytes from the same seeds, so both accept the same proof.
+    assert g.card_points()[0].hex() == (
+        "42da1e832e27642a2db8ceee4c2badc3c3775219f272d4f83f9d722766ed4818")
+    assert g.generator_h().hex() == (
+        "68653b95d38e514c0204f095f363f06e13e9e16490178a99c15a203ff0f4d724")
+    assert (M1[0].hex(), M2[0].hex()) == (
+        "988ce544e301a207016e60a8af57488129c86b165ff5a697a3de605a8be46647",
+        "80908c9fc730fa98e5b287beefdb9ff4c13c010377e782c1fbf71456ea6b5d20")
+    assert d.build_message3(FIRST, M2)[0].hex() == (
+        "54074b1dc9856572d0a158184b2cefd635f846708584d4cd8fe7b50593d9fb6f")
+    assert hashlib.sha256(PROOF.to_bytes()).hexdigest() == (
+        "94f7bcac0b8202e80778077daf016b4456f14fee6bf79324e6d1e63ea7e042af")
