@@ -24,7 +24,6 @@ import asyncio
 import contextlib
 import json
 import random
-import re
 import secrets
 import ssl
 import time
@@ -52,15 +51,8 @@ from client.net.relay_events import (
     TransportError,
     WaitingForPeer,
 )
-
-# Close codes after which reconnecting cannot help (the relay's table in
-# docs/running-a-relay.md); every other code, and any network failure, is retried.
-# A taken seat (4409) is retried: its later claimant may leave, or lose it to this
-# side's older ticket.
-FINAL_CLOSE_CODES = frozenset(
-    {1000, 1002, 1003, 1007, 1008, 1009, 1010, 4000, 4400, 4404, 4410}
-)
-TICKET_PATTERN = re.compile(r"[A-Za-z0-9_-]{32}")
+from relay.roomid import TICKET_PATTERN
+from relay.wire import FINAL_CLOSE_CODES, WELCOMES, Close, Control
 
 
 def is_final(code: int | None) -> bool:
@@ -317,8 +309,8 @@ class RelayTransport:
                 await task
         ws, self._ws = self._ws, None
         if ws is not None:
-            await ws.close(1000, "player left")
-        self._finish(1000, "closed by this side")
+            await ws.close(Close.LEFT, "player left")
+        self._finish(Close.LEFT, "closed by this side")
 
     def __aiter__(self) -> Self:
         return self
@@ -381,7 +373,7 @@ class RelayTransport:
         try:
             async with asyncio.timeout(s.open_timeout):
                 hello = _decode_control(await ws.recv())
-                if hello.get("type") == "error":
+                if hello.get("type") == Control.ERROR:
                     await ws.wait_closed()
         except ConnectionClosed as exc:
             code = exc.rcvd.code if exc.rcvd is not None else 1006
@@ -395,19 +387,19 @@ class RelayTransport:
             await ws.close()
             raise TransportError("the relay did not answer in time") from None
         except TransportError:
-            await ws.close(1002, "not a gin relay")
+            await ws.close(Close.PROTOCOL_ERROR, "not a gin relay")
             raise
         except BaseException:  # cancelled by close(): do not leak the new socket
             ws.transport.abort()
             raise
-        if hello.get("type") == "error":
+        if hello.get("type") == Control.ERROR:
             code = int(ws.close_code or hello.get("code") or 1006)
             reason = str(ws.close_reason or hello.get("reason") or "refused")
             raise TransportError(
                 f"relay refused: {reason} (code {code})", code=code, permanent=is_final(code)
             )
-        if hello.get("type") not in ("created", "joined") or hello.get("seat") != self.seat:
-            await ws.close(1002, "unexpected welcome")
+        if hello.get("type") not in WELCOMES or hello.get("seat") != self.seat:
+            await ws.close(Close.PROTOCOL_ERROR, "unexpected welcome")
             raise TransportError(f"unexpected welcome from relay: {hello}", permanent=True)
         return ws, hello
 
@@ -471,20 +463,20 @@ class RelayTransport:
         except ConnectionClosed:
             pass
         except TransportError as exc:
-            await ws.close(1002, "bad control message")
-            return 1002, exc.reason
+            await ws.close(Close.PROTOCOL_ERROR, "bad control message")
+            return Close.PROTOCOL_ERROR, exc.reason
         return ws.close_code, ws.close_reason or "connection lost"
 
     def _control(self, text: str) -> None:
         message = _decode_control(text)
         kind = message.get("type")
-        if kind == "peer_joined":
+        if kind == Control.PEER_JOINED:
             self._status(PeerJoined(returning=False))
-        elif kind == "peer_reconnected":
+        elif kind == Control.PEER_RECONNECTED:
             self._status(PeerJoined(returning=True))
-        elif kind == "peer_left":
+        elif kind == Control.PEER_LEFT:
             self._status(PeerLeft(float(message.get("grace", 0))))
-        elif kind == "peer_gone":
+        elif kind == Control.PEER_GONE:
             self._status(PeerGone())
         # "error" precedes a close whose code and reason tell the same; types
         # this version does not know are ignored so relays can add new ones.
