@@ -84,7 +84,9 @@ export function drawTable(game: Play, obs: Observation, look: Look): void {
     : "Discard pile, empty");
   stock.classList.toggle("hinted", hint?.action instanceof DrawStock);
   discard.classList.toggle("hinted", hint?.action instanceof DrawPile);
-  const lines = obs.history.map((e) => describe(e, obs.player, game.them)).filter((x): x is string => x !== null);
+  const laidOff = obs.result?.outcome?.laidOff ?? [];
+  const lines = obs.history.map((e) => describe(e, obs.player, game.them, laidOff))
+    .filter((x): x is string => x !== null);
   fill(byId("log"), ...lines.slice(-4).map((line) => el("li", {}, line)));
 
   drawHand(obs, look, over, hintCard);
