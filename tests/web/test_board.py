@@ -268,7 +268,9 @@ def test_the_side_choices_full_screen_and_the_whole_pile(open_board: Any) -> Non
     page.wait_for_function(
         "() => document.fullscreenElement !== null"
         " || document.querySelector('#app.full') !== null")
-    assert not page.is_visible("#side")
+    # Beside the table the side stays, with the scores (test_board_newcomer.py).
+    assert page.is_visible("#side")
+    assert page.inner_text("#btn-full") == "Leave full screen"
     page.keyboard.press("i")
     assert page.inner_text("#dialog-title") == "How to play"
     text = page.inner_text("#dialog-body")

@@ -1,11 +1,16 @@
 """What a newcomer met on the browser board (issue 21), in Debian's Chromium: How to
 play describing the computer as the terminal does, a log that says a lay-off only
-when there was one, and arrow keys that select cards wherever the focus is.
+when there was one, arrow keys that select cards wherever the focus is, a phone on
+its side showing the hand and its buttons, full screen keeping the scores, and a
+dragged card following the pointer.
+
+Screenshots go to tests/web/artifacts for people to look at.
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -108,3 +113,115 @@ def test_arrows_select_cards_after_a_setting_is_clicked(open_board: Any) -> None
     page.keyboard.press("ArrowDown")
     assert page.is_checked("#strength input[value=normal]")
     assert "Computer (normal)" in page.inner_text("#opponent-label")
+
+
+def in_view(board: Board, selector: str, width: int, height: int) -> None:
+    """Every visible element of `selector` lies inside the window, the page unscrolled."""
+    boxes = board.page.evaluate("""(selector) => [...document.querySelectorAll(selector)]
+        .filter((e) => e.offsetParent !== null)
+        .map((e) => { const b = e.getBoundingClientRect();
+                      return [b.left, b.top, b.right, b.bottom]; })""", selector)
+    assert boxes, selector
+    for left, top, right, bottom in boxes:
+        assert left >= 0 and right <= width and top >= 0 and bottom <= height, (selector, boxes)
+
+
+@pytest.mark.parametrize("full", [False, True])
+def test_a_phone_on_its_side_shows_the_hand_the_prompt_and_the_buttons(
+    open_board: Any, artifacts: Path, full: bool
+) -> None:
+    width, height = 640, 360
+    saved = saved_match("5c 6h Th Jc Qc Kh 9s 9d 2s 3s", "2c 3c 4c 5d 5h 5s 7h 8h 9h Ad",
+                        "Qd", "8d 8c")  # the computer knocks at once: its melds lie face up
+    board = open_board("?delay=0", width=width, height=height, saved=saved)
+    page = board.page
+    if full:
+        page.keyboard.press("f")
+        page.wait_for_selector("#app.full")
+    name = f"landscape{'-full' if full else ''}"
+
+    def check(state: str) -> None:
+        page.evaluate("window.scrollTo(0, 0)")
+        for selector in ("#hand .card", "#prompt", "#actions button:not([hidden])",
+                         "#opponent .card"):
+            in_view(board, selector, width, height)
+        page.screenshot(path=str(artifacts / f"{name}-{state}-{width}x{height}.png"))
+
+    check("upcard")
+    page.click("#btn-pass")
+    board.wait_for_player()
+    if board.visible("#btn-stock"):  # the computer passed too: draw, throw what came
+        page.click("#stock")
+        check("eleven")
+        page.click("#btn-throw")
+        board.wait_for_player()
+    assert board.visible("#btn-layoff"), board.prompt()
+    check("layoff")
+    page.keyboard.press("l")
+    page.wait_for_selector("dialog[open]")
+    page.screenshot(path=str(artifacts / f"{name}-hand-end-{width}x{height}.png"))
+    # The hand's end: its result line and the score are whole, without scrolling.
+    cut = page.evaluate("""() => {
+        const body = document.querySelector('#dialog-body').getBoundingClientRect();
+        return [...document.querySelectorAll('#dialog-body p')].filter((p) => {
+            const b = p.getBoundingClientRect();
+            return b.top < body.top || b.bottom > body.bottom + 0.5;
+        }).map((p) => p.textContent);
+    }""")
+    assert cut == []
+    assert re.search(r" = \d+ to ", page.inner_text("#dialog-body .arith"))
+    in_view(board, "#dialog-buttons button", width, height)
+
+
+def test_full_screen_on_a_desktop_keeps_the_scores_and_fills_the_screen(
+    open_board: Any, artifacts: Path
+) -> None:
+    width, height = 1920, 1080
+    board = open_board("?seed=4&delay=0", width=width, height=height)
+    page = board.page
+    card_height = page.locator("#hand .card").first.bounding_box()["height"]
+    assert page.inner_text("#btn-full") == "Full screen"
+    page.click("#btn-full")
+    page.wait_for_selector("#app.full")
+    page.screenshot(path=str(artifacts / f"full-screen-{width}x{height}.png"))
+    # The scores stay in view, and the button says how to leave.
+    assert page.is_visible("#side") and page.is_visible("#game-you")
+    assert page.inner_text("#btn-full") == "Leave full screen"
+    assert "Leave full screen" in (page.get_attribute("#btn-full", "title") or "")
+    # The table uses the screen: bigger cards, the title bar no taller than its line.
+    assert page.locator("#hand .card").first.bounding_box()["height"] > 1.4 * card_height
+    assert page.locator("#top").bounding_box()["height"] < 80
+    bottom = page.locator("#actions").bounding_box()
+    assert bottom["y"] + bottom["height"] > 0.7 * height
+    page.keyboard.press("f")
+    page.wait_for_selector("#app:not(.full)")
+    assert page.inner_text("#btn-full") == "Full screen"
+
+
+def test_a_dragged_card_follows_the_pointer_and_the_taken_card_is_opaque(
+    open_board: Any,
+) -> None:
+    board = open_board("?seed=3&delay=5000")  # the computer waits
+    page = board.page
+    card = page.locator("#hand .card").nth(3)
+    box = card.bounding_box()
+    x, y = box["x"] + 10, box["y"] + 10
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 40, y - 60, steps=4)
+    page.mouse.move(x + 90, y - 150, steps=4)
+    moved = card.bounding_box()
+    assert abs(moved["x"] - box["x"] - 90) < 2 and abs(moved["y"] - box["y"] + 150) < 2, moved
+    assert page.evaluate("(e) => getComputedStyle(e).opacity", card.element_handle()) == "1"
+    page.mouse.move(x + 90, y - 400, steps=2)  # above the table: nowhere to drop
+    page.mouse.up()
+    back = card.bounding_box()
+    assert abs(back["x"] - box["x"]) < 2 and abs(back["y"] - box["y"]) < 16, back
+    # The card just taken from the pile is greyed, not see-through.
+    upcard = page.get_attribute("#discard .card", "data-card")
+    page.click("#btn-take")
+    taken = page.locator(f"#hand .card[data-card='{upcard}']")
+    assert "dim" in (taken.get_attribute("class") or "")
+    look = page.evaluate("""(e) => { const s = getComputedStyle(e);
+        return [s.opacity, s.backgroundColor, s.borderStyle]; }""", taken.element_handle())
+    assert look[0] == "1" and look[1].startswith("rgb(") and look[2] == "dashed", look
