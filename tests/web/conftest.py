@@ -1,9 +1,10 @@
-"""Fixtures for the browser board: a relay process serving it, Debian's Chromium, and
-a page of the board (``open_board``) with its helpers.
+"""Fixtures for the browser board: a relay process serving it, Debian's Chromium, a
+page of the board (``open_board``) with its helpers, and axe-core's check.
 
 The browser tests drive the real Chromium through Playwright. On a machine without
-Chromium (or without the built board) they skip with a message saying what to
-install; in CI (``CI=true``) that is a failure instead, so a skip can never pass CI.
+Chromium (or without the built board, or axe-core) they skip with a message saying
+what to install; in CI (``CI=true``) that is a failure instead, so a skip can never
+pass CI.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +94,37 @@ def relay_url(board_built: None, tmp_path_factory: pytest.TempPathFactory) -> It
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+AXE = Path(__file__).parents[2] / "client" / "web" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.fixture(scope="session")
+def axe() -> Callable[[Any, str], None]:
+    """axe-core's check of a page as it stands: ``axe(page, where)`` fails the test on
+    a serious or critical violation, naming the rule, the elements and ``where``.
+
+    axe's script is evaluated in the page rather than added as a <script> tag, which
+    the page's Content-Security-Policy (script-src 'self') would block; the CSP stays
+    in force for everything else the test checks.
+    """
+    if not AXE.exists():
+        unavailable(f"axe-core is not installed ({AXE}): `npm ci` in client/web")
+    source = AXE.read_text(encoding="utf-8")
+
+    def check(page: Any, where: str) -> None:
+        if not page.evaluate("typeof window.axe === 'object'"):
+            page.evaluate(source)
+        found = page.evaluate("""async () => {
+            const result = await axe.run(document, {resultTypes: ['violations']});
+            return result.violations
+                .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+                .map((v) => `${v.id} (${v.impact}): `
+                    + v.nodes.map((n) => n.target.join(' ')).join(', '));
+        }""")
+        assert found == [], f"axe-core, {where}: {found}"
+
+    return check
 
 
 @pytest.fixture(scope="module")

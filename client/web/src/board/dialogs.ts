@@ -40,10 +40,13 @@ export function setUpDialog(): void {
   window.addEventListener("resize", markScrolling);
 }
 
-/** While more of a window's text is below, the window says so beside its buttons. */
+/** A text longer than its window can be scrolled with the keys (it takes the focus),
+ * and while more of it is below, the window says so beside its buttons. */
 export function markScrolling(): void {
   const body = byId("dialog-body");
   const scrolls = body.scrollHeight > body.clientHeight + 1;
+  if (scrolls) body.setAttribute("tabindex", "0");
+  else body.removeAttribute("tabindex");
   dialog().classList.toggle("more", scrolls && body.scrollTop + body.clientHeight < body.scrollHeight - 1);
 }
 
