@@ -9,137 +9,13 @@ saved form the board reads), and the computer moves without a pause (``delay=0``
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from gin import Match, parse_cards, stacked_deck
-
-# Runs in the page before its own script: records what the CSP blocks.
-CSP_WATCH = """
-window.__violations = [];
-document.addEventListener('securitypolicyviolation',
-  (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
-"""
-SAVE_KEY = "gin.board.match"
-HUMAN_BUTTONS = "#btn-take, #btn-pass, #btn-stock, #btn-throw, #btn-layoff, #btn-next"
-
-
-class Board:
-    """One page of the board, with what it logged."""
-
-    def __init__(self, page: Any) -> None:
-        self.page = page
-        self.errors: list[str] = []
-        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
-
-    def prompt(self) -> str:
-        return str(self.page.inner_text("#prompt"))
-
-    def visible(self, selector: str) -> bool:
-        return bool(self.page.is_visible(selector))
-
-    def hand(self) -> list[str]:
-        return list(self.page.eval_on_selector_all(
-            "#hand .card", "cs => cs.map(c => c.dataset.card)"))
-
-    def wait_for_player(self) -> None:
-        """Until the player can act: a button of theirs or the hand's end is shown."""
-        self.page.wait_for_function(
-            "() => document.querySelector('dialog').open || [...document.querySelectorAll("
-            f"'{HUMAN_BUTTONS}')].some(b => !b.hidden)"
-        )
-
-    def check_clean(self) -> None:
-        violations = self.page.evaluate("window.__violations")
-        assert violations == [], f"CSP violations: {violations}"
-        assert self.errors == [], f"console errors: {self.errors}"
-
-
-@pytest.fixture
-def open_board(browser: Any, relay_url: str) -> Iterator[Any]:
-    """Open the board in a fresh browser context (empty storage) at a viewport size."""
-    boards: list[Board] = []
-    contexts: list[Any] = []
-
-    def open_(query: str = "", width: int = 1280, height: int = 800,
-              saved: dict[str, Any] | None = None) -> Board:
-        context = browser.new_context(viewport={"width": width, "height": height})
-        contexts.append(context)
-        context.add_init_script(CSP_WATCH)
-        if saved is not None:
-            # Once per tab: a reload must find what the board saved, not this again.
-            key, value = json.dumps(SAVE_KEY), json.dumps(json.dumps(saved))
-            context.add_init_script(
-                "if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1');"
-                f" localStorage.setItem({key}, {value}); }}")
-        board = Board(context.new_page())
-        boards.append(board)
-        board.page.goto(relay_url + query)
-        board.page.wait_for_selector("#hand .card")
-        return board
-
-    yield open_
-    try:
-        for board in boards:
-            board.check_clean()
-    finally:
-        for context in contexts:
-            context.close()
-
-
-def saved_match(non_dealer: str, dealer: str, upcard: str, stock: str = "",
-                vs: str = "easy") -> dict[str, Any]:
-    """A match as the board saves it, its first hand dealt from a stacked deck; the
-    player (seat 0) is the non-dealer, as in every first hand on the board."""
-    match = Match(first_dealer=1)
-    match.deal(stacked_deck(parse_cards(non_dealer), parse_cards(dealer),
-                            parse_cards(upcard)[0], parse_cards(stock)))
-    return {"format": 1, "vs": vs, "seed": 7, "match": match.to_dict()}
-
-
-def play_out(board: Board, keys: bool) -> str:
-    """Play the hand to its end: pass the upcard, draw from the stock, knock when the
-    board offers it, otherwise throw the costliest loose card, lay off when asked.
-    Returns the title of the hand's end window."""
-    page = board.page
-    for _ in range(200):
-        board.wait_for_player()
-        if page.evaluate("document.querySelector('dialog').open"):
-            title = str(page.inner_text("#dialog-title"))
-            if title == "Knock":
-                page.keyboard.press("Enter") if keys else page.click("#dialog-buttons .primary")
-                continue
-            return title
-        if board.visible("#btn-pass"):
-            page.keyboard.press("p") if keys else page.click("#btn-pass")
-        elif board.visible("#btn-stock"):
-            page.keyboard.press("s") if keys else page.click("#stock")
-        elif board.visible("#btn-knock"):
-            page.keyboard.press("k") if keys else page.click("#btn-knock")
-            page.wait_for_selector("dialog[open]")
-        elif board.visible("#btn-throw"):
-            # The loose cards come last, highest last: the costliest one.
-            if keys:
-                page.keyboard.press("ArrowLeft")
-                page.keyboard.press("d")
-            else:
-                last = page.locator("#hand .card").last
-                last.click()
-                last.click()
-        elif board.visible("#btn-layoff"):
-            page.keyboard.press("l") if keys else page.click("#btn-layoff")
-        else:
-            raise AssertionError(f"nothing to do: {board.prompt()}")
-    raise AssertionError("the hand did not end in 200 moves")
-
-
-HAND_END_TITLES = ("You won the hand", "The computer won the hand", "Dead hand")
+from tests.web.conftest import CSP_WATCH, HAND_END_TITLES, SAVE_KEY, Board, play_out, saved_match
 
 
 def test_a_whole_hand_against_easy_with_clicks(open_board: Any) -> None:
@@ -249,8 +125,9 @@ def test_the_match_survives_a_reload(open_board: Any) -> None:
 def test_hint_names_hards_move_and_why(open_board: Any) -> None:
     board = open_board("?seed=2&delay=0")
     board.page.keyboard.press("h")
+    # "Hint: thinking…" comes first, then the hint (after a pause that may be long).
     board.page.wait_for_function(
-        "() => document.querySelector('#prompt').textContent.startsWith('Hint: ')")
+        "() => /^Hint: .* — /.test(document.querySelector('#prompt').textContent)")
     text = board.prompt()
     assert " — " in text and len(text.split(" — ", 1)[1]) > 5
 
@@ -391,7 +268,9 @@ def test_the_side_choices_full_screen_and_the_whole_pile(open_board: Any) -> Non
     page.wait_for_function(
         "() => document.fullscreenElement !== null"
         " || document.querySelector('#app.full') !== null")
-    assert not page.is_visible("#side")
+    # Beside the table the side stays, with the scores (test_board_newcomer.py).
+    assert page.is_visible("#side")
+    assert page.inner_text("#btn-full") == "Leave full screen"
     page.keyboard.press("i")
     assert page.inner_text("#dialog-title") == "How to play"
     text = page.inner_text("#dialog-body")

@@ -473,3 +473,42 @@ def test_a_record_downloaded_from_a_real_match_passes_gin_audit(
         context.close()
         host.kill()
         host.wait()
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 640), (1280, 800)])
+def test_the_online_screens_pass_axe(open_page: Any, axe: Any, width: int, height: int) -> None:
+    size = f"{width}x{height}"
+    host_page = open_page(width=width, height=height)
+    page = host_page.page
+    page.click("#mode input[value=online]")
+    axe(page, f"the host's choice of rules, {size}")
+    page.check("input[name=host-rules][value=custom]")
+    axe(page, f"the host's custom numbers, {size}")
+    page.click("#btn-host")
+    assert host_page.text("#dialog-title") == "Invite your friend"
+    axe(page, f"the invite, {size}")
+    page.keyboard.press("Escape")
+    axe(page, f"the host waiting for the friend, {size}")
+    host_page.fake("peer.arrive();")
+    host_page.wait_state("playing")
+    axe(page, f"the host playing, {size}")
+    page.click("#btn-leave")
+    axe(page, f"the question before leaving, {size}")
+
+    offer = {"name": "house", "target": 50, "knock_limit": 7}
+    guest = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True, "offer": offer},
+                      width=width, height=height)
+    guest.page.wait_for_selector("#btn-accept-rules")
+    axe(guest.page, f"the guest offered custom rules, {size}")
+    guest.page.click("#btn-accept-rules")
+    guest.wait_state("playing")
+    axe(guest.page, f"the guest playing, {size}")
+    guest.fake("peer.fail({kind: 'CheatDetected', who: 'host', field: 'deal.keys', "
+               "reason: 'The deck key does not open card 12', proven: true});")
+    guest.wait_state("failed")
+    axe(guest.page, f"a failure, {size}")
+
+    kept = {"role": "guest", "link": "http://127.0.0.1:1/j/KEPT", "savedAt": 1_700_000_000_000}
+    returning = open_page(setup={"stored": [kept]}, width=width, height=height)
+    assert returning.text("#dialog-title") == "Your online match"
+    axe(returning.page, f"an online match kept in this browser, {size}")

@@ -13,7 +13,7 @@ import { Phase } from "../src/engine/observation.ts";
 import { CLASSIC, STANDARD } from "../src/engine/rules.ts";
 import { Game, knockChoice, knockCounts, knockLayouts, SAVE_KEY, type Store } from "../src/board/game.ts";
 import { grouped, moved, movedBefore, opponentGroups, ownOrder } from "../src/board/layout.ts";
-import { explainResult, howToPlay, prompt } from "../src/board/words.ts";
+import { describe, explainResult, howToPlay, prompt } from "../src/board/words.ts";
 
 class MemoryStore implements Store {
   readonly items = new Map<string, string>();
@@ -114,4 +114,12 @@ test("the words: a hand's arithmetic, and How to play with the ruleset's numbers
   assert.match(classic, /the difference \+ 10/);
   assert.match(classic, /8 − 5 \+ 10 = 13/);
   assert.match(classic, /104 \+ 100 \+ 4 × 20 = 284/);
+});
+
+test("the log says the computer laid off only when it laid off a card", () => {
+  const layoff = { player: 1, kind: "layoff", card: null } as const;
+  assert.equal(describe(layoff, 0), "The computer had nothing to lay off.");
+  assert.equal(describe(layoff, 0, "The computer", parseCards("4d 5h")),
+    "The computer laid off 4♦ 5♥ onto your melds.");
+  assert.equal(describe(layoff, 1), null); // your own lay-off is not in the log
 });

@@ -27,8 +27,15 @@ export function cardFace(card: Card, tag: "span" | "button" = "span", look: Card
     el("span", { class: "pip", "aria-hidden": "true" }, suit));
   if (tag === "button") node.setAttribute("type", "button");
   else node.setAttribute("role", "img");
-  node.setAttribute("aria-label", card.name + (look.laid ? " (laid off)" : ""));
+  node.setAttribute("aria-label", cardLabel(card, tag === "button") + (look.laid ? " (laid off)" : ""));
   return node;
+}
+
+/** A card's name for assistive technology: "ace of spades". A card you act on (a
+ * button) is named with what it shows first, "A♠, ace of spades", so that what is
+ * seen is what is said (to speech control, "click A"). */
+export function cardLabel(card: Card, shown: boolean): string {
+  return shown ? `${card.glyph}, ${card.name}` : card.name;
 }
 
 /** A card back. */

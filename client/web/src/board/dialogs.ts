@@ -29,13 +29,25 @@ function dialog(): HTMLDialogElement {
   return byId<HTMLDialogElement>("dialog");
 }
 
-/** Wire the window's Esc (once, at start). */
+/** Wire the window's Esc, and its text's scrolling (once, at start). */
 export function setUpDialog(): void {
   dialog().addEventListener("cancel", () => {
     const then = onCancel;
     onCancel = null;
     queueMicrotask(() => then?.());
   });
+  byId("dialog-body").addEventListener("scroll", markScrolling, { passive: true });
+  window.addEventListener("resize", markScrolling);
+}
+
+/** A text longer than its window can be scrolled with the keys (it takes the focus),
+ * and while more of it is below, the window says so beside its buttons. */
+export function markScrolling(): void {
+  const body = byId("dialog-body");
+  const scrolls = body.scrollHeight > body.clientHeight + 1;
+  if (scrolls) body.setAttribute("tabindex", "0");
+  else body.removeAttribute("tabindex");
+  dialog().classList.toggle("more", scrolls && body.scrollTop + body.clientHeight < body.scrollHeight - 1);
 }
 
 export function dialogOpen(): boolean {
@@ -71,6 +83,7 @@ export function openDialog(title: string, body: Node[], buttons: DialogButton[],
   const first = row.querySelector<HTMLButtonElement>("button.primary") ?? row.querySelector("button");
   first?.focus({ preventScroll: true }); // a long text is read from its start
   byId("dialog-body").scrollTop = 0;
+  markScrolling();
 }
 
 export function closeDialog(): void {
@@ -121,6 +134,7 @@ export function knockDialog(
     ])));
     const go = byId("dialog-buttons").querySelector("button.primary");
     if (go) go.textContent = count === 0 ? "Gin!" : `Knock with ${count}`;
+    markScrolling();
   };
 
   for (const [c, n] of counts) {

@@ -1,7 +1,8 @@
 /**
  * Dragging a card of your hand with a mouse or a finger (pointer events): onto
- * another card to put it there, onto the discard pile to throw it. A press that
- * barely moves stays a click.
+ * another card to put it there, onto the discard pile to throw it. The card
+ * follows the pointer (moved by its style's transform, which the page's CSP
+ * allows from script); a press that barely moves stays a click.
  */
 
 import type { Card } from "../engine/cards.ts";
@@ -20,6 +21,14 @@ const THRESHOLD = 8; // pixels a press moves before it is a drag
 export function wireDrag(hand: HTMLElement, pile: HTMLElement, to: DragTargets): () => boolean {
   let pressed: { card: Card; x: number; y: number; id: number } | null = null;
   let dragging = false;
+  /** The card's element while it is dragged (it lets the pointer see what is under it). */
+  let moving: HTMLElement | null = null;
+  const putBack = (): void => {
+    if (moving === null) return;
+    moving.classList.remove("dragging");
+    moving.style.removeProperty("transform");
+    moving = null;
+  };
   let swallowClick = false;
   const under = (e: PointerEvent): Element | null => document.elementFromPoint(e.clientX, e.clientY);
 
@@ -33,8 +42,10 @@ export function wireDrag(hand: HTMLElement, pile: HTMLElement, to: DragTargets):
       if (Math.hypot(e.clientX - pressed.x, e.clientY - pressed.y) < THRESHOLD) return;
       dragging = true;
       hand.setPointerCapture(e.pointerId);
-      to.elementOf(pressed.card)?.classList.add("dragging");
+      moving = to.elementOf(pressed.card);
+      moving?.classList.add("dragging");
     }
+    moving?.style.setProperty("transform", `translate(${e.clientX - pressed.x}px, ${e.clientY - pressed.y}px)`);
     pile.classList.toggle("drop", pile.contains(under(e)));
   });
   const end = (e: PointerEvent): void => {
@@ -46,7 +57,7 @@ export function wireDrag(hand: HTMLElement, pile: HTMLElement, to: DragTargets):
     dragging = false;
     swallowClick = true; // the click that follows pointerup is not a click
     window.setTimeout(() => { swallowClick = false; }, 0);
-    to.elementOf(card)?.classList.remove("dragging");
+    putBack();
     if (e.type === "pointercancel") return;
     const target = under(e);
     if (pile.contains(target)) {

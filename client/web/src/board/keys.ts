@@ -1,7 +1,10 @@
 /**
  * The board's keys: the terminal table's (see README), plus Enter or space for
- * the next hand and Esc to close a window (the dialog's own). Arrows, Enter and
- * space are left to a focused radio button or checkbox.
+ * the next hand and Esc to close a window (the dialog's own). ← → select a card
+ * wherever the focus is, a radio button of the side included (left to itself, it
+ * would change the computer's strength or the rules mid-match); only a field that
+ * takes typing keeps them. Enter and space are left to a focused radio button or
+ * checkbox.
  */
 
 /** What the keys can do; the table implements it. */
@@ -35,7 +38,7 @@ export function keyAction(e: KeyboardEvent, act: KeyActions): (() => void) | nul
   const inField = target instanceof HTMLInputElement;
   const k = e.key;
   if (k === "ArrowLeft" || k === "ArrowRight") {
-    if (inField) return null;
+    if (takesTyping(target)) return null;
     const step = k === "ArrowLeft" ? -1 : 1;
     return e.shiftKey ? () => act.move(step) : () => act.select(step);
   }
@@ -67,4 +70,10 @@ export function keyAction(e: KeyboardEvent, act: KeyActions): (() => void) | nul
     ">": () => act.move(1),
   };
   return k.length === 1 ? byKey[k.toLowerCase()] ?? null : null;
+}
+
+/** A field where ← → move the caret. */
+function takesTyping(target: HTMLElement): boolean {
+  if (target instanceof HTMLInputElement) return !["radio", "checkbox", "button", "submit", "reset"].includes(target.type);
+  return target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement || target.isContentEditable;
 }

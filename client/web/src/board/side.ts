@@ -17,6 +17,13 @@ export function buildSide(rulesChosen: (name: string) => void, strengthChosen: (
   for (const input of document.querySelectorAll<HTMLInputElement>("input[name=strength]")) {
     input.addEventListener("change", () => strengthChosen(input.value as Strength));
   }
+  for (const input of document.querySelectorAll<HTMLInputElement>("#side input[type=radio]")) {
+    // A choice made with the mouse does not keep the focus: on the radio, ↑ ↓ would go
+    // on changing it. A choice made with the keys keeps it (← → select cards anyway).
+    input.addEventListener("click", () => {
+      if (!input.matches(":focus-visible")) input.blur();
+    });
+  }
 }
 
 /** The strength, the rules and a new match are choices of a local match only. */

@@ -127,8 +127,7 @@ export class Table implements KeyActions {
       e.preventDefault();
       run();
     });
-    document.addEventListener("fullscreenchange", () =>
-      byId("app").classList.toggle("full", document.fullscreenElement !== null));
+    document.addEventListener("fullscreenchange", () => showFull(document.fullscreenElement !== null));
     this.wireHand();
   }
 
@@ -367,13 +366,12 @@ export class Table implements KeyActions {
   }
 
   fullScreen(): void {
-    const app = byId("app");
     if (document.fullscreenElement) {
       void document.exitFullscreen();
       return;
     }
     // Where the browser refuses full screen, the table still fills the window.
-    document.documentElement.requestFullscreen().catch(() => app.classList.toggle("full"));
+    document.documentElement.requestFullscreen().catch(() => showFull(!byId("app").classList.contains("full")));
   }
 
   // -- the hand: clicks and drags -------------------------------------------------
@@ -467,6 +465,16 @@ export class Table implements KeyActions {
       // Only the order of your cards is lost: the match is saved on its own.
     }
   }
+}
+
+/** Full screen on or off: the table's layout, and the button says how to leave it. */
+function showFull(on: boolean): void {
+  byId("app").classList.toggle("full", on);
+  const button = byId("btn-full");
+  button.textContent = on ? "Leave full screen" : "Full screen";
+  // The browser's own full screen also ends with Esc; the board's stand-in only with F.
+  button.title = !on ? "Full screen (F)" : document.fullscreenElement ? "Leave full screen (F or Esc)"
+    : "Leave full screen (F)";
 }
 
 /** Identifies a moment of play, so a hint computed for it is never shown later. */

@@ -10,7 +10,7 @@ import type { Card } from "../engine/cards.ts";
 import { bestArrangement } from "../engine/melds.ts";
 import type { Observation } from "../engine/observation.ts";
 import { Phase } from "../engine/observation.ts";
-import { cardBack, cardFace, groupsView } from "./cardview.ts";
+import { cardBack, cardFace, cardLabel, groupsView } from "./cardview.ts";
 import { byId, el, fill } from "./dom.ts";
 import type { Strength } from "./game.ts";
 import { group, grouped, type Group, groupsWords, laidOut, opponentGroups } from "./layout.ts";
@@ -80,11 +80,13 @@ export function drawTable(game: Play, obs: Observation, look: Look): void {
   fill(discard, top ? cardFace(top) : "");
   byId("btn-pile").hidden = false;
   discard.setAttribute("aria-label", top
-    ? `Discard pile, ${obs.pile.length} cards, the ${top.name} on top${can("take") ? ": take it" : ": see them all"}`
+    ? `Discard pile, ${obs.pile.length} cards, the ${cardLabel(top, true)}, on top${can("take") ? ": take it" : ": see them all"}`
     : "Discard pile, empty");
   stock.classList.toggle("hinted", hint?.action instanceof DrawStock);
   discard.classList.toggle("hinted", hint?.action instanceof DrawPile);
-  const lines = obs.history.map((e) => describe(e, obs.player, game.them)).filter((x): x is string => x !== null);
+  const laidOff = obs.result?.outcome?.laidOff ?? [];
+  const lines = obs.history.map((e) => describe(e, obs.player, game.them, laidOff))
+    .filter((x): x is string => x !== null);
   fill(byId("log"), ...lines.slice(-4).map((line) => el("li", {}, line)));
 
   drawHand(obs, look, over, hintCard);
@@ -165,7 +167,7 @@ function handCard(card: Card, obs: Observation, selected: Card | null, over: boo
     selected: card === selected && !over, dim: taken, hinted: card === hintCard, laid,
   });
   node.setAttribute("aria-pressed", String(card === selected));
-  if (taken) node.setAttribute("aria-label", `${card.name}, just taken from the pile: it cannot be thrown this turn`);
+  if (taken) node.setAttribute("aria-label", `${cardLabel(card, true)}, just taken from the pile: it cannot be thrown this turn`);
   if (over) node.setAttribute("tabindex", "-1");
   return node;
 }

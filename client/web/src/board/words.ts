@@ -7,6 +7,7 @@
 
 import type { Action } from "../engine/actions.ts";
 import { Discard, DrawPile, DrawStock, Knock, LayOff, Pass } from "../engine/actions.ts";
+import type { Card } from "../engine/cards.ts";
 import type { Event, Observation } from "../engine/observation.ts";
 import { Phase } from "../engine/observation.ts";
 import type { Ruleset } from "../engine/rules.ts";
@@ -51,8 +52,10 @@ export function prompt(obs: Observation, canKnock: boolean, them = THEM): string
   return `${them} knocked: lay out your cards and lay off what fits`;
 }
 
-/** One line for a move of the opponent (null for the player's own moves). */
-export function describe(event: Event, me: number, them = THEM): string | null {
+/** One line for a move of the opponent (null for the player's own moves). `laidOff`:
+ * the cards the lay-off put on the knocker's melds, once the hand is settled (a
+ * lay-off that put none says so). */
+export function describe(event: Event, me: number, them = THEM, laidOff: readonly Card[] = []): string | null {
   if (event.player === me) return null;
   const card = event.card ? event.card.glyph : "";
   switch (event.kind) {
@@ -62,7 +65,9 @@ export function describe(event: Event, me: number, them = THEM): string | null {
     case "discard": return `${them} threw the ${card}.`;
     case "knock": return `${them} knocked.`;
     case "biggin": return `${them} laid down big gin.`;
-    case "layoff": return `${them} laid off onto your melds.`;
+    case "layoff": return laidOff.length
+      ? `${them} laid off ${laidOff.map((c) => c.glyph).join(" ")} onto your melds.`
+      : `${them} had nothing to lay off.`;
     default: return "The stock is down to two cards: the hand is dead.";
   }
 }
@@ -224,17 +229,23 @@ export function howToPlay(rules: Ruleset): HelpSection[] {
     },
     {
       title: "How the computer plays",
+      // The terminal's words (client/ui/words.py), paragraph for paragraph: a test holds them together.
       paragraphs: [
-        "It sees its own ten cards, the discard pile and what you have taken from it — "
-          + "nothing else. It works out the best way to lay its hand down and weighs how close "
-          + "each loose card is to joining something.",
-        "Easy throws whatever costs it most and knocks at the first chance. Normal plays its "
-          + "own hand: it takes gin whenever it can, knocks at once on 4 or less, otherwise "
-          + "keeps drawing until the stock is down to 12 cards, and refuses the upcard unless "
-          + "it measurably improves its hand. Hard also remembers every card you have taken "
-          + "and thrown, holds back the ranks and suits you look like you are collecting, and "
-          + "takes a knock as soon as one is there.",
-        "Hint shows what Hard would do in your place, and why.",
+        "The computer sees exactly what you would see in its seat: its own ten cards, the "
+          + "discard pile, the cards you took from the pile, and what you did. It never sees your "
+          + "hand or the stock, and the same position always gets the same move.",
+        "Easy always draws from the stock, throws its costliest loose card, and knocks at the "
+          + "first chance.",
+        "Normal takes the discard only when it melds and clearly helps. It throws the card whose "
+          + "loss costs least, counting how likely each loose card is to meld with the cards it has "
+          + "not seen. It goes gin whenever it can, knocks at once on 4 or less, and otherwise waits "
+          + "while the stock is large.",
+        "Hard plays like Normal, and also avoids throwing a card you look to be collecting (from "
+          + "what you took, threw and passed over). To decide whether to knock, it guesses 30 hands "
+          + "you might hold, settles the knock against each, and knocks when that is worth more "
+          + "than waiting a round.",
+        "When its melds can be laid out more than one way, the computer lays down the one that "
+          + "leaves you fewest lay-offs. Hint shows what Hard would do in your place, and why.",
       ],
     },
     {
