@@ -263,7 +263,7 @@ class TableView(App[None]):
         for box, kind in (("#stock-box", DrawStock), ("#discard-box", DrawPile)):
             self.query_one(box).set_class(hint is not None and isinstance(hint.action, kind),
                                           "-hint")
-        lines = [line for e in obs.history if (line := words.describe(e, obs.player, them))]
+        lines = words.log_lines(obs, them)
         self.query_one("#log", Static).update("\n".join(lines[-5:]))
 
         groups = grouped(obs.hand) if self.grouping else [Group(tuple(self.order))]

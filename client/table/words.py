@@ -7,9 +7,11 @@ they are tested without a terminal.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gin import (
+    Card,
     Event,
     MatchTotals,
     Observation,
@@ -109,11 +111,15 @@ def status(obs: Observation, them: str = THEM, column: str = "Computer") -> str:
             f"{knock_limit_words(obs)}")
 
 
-def describe(event: Event, me: int, them: str = THEM) -> str | None:
-    """One line for a move of the opponent (None for the human's own moves)."""
+def describe(event: Event, me: int, them: str = THEM, laid_off: Sequence[Card] = ()
+             ) -> str | None:
+    """One line for a move of the opponent (None for the human's own moves).
+    ``laid_off``: the cards the lay-off put on the knocker's melds, once the hand is
+    settled (a lay-off that put none says so)."""
     if event.player == me:
         return None
     card = event.card.glyph if event.card is not None else ""
+    laid = " ".join(c.glyph for c in laid_off)
     return {
         "pass": f"{them} passed on the first card.",
         "stock": f"{them} drew from the stock.",
@@ -121,9 +127,17 @@ def describe(event: Event, me: int, them: str = THEM) -> str | None:
         "discard": f"{them} threw the {card}.",
         "knock": f"{them} knocked.",
         "biggin": f"{them} laid down big gin.",
-        "layoff": f"{them} laid off onto your melds.",
+        "layoff": f"{them} laid off {laid} onto your melds." if laid
+        else f"{them} had nothing to lay off.",
         "dead": "The stock is down to two cards: the hand is dead.",
     }[event.kind]
+
+
+def log_lines(obs: Observation, them: str = THEM) -> list[str]:
+    """The opponent's moves this hand, a line each (as the board's log says them)."""
+    outcome = obs.result.outcome if obs.result is not None else None
+    laid_off = outcome.laid_off if outcome is not None else ()
+    return [line for e in obs.history if (line := describe(e, obs.player, them, laid_off))]
 
 
 def _who(player: int | None, me: int, them: str) -> str:

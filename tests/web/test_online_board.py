@@ -315,7 +315,8 @@ def test_rules_that_cannot_be_read_are_declined_and_the_player_told(open_page: A
     offer = {"name": "house", "target": 9000}
     page = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True, "offer": offer})
     assert page.text("#dialog-title") == "Your friend's rules"
-    assert "ruleset field 'target' must be a whole number in 1..500" in page.text("#dialog-body")
+    assert ("The host's rules cannot be played: the score a match is played to must be a whole "
+            "number from 1 to 500, not 9000." in page.text("#dialog-body"))
     assert page.state() == "waiting"
     page.page.click("#dialog-buttons .primary")
     page.wait_state("failed")
