@@ -51,6 +51,21 @@ def prompt(obs: Observation, can_knock: bool, them: str = THEM) -> str:
     return f"{them} knocked: lay out your cards and lay off what fits"
 
 
+def subtitle(target: int | None, offered: bool = False) -> str:
+    """The line under the title: the game and the score it is played to; online, the
+    host's offer until the guest accepts it, and no score while it is unknown."""
+    text = "Draw, discard, knock · two players"
+    if target is None:
+        return text
+    return f"{text}, to {target}" + (" if you accept the host's rules" if offered else "")
+
+
+def target_line(rules: Ruleset) -> str:
+    """What wins the game, and what a hand and the game itself are worth at its end."""
+    return (f"First to {rules.target} points wins the game, with {rules.box_bonus} for "
+            f"every hand won and {rules.game_bonus} for the game itself.")
+
+
 def knock_limit_words(obs: Observation) -> str:
     """This hand's knock limit; Oklahoma's comes from the upcard, so say so."""
     if obs.knock_limit == 0:

@@ -124,25 +124,54 @@ class Ruleset:
 
     def describe(self) -> str:
         """Every rule in words, one per line (what a guest is shown before agreeing)."""
+        return "\n".join(text for text, _ in self.describe_lines())
+
+    def describe_lines(self) -> list[tuple[str, bool]]:
+        """:meth:`describe`'s lines, each with whether it differs from the nearest
+        preset: a custom ruleset's first line names that preset and counts the
+        changes, and each changed rule says what the preset has."""
+        base = self.nearest_preset()
+        mine, theirs = self._in_words(), base._in_words()
+        changes = sum(a != b for a, b in zip(mine, theirs, strict=True))
+        if self.is_preset:
+            title = f"{self.name} rules"
+        else:
+            named = "custom rules" if self.name == CUSTOM else f"custom rules named {self.name}"
+            title = f"{named}: the same as the {base.name} rules" if not changes else \
+                f"{named}: the {base.name} rules with {changes} change{'s' * (changes != 1)}"
+        lines = [(title, False)]
+        for (label, value), (_, was) in zip(mine, theirs, strict=True):
+            lines.append((f"{label}: {value}", False) if value == was
+                         else (f"{label}: {value} — changed from {was}", True))
+        return lines
+
+    def nearest_preset(self) -> Ruleset:
+        """The preset this ruleset differs least from, rule by rule as
+        :meth:`describe` says them (itself for a preset; the first of :data:`PRESETS`
+        on a tie): a custom ruleset's changes are shown against it."""
+        mine = self._in_words()
+        return min(PRESETS.values(), key=lambda preset: sum(
+            a != b for a, b in zip(mine, preset._in_words(), strict=True)))
+
+    def _in_words(self) -> tuple[tuple[str, str], ...]:
+        """Each rule's name and value in words, in :meth:`describe`'s order."""
         big = "off" if self.big_gin_bonus is None else f"{self.big_gin_bonus} + deadwood"
         limit = "the first upcard's value (an ace: gin only)" \
             if self.knock_limit_from_upcard else str(self.knock_limit)
         shutout = {"double_bonus": "doubles the game bonus",
                    "double_total": "doubles the winner's total", "none": "no extra"}
-        return "\n".join((
-            f"{self.name} rules" if self.is_preset or self.name == CUSTOM
-            else f"custom rules named {self.name}",
-            f"knock limit: {limit}",
-            f"gin bonus: {self.gin_bonus} + deadwood",
-            f"undercut bonus: {self.undercut_bonus} + the difference",
-            f"big gin: {big}",
-            f"box bonus: {self.box_bonus} a hand won",
-            f"game bonus: {self.game_bonus}",
-            f"match to: {self.target}",
-            f"shutout: {shutout[self.shutout]}",
-            f"next dealer: {'the winner' if self.winner_deals else 'alternates'}",
-            f"dead hand: a discard that leaves {self.dead_stock} in the stock",
-        ))
+        return (
+            ("knock limit", limit),
+            ("gin bonus", f"{self.gin_bonus} + deadwood"),
+            ("undercut bonus", f"{self.undercut_bonus} + the difference"),
+            ("big gin", big),
+            ("box bonus", f"{self.box_bonus} a hand won"),
+            ("game bonus", str(self.game_bonus)),
+            ("match to", str(self.target)),
+            ("shutout", shutout[self.shutout]),
+            ("next dealer", "the winner" if self.winner_deals else "alternates"),
+            ("dead hand", f"a discard that leaves {self.dead_stock} in the stock"),
+        )
 
     def knock_limit_for(self, upcard_value: int) -> int:
         """The knock limit of a hand whose first upcard has ``upcard_value`` points."""

@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 import zxingcpp
 
+from client.table import words as table_words
 from relay.static import CSP
 
 WEB = Path(__file__).parents[2] / "client" / "web"
@@ -303,12 +304,19 @@ def test_custom_rules_offered_to_a_guest_are_accepted_before_the_match(
     page.page.screenshot(path=str(artifacts / "online-rules-offered-360x640.png"))
     assert page.text("#dialog-title") == "Your friend proposes custom rules"
     body = page.text("#dialog-body")
-    for words in ("custom rules named house", "match to: 50", "knock limit: 7"):
-        assert words in body
+    for said in ("custom rules named house: the standard rules with 2 changes",
+                 "match to: 50 — changed from 100", "knock limit: 7 — changed from 10"):
+        assert said in body
+    # What differs from the preset is marked (issue 21 item 14), and only that.
+    assert page.page.locator("#dialog-body li.changed strong").all_inner_texts() == [
+        "knock limit: 7 — changed from 10", "match to: 50 — changed from 100"]
+    # The header gives the target on offer, in the terminal's words, not "to 100".
+    assert page.page.text_content("#subtitle") == table_words.subtitle(50, offered=True)
     assert page.state() == "waiting"
     page.page.click("#btn-accept-rules")
     page.wait_state("playing")
     assert "First to 50 points" in page.text("#target")
+    assert page.page.text_content("#subtitle") == table_words.subtitle(50)
 
 
 def test_rules_that_cannot_be_read_are_declined_and_the_player_told(open_page: Any) -> None:

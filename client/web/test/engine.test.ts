@@ -45,7 +45,11 @@ test("rulesets: presets, plain data with gin's names, bad fields named", () => {
   const house = ruleset("standard").withOptions({ bigGinBonus: 31 });
   assert.equal(house.name, "custom");
   assert.ok(!house.isPreset && ruleset("classic").isPreset);
-  assert.match(house.describe(), /^custom rules\nknock limit: 10\n.*big gin: 31 \+ deadwood/s);
+  assert.match(house.describe(),
+    /^custom rules: the standard rules with 1 change\nknock limit: 10\n.*big gin: 31 \+ deadwood — changed from off/s);
+  assert.deepEqual(house.describeLines().filter(([, changed]) => changed).map(([text]) => text),
+    ["big gin: 31 + deadwood — changed from off"]);
+  assert.equal(ruleset("classic").withOptions({ target: 50 }).nearestPreset().name, "classic");
   assert.throws(() => new Ruleset({ bigGinBonus: 31 }),
     /rules named 'standard' must be the standard rules exactly, but the big gin bonus is 31 \(the standard rules have null\)$/);
   assert.throws(() => Ruleset.fromDict({ dead_stock: 30 }), /the stock left at a dead hand must be a whole number from 0 to 10, not 30$/);

@@ -20,6 +20,7 @@ from client.net import lobby, peer, store
 from client.net.links import ROOM_ID_LENGTH, parse_invite
 from client.net.transport import TransportSettings
 from client.storage import Storage
+from client.table import words
 from client.table.app import GinApp, make_app
 from client.table.config import AppConfig
 from client.table.controller import OnlineGame
@@ -369,7 +370,7 @@ async def test_q_asks_before_leaving_the_computer_table() -> None:
 @pytest.mark.parametrize("accept", [True, False])
 async def test_a_joining_table_shows_custom_rules_and_plays_them_only_if_accepted(
         relay: Relay, tmp_path: Path, storage: Storage, accept: bool) -> None:
-    rules = STANDARD.with_options(knock_limit=7, name="house rules")
+    rules = STANDARD.with_options(knock_limit=7, target=50, name="house rules")
     host = await lobby.host(relay_url(relay), rules, Storage(tmp_path / "host"), FAST)
     friend = await bot_side(host)
     app = joining_table(storage)
@@ -381,13 +382,19 @@ async def test_a_joining_table_shows_custom_rules_and_plays_them_only_if_accepte
             await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
                         and "custom rules" in app.screen.question)
             question = app.screen.question
-            assert "knock" in question.lower() and "7" in question
-            assert "house rules" in question
+            assert "house rules: the standard rules with 2 changes" in question
+            # What differs from the preset is marked (issue 21 item 14), and only that.
+            assert [line for line in question.splitlines() if "changed" in line] == [
+                "knock limit: 7 — changed from 10", "match to: 50 — changed from 100"]
             assert isinstance(app.game, OnlineGame) and not app.game.dealt
+            # The header gives the target on offer, not the default "to 100".
+            await until(pilot, lambda: table_text(app, "#subtitle")
+                        == words.subtitle(50, offered=True))
             await pilot.press("enter" if accept else "escape")
             if accept:
                 await until(pilot, lambda: isinstance(app.game, OnlineGame) and app.game.dealt)
                 assert app.game.rules.knock_limit == 7
+                assert table_text(app, "#subtitle") == words.subtitle(50)
             else:
                 await until(pilot, lambda: isinstance(app.game, OnlineGame)
                             and app.game.online.session.over)

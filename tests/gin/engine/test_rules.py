@@ -102,6 +102,22 @@ def test_bad_maps_are_rules_errors_and_malformed_input() -> None:
         assert isinstance(info.value, MalformedInput)
 
 
+def test_what_custom_rules_change_is_marked_against_the_nearest_preset() -> None:
+    # Issue 21 item 14: a guest was shown every number with nothing marking what differs.
+    house = STANDARD.with_options(knock_limit=7, target=50, name="house")
+    assert house.nearest_preset() is STANDARD
+    lines = house.describe_lines()
+    assert lines[0] == ("custom rules named house: the standard rules with 2 changes", False)
+    assert [text for text, changed in lines if changed] == [
+        "knock limit: 7 — changed from 10", "match to: 50 — changed from 100"]
+    short = CLASSIC.with_options(target=50)
+    assert short.nearest_preset() is CLASSIC
+    assert short.describe().splitlines()[0] == "custom rules: the classic rules with 1 change"
+    assert Ruleset(name="house").describe().splitlines()[0] == \
+        "custom rules named house: the same as the standard rules"
+    assert not any(changed for _, changed in CLASSIC.describe_lines())
+
+
 def test_a_changed_preset_is_custom() -> None:
     short = STANDARD.with_options(target=50)
     assert (short.name, short.target, short.is_preset) == (CUSTOM, 50, False)
@@ -113,11 +129,12 @@ def test_a_changed_preset_is_custom() -> None:
 
 def test_describe_shows_every_rule() -> None:
     text = STANDARD.with_options(big_gin_bonus=31, dead_stock=4).describe()
-    assert text.splitlines()[0] == "custom rules"
-    assert "big gin: 31 + deadwood" in text and "leaves 4 in the stock" in text
+    assert text.splitlines()[0] == "custom rules: the standard rules with 2 changes"
+    assert "big gin: 31 + deadwood — changed from off" in text
+    assert "leaves 4 in the stock — changed from a discard that leaves 2" in text
     # The name, then one line a rule (the knock limit's two fields share one).
     assert len(text.splitlines()) == len(fields(Ruleset)) - 1
     assert STANDARD.with_options(name="short", target=50).describe().startswith(
-        "custom rules named short\n")
+        "custom rules named short: the standard rules with 1 change\n")
     assert PRESETS["oklahoma"].describe().splitlines()[0] == "oklahoma rules"
     assert "first upcard's value" in PRESETS["oklahoma"].describe()

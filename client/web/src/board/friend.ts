@@ -125,11 +125,12 @@ export function inviteDialog(link: string): void {
 /** Custom rules from the host: every rule in words, accept or decline. */
 export function rulesOfferDialog(rules: Ruleset, accept: () => void, decline: () => void,
                                  escape: () => void): void {
-  const lines = rules.describe().split("\n");
+  const lines = rules.describeLines(); // the first names the preset the changes are from
   openDialog("Your friend proposes custom rules", [
     p("Your friend, the host, wants to play these rules. Accept them to start the match, or decline "
       + "to end it (the host can then offer one of the usual rulesets)."),
-    el("ul", { class: "rules-list" }, ...lines.map((line) => el("li", {}, line))),
+    el("ul", { class: "rules-list" }, ...lines.map(([line, changed]) =>
+      el("li", changed ? { class: "changed" } : {}, changed ? el("strong", {}, line) : line))),
   ], [
     { label: "Decline", id: "btn-decline-rules", run: decline },
     { label: "Accept", primary: true, id: "btn-accept-rules", run: accept },

@@ -148,6 +148,8 @@ export class Game implements Play {
 
   // -- reading --------------------------------------------------------------------
 
+  readonly rulesOnOffer = null;
+
   get rules(): Ruleset {
     return this.match.rules;
   }

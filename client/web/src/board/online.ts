@@ -27,6 +27,17 @@ function momentOf(obs: Observation | null): string {
   return obs === null ? "" : `${obs.handNumber}:${obs.history.length}:${obs.phase}`;
 }
 
+/** The host's offered rules, or null when there are none or they cannot be read. */
+function readable(offer: unknown): Ruleset | null {
+  if (offer === null) return null;
+  try {
+    return Ruleset.fromDict(offer);
+  } catch (exc) {
+    if (!(exc instanceof GinError)) throw exc;
+    return null;
+  }
+}
+
 export class OnlineGame implements Play {
   readonly online = true;
   readonly them = FRIEND;
@@ -37,6 +48,7 @@ export class OnlineGame implements Play {
   private obs: Observation | null = null;
   private legalActions: Action[] = [];
   private rulesInPlay: Ruleset | null = null;
+  private offered: Ruleset | null = null;
   /** The moment at which this seat sent a move not yet seen in a view. */
   private sentAt: string | null = null;
   private readonly warnings: string[] = [];
@@ -68,6 +80,7 @@ export class OnlineGame implements Play {
       this.legalActions = [];
       this.warnings.push(`This page could not read the match's state: ${exc.message}`);
     }
+    this.offered = readable(view.rulesOffered); // rules that cannot be read are declined (friend.ts)
     if (this.sentAt !== null && (this.sentAt !== momentOf(this.obs) || notices.some((n) => n.kind === "notice"))) {
       this.sentAt = null; // the move was applied, or refused with a notice
     }
@@ -80,6 +93,10 @@ export class OnlineGame implements Play {
 
   get rules(): Ruleset | null {
     return this.rulesInPlay;
+  }
+
+  get rulesOnOffer(): Ruleset | null {
+    return this.offered;
   }
 
   opponentLabel(): string {

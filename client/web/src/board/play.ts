@@ -35,6 +35,8 @@ export interface Play {
   opponentLabel(): string;
   /** The rules of the match (null online until the guest has them). */
   readonly rules: Ruleset | null;
+  /** Online, custom rules the host offers this (guest) player, until answered; else null. */
+  readonly rulesOnOffer: Ruleset | null;
   /** What this seat sees; null online before the first deal. */
   observation(): Observation | null;
   /** This seat's legal actions now (none while the other player is to move). */

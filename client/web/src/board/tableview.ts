@@ -136,7 +136,7 @@ export function drawEmpty(game: Play, message: string): void {
   byId("discard-label").textContent = "Discard";
   byId("loose").textContent = "";
   byId("prompt").textContent = message || game.stopped() || "Waiting for the first deal…";
-  renderSideEmpty(game.them);
+  renderSideEmpty(game.them, game.rules ?? game.rulesOnOffer, game.rules === null && game.rulesOnOffer !== null);
   for (const key of [...Object.keys(KINDS), "next"]) byId(`btn-${key}`).hidden = true;
   byId<HTMLButtonElement>("btn-hint").disabled = true;
   byId("btn-pile").hidden = true;

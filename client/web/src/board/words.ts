@@ -30,6 +30,20 @@ export function gameLine(obs: Observation, them = THEM): string {
     + `Hands won: you ${obs.handsWon[me]}, ${other} ${obs.handsWon[1 - me]}.`;
 }
 
+/** The line under the title: the game and the score it is played to; online, the
+ * host's offer until the guest accepts it, and no score while it is unknown. */
+export function subtitle(target: number | null, offered = false): string {
+  const text = "Draw, discard, knock · two players";
+  if (target === null) return text;
+  return `${text}, to ${target}` + (offered ? " if you accept the host's rules" : "");
+}
+
+/** What wins the game, and what a hand and the game itself are worth at its end. */
+export function targetLine(rules: Ruleset): string {
+  return `First to ${rules.target} points wins the game, with ${rules.boxBonus} for `
+    + `every hand won and ${rules.gameBonus} for the game itself.`;
+}
+
 /** What the player should do now, in plain words. */
 export function prompt(obs: Observation, canKnock: boolean, them = THEM): string {
   const top = obs.topOfPile;

@@ -171,22 +171,63 @@ export class Ruleset implements Readonly<RulesetFields> {
 
   /** Every rule in words, one per line (what a guest is shown before agreeing). */
   describe(): string {
+    return this.describeLines().map(([text]) => text).join("\n");
+  }
+
+  /** {@link describe}'s lines, each with whether it differs from the nearest preset: a
+   * custom ruleset's first line names that preset and counts the changes, and each
+   * changed rule says what the preset has. */
+  describeLines(): [string, boolean][] {
+    const base = this.nearestPreset();
+    const mine = this.inWords();
+    const theirs = base.inWords();
+    const changes = mine.filter(([, value], i) => value !== theirs[i]![1]).length;
+    let title: string;
+    if (this.isPreset) {
+      title = `${this.name} rules`;
+    } else {
+      const named = this.name === CUSTOM ? "custom rules" : `custom rules named ${this.name}`;
+      title = changes === 0 ? `${named}: the same as the ${base.name} rules`
+        : `${named}: the ${base.name} rules with ${changes} change${changes === 1 ? "" : "s"}`;
+    }
+    return [[title, false], ...mine.map(([label, value], i): [string, boolean] => {
+      const was = theirs[i]![1];
+      return value === was ? [`${label}: ${value}`, false] : [`${label}: ${value} — changed from ${was}`, true];
+    })];
+  }
+
+  /** The preset this ruleset differs least from, rule by rule as {@link describe} says
+   * them (itself for a preset; the first of {@link PRESETS} on a tie): a custom
+   * ruleset's changes are shown against it. */
+  nearestPreset(): Ruleset {
+    const mine = this.inWords();
+    let best: Ruleset | null = null;
+    let fewest = Infinity;
+    for (const preset of PRESET_BY_NAME.values()) {
+      const theirs = preset.inWords();
+      const count = mine.filter(([, value], i) => value !== theirs[i]![1]).length;
+      if (count < fewest) [best, fewest] = [preset, count];
+    }
+    return best!;
+  }
+
+  /** Each rule's name and value in words, in {@link describe}'s order. */
+  private inWords(): [string, string][] {
     const big = this.bigGinBonus === null ? "off" : `${this.bigGinBonus} + deadwood`;
     const limit = this.knockLimitFromUpcard ? "the first upcard's value (an ace: gin only)" : String(this.knockLimit);
     const shutout = { double_bonus: "doubles the game bonus", double_total: "doubles the winner's total", none: "no extra" };
     return [
-      this.isPreset || this.name === CUSTOM ? `${this.name} rules` : `custom rules named ${this.name}`,
-      `knock limit: ${limit}`,
-      `gin bonus: ${this.ginBonus} + deadwood`,
-      `undercut bonus: ${this.undercutBonus} + the difference`,
-      `big gin: ${big}`,
-      `box bonus: ${this.boxBonus} a hand won`,
-      `game bonus: ${this.gameBonus}`,
-      `match to: ${this.target}`,
-      `shutout: ${shutout[this.shutout]}`,
-      `next dealer: ${this.winnerDeals ? "the winner" : "alternates"}`,
-      `dead hand: a discard that leaves ${this.deadStock} in the stock`,
-    ].join("\n");
+      ["knock limit", limit],
+      ["gin bonus", `${this.ginBonus} + deadwood`],
+      ["undercut bonus", `${this.undercutBonus} + the difference`],
+      ["big gin", big],
+      ["box bonus", `${this.boxBonus} a hand won`],
+      ["game bonus", String(this.gameBonus)],
+      ["match to", String(this.target)],
+      ["shutout", shutout[this.shutout]],
+      ["next dealer", this.winnerDeals ? "the winner" : "alternates"],
+      ["dead hand", `a discard that leaves ${this.deadStock} in the stock`],
+    ];
   }
 
   /** The knock limit of a hand whose first upcard has `upcardValue` points. */
