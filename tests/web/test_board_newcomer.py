@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from client.ui import words
+from client.table import words
 from gin import PRESETS
 from tests.web.conftest import Board, saved_match
 

@@ -1,6 +1,6 @@
 /**
  * How cards are laid out in a row: grouped into melds, or in the player's own
- * order (as client/ui/layout.py does for the terminal table). Pure functions.
+ * order (as client/table/layout.py does for the terminal table). Pure functions.
  */
 
 import { Card } from "../engine/cards.ts";

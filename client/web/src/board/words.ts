@@ -2,7 +2,7 @@
  * The board's words: what to do now, what the computer did, how a hand was
  * scored, the match's totals, and the rules in the project's own words (numbers
  * from the chosen ruleset). The same sentences as the terminal table
- * (client/ui/words.py); pure functions of an observation and a ruleset.
+ * (client/table/words.py); pure functions of an observation and a ruleset.
  */
 
 import type { Action } from "../engine/actions.ts";
@@ -229,7 +229,7 @@ export function howToPlay(rules: Ruleset): HelpSection[] {
     },
     {
       title: "How the computer plays",
-      // The terminal's words (client/ui/words.py), paragraph for paragraph: a test holds them together.
+      // The terminal's words (client/table/words.py), paragraph for paragraph: a test holds them together.
       paragraphs: [
         "The computer sees exactly what you would see in its seat: its own ten cards, the "
           + "discard pile, the cards you took from the pile, and what you did. It never sees your "
