@@ -14,7 +14,7 @@
 import { parseArgs } from "node:util";
 
 import { sha256 } from "../client/web/node_modules/@noble/hashes/sha2.js";
-import { ascii, equalBytes } from "../client/web/src/protocol/bytes.ts";
+import { equalBytes } from "../client/web/src/protocol/bytes.ts";
 import * as d from "../client/web/src/protocol/deck3.ts";
 import * as g from "../client/web/src/protocol/group3.ts";
 import * as sp from "../client/web/src/protocol/shuffle_proof3.ts";
@@ -30,14 +30,14 @@ function cpuMs(): number {
   return (user + system) / 1000;
 }
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const seed = (label: string): Uint8Array => sha256(ascii(label));
+const seed = (label: string): Uint8Array => sha256(new TextEncoder().encode(label));
 
 interface Hand { first: d.SeedMaterial; second: d.SeedMaterial; ctx: Uint8Array; m1: Uint8Array[]; m2: Uint8Array[]; proof: Uint8Array; m3: Uint8Array[] }
 
 function prepare(run: number): Hand {
   const first = d.SeedMaterial.fromSeed(seed(`first/${run}`));
   const second = d.SeedMaterial.fromSeed(seed(`second/${run}`));
-  const ctx = d.context(ascii("benchmark-match"), run);
+  const ctx = d.context(new TextEncoder().encode("benchmark-match"), run);
   const m1 = d.buildMessage1(first);
   const [m2, proof] = d.buildMessage2(second, m1, ctx);
   return { first, second, ctx, m1, m2, proof: sp.proofToBytes(proof), m3: d.buildMessage3(first, m2) };

@@ -436,7 +436,7 @@ class Hand:
         self.events.append(event)
         if event.kind in _HIDDEN_CARD_KINDS:
             for player, seen in enumerate(self._seen):
-                seen.append(self._seen_as(event, player))
+                seen.append(_seen_as(event, player, self.phase is Phase.OVER))
         else:  # seen alike by both
             self._seen[0].append(event)
             self._seen[1].append(event)
@@ -445,53 +445,7 @@ class Hand:
 
     def observation(self, player: int) -> Observation:
         """Exactly what ``player`` may see now."""
-        return self._observation(player, (0, 0), (0, 0), 1)
-
-    def _observation(
-        self, player: int, scores: tuple[int, int], hands_won: tuple[int, int], number: int
-    ) -> Observation:
-        """:meth:`observation` with the match context filled in (for :class:`Match`)."""
-        other = 1 - player
-        over = self.phase is Phase.OVER
-        knock_melds = None
-        shown = over  # the opponent's hand
-        if self._knock is not None and self.phase in (Phase.LAYOFF, Phase.OVER):
-            knock_melds = tuple(mask_cards(m) for m in self._knock[1])
-            shown = over or self._knock[0] == other
-        # In field order, positionally: keywords cost more than the rest of this call.
-        return Observation(
-            player,
-            self.phase,
-            self.turn,
-            self.dealer,
-            mask_cards(self._masks[player]),  # hand
-            self.just_taken if self.turn == player else None,
-            tuple(self._pile),
-            self.stock_count,
-            self.card_count(other),
-            mask_cards(self._known[other]),  # opponent_known
-            tuple(self._seen[player]),  # history
-            self.knock_limit,
-            self.rules,
-            self.upcard_closed,
-            self.result,
-            mask_cards(self._masks[other]) if shown else None,  # opponent_hand
-            knock_melds,
-            scores,
-            hands_won,
-            number,
-        )
-
-    def _seen_as(self, event: Event, player: int) -> Event:
-        """``event`` as ``player`` sees it: a hidden card is left out (only in the
-        kinds of :data:`_HIDDEN_CARD_KINDS`)."""
-        if event.kind == "stock":
-            visible = event.player == player
-        elif event.kind == "knock":
-            visible = event.player == player or self.phase is Phase.OVER
-        else:
-            return event
-        return event if visible else Event(event.player, event.kind)
+        return observe(self, player)
 
     # -- saving --------------------------------------------------------------
 
@@ -523,6 +477,60 @@ class Hand:
 
 # Events whose card one player may not see: the other's stock draw, and a knocker's
 # face-down discard until the hand is over.
+
+
+def observe(
+    hand: Hand, player: int, scores: tuple[int, int] = (0, 0),
+    hands_won: tuple[int, int] = (0, 0), number: int = 1,
+) -> Observation:
+    """What ``player`` may see of ``hand`` now, with the match's context filled in
+    (:class:`~gin.engine.match.Match` passes its scores; a lone hand is hand 1 at 0-0).
+    A function beside :class:`Hand`, not a method: the projection reads the hand's
+    state but is not part of its rules."""
+    other = 1 - player
+    over = hand.phase is Phase.OVER
+    knock_melds = None
+    shown = over  # the opponent's hand
+    if hand._knock is not None and hand.phase in (Phase.LAYOFF, Phase.OVER):
+        knock_melds = tuple(mask_cards(m) for m in hand._knock[1])
+        shown = over or hand._knock[0] == other
+    # In field order, positionally: keywords cost more than the rest of this call.
+    return Observation(
+        player,
+        hand.phase,
+        hand.turn,
+        hand.dealer,
+        mask_cards(hand._masks[player]),  # hand
+        hand.just_taken if hand.turn == player else None,
+        tuple(hand._pile),
+        hand.stock_count,
+        hand.card_count(other),
+        mask_cards(hand._known[other]),  # opponent_known
+        tuple(hand._seen[player]),  # history
+        hand.knock_limit,
+        hand.rules,
+        hand.upcard_closed,
+        hand.result,
+        mask_cards(hand._masks[other]) if shown else None,  # opponent_hand
+        knock_melds,
+        scores,
+        hands_won,
+        number,
+    )
+
+
+def _seen_as(event: Event, player: int, over: bool) -> Event:
+    """``event`` as ``player`` sees it: a hidden card is left out (only in the kinds
+    of :data:`_HIDDEN_CARD_KINDS`; a knock's discard shows once the hand is over)."""
+    if event.kind == "stock":
+        visible = event.player == player
+    elif event.kind == "knock":
+        visible = event.player == player or over
+    else:
+        return event
+    return event if visible else Event(event.player, event.kind)
+
+
 _HIDDEN_CARD_KINDS = frozenset({"stock", "knock"})
 _CHECKS: dict[type, Callable[[Hand, int, Any], str | None]] = {
     Pass: Hand._pass_refusal,

@@ -12,7 +12,7 @@ from typing import Any
 from gin.engine.actions import Action
 from gin.engine.cards import Card
 from gin.engine.errors import IllegalAction, MalformedInput
-from gin.engine.hand import Hand
+from gin.engine.hand import Hand, observe
 from gin.engine.observation import HandResult, Observation, Phase
 from gin.engine.rules import STANDARD, Ruleset
 from gin.engine.scoring import MatchTotals, match_totals, match_winner
@@ -83,7 +83,8 @@ class Match:
     def observation(self, player: int) -> Observation:
         if self.hand is None:
             raise IllegalAction("no hand has been dealt")
-        return self.hand._observation(
+        return observe(
+            self.hand,
             player,
             (self.scores[0], self.scores[1]),
             (self.hands_won[0], self.hands_won[1]),

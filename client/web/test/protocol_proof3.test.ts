@@ -6,7 +6,7 @@ import { test } from "node:test";
 
 import { sha256 } from "@noble/hashes/sha2.js";
 
-import { ascii, concat, toHex } from "../src/protocol/bytes.ts";
+import { bytesToHex, concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import * as d from "../src/protocol/deck3.ts";
 import * as g from "../src/protocol/group3.ts";
 import * as sp from "../src/protocol/shuffle_proof3.ts";
@@ -23,27 +23,27 @@ const VECTORS = {
 
 const first = d.SeedMaterial.fromSeed(range(0, 32));
 const second = d.SeedMaterial.fromSeed(range(32, 64));
-const ctx = d.context(ascii("vector-match"), 1);
+const ctx = d.context(utf8ToBytes("vector-match"), 1);
 const m1 = d.buildMessage1(first);
 const [m2, proof] = d.buildMessage2(second, m1, ctx);
 
 test("the same points, messages and proof bytes as gin/", () => {
   assert.equal(g.cardPoints()[0]!.toHex(), VECTORS.card0);
   assert.equal(g.generatorH().toHex(), VECTORS.h);
-  assert.equal(toHex(m1[0]!), VECTORS.m1_0);
-  assert.equal(toHex(m2[0]!), VECTORS.m2_0);
+  assert.equal(bytesToHex(m1[0]!), VECTORS.m1_0);
+  assert.equal(bytesToHex(m2[0]!), VECTORS.m2_0);
   const m3 = d.buildMessage3(first, m2);
-  assert.equal(toHex(m3[0]!), VECTORS.m3_0);
+  assert.equal(bytesToHex(m3[0]!), VECTORS.m3_0);
   const raw = sp.proofToBytes(proof);
   assert.equal(raw.length, 6784);
-  assert.equal(toHex(sha256(raw)), VECTORS.proofSha256);
+  assert.equal(bytesToHex(sha256(raw)), VECTORS.proofSha256);
   const deck = d.deckOrder(first.permutation, second.permutation);
   for (const k of [0, 17, 51]) assert.equal(d.openCard(m3, k, first.positionKeys[k]!, second.positionKeys[k]!), deck[k]);
 });
 
 test("an honest proof verifies from its bytes; another hand's does not", () => {
   assert.equal(sp.verify(ctx, m1, m2, sp.proofFromBytes(sp.proofToBytes(proof))), null);
-  assert.notEqual(sp.verify(d.context(ascii("vector-match"), 2), m1, m2, proof), null);
+  assert.notEqual(sp.verify(d.context(utf8ToBytes("vector-match"), 2), m1, m2, proof), null);
 });
 
 test("a duplicating message 2 is never proven", () => {
@@ -53,8 +53,8 @@ test("a duplicating message 2 is never proven", () => {
   assert.throws(() => sp.prove(ctx, m1, cheat, source, second.positionKeys, second.nonceKey), /permutation/);
   const forged = sp.prove(ctx, m1, cheat, second.permutation, second.positionKeys, second.nonceKey);
   // The same cheating message and forged proof, byte for byte, as gin/'s test builds and rejects.
-  assert.equal(toHex(sha256(concat(...cheat))), "7f8c9c392e24d35a40c17a18d67279bdf725c9cf5fbacfc5703c9b7ab0390043");
-  assert.equal(toHex(sha256(sp.proofToBytes(forged))), "64b8bc5c20ff2c8a58838222907e8bf6ec7c8a9d8edd7937721372519098aa13");
+  assert.equal(bytesToHex(sha256(concatBytes(...cheat))), "7f8c9c392e24d35a40c17a18d67279bdf725c9cf5fbacfc5703c9b7ab0390043");
+  assert.equal(bytesToHex(sha256(sp.proofToBytes(forged))), "64b8bc5c20ff2c8a58838222907e8bf6ec7c8a9d8edd7937721372519098aa13");
   assert.notEqual(sp.verify(ctx, m1, cheat, forged), null);
 });
 

@@ -2,7 +2,8 @@
 
 import { sha512 } from "@noble/hashes/sha2.js";
 
-import { ascii, concat, u32be } from "./bytes.ts";
+import { concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
+import { u32be } from "./bytes.ts";
 import { derivePermutation, deckOrder } from "./fairdeal.ts";
 import * as g from "./group3.ts";
 import * as sp from "./shuffle_proof3.ts";
@@ -10,7 +11,7 @@ import * as sp from "./shuffle_proof3.ts";
 export const DECK_SIZE = g.CARDS;
 
 export function deriveScalar(label: Uint8Array, seed: Uint8Array): bigint {
-  const prefix = concat(g.DOMAIN, Uint8Array.of(0), label, Uint8Array.of(0), seed);
+  const prefix = concatBytes(g.DOMAIN, Uint8Array.of(0), label, Uint8Array.of(0), seed);
   for (let counter = 0; ; counter++) {
     const value = g.hashToScalar(prefix, u32be(counter));
     if (value !== 0n) return value;
@@ -27,14 +28,14 @@ export class SeedMaterial {
   ) {}
 
   static fromSeed(seed: Uint8Array): SeedMaterial {
-    return new SeedMaterial(seed, derivePermutation(seed), deriveScalar(ascii("deck-key"), seed),
-      Array.from({ length: DECK_SIZE }, (_, k) => deriveScalar(concat(ascii("position-key"), Uint8Array.of(k)), seed)),
-      sha512(concat(g.DOMAIN, ascii("\0shuffle-nonce-key\0"), seed)));
+    return new SeedMaterial(seed, derivePermutation(seed), deriveScalar(utf8ToBytes("deck-key"), seed),
+      Array.from({ length: DECK_SIZE }, (_, k) => deriveScalar(concatBytes(utf8ToBytes("position-key"), Uint8Array.of(k)), seed)),
+      sha512(concatBytes(g.DOMAIN, utf8ToBytes("\0shuffle-nonce-key\0"), seed)));
   }
 }
 
 export function context(matchId: Uint8Array, handNumber: number): Uint8Array {
-  return concat(Uint8Array.of(matchId.length >> 8, matchId.length & 0xff), matchId, u32be(handNumber));
+  return concatBytes(Uint8Array.of(matchId.length >> 8, matchId.length & 0xff), matchId, u32be(handNumber));
 }
 
 export function buildMessage1(first: SeedMaterial): Uint8Array[] {

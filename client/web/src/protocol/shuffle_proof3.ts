@@ -11,10 +11,11 @@
 import { sha512 } from "@noble/hashes/sha2.js";
 
 import { MalformedInput } from "../engine/errors.ts";
-import { ascii, concat, u16be } from "./bytes.ts";
+import { concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
+import { u16be } from "./bytes.ts";
 import * as g from "./group3.ts";
 
-const tag = (label: string): Uint8Array => concat(g.DOMAIN, Uint8Array.of(0), ascii(label), Uint8Array.of(0));
+const tag = (label: string): Uint8Array => concatBytes(g.DOMAIN, Uint8Array.of(0), utf8ToBytes(label), Uint8Array.of(0));
 
 /** Bytes that are not a shuffle proof of the expected shape. */
 export class ProofMalformed extends MalformedInput {}
@@ -22,13 +23,13 @@ export class ProofMalformed extends MalformedInput {}
 export function statementHash(context: Uint8Array, inputs: Uint8Array[], outputs: Uint8Array[]): Uint8Array {
   const n = inputs.length;
   if (outputs.length !== n || n < 1 || n > 255) throw new MalformedInput("inputs and outputs must be 1..255 points each");
-  return sha512(concat(tag("shuffle/statement"), u16be(context.length), context, Uint8Array.of(n), ...inputs, ...outputs));
+  return sha512(concatBytes(tag("shuffle/statement"), u16be(context.length), context, Uint8Array.of(n), ...inputs, ...outputs));
 }
 
-const uHash = (hStmt: Uint8Array, k: Uint8Array): Uint8Array => sha512(concat(tag("shuffle/u"), hStmt, k));
+const uHash = (hStmt: Uint8Array, k: Uint8Array): Uint8Array => sha512(concatBytes(tag("shuffle/u"), hStmt, k));
 
 export function challenges(hU: Uint8Array, n: number): bigint[] {
-  const prefix = concat(tag("shuffle/u-i"), hU);
+  const prefix = concatBytes(tag("shuffle/u-i"), hU);
   return Array.from({ length: n }, (_, i) => g.hashToScalar(prefix, u16be(i)));
 }
 
@@ -37,7 +38,7 @@ function challenge(hU: Uint8Array, chain: Uint8Array[], chainT: Uint8Array[], tS
 }
 
 function nonce(key: Uint8Array, hStmt: Uint8Array, kind: string, index: number): bigint {
-  const prefix = concat(tag("shuffle/nonce"), key, hStmt, ascii(kind));
+  const prefix = concatBytes(tag("shuffle/nonce"), key, hStmt, utf8ToBytes(kind));
   for (let i = index; ; i += 1 << 16) {
     const idx = new Uint8Array(4);
     new DataView(idx.buffer).setUint32(0, i);
@@ -58,7 +59,7 @@ export interface ShuffleProof {
 }
 
 export function proofToBytes(p: ShuffleProof): Uint8Array {
-  return concat(p.k, ...p.chain, ...p.chainT, p.tSum, p.tEnd, ...[...p.sV, ...p.sR, p.sEnd].map(g.scalarToBytes));
+  return concatBytes(p.k, ...p.chain, ...p.chainT, p.tSum, p.tEnd, ...[...p.sV, ...p.sR, p.sEnd].map(g.scalarToBytes));
 }
 
 /** Parse; ProofMalformed for a wrong length, an invalid or identity point, a scalar ≥ L. */
@@ -150,7 +151,7 @@ export function verify(context: Uint8Array, inputs: Uint8Array[], outputs: Uint8
   const e = challenge(hU, proof.chain, proof.chainT, proof.tSum, proof.tEnd);
   if (e === 0n) return "the challenge is zero";
   // Batch weights: from the whole transcript, so nobody chooses them.
-  const seed = sha512(concat(tag("shuffle/batch"), hU, proofToBytes(proof)));
+  const seed = sha512(concatBytes(tag("shuffle/batch"), hU, proofToBytes(proof)));
   const beta = Array.from({ length: n }, (_, j) => g.hashToScalar(seed, u16be(j)));
   const gamma = g.hashToScalar(seed, u16be(0xffff));
   const productU = u.reduce((acc, x) => g.mod(acc * x), 1n);
