@@ -193,6 +193,9 @@ class Game:
     The opponent deals the first hand, so the human is offered the first upcard.
     """
 
+    #: The hint is offered (against the computer: online neither player has one).
+    hints = True
+
     def __init__(
         self,
         rules: Ruleset,
@@ -380,6 +383,8 @@ class OnlineGame:
 
     opponent_to_move = False  # never computed here: the friend's moves arrive
     vs = "friend"
+    #: No hint against a person: the friend has none either, and could not know of one.
+    hints = False
 
     def __init__(self, match: OnlineMatch) -> None:
         self.online = match
@@ -411,7 +416,7 @@ class OnlineGame:
         return knock_counts(self.observation(), self.legal()) if self.dealt else {}
 
     def hint(self) -> HintView:
-        return hint_for(self.observation(), self.legal())
+        raise IllegalAction("there is no hint in an online match")
 
     @property
     def totals(self) -> MatchTotals | None:

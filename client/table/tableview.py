@@ -197,6 +197,7 @@ class TableView(App[None]):
         online = isinstance(self.game, OnlineGame)
         state.display = online
         self.query_one("#computer-settings").display = not online
+        self.query_one("#btn-hint", Button).display = not online  # no hint against a person
         if online:
             state.update("\n".join(x for x in (f"Online: {self.online_state}", self.verified)
                                    if x))

@@ -24,6 +24,8 @@ if TYPE_CHECKING:  # the online session's modules load only for online play
 
 THEM = "The computer"
 FRIEND = "Your friend"  # the opponent in an online match
+#: What h says online (How to play gives the rule): the board says the same.
+NO_HINT_ONLINE = "No hint in an online match: neither you nor your friend has one."
 
 
 def prompt(obs: Observation, can_knock: bool, them: str = THEM) -> str:
@@ -295,7 +297,8 @@ hand or the stock, and the same position always gets the same move.
 
 When its melds can be laid out more than one way, the computer lays down the one
 that leaves you fewest lay-offs. **Hint** shows what Hard would do in your place,
-and why.
+and why. It is there against the computer only: in an online match neither you nor
+your friend has a hint, so nobody plays with the computer's help.
 
 ## A fair shuffle, online
 
@@ -311,7 +314,8 @@ hand again later.
 
 ## Keys
 
-Press **f** to show or hide the side panel, **?** for every key, **h** for a hint.
+Press **f** to show or hide the side panel, **?** for every key, **h** for a hint
+(against the computer).
 """
 
 

@@ -237,6 +237,10 @@ def test_online_the_local_choices_are_hidden_and_the_connection_is_always_shown(
         assert page.state() == state
     # Whose move: the host is not the first dealer here, so the upcard is offered to it.
     assert page.text("#net-turn") == "Your move"
+    # No hint against a person (issue 21 item 16): no button, and h says why.
+    assert not page.page.is_visible("#btn-hint")
+    page.page.keyboard.press("h")
+    assert page.text("#prompt") == table_words.NO_HINT_ONLINE
     page.page.click("#btn-pass")
     page.page.wait_for_function("() => document.querySelector('#net-turn').textContent !== ''")
     assert page.text("#net-turn") in ("Your move", "Your friend's move")

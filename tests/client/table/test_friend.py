@@ -153,6 +153,11 @@ async def test_host_shows_the_link_and_state_then_plays_a_verified_hand(
             # The friend's arrival deals the first hand and closes the link screen.
             await until(pilot, lambda: not isinstance(app.screen, InviteScreen))
             await until(pilot, lambda: "Online: connected" in table_text(app, "#online"))
+            # No hint against a person (issue 21 item 16): no button, and h says why.
+            await until(pilot, lambda: isinstance(app.game, OnlineGame) and app.game.dealt)
+            assert not app.screen_stack[0].query_one("#btn-hint").display
+            await pilot.press("h")
+            await until(pilot, lambda: table_text(app, "#prompt") == words.NO_HINT_ONLINE)
             await play_until_verified(pilot, app)
             assert "Hand 1: deck verified" in table_text(app, "#online")
             assert list((tmp_path / "host" / store.RECORDS_DIR).glob("*-001.json"))

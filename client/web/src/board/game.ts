@@ -149,6 +149,7 @@ export class Game implements Play {
   // -- reading --------------------------------------------------------------------
 
   readonly rulesOnOffer = null;
+  readonly hints = true;
 
   get rules(): Ruleset {
     return this.match.rules;

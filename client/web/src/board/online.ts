@@ -138,11 +138,11 @@ export class OnlineGame implements Play {
     return "that move is not allowed now";
   }
 
+  /** No hint against a person: the friend has none either, and could not know of one. */
+  readonly hints = false;
+
   hint(): HintView {
-    const legal = this.legal();
-    if (!legal.length || this.obs === null) throw new IllegalAction("it is not your turn");
-    const hint = players.hint(this.obs, legal);
-    return { action: hint.action, reason: hint.reason };
+    throw new IllegalAction("there is no hint in an online match");
   }
 
   play(action: Action): void {

@@ -15,6 +15,8 @@ import type { MatchTotals } from "../engine/scoring.ts";
 import type { Connection, FailureView, PeerView } from "../online/api.ts";
 
 export const THEM = "The computer";
+/** What h says online (How to play gives the rule): the terminal says the same. */
+export const NO_HINT_ONLINE = "No hint in an online match: neither you nor your friend has one.";
 
 /** The other player as a column heading or after a score: "Computer", "Friend". */
 export function shortName(them: string): string {
@@ -259,7 +261,9 @@ export function howToPlay(rules: Ruleset): HelpSection[] {
           + "you might hold, settles the knock against each, and knocks when that is worth more "
           + "than waiting a round.",
         "When its melds can be laid out more than one way, the computer lays down the one that "
-          + "leaves you fewest lay-offs. Hint shows what Hard would do in your place, and why.",
+          + "leaves you fewest lay-offs. Hint shows what Hard would do in your place, and why. It is "
+          + "there against the computer only: in an online match neither you nor your friend has a "
+          + "hint, so nobody plays with the computer's help.",
       ],
     },
     {
@@ -304,7 +308,7 @@ export const KEYS: [string, string][] = [
   ["k", "knock or gin (asks, showing the count)"],
   ["l", "lay off after the computer knocks"],
   ["Enter or space", "next hand, when a hand is over"],
-  ["h", "hint: Hard's move and why"],
+  ["h", "hint: Hard's move and why (against the computer)"],
   ["v", "the whole discard pile"],
   ["g", "group my sets and runs on / off"],
   ["1 2 3", "easy, normal, hard"],
