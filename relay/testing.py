@@ -139,10 +139,14 @@ async def close_of(client: WireClient) -> tuple[int, str]:
         return exc.rcvd.code, exc.rcvd.reason
 
 
-async def http_get(relay: Listening, path: str) -> tuple[int, dict[str, str], bytes]:
-    """A plain HTTP/1.1 GET, as a browser or a metrics scraper would send it."""
+async def http_get(relay: Listening, path: str, **headers: str
+                   ) -> tuple[int, dict[str, str], bytes]:
+    """A plain HTTP/1.1 GET, as a browser or a metrics scraper would send it;
+    ``headers`` adds some (``Accept_Encoding="gzip"``: the underscore is a dash)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", relay.port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: test\r\n\r\n".encode())
+    extra = "".join(f"{name.replace('_', '-')}: {value}\r\n" for name, value in headers.items())
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: test\r\n{extra}\r\n"
+                 .encode())
     async with asyncio.timeout(2):
         raw = await reader.read()
     writer.close()
