@@ -9,12 +9,14 @@ invite link (``/j/ROOM``) opens the same page, so its assets are served under
 ``/j/`` too (``/j/board.js`` is ``/board.js``: no room id is that short). The
 relay only reads these bytes: it never imports the game.
 
-Each file is also gzipped once, when the relay starts (Python's own gzip, level 9,
-no time stamp: the same bytes every start; no brotli, which would be a new
-dependency, nor a build step that writes a second copy of each file). A browser that
-accepts gzip gets it (``Content-Encoding: gzip``), anyone else the file itself;
-both carry ``Vary: Accept-Encoding`` for caches. ``/version`` gives the SHA-256 of
-the files themselves, as built, whichever encoding they travel in.
+Each file is also gzipped once, the first time a browser that accepts gzip asks for
+it, and kept (Python's own gzip, level 9, no time stamp: the same bytes every time;
+no brotli, which would be a new dependency, nor a build step that writes a second
+copy of each file; not at start, which would delay the relay's port opening by
+the 20 ms it takes). A browser that accepts gzip gets it (``Content-Encoding:
+gzip``), anyone else the file itself; both carry ``Vary: Accept-Encoding``.
+``/version`` gives the SHA-256 of the files themselves, as built, whichever encoding
+they travel in.
 """
 
 from __future__ import annotations
@@ -80,10 +82,10 @@ def accepts_gzip(accept_encoding: str) -> bool:
 @dataclass(frozen=True)
 class Board:
     """The built files in memory, by URL path (``/`` is ``index.html``), and each one
-    gzipped (where that is smaller)."""
+    gzipped once it was first asked for that way (None where gzip is no smaller)."""
 
     files: dict[str, tuple[bytes, str]]
-    gzipped: dict[str, bytes] = field(default_factory=dict)
+    gzipped: dict[str, bytes | None] = field(default_factory=dict)
 
     @property
     def built(self) -> bool:
@@ -117,10 +119,14 @@ class Board:
 
     def _file(self, path: str, accept_encoding: str) -> Response:
         body, content_type = self.files[path]
-        packed = self.gzipped.get(path)
-        if packed is not None and accepts_gzip(accept_encoding):
-            return self._ok(packed, content_type, ("Content-Encoding", "gzip"),
-                            ("Vary", "Accept-Encoding"))
+        if accepts_gzip(accept_encoding):
+            if path not in self.gzipped:
+                packed = compressed(body)
+                self.gzipped[path] = packed if len(packed) < len(body) else None
+            packed_body = self.gzipped[path]
+            if packed_body is not None:
+                return self._ok(packed_body, content_type, ("Content-Encoding", "gzip"),
+                                ("Vary", "Accept-Encoding"))
         return self._ok(body, content_type, ("Vary", "Accept-Encoding"))
 
     @staticmethod
@@ -160,6 +166,4 @@ def load_board(directory: Path | None = None) -> Board:
         files["/"] = files["/index.html"]
     else:
         files.clear()
-    gzipped = {path: packed for path, (body, _) in files.items()
-               if len(packed := compressed(body)) < len(body)}
-    return Board(files, gzipped)
+    return Board(files)

@@ -114,4 +114,4 @@ def test_a_record_is_printed_as_plain_text(record: HandRecord, tmp_path: Path,
     assert main(["audit", path]) == 2
     captured = capsys.readouterr()
     assert "\x1b" not in captured.err and "\x07" not in captured.err
-    assert "ruleset name" in captured.err
+    assert "the rules' name must be" in captured.err

@@ -201,13 +201,13 @@ async def test_join_with_a_pasted_link_from_the_table(relay: Relay, tmp_path: Pa
             assert "Your friend" in str(app.screen_stack[0].query_one("#opponent-label")
                                         .render())
             await play_until_verified(pilot, app)
-            # Hint still works: from the strongest computer, not from the network.
+            # No hint against a person (issue 21 item 16), in the next hand as in the first.
             await until(pilot, lambda: isinstance(app.screen, HandOverScreen))
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.game, OnlineGame)
                         and app.game.observation().hand_number == 2 and bool(app.game.legal()))
             await pilot.press("h")
-            await until(pilot, lambda: table_text(app, "#prompt").startswith("Hint:"))
+            await until(pilot, lambda: table_text(app, "#prompt") == words.NO_HINT_ONLINE)
     finally:
         await stop(friend)
 
