@@ -146,7 +146,7 @@ def describe(event: Event, me: int, them: str = THEM, laid_off: Sequence[Card] =
         "biggin": f"{them} laid down big gin.",
         "layoff": f"{them} laid off {laid} onto your melds." if laid
         else f"{them} had nothing to lay off.",
-        "dead": "The stock is down to two cards: the hand is dead.",
+        "dead": "The stock has run down: the hand is dead.",
     }[event.kind]
 
 
@@ -172,8 +172,9 @@ def explain_result(obs: Observation, them: str = THEM) -> str:
     if result is None:
         return ""
     if result.kind == "dead" or result.outcome is None:
-        return ("Dead hand: a discard left two cards in the stock and nobody knocked. "
-                "Nobody scores, and the same dealer deals again.")
+        left = obs.rules.dead_stock
+        return (f"Dead hand: a discard left {left} card{'s' * (left != 1)} in the stock and "
+                "nobody knocked. Nobody scores, and the same dealer deals again.")
     out = result.outcome
     me = obs.player
     knocker, winner = _who(result.knocker, me, them), _who(result.winner, me, them)

@@ -105,7 +105,10 @@ async def test_gin_host_with_its_embedded_relay(tmp_path: Path) -> None:
     link = await read_link(host)
     invite = parse_invite(link)
     assert invite.relay.host == "127.0.0.1" and invite.relay.port
-    guest = await lobby.join(invite, Storage(tmp_path / "guest"))
+    # The guest leaves soon after the match (linger 0.2 s, not 3): the host then
+    # leaves at once instead of lingering for it.
+    guest = await lobby.join(invite, Storage(tmp_path / "guest"),
+                             peer.OnlineSettings(linger=0.2))
     async with asyncio.timeout(TIMEOUT):
         await asyncio.gather(guest.run(), peer.play_bot(
             guest, players.get("easy", random.Random(1))))

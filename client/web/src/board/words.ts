@@ -84,7 +84,7 @@ export function describe(event: Event, me: number, them = THEM, laidOff: readonl
     case "layoff": return laidOff.length
       ? `${them} laid off ${laidOff.map((c) => c.glyph).join(" ")} onto your melds.`
       : `${them} had nothing to lay off.`;
-    default: return "The stock is down to two cards: the hand is dead.";
+    default: return "The stock has run down: the hand is dead.";
   }
 }
 
@@ -108,8 +108,9 @@ export function explainResult(obs: Observation, them = THEM): string {
   if (result === null) return "";
   const out = result.outcome;
   if (result.kind === "dead" || out === null) {
-    return "Dead hand: a discard left two cards in the stock and nobody knocked. "
-      + "Nobody scores, and the same dealer deals again.";
+    const left = obs.rules.deadStock;
+    return `Dead hand: a discard left ${left} card${left === 1 ? "" : "s"} in the stock and `
+      + "nobody knocked. Nobody scores, and the same dealer deals again.";
   }
   const me = obs.player;
   const rules = obs.rules;
