@@ -172,8 +172,8 @@ def explain_result(obs: Observation, them: str = THEM) -> str:
     if result is None:
         return ""
     if result.kind == "dead" or result.outcome is None:
-        left = obs.rules.dead_stock
-        return (f"Dead hand: a discard left {left} card{'s' * (left != 1)} in the stock and "
+        stock = obs.rules.dead_stock
+        return (f"Dead hand: a discard left {stock} card{'s' * (stock != 1)} in the stock and "
                 "nobody knocked. Nobody scores, and the same dealer deals again.")
     out = result.outcome
     me = obs.player
