@@ -1,6 +1,6 @@
 /**
  * The board's controller: every game decision outside the page (the browser twin
- * of client/game.py's Game).
+ * of client/table/controller.py's Game).
  *
  * A {@link Game} holds the {@link Match}, shuffles each deck with its own random
  * stream, asks the computer for its moves, applies the player's actions and saves

@@ -2,7 +2,7 @@
  * The online peer on the page's thread: {@link Online} and {@link OnlinePeer} of
  * api.ts. It holds the relay's websocket (relay.ts), the timers and the browser's
  * storage (store.ts); the session itself runs in a Web Worker (worker.ts, core.ts)
- * so the deck's crypto never freezes the page. The twin of client/online.py.
+ * so the deck's crypto never freezes the page. The twin of client/net/peer.py.
  *
  * Write-ahead (protocol.md §5.4, §11.2): the session's state is stored before the
  * frames it produced are sent. When storage refuses, nothing more is sent (re-sends

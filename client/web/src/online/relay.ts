@@ -1,6 +1,6 @@
 /**
  * One seat in one room of a gin relay, over the browser's WebSocket: the twin of
- * client/transport.py (docs/running-a-relay.md is the protocol).
+ * client/net/transport.py (docs/running-a-relay.md is the protocol).
  *
  * The host's client asks `/new` for a room, the guest's `/j/ROOM?seat=1`; both
  * present a random seat token and, once they have it, the relay's seat ticket, so
@@ -131,7 +131,7 @@ type Welcome = { readonly [F in "type" | (typeof WELCOME_FIELDS)[number]]?: unkn
 
 const TICKET = /^[A-Za-z0-9_-]{32}$/;
 const OPEN = 1;
-// Below the relay's flood limit, as the terminal paces (client/transport.py's pace_for):
+// Below the relay's flood limit, as the terminal paces (client/net/transport.py's pace_for):
 // a share of the rate and burst its welcome states, or these (under a default relay's
 // 20 frames/s, bursts of 100) when it states none.
 const SEND_RATE = 15;
