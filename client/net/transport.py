@@ -52,6 +52,7 @@ from client.net.relay_events import (
     TransportError,
     WaitingForPeer,
 )
+from relay.wire import Close
 
 # Close codes after which reconnecting cannot help (the relay's table in
 # docs/running-a-relay.md); every other code, and any network failure, is retried.
@@ -61,6 +62,9 @@ FINAL_CLOSE_CODES = frozenset(
     {1000, 1002, 1003, 1007, 1008, 1009, 1010, 4000, 4400, 4404, 4410}
 )
 TICKET_PATTERN = re.compile(r"[A-Za-z0-9_-]{32}")
+#: Why the relay closed with Close.SUPERSEDED (4000): a newer connection took this seat
+#: with this side's token, which only a copy of this side's saved match holds.
+SUPERSEDED_REASON = "this match was opened elsewhere (another gin with the same save)"
 
 
 def is_final(code: int | None) -> bool:
@@ -440,6 +444,8 @@ class RelayTransport:
         self._inbox.force(status)
 
     def _finish(self, code: int | None, reason: str) -> None:
+        if code == Close.SUPERSEDED:  # not the relay's doing, whatever words it closed with
+            reason = SUPERSEDED_REASON
         if self._closed is None:
             self._closed = Closed(code, reason)
             self._ws = None

@@ -187,7 +187,9 @@ export class FriendPanel {
 
   private confirmLeave(): void {
     const view = this.game.view;
-    const question = view.over || view.failure !== null
+    const question = view.failure?.kind === "OpenedElsewhere"
+      ? "Close this match here? It goes on in the other tab or window, which keeps it."
+      : view.over || view.failure !== null
       ? "Close this online match? It is forgotten in this browser (download the records you want first)."
       : "Leave the online match? Your friend is told, and the match cannot be continued.";
     openDialog("Leave", [p(question)], [{ label: "Cancel" }, { label: "Leave", primary: true, run: this.leave }]);
