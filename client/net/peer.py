@@ -59,6 +59,7 @@ from gin.protocol.session_events import (
     RulesDeclined,
     SessionEvent,
 )
+from relay.wire import Close
 
 
 class Link(Enum):
@@ -93,7 +94,10 @@ class ConnectionFailed(Failure):
 
 def connection_fault(closed: Closed) -> str:
     """Who ended the connection for good: the relay when it closed with a code; when
-    it could not be reached again, the relay may be down or this computer's network."""
+    it could not be reached again, the relay may be down or this computer's network;
+    nobody when this match was opened elsewhere with the same save (Close.SUPERSEDED)."""
+    if closed.code == Close.SUPERSEDED:
+        return "nobody"
     return "relay" if closed.code is not None else "relay or this computer's network"
 
 

@@ -54,6 +54,10 @@ from client.net.relay_events import (
 from relay.roomid import TICKET_PATTERN
 from relay.wire import FINAL_CLOSE_CODES, WELCOMES, Close, Control
 
+#: Why the relay closed with Close.SUPERSEDED (4000): a newer connection took this seat
+#: with this side's token, which only a copy of this side's saved match holds.
+SUPERSEDED_REASON = "this match was opened elsewhere (another gin with the same save)"
+
 
 def is_final(code: int | None) -> bool:
     return code in FINAL_CLOSE_CODES
@@ -432,6 +436,8 @@ class RelayTransport:
         self._inbox.force(status)
 
     def _finish(self, code: int | None, reason: str) -> None:
+        if code == Close.SUPERSEDED:  # not the relay's doing, whatever words it closed with
+            reason = SUPERSEDED_REASON
         if self._closed is None:
             self._closed = Closed(code, reason)
             self._ws = None

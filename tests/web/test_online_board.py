@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import unicodedata
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -283,6 +284,26 @@ def test_a_failure_is_shown_as_plain_text_naming_what_failed_and_who(
     assert page.text("#prompt") == "Cheating detected. No more moves are played."
     page.page.screenshot(path=str(artifacts / "online-failure-360x640.png"))
     assert not page.page.is_visible("#btn-take") and not page.page.is_visible("#btn-pass")
+
+
+def test_a_friends_abort_is_shown_without_bidi_or_control_characters(open_page: Any) -> None:
+    """Issue 19: a peer's abort text reached the page with its right-to-left override
+    and controls; the page now removes them as the terminal does (client/text.py)."""
+    page = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True})
+    page.wait_state("playing")
+    said = "I \u202eniw\u202c, \u2066you\u2069 cheated\x1b[2J\x07\u200f\u0085 bye"
+    reason = f"the host ended the match (left), saying: {said}"
+    page.fake("peer.fail({kind: 'PeerAborted', who: 'nobody\u200e', field: 'abort\x00', "
+              f"reason: {json.dumps(reason)}, proven: false}});")
+    page.wait_state("failed")
+    assert page.text("#dialog-title") == "Your friend left the match"
+    body = page.page.text_content("#dialog-body")
+    assert body is not None
+    assert "saying: I niw, you cheated[2J bye" in body
+    assert "What failed: abort." in body and "At fault: nobody." in body
+    unsafe = [c for c in body if unicodedata.category(c) in ("Cc", "Cf", "Cs")]
+    assert unsafe == [], [hex(ord(c)) for c in unsafe]
+    page.check_clean()
 
 
 def test_a_finished_matchs_link_says_so(open_page: Any) -> None:

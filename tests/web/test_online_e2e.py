@@ -125,8 +125,10 @@ class Terminal:
 class Page:
     """One Chromium page of the board, with what it logged."""
 
-    def __init__(self, browser: Any) -> None:
-        self.context = browser.new_context()
+    def __init__(self, browser: Any, tab_of: Page | None = None) -> None:
+        """A page in a browser of its own, or ``tab_of``: another tab of that page's."""
+        self.owns_context = tab_of is None
+        self.context = browser.new_context() if tab_of is None else tab_of.context
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
@@ -180,7 +182,8 @@ class Page:
         assert errors == [], errors
 
     def close(self) -> None:
-        self.context.close()
+        if self.owns_context:
+            self.context.close()
 
 
 @pytest.fixture
@@ -395,6 +398,39 @@ def test_a_frame_altered_on_its_way_ends_the_match_blaming_the_peer_or_the_relay
     text = guest.page.inner_text("body")
     assert "host or the relay" in text, text[-2000:]
     assert "forfeit" not in text.lower() or "nobody forfeits" in text.lower()
+
+
+def test_a_second_tab_of_the_match_is_named_so_and_blames_nobody(
+    relay: RelayProcess, browser: Any, pages: list[Page]
+) -> None:
+    """Issue 19: opening the match in a second tab made the first say "At fault: the
+    relay". The second tab takes the seat with this browser's token (the relay closes
+    the older connection, 4000); the first says the match was opened in another tab."""
+    pages.append(first := Page(browser))
+    link = host_in_browser(first, relay, 100)
+    first.wait_state("waiting")
+    first.page.keyboard.press("Escape")  # the invite window
+    pages.append(second := Page(browser, tab_of=first))
+    second.page.goto(link)
+    assert first.wait_state("failed", timeout=30_000) == "failed"
+    first.page.wait_for_selector("dialog[open]")
+    assert first.page.inner_text("#dialog-title") == "This match was opened in another tab"
+    body = first.page.inner_text("#dialog-body")
+    assert "opened in another tab or window of this browser" in body
+    assert "At fault: nobody." in body and "relay" not in body, body
+    # The second tab holds the seat and keeps the match; closing the first forgets nothing.
+    second.page.wait_for_selector("#net-connection[data-connection=waiting]", timeout=30_000)
+    assert second.state() == "waiting"
+    first.page.keyboard.press("Escape")
+    first.page.click("#btn-leave")
+    first.page.click("#dialog-buttons button:has-text('Leave')")
+    assert second.entry(link)["state"] is not None
+    time_left = time.monotonic() + 3
+    while time.monotonic() < time_left:  # the relay does not close the second tab
+        assert second.page.get_attribute("#net-connection", "data-connection") == "waiting"
+        time.sleep(0.2)
+    first.check_clean()
+    second.check_clean()
 
 
 def test_behind_a_path_prefix_the_link_opens_the_board_which_joins_and_plays(

@@ -17,6 +17,7 @@ import { decodeSecret, encodeSecret, formatInvite, InvalidLink, linkIdHex, parse
 import { createOnline, type PeerWorker } from "../src/online/peer.ts";
 import { backoff, paceFor, RelayClient, type RelayEvent, type SocketLike, type Timers } from "../src/online/relay.ts";
 import { decodeState, encodeState, toBase64 } from "../src/online/state_codec.ts";
+import { failureLines, failureTitle } from "../src/board/words.ts";
 
 const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i);
 const SECRET_TEXT = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
@@ -501,6 +502,39 @@ test("a finished match keeps no secrets, and its link says it is over", async ()
   assert.equal(told.view?.over, true);
   assert.match(JSON.stringify(told.notices), /is over/);
   assert.deepEqual(again.online.stored(), []);
+});
+
+test("a second tab of the match takes the seat: the first names it, blames nobody, and keeps the match", async () => {
+  const first = world();
+  const link = `http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`;
+  const peer = first.online.join(link);
+  const seen = watch(peer);
+  await settle();
+  first.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
+  await settle();
+  // Another tab: the same storage, so the same seat token; the relay closes the older.
+  const second = world(first.storage);
+  second.online.join(link);
+  await settle();
+  const token = (url: string): string => /token=([0-9a-f]{32})/.exec(url)![1]!;
+  assert.equal(token(second.sockets[0]!.url), token(first.sockets[0]!.url));
+  first.sockets[0]!.drop(4000, "replaced by a newer connection for this seat");
+  await settle();
+  first.timers.advance(60_000);
+  await settle();
+  assert.equal(first.sockets.length, 1); // no reconnecting: that would take the seat back
+  assert.equal(seen.view?.connection, "closed");
+  const failure = seen.view!.failure!;
+  assert.equal(failure.kind, "OpenedElsewhere");
+  assert.equal(failure.who, "nobody");
+  assert.equal(failure.reason, "This match was opened in another tab or window of this browser, which plays it now: "
+    + "this page stops here (close it, and go on in the other).");
+  assert.doesNotMatch(failure.reason, /relay/);
+  assert.equal(failureTitle(failure), "This match was opened in another tab");
+  assert.deepEqual(failureLines(failure).at(-1), "At fault: nobody.");
+  // Closing this page's match leaves the other tab's stored match alone.
+  peer.leave();
+  assert.notEqual(first.storage.getItem(`gin-online:${linkIdHex(SECRET)}`), null);
 });
 
 test("leaving closes the seat for good (code 1000) and forgets the match", async () => {

@@ -503,6 +503,7 @@ async def test_hands_that_could_not_be_recorded_are_counted_and_fail_the_bot(
 
 def test_a_connection_ended_names_the_relay_only_when_it_closed_it() -> None:
     assert peer.connection_fault(Closed(4404, "unknown room")) == "relay"
+    assert peer.connection_fault(Closed(4000, "opened elsewhere")) == "nobody"  # same save
     assert peer.connection_fault(Closed(None, "gave up after trying for 1 s")) == (
         "relay or this computer's network")
 

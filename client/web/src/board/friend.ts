@@ -7,6 +7,7 @@
 
 import { PRESETS, Ruleset, RulesError } from "../engine/rules.ts";
 import type { FailureView, PeerNotice, PeerView, RecordView } from "../online/api.ts";
+import { plain } from "../online/text.ts";
 import { closeDialog, dialogOpen, openDialog } from "./dialogs.ts";
 import { byId, el, fill } from "./dom.ts";
 import type { OnlineGame } from "./online.ts";
@@ -125,7 +126,7 @@ export function inviteDialog(link: string): void {
 /** Custom rules from the host: every rule in words, accept or decline. */
 export function rulesOfferDialog(rules: Ruleset, accept: () => void, decline: () => void,
                                  escape: () => void): void {
-  const lines = rules.describe().split("\n");
+  const lines = plain(rules.describe(), true).split("\n");
   openDialog("Your friend proposes custom rules", [
     p("Your friend, the host, wants to play these rules. Accept them to start the match, or decline "
       + "to end it (the host can then offer one of the usual rulesets)."),
@@ -186,7 +187,9 @@ export class FriendPanel {
 
   private confirmLeave(): void {
     const view = this.game.view;
-    const question = view.over || view.failure !== null
+    const question = view.failure?.kind === "OpenedElsewhere"
+      ? "Close this match here? It goes on in the other tab or window, which keeps it."
+      : view.over || view.failure !== null
       ? "Close this online match? It is forgotten in this browser (download the records you want first)."
       : "Leave the online match? Your friend is told, and the match cannot be continued.";
     openDialog("Leave", [p(question)], [{ label: "Cancel" }, { label: "Leave", primary: true, run: this.leave }]);
@@ -227,7 +230,7 @@ export class FriendPanel {
         if (!(exc instanceof RulesError)) throw exc;
         // Rules this page cannot even read are not agreed to: declined once the player has read why.
         const decline = (): void => this.game.peer.declineRules();
-        openDialog("Your friend's rules", [p(`The host's rules cannot be played: ${exc.message}.`)],
+        openDialog("Your friend's rules", [p(`The host's rules cannot be played: ${plain(exc.message)}.`)],
           [{ label: "Decline", primary: true, run: decline }], decline);
         return;
       }

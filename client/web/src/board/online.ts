@@ -15,6 +15,7 @@ import { Observation, Phase } from "../engine/observation.ts";
 import { Ruleset } from "../engine/rules.ts";
 import { matchTotals, matchWinner, type MatchTotals } from "../engine/scoring.ts";
 import type { OnlinePeer, PeerNotice, PeerView } from "../online/api.ts";
+import { plainFailure, plainNotice } from "../online/text.ts";
 import * as players from "../players/index.ts";
 import { bestThrow, knockCounts } from "./game.ts";
 import type { AutoMove, HintView, Play } from "./play.ts";
@@ -56,7 +57,11 @@ export class OnlineGame implements Play {
     listener(this.view, []);
   }
 
-  private update(view: PeerView, notices: readonly PeerNotice[]): void {
+  private update(given: PeerView, told: readonly PeerNotice[]): void {
+    // What a view quotes (a friend's abort, the relay's words, a failure's field) is
+    // shown without control or format characters, as the terminal shows it.
+    const view = given.failure === null ? given : { ...given, failure: plainFailure(given.failure) };
+    const notices = told.map(plainNotice);
     this.view = view;
     try {
       this.obs = view.observation === null ? null : Observation.fromDict(view.observation);

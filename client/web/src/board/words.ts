@@ -372,6 +372,7 @@ export function failureTitle(failure: FailureView): string {
     case "PeerTimedOut": return "Your friend stopped answering";
     case "PeerAborted": return "Your friend left the match";
     case "RulesDeclined": return "The rules were declined";
+    case "OpenedElsewhere": return "This match was opened in another tab";
     default: return "The match was stopped";
   }
 }

@@ -31,9 +31,11 @@ export type Connection =
 
 /** A failure as the session states it (gin/protocol/session_events.py's Failure kinds). */
 export interface FailureView {
-  /** "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "RulesDeclined" | "LocalError" */
+  /** "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "RulesDeclined" | "LocalError"
+   * | "ConnectionFailed" | "OpenedElsewhere" (another tab or window of this browser took the match over) */
   readonly kind: string;
-  /** Who is at fault, as proven: "host", "guest", "host or the relay", "guest or the relay", or "this browser". */
+  /** Who is at fault, as proven: "host", "guest", "host or the relay", "guest or the relay", "the relay",
+   * "this browser", or "nobody". */
   readonly who: string;
   /** The protocol field that failed (for example "deal.keys", "seed"). */
   readonly field: string;

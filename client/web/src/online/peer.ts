@@ -16,7 +16,7 @@ import type {
 } from "./api.ts";
 import { formatInvite, type Invite, InvalidLink, linkIdHex, parseInvite, relayOfPage, SECRET_BYTES, websocketBase } from "./links.ts";
 import type { Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
-import { BROWSER_TIMERS, newToken, RelayClient, type RelayEvent, type RelayOptions, type Timers } from "./relay.ts";
+import { BROWSER_TIMERS, CLOSE, newToken, RelayClient, type RelayEvent, type RelayOptions, type Timers } from "./relay.ts";
 import { MatchStore, pageStorage, StoreError } from "./store.ts";
 
 /** The worker, or anything that answers requests in order (tests run core.ts in-process). */
@@ -86,6 +86,7 @@ class Peer implements OnlinePeer {
   private timerKey: string | null = null;
   private peerSeen = false;
   private ended = false; // closed: nothing more is sent
+  private superseded = false; // another tab of this browser took the match over
   private overAt: number | null = null;
   private pendingNotices: PeerNotice[] = [];
 
@@ -172,7 +173,7 @@ class Peer implements OnlinePeer {
 
   leave(): void {
     this.close();
-    this.store.remove(this.linkId);
+    if (!this.superseded) this.store.remove(this.linkId); // else the other tab's match
     this.tell([]);
   }
 
@@ -319,7 +320,15 @@ class Peer implements OnlinePeer {
         break;
       case "closed":
         this.connection = "closed";
-        if (!this.ended && !(this.snapshot?.over ?? false)) {
+        if (event.code === CLOSE.SUPERSEDED) {
+          // Another tab took the seat with this browser's token: it plays on, and keeps
+          // the stored match; nobody is at fault, and leaving here must not forget it.
+          this.superseded = true;
+          this.localFailure = failure("OpenedElsewhere", "nobody", "connection",
+            `${event.reason[0]!.toUpperCase()}${event.reason.slice(1)}, which plays it now: `
+            + "this page stops here (close it, and go on in the other).");
+          this.pendingNotices.push({ kind: "failed", failure: this.localFailure });
+        } else if (!this.ended && !(this.snapshot?.over ?? false)) {
           // A relay that closed for good is the one that ended it; one never reached
           // again may be down, or this device's network may be.
           const who = event.code === null ? "the relay or this device's network" : "the relay";

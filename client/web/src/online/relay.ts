@@ -90,6 +90,11 @@ export const CLOSE = {
   RELAY_FULL: 4503,
 } as const;
 
+/** Why the relay closed with CLOSE.SUPERSEDED: the seat's token is kept in this
+ * browser's storage, so only another tab or window of it opens the match so (the
+ * terminal says "another gin with the same save"). */
+export const SUPERSEDED_REASON = "this match was opened in another tab or window of this browser";
+
 /** Close codes after which retrying cannot help (the relay's table); 4409 is retried. */
 export const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
   CLOSE.LEFT, CLOSE.PROTOCOL_ERROR, CLOSE.TEXT_FRAME, CLOSE.INVALID_DATA, CLOSE.FLOOD, CLOSE.TOO_BIG,
@@ -364,6 +369,8 @@ export class RelayClient {
   private finish(code: number | null, reason: string): void {
     if (this.finished) return;
     this.finished = true;
+    // A newer connection took this seat with this browser's token: not the relay's doing.
+    if (code === CLOSE.SUPERSEDED) reason = SUPERSEDED_REASON;
     this.queue = [];
     if (this.retry !== null) this.timers.clearTimeout(this.retry);
     if (this.pacer !== null) this.timers.clearTimeout(this.pacer);
