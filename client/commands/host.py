@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 from client.commands.seat import add_common_arguments, online_settings, open_table, run_bot
+from client.net.links import BARE_RELAY_HELP, InvalidLinkError, parse_relay
 from client.net.lobby import OnlineStart, begin
 from client.net.peer import OnlineMatch
 from client.qr import qr_lines
@@ -35,7 +36,7 @@ def register(subparsers: Any) -> None:
         "docs/running-a-relay.md).")
     parser.add_argument("--relay", default=None, metavar="URL",
                         help="the relay to use, e.g. https://relay.example.org (default: "
-                        "run one here)")
+                        f"run one here); {BARE_RELAY_HELP}")
     parser.add_argument("--bind", default=None, metavar="ADDR",
                         help="without --relay: the address the embedded relay listens on "
                         "and puts in the link (default: this machine's local-network "
@@ -49,8 +50,15 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    spec = OnlineStart("host", relay=args.relay, bind=args.bind, port=args.port,
-                              rules=PRESETS[args.rules])
+    relay = None
+    if args.relay is not None:
+        try:
+            relay = parse_relay(args.relay).http_url
+        except InvalidLinkError as exc:
+            print(f"gin host: bad relay address: {exc}", file=sys.stderr)
+            return 2
+    spec = OnlineStart("host", relay=relay, bind=args.bind, port=args.port,
+                       rules=PRESETS[args.rules])
     if args.bot is None:
         return open_table(args, spec)
     return asyncio.run(_host_with_bot(args, spec))

@@ -3,12 +3,15 @@
 The fragment (after ``#``) is a 256-bit secret in url-safe base64 without
 padding. Browsers never send a fragment to a server, and neither does this
 client: the WebSocket URL is built from the rest only. http maps to ws and https
-to wss, so a relay behind a TLS proxy needs no special link.
+to wss, so a relay behind a TLS proxy needs no special link. A relay address typed
+without a scheme is read as http for an IP address, localhost or HOST:PORT, and as
+https for a bare name (:func:`bare_scheme`).
 """
 
 from __future__ import annotations
 
 import base64
+import ipaddress
 import os
 import re
 import secrets
@@ -129,11 +132,45 @@ def _split(text: str, what: str) -> tuple[str, str, int | None, str, str, str]:
 
 
 def parse_relay(text: str) -> RelayAddress:
-    """Parse a relay address such as ``https://relay.example.org`` or ``ws://host:8765``."""
+    """Parse a relay address such as ``https://relay.example.org`` or ``ws://host:8765``.
+
+    An address without a scheme is taken as a person means it (see :func:`bare_scheme`):
+    ``127.0.0.1:8765`` as ``http://127.0.0.1:8765``, ``relay.example.org`` as
+    ``https://relay.example.org``.
+    """
+    text = text.strip().strip("<>").strip()
+    if text and "://" not in text:
+        text = f"{bare_scheme(text)}://{text}"
     scheme, host, port, path, fragment, _ = _split(text, "relay address")
     if fragment:
         raise InvalidLinkError("a relay address has no '#' part; did you paste an invite link?")
     return RelayAddress(_HTTP_SCHEME[scheme], host, port, path.rstrip("/"))
+
+
+#: How a relay address without http:// or https:// is read, in the commands' help.
+BARE_RELAY_HELP = ("an address without http:// or https:// is taken as http:// when it is "
+                   "an IP address, localhost or has a port (127.0.0.1:8765), else as "
+                   "https:// (relay.example.org)")
+
+
+def bare_scheme(text: str) -> str:
+    """The scheme a relay address written without one means: http for an IP address,
+    localhost or an address with a port (a relay run by hand, without TLS, on a LAN),
+    https for a bare name (a public relay behind TLS on the usual port)."""
+    try:
+        parts = urlsplit(f"//{text}")
+        host, port = parts.hostname or "", parts.port
+    except ValueError:
+        return "http"  # the full parse says what is wrong with it
+    if port == 443:
+        return "https"
+    if port is not None or host == "localhost" or host.endswith(".localhost"):
+        return "http"
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return "https"
+    return "http"
 
 
 def parse_invite(text: str) -> Invite:

@@ -37,7 +37,7 @@ class FriendTable(PlayingTable):
         self.push_screen(OnlineScreen(), self._online_chosen)
 
     def _online_chosen(self, answer: tuple[str, str] | None) -> None:
-        from client.net.links import InvalidLinkError, parse_invite
+        from client.net.links import InvalidLinkError, parse_invite, parse_relay
         from client.net.lobby import OnlineStart
 
         if answer is None:
@@ -51,10 +51,13 @@ class FriendTable(PlayingTable):
         try:
             start = OnlineStart("join", invite=parse_invite(text), accept_rules=None) \
                 if kind == "join" else \
-                OnlineStart("host", relay=text or None, rules=rules)
+                OnlineStart("host", relay=parse_relay(text).http_url if text else None,
+                            rules=rules)
         except InvalidLinkError as exc:
-            self.push_screen(OnlineScreen(f"That link cannot be used: {exc}", link=text),
-                             self._online_chosen)
+            screen = OnlineScreen(f"That link cannot be used: {exc}", link=text) \
+                if kind == "join" else \
+                OnlineScreen(f"That relay address cannot be used: {exc}", relay=text)
+            self.push_screen(screen, self._online_chosen)
             return
         self._go_online(start)
 
@@ -64,6 +67,7 @@ class FriendTable(PlayingTable):
 
     async def _run_online(self, start: OnlineStart) -> None:
         """Connect, then play until the match ends; the driver's updates drive the table."""
+        from client.net.links import InvalidLinkError
         from client.net.lobby import begin
         from client.net.peer import Link
         from client.net.relay_events import TransportError
@@ -72,7 +76,7 @@ class FriendTable(PlayingTable):
         self._show_online()
         try:
             match = await begin(start, self.config.storage, self.config.online_settings)
-        except (TransportError, StorageError, OSError) as exc:
+        except (TransportError, StorageError, OSError, InvalidLinkError) as exc:
             reason = exc.reason if isinstance(exc, TransportError) else str(exc)
             self.online_state = ""
             self._show_online()

@@ -254,7 +254,8 @@ class OnlineScreen(ModalScreen[tuple[str, str] | None]):
             yield Label("Play a friend online", classes="title")
             yield Static("Host: you get a link to send your friend. Leave the relay empty to "
                          "run one on this computer (your friend must be on the same network), "
-                         "or give a public relay's address.")
+                         "or give a public relay's address (a name such as relay.example.org "
+                         "is taken as https://, an IP address or HOST:PORT as http://).")
             yield Input(self.relay, placeholder="relay address (empty: this computer)",
                         id="relay")
             yield Static("Join: paste the link your friend sent you.", classes="gap")

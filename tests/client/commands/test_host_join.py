@@ -149,6 +149,25 @@ def test_host_reports_an_unreachable_relay(tmp_path: Path,
     assert capsys.readouterr().out == ""
 
 
+@pytest.mark.parametrize("relay", ["127.0.0.1:1", "localhost:1"])
+def test_host_takes_a_relay_address_without_http(
+        relay: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bare HOST:PORT is read as http://HOST:PORT: the relay is tried (and is not
+    there), with no traceback."""
+    assert gin_main(["host", *BOT, "--relay", relay, "--data-dir", str(tmp_path)]) == 1
+    err = one_line_error(capsys)
+    assert err.startswith("gin host: cannot use the relay: cannot reach relay"), err
+
+
+def test_host_with_a_relay_address_it_cannot_read_says_so_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert gin_main(["host", *BOT, "--relay", "ftp://relay.example.org",
+                     "--data-dir", str(tmp_path)]) == 2
+    err = one_line_error(capsys)
+    assert err.startswith("gin host: bad relay address: the relay address must start "
+                          "with http:// or https://"), err
+
+
 def test_host_and_join_help_explain_the_link(capsys: pytest.CaptureFixture[str]) -> None:
     for command in ("host", "join"):
         with pytest.raises(SystemExit):
@@ -156,3 +175,4 @@ def test_host_and_join_help_explain_the_link(capsys: pytest.CaptureFixture[str])
     out = " ".join(capsys.readouterr().out.split())
     assert "never reaches the relay" in out and "local-network" in out
     assert "GIN_LINK" in out and "standard input" in out
+    assert "without http:// or https:// is taken as http:// when it is an IP address" in out

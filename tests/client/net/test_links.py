@@ -98,7 +98,29 @@ def test_relay_addresses() -> None:
     with pytest.raises(InvalidLinkError, match="did you paste an invite link"):
         parse_relay(f"https://r.example/j/{ROOM}#{SECRET_TEXT}")
     with pytest.raises(InvalidLinkError, match="relay address must start with http"):
-        parse_relay("relay.example.org")
+        parse_relay("ftp://relay.example.org")
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("127.0.0.1:30200", "http://127.0.0.1:30200"),
+    ("192.0.2.2", "http://192.0.2.2"),
+    ("[::1]:8765", "http://[::1]:8765"),
+    ("localhost:8765", "http://localhost:8765"),
+    ("relay.example.org:8765", "http://relay.example.org:8765"),
+    ("relay.example.org", "https://relay.example.org"),
+    (" relay.example.org/gin/ ", "https://relay.example.org/gin"),
+    ("relay.example.org:443", "https://relay.example.org:443"),
+])
+def test_a_relay_address_without_its_scheme_is_read_as_a_person_means_it(
+        typed: str, meant: str) -> None:
+    assert parse_relay(typed).http_url == meant
+
+
+def test_a_bare_relay_address_that_is_still_wrong_says_what_is_wrong() -> None:
+    with pytest.raises(InvalidLinkError, match="not a valid URL"):
+        parse_relay("127.0.0.1:port")
+    with pytest.raises(InvalidLinkError, match="spaces"):
+        parse_relay("relay example org")
 
 
 def test_read_link_prefers_argument_then_environment_then_stdin() -> None:

@@ -228,6 +228,27 @@ async def test_an_unreachable_relay_keeps_the_online_screen_to_retry(
         assert app.screen_stack[0].query_one("#mode-computer").value
 
 
+async def test_a_relay_address_typed_without_http_is_tried_and_a_bad_one_is_refused(
+        tmp_path: Path, storage: Storage) -> None:
+    """Typed in Friend online: 127.0.0.1:1 means http://127.0.0.1:1 (tried, nothing
+    there); an address that cannot be read is refused with its reason, no traceback."""
+    app = make_app(AppConfig(storage=storage, online_settings=replace(
+        FAST, transport=TransportSettings(open_timeout=2)), delay=0, offer_resume=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_online_screen(pilot, app)
+        app.screen.query_one("#relay", Input).value = "127.0.0.1:1"
+        await pilot.click("#host")
+        await until(pilot, lambda: isinstance(app.screen, OnlineScreen)
+                    and bool(app.screen.error))
+        assert "cannot reach relay" in app.screen.error  # type: ignore[attr-defined]
+        app.screen.query_one("#relay", Input).value = "ftp://relay.example.org"
+        await pilot.click("#host")
+        await until(pilot, lambda: isinstance(app.screen, OnlineScreen)
+                    and "That relay address cannot be used" in app.screen.error)
+        assert app.is_running and app.return_code is None
+        assert app.screen.query_one("#relay", Input).value == "ftp://relay.example.org"
+
+
 async def test_a_failed_join_from_the_command_line_offers_a_retry(
         tmp_path: Path, storage: Storage) -> None:
     """`gin join` with a relay that is gone: no computer match starts by itself."""
