@@ -25,7 +25,7 @@ from client.net.peer import (
     play_bot,
 )
 from client.net.relay_events import TransportError
-from client.net.transport import TransportSettings
+from client.net.transport import SEAT_TAKEN, TransportSettings
 from client.storage import DATA_DIR_DEFAULT, Storage, StorageError, default_data_dir
 from client.table.keyboard import NoTerminalError, keyboard_from_terminal
 from client.text import plain
@@ -75,7 +75,9 @@ async def run_bot(prog: str, start: Callable[[], Awaitable[OnlineMatch]], level:
     try:
         match = await start()
     except TransportError as exc:
-        print(f"{prog}: cannot use the relay: {exc.reason}", file=sys.stderr)
+        # A taken seat is not the relay's failing: its words say what happened.
+        said = exc.reason if exc.code == SEAT_TAKEN else f"cannot use the relay: {exc.reason}"
+        print(f"{prog}: {said}", file=sys.stderr)
         return 1
     except StorageError as exc:
         print(f"{prog}: {exc}", file=sys.stderr)

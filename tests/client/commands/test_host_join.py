@@ -18,6 +18,7 @@ from client.net import lobby, peer, store
 from client.net.links import parse_invite
 from client.storage import Storage
 from gin import players
+from gin.engine.rules import STANDARD
 
 TIMEOUT = 90
 BOT = ["--bot", "easy", "--bot-delay", "0"]
@@ -97,6 +98,34 @@ async def test_gin_host_and_gin_join_bots_play_a_match_through_python_m_relay(
     host_records, guest_records = records(tmp_path / "host"), records(tmp_path / "guest")
     assert len(host_records) == len(guest_records) >= 1
     assert gin_main(["audit", "-q", *host_records, *guest_records]) == 0
+
+
+async def test_a_third_person_with_a_used_link_is_told_someone_has_joined(
+        tmp_path: Path) -> None:
+    relay = await start(sys.executable, "-m", "relay", env={
+        "GIN_RELAY_HOST": "127.0.0.1", "GIN_RELAY_PORT": "0",
+        "GIN_RELAY_KEY_FILE": str(tmp_path / "relay.key")})
+    try:
+        port = await relay_port(relay)
+        host = await lobby.host(f"http://127.0.0.1:{port}", STANDARD,
+                                Storage(tmp_path / "host"))
+        guest = await lobby.join(host.invite, Storage(tmp_path / "guest"))
+        try:
+            third = await start(*gin("join", *BOT, "--data-dir", str(tmp_path / "third")),
+                                stdin=asyncio.subprocess.PIPE)
+            assert third.stdin is not None
+            third.stdin.write(host.invite.url.encode() + b"\n")
+            third.stdin.close()
+            rc, _, err = await finish(third)
+        finally:
+            await host.transport.close()
+            await guest.transport.close()
+    finally:
+        relay.terminate()
+        await relay.wait()
+    assert rc == 1
+    assert err.startswith("gin join: someone has already joined with this link"), err
+    assert "ask your friend for a new link" in err and "Traceback" not in err
 
 
 async def test_gin_host_with_its_embedded_relay(tmp_path: Path) -> None:

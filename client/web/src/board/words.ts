@@ -350,7 +350,7 @@ export function pageState(view: Pick<PeerView, "failure" | "over" | "observation
 export function failureLines(failure: FailureView): string[] {
   const lines = [failure.reason];
   if (failure.field) lines.push(`What failed: ${failure.field}.`);
-  lines.push(`At fault: ${failure.who}${failure.proven ? " (proven: the match is forfeited)" : ""}.`);
+  if (failure.who) lines.push(`At fault: ${failure.who}${failure.proven ? " (proven: the match is forfeited)" : ""}.`);
   return lines;
 }
 
@@ -361,6 +361,7 @@ export function failureTitle(failure: FailureView): string {
     case "PeerTimedOut": return "Your friend stopped answering";
     case "PeerAborted": return "Your friend left the match";
     case "RulesDeclined": return "The rules were declined";
+    case "SeatTaken": return "Someone has already joined with this link";
     default: return "The match was stopped";
   }
 }

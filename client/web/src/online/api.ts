@@ -31,9 +31,11 @@ export type Connection =
 
 /** A failure as the session states it (gin/protocol/session_events.py's Failure kinds). */
 export interface FailureView {
-  /** "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "RulesDeclined" | "LocalError" */
+  /** "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "RulesDeclined" |
+   * "LocalError", or "SeatTaken": someone else holds this seat (the link was used already). */
   readonly kind: string;
-  /** Who is at fault, as proven: "host", "guest", "host or the relay", "guest or the relay", or "this browser". */
+  /** Who is at fault, as proven: "host", "guest", "host or the relay", "guest or the relay", or "this browser";
+   * "" when nobody is (a used link). */
   readonly who: string;
   /** The protocol field that failed (for example "deal.keys", "seed"). */
   readonly field: string;
