@@ -14,7 +14,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from client.net.lobby import OnlineStart
+from client.net.lobby import LocalRelayError, OnlineStart
 from client.net.peer import (
     LinkChanged,
     Notice,
@@ -80,6 +80,9 @@ async def run_bot(prog: str, start: Callable[[], Awaitable[OnlineMatch]], level:
         print(f"{prog}: {said}", file=sys.stderr)
         return 1
     except StorageError as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 1
+    except LocalRelayError as exc:  # a saved match's relay cannot come back: it says why
         print(f"{prog}: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:  # the embedded relay could not listen

@@ -4,9 +4,11 @@ process on 127.0.0.1, the embedded relay, and their one-line errors."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,9 @@ import pytest
 from client.cli import main as gin_main
 from client.net import lobby, peer, store
 from client.net.links import parse_invite
+from client.net.peer import outcome_line
+from client.net.store import LocalRelay
+from client.net.transport import TransportSettings
 from client.storage import Storage
 from gin import players
 from gin.engine.rules import STANDARD
@@ -143,6 +148,60 @@ async def test_gin_host_with_its_embedded_relay(tmp_path: Path) -> None:
     assert guest.failure is None and guest.result is not None
     assert guest.session.rules is not None and guest.session.rules.name == "classic"
     assert len(records(tmp_path / "host")) == len(records(tmp_path / "guest"))
+
+
+async def test_gin_host_comes_back_with_its_embedded_relay_and_the_match_finishes(
+        tmp_path: Path) -> None:
+    """Hosted without --relay, the host stops mid-match (killed, as a closed terminal
+    would be); `gin host` again continues it: the relay is back at the link's address
+    and port with the same key, the friend's program reconnects, the match finishes."""
+    data = ["--data-dir", str(tmp_path / "host")]
+    first = await start(*gin("host", "--bind", "127.0.0.1", *BOT, *data))
+    link = await read_link(first)
+    invite = parse_invite(link)
+    quick = peer.OnlineSettings(transport=TransportSettings(backoff=lambda a: 0.2))
+    guest = await lobby.join(invite, Storage(tmp_path / "guest"), quick)
+    play = asyncio.gather(guest.run(), peer.play_bot(guest, players.get("easy",
+                                                                        random.Random(1))))
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            while guest.verified < 1:
+                await asyncio.sleep(0.05)
+        first.kill()  # the host and the relay inside it are gone mid-match
+        await first.wait()
+        async with asyncio.timeout(10):
+            while guest.link is not peer.Link.RECONNECTING:
+                await asyncio.sleep(0.05)
+        again = await start(*gin("host", *BOT, *data))  # no --bind, no --port: as saved
+        assert await read_link(again) == link
+        async with asyncio.timeout(TIMEOUT):
+            await play
+        rc, _, err = await finish(again)
+    finally:
+        play.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await play
+    assert "continuing the match you host" in err
+    assert rc == 0, err
+    assert guest.failure is None and guest.result is not None, outcome_line(guest)
+
+
+async def test_a_saved_matchs_relay_that_cannot_listen_again_says_why(
+        tmp_path: Path) -> None:
+    with socket.socket() as holder:  # another program holds the port now
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        with pytest.raises(lobby.LocalRelayError) as caught:
+            await lobby.restart_local_relay(LocalRelay("127.0.0.1", port),
+                                            tmp_path / "relay.key")
+    said = str(caught.value)
+    assert said.startswith(f"the relay inside gin cannot listen at 127.0.0.1:{port} again, "
+                           "where your friend's link points: another program is using "
+                           f"port {port} now")
+    with pytest.raises(lobby.LocalRelayError, match="no longer has the address 192.0.2.77"):
+        await lobby.restart_local_relay(LocalRelay("192.0.2.77", 30300),
+                                        tmp_path / "relay.key")
 
 
 def one_line_error(capsys: pytest.CaptureFixture[str]) -> str:

@@ -374,6 +374,64 @@ async def test_the_host_keeps_the_link_and_gin_offers_the_online_match_again(
             await friend
 
 
+@pytest.mark.parametrize("again", ["gin", "gin host"])
+async def test_a_match_hosted_on_the_relay_inside_gin_is_continued_there(
+        tmp_path: Path, again: str) -> None:
+    """Hosted without --relay and left mid-match: `gin` (Continue online) or `gin host`
+    (Continue it) brings the relay back where the link points, with its key, and the
+    friend's program reconnects and plays on."""
+    storage = Storage(tmp_path / "host")
+    start = lobby.OnlineStart("host", bind="127.0.0.1", rules=STANDARD)
+    app = make_app(AppConfig(storage=storage, online=start, online_settings=FAST, delay=0))
+    friend: asyncio.Future[object] | None = None
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, InviteScreen))
+            assert isinstance(app.game, OnlineGame)
+            link = app.game.online.invite.url
+            guest = await lobby.join(parse_invite(link), Storage(tmp_path / "guest"), FAST)
+            friend = await bot_side(guest)
+            await until(pilot, lambda: isinstance(app.game, OnlineGame) and app.game.dealt)
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            question = app.screen.question  # type: ignore[attr-defined]
+            assert "its relay runs inside gin" in question
+            assert f"comes back at {relay_of(link)}" in question
+            await pilot.press("y")
+        async with asyncio.timeout(10):
+            while guest.link is not peer.Link.RECONNECTING:
+                await asyncio.sleep(0.02)
+        if again == "gin":
+            config = AppConfig(storage=storage, online_settings=FAST, delay=0)
+        else:  # as `gin host` finds it
+            saved = lobby.hosted_here(storage)
+            assert saved is not None and saved.link == link
+            config = AppConfig(storage=storage, online_settings=FAST, delay=0,
+                               offer_resume=False,
+                               online=replace(start, saved=parse_invite(saved.link)))
+        back = make_app(config)
+        async with back.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(back.screen, ConfirmScreen))
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(back.game, OnlineGame) and back.game.dealt)
+            game = back.game
+            assert isinstance(game, OnlineGame)
+            assert game.online.invite.url == link and game.seat == 0
+            await until(pilot, lambda: "Online: connected" in table_text(back, "#online"))
+            # Play goes on: a move of ours, and the friend's answer arrives.
+            await until(pilot, lambda: bool(game.legal()))
+            seen = game.online.session.received
+            await play_one_move(pilot, back)
+            await until(pilot, lambda: game.online.session.received > seen)
+    finally:
+        if friend is not None and not friend.done():
+            await stop(friend)
+
+
+def relay_of(link: str) -> str:
+    return parse_invite(link).relay.http_url
+
+
 async def test_q_asks_before_leaving_the_computer_table() -> None:
     app = make_app(AppConfig(offer_resume=False, delay=0))
     async with app.run_test(size=SIZE) as pilot:
