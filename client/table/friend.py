@@ -20,7 +20,7 @@ from client.table import words
 from client.table.controller import OnlineGame
 from client.table.playing import PlayingTable
 from client.table.screens import AlertScreen, ConfirmScreen, InviteScreen, OnlineScreen
-from gin import Ruleset
+from gin import Observation, Phase, Ruleset
 
 if TYPE_CHECKING:
     from client.net.lobby import OnlineStart
@@ -88,6 +88,7 @@ class FriendTable(PlayingTable):
             return
         game = OnlineGame(match)
         self.game = game
+        self.online_state, self.online_label = match.status(), match.status(True)
         self.order, self.selected, self.hint, self.message = [], None, None, ""
         with self.prevent(RadioSet.Changed):
             self.query_one("#mode-online", RadioButton).value = True
@@ -102,15 +103,14 @@ class FriendTable(PlayingTable):
 
     def _online_update(self, update: Update) -> None:
         """Show what the driver reports: the connection, the friend's moves, the checks."""
-        from client.net.peer import Link, LinkChanged, Notice
+        from client.net.peer import LinkChanged, Notice
         from gin.protocol import session_events
 
         game = self.game
         if not isinstance(game, OnlineGame):
             return
+        self.online_state, self.online_label = game.online.status(), game.online.status(True)
         if isinstance(update, LinkChanged):
-            detail = f" ({update.detail})" if update.link is Link.RECONNECTING else ""
-            self.online_state = update.link.value + detail
             if isinstance(self.screen, InviteScreen):
                 self.screen.show_state(self.online_state)
         elif isinstance(update, Notice):
@@ -141,6 +141,24 @@ class FriendTable(PlayingTable):
             self.verified = title
             self.push_screen(AlertScreen(title, text))
         self.refresh_table()
+
+    def _held_up(self, obs: Observation) -> str | None:
+        """Online, what the play waits for: a message the friend's device owes for this
+        player's move (the key to a card drawn), or the friend or the connection when
+        they are not there; None while the friend is simply thinking."""
+        from client.net.peer import Link
+
+        game = self.game
+        if not isinstance(game, OnlineGame) or game.online.session.over or game.legal():
+            return None
+        match = game.online
+        lost = match.link is Link.RECONNECTING
+        if obs.my_turn:
+            text = words.held_up(match.session.waiting_for())
+            return f"{text} ({match.status(detail=False)})" if lost else text
+        if match.link is Link.CONNECTED or obs.phase is Phase.OVER:
+            return None  # the friend's move: "Your friend is thinking…"
+        return words.capital(match.status(detail=False))
 
     def _ask_rules(self, game: OnlineGame, rules: Ruleset) -> None:
         """Show the host's custom rules (as plain text) and play them only if accepted."""

@@ -308,3 +308,34 @@ def failure_words(failure: Failure, seat: int) -> tuple[str, str]:
     if failure.who == SEATS[1 - seat]:
         text += " The match is forfeited to you."
     return title, text
+
+
+# -- online: what play waits for (the browser's OWED in board/words.ts) ----------------
+
+#: What the friend's device owes, by the protocol's message type (protocol.md).
+OWED = {
+    "welcome": "to answer your invitation",
+    "hello": "to say hello",
+    "start": "to start the match",
+    "commit": "to seal its secret number for this deck",
+    "deck": "to send its part of the shuffle",
+    "challenge": "to check the shuffle",
+    "shuffle": "to send its shuffle",
+    "proof": "to prove its shuffle",
+    "deal": "to deal",
+    "key": "to send the key to your card",
+    "show": "to show its knock",
+    "seed": "to reveal its secret number, to check the deck",
+}
+
+
+def held_up(owed: str | None) -> str:
+    """This player's move waits for the friend's device (``owed``: the message type)."""
+    if owed is None or owed == "move":
+        return "Sending your move…"
+    return f"Waiting for your friend's device {OWED.get(owed, f'({owed})')}…"
+
+
+def capital(text: str) -> str:
+    """``text`` as the start of a line: its first letter a capital."""
+    return text[:1].upper() + text[1:]

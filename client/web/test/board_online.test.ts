@@ -14,7 +14,8 @@ import type { OnlinePeer, PeerNotice, PeerView } from "../src/online/api.ts";
 import { onlyThisComputer } from "../src/board/friend.ts";
 import { FRIEND, OnlineGame } from "../src/board/online.ts";
 import {
-  connectionWords, describe, explainResult, failureLines, failureTitle, gameLine, pageState, shortName, THEM, turnWords,
+  connectionWords, describe, explainResult, failureLines, failureTitle, gameLine, pageState, shortName, statusWords, THEM,
+  turnWords,
 } from "../src/board/words.ts";
 import { FakePeer } from "./web/fake_peer.ts";
 
@@ -93,6 +94,9 @@ test("after a move is sent, nothing more is offered until the peer answers", () 
   assert.equal(game.holdUp(), "Sending your move…");
   silent.listener!({ ...silent.view, legal: [], waitingFor: "key" }, []);
   assert.equal(game.holdUp(), "Waiting for your friend's device to send the key to your card…");
+  silent.listener!({ ...silent.view, legal: [], waitingFor: "key", connection: "reconnecting" }, []);
+  assert.equal(game.holdUp(),
+    "Waiting for your friend's device to send the key to your card… (connection lost — reconnecting…)");
   silent.listener!(silent.view, []);
   silent.listener!(silent.view, [{ kind: "notice", text: "refused: pass" }]);
   assert.ok(game.legal().length > 0); // refused: the player may move again
@@ -103,8 +107,14 @@ test("the connection, whose move, the page's state and a failure in words", () =
   assert.equal(connectionWords("waiting", "host", false), "Waiting for your friend to open the link");
   assert.equal(connectionWords("waiting", "guest", false), "Waiting for your friend, the host");
   assert.equal(connectionWords("waiting", "guest", true), "Your friend is away — waiting for them to come back");
-  assert.equal(connectionWords("peer-left", "host", true), "Your friend left — waiting for them to come back");
+  // One vocabulary: "away" while the relay keeps the friend's seat, "left" once it gave it up.
+  assert.equal(connectionWords("peer-left", "host", true), "Your friend is away — waiting for them to come back");
+  assert.equal(connectionWords("peer-gone", "host", true), "Your friend left — waiting in case they come back");
   assert.equal(connectionWords("reconnecting", "host", true), "Connection lost — reconnecting…");
+  const ended = { connection: "closed" as const, role: "guest" as const, observation: {} };
+  assert.equal(statusWords({ ...ended, over: true, failure: null }), "The match is over");
+  assert.equal(statusWords({ ...ended, connection: "peer-gone", over: true, failure: null }), "The match is over");
+  assert.equal(statusWords({ ...ended, over: false, failure: null }), "Disconnected");
   const base = { legal: [] as string[], waitingFor: null as string | null, over: false, failure: null, rulesOffered: null,
     connection: "connected" as const };
   assert.equal(turnWords({ ...base, legal: ["pass"] }), "Your move");

@@ -351,6 +351,12 @@ test("a guest joins the link's room in seat 1, the link in the page's address", 
   assert.equal(seen.view?.role, "guest");
   assert.equal(seen.view?.link, null);
   assert.deepEqual(w.sockets[0]!.sent, ["offer", "resend 0"]);
+  // The friend's seat dropped (kept for them), then given up: "away", then "left".
+  w.sockets[0]!.onmessage?.({ data: JSON.stringify({ type: "peer_left", grace: 120 }) });
+  assert.equal(seen.view?.connection, "peer-left");
+  w.sockets[0]!.control("peer_gone");
+  assert.equal(seen.view?.connection, "peer-gone");
+  assert.deepEqual(seen.notices.filter((n) => n.kind === "notice"), []); // the connection line says it
 });
 
 test("with storage full nothing is sent and the player is told; the save is retried, then play goes on", async () => {

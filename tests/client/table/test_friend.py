@@ -142,7 +142,7 @@ async def test_host_shows_the_link_and_state_then_plays_a_verified_hand(
         await pilot.click("#copy")
         await pilot.pause()
         assert app.clipboard == link
-        assert "Your friend · waiting for your friend" in str(
+        assert "Your friend · waiting for them to join" in str(
             app.screen_stack[0].query_one("#opponent-label").render())
 
         guest = await lobby.join(parse_invite(link), Storage(tmp_path / "guest"),

@@ -11,7 +11,7 @@ import { closeDialog, dialogOpen, openDialog } from "./dialogs.ts";
 import { byId, el, fill } from "./dom.ts";
 import type { OnlineGame } from "./online.ts";
 import { qrCanvas } from "./qr.ts";
-import { connectionWords, failureLines, failureTitle, pageState, turnWords } from "./words.ts";
+import { failureLines, failureTitle, pageState, statusWords, turnWords } from "./words.ts";
 
 const p = (text: string, cls = ""): HTMLElement => el("p", cls ? { class: cls } : {}, text);
 
@@ -194,9 +194,11 @@ export class FriendPanel {
 
   private update(view: PeerView, notices: readonly PeerNotice[]): void {
     document.body.dataset.state = pageState(view);
-    byId("net-connection").textContent = connectionWords(view.connection, view.role, view.observation !== null);
+    const status = statusWords(view);
+    byId("net-connection").textContent = status;
     byId("net-connection").dataset.connection = view.connection;
-    byId("net-turn").textContent = turnWords(view);
+    const turn = turnWords(view);
+    byId("net-turn").textContent = turn === status ? "" : turn; // "The match is over" once
     const last = view.verified.at(-1);
     byId("net-verified").textContent = last === undefined ? "" : `Deck verified for hand ${last}`;
     this.renderRecords(view.records);

@@ -26,7 +26,8 @@ export type Connection =
   | "waiting" // in the room, the friend has not come (yet, or back)
   | "connected" // both in the room, frames flowing
   | "reconnecting" // the relay's connection dropped; trying again with back-off
-  | "peer-left" // the relay says the friend's connection closed; waiting for it to return
+  | "peer-left" // the relay says the friend's connection closed; it keeps their seat for them
+  | "peer-gone" // the relay gave the friend's seat up (they left); waiting in case they come back
   | "closed"; // the match ended or was given up; nothing more is sent
 
 /** A failure as the session states it (gin/protocol/session_events.py's Failure kinds). */

@@ -315,8 +315,7 @@ class Peer implements OnlinePeer {
         this.connection = "peer-left";
         break;
       case "peer-gone":
-        this.connection = "peer-left";
-        this.pendingNotices.push({ kind: "notice", text: "Your friend left the room." });
+        this.connection = "peer-gone";
         break;
       case "reconnecting":
         if (event.code === CLOSE.SEAT_TAKEN && this.ticket === null && !this.welcomed) {
