@@ -84,6 +84,23 @@ class RelayAddress:
         return f"{_WS_SCHEME[self.scheme]}://{self.netloc}{self.prefix}"
 
 
+def reach(relay: RelayAddress) -> str | None:
+    """Who can open a link to ``relay``: "computer" for a loopback address (only this
+    computer), "network" for a private or link-local one or a local name (only this
+    local network), None for anyone who can reach the address."""
+    host = relay.host.lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return "computer"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        local = "." not in host or host.endswith((".local", ".lan", ".home.arpa"))
+        return "network" if local else None
+    if ip.is_loopback:
+        return "computer"
+    return "network" if ip.is_private or ip.is_link_local else None
+
+
 @dataclass(frozen=True)
 class Invite:
     relay: RelayAddress
@@ -107,8 +124,17 @@ def _redacted(text: str) -> str:
     return repr(head + ("#…" if sep else ""))
 
 
+def joined_lines(text: str) -> str:
+    """``text`` with its line breaks taken out, and the spaces around them: a link
+    copied from a window too narrow for it comes in several lines."""
+    return _LINE_BREAKS.sub("", text.strip())
+
+
+_LINE_BREAKS = re.compile(r"[ \t]*[\r\n]+\s*")
+
+
 def _split(text: str, what: str) -> tuple[str, str, int | None, str, str, str]:
-    text = text.strip().strip("<>").strip()
+    text = joined_lines(text).strip("<>").strip()
     if not text:
         raise InvalidLinkError(f"the {what} is empty")
     shown = _redacted(text)
@@ -194,6 +220,11 @@ def parse_invite(text: str) -> Invite:
     return Invite(RelayAddress(scheme, host, port, prefix), room, decode_secret(fragment))
 
 
+def _whole(text: str) -> bool:
+    """Whether ``text`` runs to the end of a secret (it may still be wrong)."""
+    return len(text.partition("#")[2]) >= SECRET_LENGTH
+
+
 def read_link(
     argument: str | None,
     environ: Mapping[str, str] | None = None,
@@ -217,6 +248,13 @@ def read_link(
         prompt.flush()
     # sys.stdin is None when the process was started without one.
     line = stream.readline().strip() if stream is not None else ""
+    while stream is not None and stream.isatty() and line and not _whole(line):
+        # A link copied from a narrow window comes in several lines: read on until it
+        # is whole, or an empty line.
+        more = stream.readline().strip()
+        if not more:
+            break
+        line += more
     if not line:
         raise InvalidLinkError(
             f"no invite link: give it as an argument, set {LINK_ENV}, or paste it on standard input"

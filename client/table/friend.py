@@ -18,13 +18,14 @@ from textual.widgets import RadioButton, RadioSet
 from client.storage import StorageError
 from client.table import words
 from client.table.controller import OnlineGame
+from client.table.invite import InviteScreen
 from client.table.playing import PlayingTable
-from client.table.screens import AlertScreen, ConfirmScreen, InviteScreen, OnlineScreen
+from client.table.screens import AlertScreen, ConfirmScreen, OnlineScreen
 from gin import Observation, Phase, Ruleset
 
 if TYPE_CHECKING:
     from client.net.lobby import OnlineStart
-    from client.net.peer import Update
+    from client.net.peer import OnlineMatch, Update
 
 
 class FriendTable(PlayingTable):
@@ -97,7 +98,7 @@ class FriendTable(PlayingTable):
             # A restored match whose custom rules were not answered before quitting.
             self._ask_rules(game, match.session.rules_offered)
         if start.role == "host":
-            self.push_screen(InviteScreen(match.invite.url, self.online_state))
+            self._show_invite(match)
         self.refresh_table()
         await match.run()
 
@@ -107,8 +108,8 @@ class FriendTable(PlayingTable):
         from gin.protocol import session_events
 
         game = self.game
-        if not isinstance(game, OnlineGame):
-            return
+        if not isinstance(game, OnlineGame) or not self.is_running:
+            return  # (shutting down: the match's last news has no table to show on)
         self.online_state, self.online_label = game.online.status(), game.online.status(True)
         if isinstance(update, LinkChanged):
             if isinstance(self.screen, InviteScreen):
@@ -182,4 +183,11 @@ class FriendTable(PlayingTable):
         """The invite link again, for as long as the online match runs (the host's)."""
         game = self.game
         if isinstance(game, OnlineGame) and game.seat == 0:
-            self.push_screen(InviteScreen(game.online.invite.url, self.online_state))
+            self._show_invite(game.online)
+
+    def _show_invite(self, match: OnlineMatch) -> None:
+        from client.net.links import reach
+
+        relay = match.invite.relay
+        self.push_screen(InviteScreen(match.invite.url, self.online_state,
+                                      words.reach_note(reach(relay), relay.host)))

@@ -307,7 +307,10 @@ class TableView(App[None]):
 
     def _show_side(self, obs: Observation, game: Game | OnlineGame) -> None:
         column = "Friend" if isinstance(game, OnlineGame) else "Computer"
-        self.query_one("#status", Static).update(words.status(obs, self._them(), column))
+        # Narrow, the line stands alone at the top: short enough for 80 columns.
+        narrow = self.screen_stack[0].has_class("-narrow")
+        self.query_one("#status", Static).update(words.status(obs, self._them(), column,
+                                                              compact=narrow))
         me, other = obs.player, 1 - obs.player
         rows = [("", "You", column),
                 ("Game", str(obs.scores[me]), str(obs.scores[other])),
@@ -352,6 +355,8 @@ class TableView(App[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size)
+        if self.game is not None:
+            self.refresh_table()  # the status line's words follow the width
 
     def _fit(self, size: Size) -> None:
         """Fit the table to the terminal: the side panel only when there is room,

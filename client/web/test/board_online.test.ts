@@ -11,7 +11,7 @@ import { Match } from "../src/engine/match.ts";
 import { Phase } from "../src/engine/observation.ts";
 import { STANDARD } from "../src/engine/rules.ts";
 import type { OnlinePeer, PeerNotice, PeerView } from "../src/online/api.ts";
-import { onlyThisComputer } from "../src/board/friend.ts";
+import { onlyThisComputer, onlyThisNetwork } from "../src/board/friend.ts";
 import { FRIEND, OnlineGame } from "../src/board/online.ts";
 import {
   connectionWords, describe, explainResult, failureLines, failureTitle, gameLine, pageState, shortName, statusWords, THEM,
@@ -163,4 +163,10 @@ test("an invite link on this computer's loopback address is said to work only he
     "http://127.8.0.1/j/R#s"]) assert.equal(onlyThisComputer(link), true, link);
   for (const link of ["http://192.168.1.20:40123/j/R#s", "https://relay.example.org/j/R#s",
     "http://127.0.0.1.example.org/j/R#s", "not a link"]) assert.equal(onlyThisComputer(link), false, link);
+  // A local network's address: the invite says the link works only there (as the terminal's does).
+  for (const link of ["http://192.168.1.5:8765/j/R#s", "http://10.0.0.7/j/R#s", "http://172.20.1.1/j/R#s",
+    "http://192.0.2.2:30300/j/R#s", "http://[fe80::1]:80/j/R#s", "http://[fd12::3]/j/R#s", "http://myhost:8765/j/R#s",
+    "http://gin.local/j/R#s"]) assert.equal(onlyThisNetwork(link), true, link);
+  for (const link of ["https://relay.example.org/j/R#s", "http://127.0.0.1/j/R#s", "http://172.32.0.1/j/R#s",
+    "http://8.8.8.8/j/R#s", "not a link"]) assert.equal(onlyThisNetwork(link), false, link);
 });

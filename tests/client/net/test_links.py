@@ -132,3 +132,20 @@ def test_read_link_prefers_argument_then_environment_then_stdin() -> None:
     assert read_link("-", env, io.StringIO("  dash means stdin \n")) == "dash means stdin"
     with pytest.raises(InvalidLinkError, match="give it as an argument, set GIN_LINK"):
         read_link(None, {"GIN_LINK": "  "}, io.StringIO(""))
+
+
+def test_a_link_copied_in_several_lines_from_a_narrow_window_is_taken_whole() -> None:
+    link = f"http://192.0.2.2:30300/j/{ROOM}#{SECRET_TEXT}"
+    lines = "  \n".join(link[i:i + 33] for i in range(0, len(link), 33)) + "   \n"
+    assert parse_invite(lines) == parse_invite(link)
+    with pytest.raises(InvalidLinkError, match="spaces"):
+        parse_invite(link.replace("/j/", "/j /"))  # a space is not a line break
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    typed = Terminal("\n".join(link[i:i + 33] for i in range(0, len(link), 33)) + "\n")
+    assert read_link(None, {}, typed, io.StringIO()) == link
+    cut = Terminal(link[:60] + "\n\n")  # a link really cut short: an empty line ends it
+    assert read_link(None, {}, cut, io.StringIO()) == link[:60]
