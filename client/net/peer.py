@@ -63,15 +63,25 @@ from relay.wire import Close
 
 
 class Link(Enum):
-    """The connection as the player should see it."""
+    """The connection as the player should see it: the words are the browser's
+    (client/web/src/board/words.ts, connectionWords) — "away" while the relay keeps
+    the friend's seat, "left" once it gave the seat up."""
 
     CONNECTING = "connecting to the relay…"
     WAITING = "waiting for your friend to join"
-    CONNECTED = "connected"
-    RECONNECTING = "connection lost, reconnecting…"
-    FRIEND_AWAY = "your friend's connection dropped; waiting for them to come back"
-    FRIEND_GONE = "your friend left"
+    CONNECTED = "connected to your friend"
+    RECONNECTING = "connection lost — reconnecting…"
+    FRIEND_AWAY = "your friend is away — waiting for them to come back"
+    FRIEND_GONE = "your friend left — waiting in case they come back"
     CLOSED = "disconnected"
+
+
+_SHORT = {Link.CONNECTING: "connecting…", Link.WAITING: "waiting for them to join",
+          Link.CONNECTED: "connected", Link.RECONNECTING: "connection lost — reconnecting…",
+          Link.FRIEND_AWAY: "away", Link.FRIEND_GONE: "left", Link.CLOSED: "disconnected"}
+#: How the match stands once it has ended, in the same words as the browser's.
+MATCH_OVER = "the match is over"
+MATCH_STOPPED = "the match was stopped"
 
 
 @dataclass(frozen=True)
@@ -146,6 +156,7 @@ class OnlineMatch:
         self.files = files
         self.settings = settings or OnlineSettings()
         self.link = Link.CONNECTING
+        self.link_detail = ""  # why the connection was lost, while reconnecting
         self.result: MatchOver | None = None
         self.failure: Failure | None = None
         self.records: list[Path] = []
@@ -176,6 +187,22 @@ class OnlineMatch:
     @property
     def seat(self) -> int:
         return self.session.seat
+
+    def status(self, short: bool = False, detail: bool = True) -> str:
+        """How the match and the link to the friend stand, in words (see :class:`Link`):
+        its end once it has ended, whatever the connection does then. ``short``: the
+        few words after "Your friend ·" on the table; ``detail``: why the connection
+        was lost, while reconnecting."""
+        if self.session.over or self.failure is not None:
+            return MATCH_STOPPED if self.failure is not None else MATCH_OVER
+        link = self.link
+        if link is Link.WAITING and self.session.observation() is not None:
+            link = Link.FRIEND_AWAY  # after a drop of ours, the friend is not back yet
+        if short:
+            return _SHORT[link]
+        why = f" ({self.link_detail})" if detail and link is Link.RECONNECTING \
+            and self.link_detail else ""
+        return link.value + why
 
     def listen(self, listener: Callable[[Update], None]) -> None:
         self._listeners.append(listener)
@@ -277,9 +304,11 @@ class OnlineMatch:
             self._restart_timer()
             self._resend()
         elif isinstance(event, PeerLeft):
-            self._set_link(Link.FRIEND_AWAY)
+            if not self.session.over:  # after the end, leaving is what the friend does
+                self._set_link(Link.FRIEND_AWAY)
         elif isinstance(event, PeerGone):
-            self._set_link(Link.FRIEND_GONE)
+            if not self.session.over:
+                self._set_link(Link.FRIEND_GONE)
             return self.session.over
         elif isinstance(event, Reconnecting):
             self._set_link(Link.RECONNECTING, event.reason)
@@ -405,7 +434,7 @@ class OnlineMatch:
             listener(update)
 
     def _set_link(self, link: Link, detail: str = "") -> None:
-        self.link = link
+        self.link, self.link_detail = link, detail
         self._tell(LinkChanged(link, detail))
         self.changed.set()
 

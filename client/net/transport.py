@@ -383,7 +383,7 @@ class RelayTransport:
             code = exc.rcvd.code if exc.rcvd is not None else 1006
             reason = exc.rcvd.reason if exc.rcvd is not None else "connection lost"
             raise TransportError(
-                f"relay closed the connection: {reason} (code {code})",
+                refusal_words(code, reason, self.seat, "relay closed the connection"),
                 code=code,
                 permanent=is_final(code),
             ) from None
@@ -400,7 +400,7 @@ class RelayTransport:
             code = int(ws.close_code or hello.get("code") or 1006)
             reason = str(ws.close_reason or hello.get("reason") or "refused")
             raise TransportError(
-                f"relay refused: {reason} (code {code})", code=code, permanent=is_final(code)
+                refusal_words(code, reason, self.seat), code=code, permanent=is_final(code)
             )
         if hello.get("type") not in WELCOMES or hello.get("seat") != self.seat:
             await ws.close(Close.PROTOCOL_ERROR, "unexpected welcome")
@@ -452,7 +452,7 @@ class RelayTransport:
             if is_final(code):
                 self._finish(code, reason)
                 return
-            outcome = await self._reconnect(f"{reason} (code {code})")
+            outcome = await self._reconnect(refusal_words(code, reason, self.seat, ""))
             if outcome is None:
                 return
             ws, hello, attempts = outcome
@@ -515,6 +515,23 @@ class RelayTransport:
                 reason = exc.reason
                 continue
             return ws, hello, attempt
+
+
+#: What a taken seat (4409) means, by seat: the same words as the browser's (relay.ts).
+SEAT_TAKEN_WORDS = (
+    "someone else holds the host's seat of this match (is it open in another program "
+    "or browser tab?)",
+    "someone has already joined with this link (maybe you, in a browser or on another "
+    "computer): only two can play, so ask your friend for a new link",
+)
+
+
+def refusal_words(code: int | None, reason: str, seat: int, head: str = "relay refused") -> str:
+    """A relay's refusal or close in words: ``head: reason (code N)``, and for a taken
+    seat what it means first (the relay's own words after)."""
+    if code == Close.SEAT_TAKEN:
+        return f"{SEAT_TAKEN_WORDS[seat]} (the relay says: {reason}, code {code})"
+    return f"{head + ': ' if head else ''}{reason} (code {code})"
 
 
 def _unreachable(exc: BaseException, tls: bool) -> str:

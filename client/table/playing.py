@@ -329,8 +329,19 @@ class PlayingTable(TableView):
     def action_ask_quit(self) -> None:
         """Leave after asking; say how to come back."""
         if isinstance(self.game, OnlineGame) and not self.game.online.session.over:
-            question = ("Leave the online match? It is saved: run gin again (or gin join "
-                        "with the same link) to continue it; your friend waits meanwhile.")
+            online = self.game.online
+            if online.files is None:
+                question = ("Leave the online match? It is not saved here (no data folder), "
+                            "so it cannot be continued.")
+            elif online.local_relay is not None:
+                question = ("Leave the online match? It is saved, and its relay runs inside "
+                            "gin: your friend waits until you are back. Run gin (or gin host) "
+                            "again on this computer to continue it: the relay comes back at "
+                            f"{online.invite.relay.http_url} and your friend's page or gin "
+                            "reconnects by itself.")
+            else:
+                question = ("Leave the online match? It is saved: run gin again (or gin join "
+                            "with the same link) to continue it; your friend waits meanwhile.")
         elif isinstance(self.game, Game) and not self.game.match.over:
             question = "Quit? The match is saved after every move: gin continues it."
         else:

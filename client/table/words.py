@@ -99,14 +99,20 @@ def knocked(obs: Observation, them: str) -> str:
             "← → show other ways.")
 
 
-def status(obs: Observation, them: str = THEM, column: str = "Computer") -> str:
+def status(obs: Observation, them: str = THEM, column: str = "Computer",
+           compact: bool = False) -> str:
     """One line always on show: the hand, the scores, who dealt, the knock limit.
-    ``them`` names the opponent in a sentence, ``column`` in one word."""
+    ``them`` names the opponent in a sentence, ``column`` in one word. ``compact``:
+    short enough for 80 columns (the opponent by ``column``, the limit as "≤ N")."""
     me = obs.player
-    dealer = "you dealt" if obs.dealer == me else f"{mid_sentence(them)} dealt"
+    if compact:
+        dealer = "you dealt" if obs.dealer == me else f"{column.lower()} dealt"
+        limit = "gin only" if obs.knock_limit == 0 else f"knock ≤ {obs.knock_limit}"
+    else:
+        dealer = "you dealt" if obs.dealer == me else f"{mid_sentence(them)} dealt"
+        limit = knock_limit_words(obs)
     return (f"Hand {obs.hand_number} · You {obs.scores[me]} – {column} "
-            f"{obs.scores[1 - me]} (to {obs.rules.target}) · {dealer} · "
-            f"{knock_limit_words(obs)}")
+            f"{obs.scores[1 - me]} (to {obs.rules.target}) · {dealer} · {limit}")
 
 
 def describe(event: Event, me: int, them: str = THEM) -> str | None:
@@ -308,3 +314,48 @@ def failure_words(failure: Failure, seat: int) -> tuple[str, str]:
     if failure.who == SEATS[1 - seat]:
         text += " The match is forfeited to you."
     return title, text
+
+
+# -- online: what play waits for (the browser's OWED in board/words.ts) ----------------
+
+#: What the friend's device owes, by the protocol's message type (protocol.md).
+OWED = {
+    "welcome": "to answer your invitation",
+    "hello": "to say hello",
+    "start": "to start the match",
+    "commit": "to seal its secret number for this deck",
+    "deck": "to send its part of the shuffle",
+    "challenge": "to check the shuffle",
+    "shuffle": "to send its shuffle",
+    "proof": "to prove its shuffle",
+    "deal": "to deal",
+    "key": "to send the key to your card",
+    "show": "to show its knock",
+    "seed": "to reveal its secret number, to check the deck",
+}
+
+
+def held_up(owed: str | None) -> str:
+    """This player's move waits for the friend's device (``owed``: the message type)."""
+    if owed is None or owed == "move":
+        return "Sending your move…"
+    return f"Waiting for your friend's device {OWED.get(owed, f'({owed})')}…"
+
+
+def capital(text: str) -> str:
+    """``text`` as the start of a line: its first letter a capital."""
+    return text[:1].upper() + text[1:]
+
+
+def reach_note(reach: str | None, host: str) -> str:
+    """Who can open an invite link (``reach`` from :func:`client.net.links.reach`), as
+    the browser's invite window says it for its own address."""
+    if reach == "computer":
+        return (f"This link works only on this computer ({host} is its own address): "
+                "another browser or gin join here. To play a friend elsewhere, host on a "
+                "relay they can reach.")
+    if reach == "network":
+        return (f"This link works only on your network ({host} is a local address): a "
+                "friend elsewhere cannot open it. For one, host on a public relay "
+                "(gin host --relay URL).")
+    return ""

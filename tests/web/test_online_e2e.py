@@ -93,10 +93,11 @@ def relay(board_built: None, tmp_path: Path) -> Iterator[RelayProcess]:
 class Terminal:
     """`gin host` or `gin join` with a bot, its records in its own data folder."""
 
-    def __init__(self, argv: list[str], data: Path, stdin: str | None = None) -> None:
+    def __init__(self, argv: list[str], data: Path, stdin: str | None = None,
+                 delay: float = 0) -> None:
         self.data = data
         self.proc = subprocess.Popen(
-            argv + ["--data-dir", str(data), "--bot-delay", "0"],
+            argv + ["--data-dir", str(data), "--bot-delay", str(delay)],
             stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if stdin is not None:
@@ -244,6 +245,36 @@ def test_a_terminal_host_and_a_browser_guest_play_a_match_across_a_relay_restart
     assert entry["state"] is None and entry["finished"]
     # Chromium logs each refused connection while the relay was down: nothing else.
     guest.check_clean(expected="Error in connection establishment: net::ERR_CONNECTION_REFUSED")
+
+
+def test_a_third_person_opening_a_used_link_is_told_someone_has_joined(
+    relay: RelayProcess, browser: Any, pages: list[Page], tmp_path: Path
+) -> None:
+    """The seat is taken (the relay closes with 4409): the page says someone has
+    already joined with this link and stops, instead of reconnecting for ever."""
+    host = Terminal(gin("host", "--relay", relay.url, "--bot", "easy"), tmp_path / "host",
+                    delay=60)
+    link = host.link()
+    guest = Terminal(gin("join", "--bot", "easy"), tmp_path / "guest", stdin=link, delay=60)
+    try:
+        assert guest.proc.stderr is not None
+        while "connected" not in (line := guest.proc.stderr.readline()):
+            assert line, "the guest ended before it joined"
+        pages.append(third := Page(browser))
+        third.page.goto(link)
+        assert third.wait_state("failed", "playing", timeout=20_000) == "failed"
+        title = str(third.page.inner_text("#dialog-title"))
+        assert title == "Someone has already joined with this link"
+        said = str(third.page.inner_text("#dialog"))
+        assert "ask your friend for a new link" in said and "At fault" not in said
+        assert "reconnecting" not in str(third.page.inner_text("#net-connection")).lower()
+        # Nothing is kept of a seat never held: the page does not offer to continue it.
+        assert third.stored("gin-online:") == {}
+        third.check_clean()
+    finally:
+        for side in (host, guest):
+            side.proc.kill()
+            side.finish()
 
 
 def host_in_browser(page: Page, relay: RelayProcess, target: int) -> str:

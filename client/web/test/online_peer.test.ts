@@ -352,6 +352,12 @@ test("a guest joins the link's room in seat 1, the link in the page's address", 
   assert.equal(seen.view?.role, "guest");
   assert.equal(seen.view?.link, null);
   assert.deepEqual(w.sockets[0]!.sent, ["offer", "resend 0"]);
+  // The friend's seat dropped (kept for them), then given up: "away", then "left".
+  w.sockets[0]!.onmessage?.({ data: JSON.stringify({ type: "peer_left", grace: 120 }) });
+  assert.equal(seen.view?.connection, "peer-left");
+  w.sockets[0]!.control("peer_gone");
+  assert.equal(seen.view?.connection, "peer-gone");
+  assert.deepEqual(seen.notices.filter((n) => n.kind === "notice"), []); // the connection line says it
 });
 
 test("with storage full nothing is sent and the player is told; the save is retried, then play goes on", async () => {
@@ -447,6 +453,32 @@ test("a refusal for good ends the connection; an outage past the give-up time to
   assert.match(gone.view!.failure!.reason, /gave up after trying for 300 s/);
   assert.equal(gone.view?.failure?.who, "the relay or this device's network");
   assert.ok(v.timers.now() >= 300_000 && v.timers.now() <= 330_000);
+});
+
+test("a used link (the seat taken, 4409) says someone has already joined and stops, keeping nothing", async () => {
+  const w = world();
+  const seen = watch(w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
+  await settle();
+  w.sockets[0]!.onmessage?.({ data: JSON.stringify({ type: "error", code: 4409, reason: "seat 1 is taken" }) });
+  w.sockets[0]!.drop(4409, "seat 1 is taken");
+  await settle();
+  w.timers.advance(60_000);
+  assert.equal(w.sockets.length, 1); // not retried
+  assert.equal(seen.view?.connection, "closed");
+  assert.equal(seen.view?.failure?.kind, "SeatTaken");
+  assert.match(seen.view!.failure!.reason, /^Someone has already joined with this link .*ask your friend for a new link\.$/);
+  assert.equal(seen.view?.failure?.who, "");
+  assert.equal(w.storage.getItem(`gin-online:${linkIdHex(SECRET)}`), null);
+
+  // A seat once held here (a ticket) is retried: after a relay restart its holder wins it back.
+  const v = world();
+  const held = watch(v.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
+  await settle();
+  v.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
+  v.sockets[0]!.drop(4409, "seat 1 is taken");
+  await settle();
+  assert.equal(held.view?.connection, "reconnecting");
+  assert.equal(held.view?.failure, null);
 });
 
 test("what the peer owes has a time limit: then the session is told, and blames nobody for sure", async () => {

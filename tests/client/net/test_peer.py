@@ -139,6 +139,12 @@ async def test_two_bots_play_a_whole_match_and_both_records_audit_clean(
     assert [u.hand_number for u in verified] == list(range(1, len(verified) + 1))
     assert isinstance(seen[-2 if isinstance(seen[-1], peer.LinkChanged) else -1],
                       MatchOver | peer.LinkChanged)
+    # After a normal end the friend leaving is no news, and the words say the end.
+    over = next(i for i, u in enumerate(seen) if isinstance(u, MatchOver))
+    assert not [u for u in seen[over:] if isinstance(u, peer.LinkChanged)
+                and u.link in (peer.Link.FRIEND_AWAY, peer.Link.FRIEND_GONE)]
+    assert host.status() == guest.status() == "the match is over"
+    assert host.status(short=True) == "the match is over"
     assert_clean_and_identical(tmp_path / "host", tmp_path / "guest", capsys)
 
 

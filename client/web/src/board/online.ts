@@ -19,7 +19,7 @@ import { plainFailure, plainNotice } from "../online/text.ts";
 import * as players from "../players/index.ts";
 import { bestThrow, knockCounts } from "./game.ts";
 import type { AutoMove, HintView, Play } from "./play.ts";
-import { failureTitle, turnWords } from "./words.ts";
+import { failureTitle, statusWords, turnWords } from "./words.ts";
 
 export const FRIEND = "Your friend";
 
@@ -155,9 +155,15 @@ export class OnlineGame implements Play {
 
   holdUp(): string | null {
     const obs = this.obs;
-    if (obs === null || !obs.myTurn || this.legal().length || this.view.failure !== null) return null;
-    const owed = turnWords({ ...this.view, legal: [] });
-    return owed && owed !== "Your friend's move" ? `${owed}…` : "Sending your move…";
+    const view = this.view;
+    if (obs === null || this.legal().length || view.failure !== null || view.over) return null;
+    if (!obs.myTurn) {
+      // The friend's move: "thinking" only while they are there to think.
+      return view.connection === "connected" || obs.phase === Phase.OVER ? null : statusWords(view);
+    }
+    const owed = turnWords({ ...view, legal: [], connection: "connected" });
+    const held = owed && owed !== "Your friend's move" ? `${owed}…` : "Sending your move…";
+    return view.connection === "reconnecting" ? `${held} (${statusWords(view).toLowerCase()})` : held;
   }
 
   stopped(): string | null {

@@ -302,18 +302,32 @@ export const KEYS: [string, string][] = [
 
 // -- online ---------------------------------------------------------------------
 
-/** How the link to the friend stands, as one phrase. `started`: a hand was dealt. */
+/**
+ * How the link to the friend stands, as one phrase: the terminal's words too
+ * (client/net/peer.py, Link). "Away" while the relay keeps the friend's seat, "left"
+ * once it gave the seat up. `started`: a hand was dealt.
+ */
 export function connectionWords(connection: Connection, role: "host" | "guest", started: boolean): string {
   switch (connection) {
     case "connecting": return "Connecting to the relay…";
     case "waiting":
-      if (started) return "Your friend is away — waiting for them to come back";
+      if (started) return AWAY;
       return role === "host" ? "Waiting for your friend to open the link" : "Waiting for your friend, the host";
     case "connected": return "Connected to your friend";
     case "reconnecting": return "Connection lost — reconnecting…";
-    case "peer-left": return "Your friend left — waiting for them to come back";
+    case "peer-left": return AWAY;
+    case "peer-gone": return "Your friend left — waiting in case they come back";
     case "closed": return "Disconnected";
   }
+}
+
+const AWAY = "Your friend is away — waiting for them to come back";
+
+/** The connection line: how the match ended once it has, else {@link connectionWords}. */
+export function statusWords(view: Pick<PeerView, "connection" | "role" | "observation" | "over" | "failure">): string {
+  if (view.failure !== null) return "The match was stopped";
+  if (view.over) return "The match is over";
+  return connectionWords(view.connection, view.role, view.observation !== null);
 }
 
 /** What the friend's device owes now (a message type of protocol.md), in words. */
@@ -353,7 +367,8 @@ export type PageState = "waiting" | "playing" | "match-over" | "failed";
 export function pageState(view: Pick<PeerView, "failure" | "over" | "observation" | "connection">): PageState {
   if (view.failure !== null) return "failed";
   if (view.over) return "match-over";
-  const away = view.connection === "waiting" || view.connection === "peer-left" || view.connection === "connecting";
+  const away = view.connection === "waiting" || view.connection === "peer-left" || view.connection === "peer-gone"
+    || view.connection === "connecting";
   return view.observation === null || away ? "waiting" : "playing";
 }
 
@@ -361,7 +376,7 @@ export function pageState(view: Pick<PeerView, "failure" | "over" | "observation
 export function failureLines(failure: FailureView): string[] {
   const lines = [failure.reason];
   if (failure.field) lines.push(`What failed: ${failure.field}.`);
-  lines.push(`At fault: ${failure.who}${failure.proven ? " (proven: the match is forfeited)" : ""}.`);
+  if (failure.who) lines.push(`At fault: ${failure.who}${failure.proven ? " (proven: the match is forfeited)" : ""}.`);
   return lines;
 }
 
@@ -370,9 +385,10 @@ export function failureTitle(failure: FailureView): string {
   switch (failure.kind) {
     case "CheatDetected": return "Cheating detected";
     case "PeerTimedOut": return "Your friend stopped answering";
-    case "PeerAborted": return "Your friend left the match";
+    case "PeerAborted": return "Your friend ended the match";
     case "RulesDeclined": return "The rules were declined";
     case "OpenedElsewhere": return "This match was opened in another tab";
+    case "SeatTaken": return "Someone has already joined with this link";
     default: return "The match was stopped";
   }
 }

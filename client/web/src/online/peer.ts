@@ -16,7 +16,9 @@ import type {
 } from "./api.ts";
 import { formatInvite, type Invite, InvalidLink, linkIdHex, parseInvite, relayOfPage, SECRET_BYTES, websocketBase } from "./links.ts";
 import type { Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
-import { BROWSER_TIMERS, CLOSE, newToken, RelayClient, type RelayEvent, type RelayOptions, type Timers } from "./relay.ts";
+import {
+  BROWSER_TIMERS, CLOSE, newToken, RelayClient, type RelayEvent, type RelayOptions, seatTakenWords, type Timers,
+} from "./relay.ts";
 import { MatchStore, pageStorage, StoreError } from "./store.ts";
 
 /** The worker, or anything that answers requests in order (tests run core.ts in-process). */
@@ -85,6 +87,7 @@ class Peer implements OnlinePeer {
   private timer: unknown = null;
   private timerKey: string | null = null;
   private peerSeen = false;
+  private welcomed = false; // the relay welcomed this page at least once
   private ended = false; // closed: nothing more is sent
   private superseded = false; // another tab of this browser took the match over
   private overAt: number | null = null;
@@ -284,6 +287,7 @@ class Peer implements OnlinePeer {
         this.post({ op: "receive", frame: event.data });
         return;
       case "connected":
+        this.welcomed = true;
         this.ticket = event.ticket;
         if (this.room === null) {
           this.room = event.room;
@@ -312,10 +316,18 @@ class Peer implements OnlinePeer {
         this.connection = "peer-left";
         break;
       case "peer-gone":
-        this.connection = "peer-left";
-        this.pendingNotices.push({ kind: "notice", text: "Your friend left the room." });
+        this.connection = "peer-gone";
         break;
       case "reconnecting":
+        if (event.code === CLOSE.SEAT_TAKEN && this.ticket === null && !this.welcomed) {
+          // Someone else holds this seat, and without the relay's ticket this page can
+          // never win it back: say so instead of retrying. Nothing was ever sent from
+          // here, so nothing is kept either.
+          this.store.remove(this.linkId);
+          const words = seatTakenWords(this.role === "host" ? 0 : 1);
+          this.fail(failure("SeatTaken", "", "", `${words[0]!.toUpperCase()}${words.slice(1)}.`));
+          return;
+        }
         this.connection = "reconnecting";
         break;
       case "closed":

@@ -23,7 +23,8 @@ export type RelayEvent =
   | { readonly kind: "peer-joined"; readonly returning: boolean }
   | { readonly kind: "peer-left"; readonly grace: number }
   | { readonly kind: "peer-gone" }
-  | { readonly kind: "reconnecting"; readonly attempt: number; readonly delay: number; readonly reason: string }
+  | { readonly kind: "reconnecting"; readonly attempt: number; readonly delay: number; readonly reason: string;
+      readonly code: number | null } // the close code of the drop (null: not reached)
   | { readonly kind: "closed"; readonly code: number | null; readonly reason: string }; // always the last
 
 /** What the client needs of the browser's WebSocket (tests give a fake). */
@@ -152,6 +153,14 @@ export function paceFor(hello: Welcome): [number, number] {
     : [SEND_RATE, SEND_BURST];
 }
 const OPEN_TIMEOUT_MS = 10_000;
+
+/** What a taken seat (4409) means, by seat: the terminal's words (client/net/transport.py). */
+export function seatTakenWords(seat: number): string {
+  return seat === 1
+    ? "someone has already joined with this link (maybe you, in another browser or on another device): "
+      + "only two can play, so ask your friend for a new link"
+    : "someone else holds the host's seat of this match (is it open in another tab or program?)";
+}
 
 /** A random seat token: 32 lowercase hex digits. */
 export function newToken(): string {
@@ -358,8 +367,9 @@ export class RelayClient {
     }
     this.attempt += 1;
     const delay = Math.min(backoff(this.attempt, this.random), left / 1000);
-    const why = code === null ? reason : `${reason} (code ${code})`;
-    this.listener({ kind: "reconnecting", attempt: this.attempt, delay, reason: why });
+    const why = code === null ? reason : code === CLOSE.SEAT_TAKEN
+      ? `${seatTakenWords(this.seat)} (the relay says: ${reason}, code ${code})` : `${reason} (code ${code})`;
+    this.listener({ kind: "reconnecting", attempt: this.attempt, delay, reason: why, code });
     this.retry = this.timers.setTimeout(() => {
       this.retry = null;
       if (!this.finished) this.open();
