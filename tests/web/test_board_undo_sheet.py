@@ -5,6 +5,7 @@ score sheet computes from the saved match)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from client.table import words
@@ -12,11 +13,13 @@ from client.table.scoresheet import score_sheet
 from gin import Match
 from tests.web.conftest import HAND_END_TITLES, SAVE_KEY, play_out
 
+CARDS = "cs => cs.map(c => c.dataset.card)"
+
 
 def position(page: Any) -> dict[str, Any]:
     return {
-        "hand": sorted(page.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")),
-        "pile": page.eval_on_selector_all("#discard .card", "cs => cs.map(c => c.dataset.card)"),
+        "hand": sorted(page.eval_on_selector_all("#hand .card", CARDS)),
+        "pile": page.eval_on_selector_all("#discard .card", CARDS),
         "saved": json.loads(page.evaluate(f"localStorage.getItem({json.dumps(SAVE_KEY)})")),
     }
 
@@ -60,7 +63,7 @@ def test_no_undo_once_the_computer_moved(open_board: Any) -> None:
                                 ".map(b => b.getAttribute('aria-keyshortcuts')).join()")
 
 
-def test_the_score_sheet_lists_every_hand(open_board: Any) -> None:
+def test_the_score_sheet_lists_every_hand(open_board: Any, artifacts: Path) -> None:
     board = open_board("?seed=11&delay=0")
     page = board.page
     page.click("#strength input[value=easy]")
@@ -79,11 +82,4 @@ def test_the_score_sheet_lists_every_hand(open_board: Any) -> None:
     saved = json.loads(page.evaluate(f"localStorage.getItem({json.dumps(SAVE_KEY)})"))
     expected = words.sheet_rows(score_sheet(Match.from_dict(saved["match"]).results))
     assert len(cells) == 2 and [tuple(row) for row in cells] == expected
-    page.screenshot(path=str(board_artifact(page, "sheet-1280")))
-
-
-def board_artifact(page: Any, name: str) -> Any:
-    from pathlib import Path
-    out = Path("/tmp/undo22-shots")
-    out.mkdir(exist_ok=True)
-    return out / f"{name}.png"
+    page.screenshot(path=str(artifacts / "score-sheet-1280.png"))

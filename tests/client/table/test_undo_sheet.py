@@ -4,7 +4,8 @@ Pilot (u takes a throw back only before the computer looks; c shows every hand).
 from __future__ import annotations
 
 import random
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 from textual.widgets import DataTable, Static
@@ -13,10 +14,10 @@ from client.storage import Storage
 from client.table import words
 from client.table.app import make_app
 from client.table.config import AppConfig
-from client.table.controller import Game
+from client.table.controller import Game, OnlineGame
 from client.table.scoresheet import score_sheet
 from client.table.screens import HandOverScreen, ScoreSheetScreen
-from gin import Card, Discard, DrawStock, HandResult, IllegalAction, Knock, Pass, Phase
+from gin import Card, Discard, DrawStock, HandResult, IllegalAction, Knock, Match, Pass, Phase
 from tests.client.conftest import ScriptedOpponent, fixed_decks
 from tests.client.table.test_app import GIN, KNOCK, SIZE, press, settle, text
 
@@ -34,7 +35,7 @@ def test_undo_restores_the_position_exactly(make_game: Any, deal: Any,
                                             storage: Storage) -> None:
     game, _ = make_game(deal(*KNOCK))
     to_throw(game)
-    before, hand_before = game.observation(), game.match.hand.to_dict()  # type: ignore[union-attr]
+    before, hand_before = game.observation(), game.match.hand.to_dict()
     game.play(Discard(KC))
     assert game.can_undo and game.opponent_to_move
     assert game.undo() == KC
@@ -63,8 +64,8 @@ def test_no_undo_once_the_computer_looks_or_moved(make_game: Any, deal: Any) -> 
     assert not game.can_undo
 
 
-def test_the_score_sheet_lists_every_hand_with_running_totals(make_game: Any,
-                                                               deal: Any) -> None:
+def test_the_score_sheet_lists_every_hand_with_running_totals(
+        make_game: Any, deal: Any, storage: Storage) -> None:
     game, _ = make_game(deal(*KNOCK), deal(*GIN))
     to_throw(game)
     game.play(Knock(KC))
@@ -73,8 +74,8 @@ def test_the_score_sheet_lists_every_hand_with_running_totals(make_game: Any,
     sheet = game.score_sheet()
     assert [(r.number, r.kind, r.winner, r.points, r.totals, r.boxes) for r in sheet] == \
         [(1, "knock", 0, 14, (14, 0), (1, 0))]
-    assert sheet == Game.resume(game.storage,  # type: ignore[arg-type]
-                                make_opponent=lambda _s, _r: game.opponent).score_sheet()
+    resumed = Game.resume(storage, make_opponent=lambda _s, _r: game.opponent)
+    assert resumed is not None and resumed.score_sheet() == sheet  # kept with the match
 
 
 def test_running_totals_over_several_hands() -> None:
@@ -144,3 +145,35 @@ async def test_c_shows_every_hand_of_the_match(table: Any, deal: Any) -> None:
         sheet = app.screen.query_one("#sheet", DataTable)
         assert sheet.row_count == 1
         assert sheet.get_row_at(0) == ["1", "You knocked", "14 to you", "14", "0", "1–0"]
+
+
+class _Session:
+    """Just enough of an online session for the table to draw a hand in play."""
+
+    def __init__(self, match: Match) -> None:
+        self.match, self.over, self.rules = match, False, match.rules
+
+    def observation(self) -> Any:
+        return self.match.observation(0)
+
+    def legal_actions(self) -> list[Any]:
+        return self.match.legal_actions() if self.match.turn == 0 else []
+
+
+async def test_no_undo_online(table: Any, deal: Any) -> None:
+    app, _ = table(deal(*KNOCK))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.game, Game)
+        match = app.game.match
+        match.apply(0, Pass())
+        match.apply(1, Pass())
+        match.apply(0, DrawStock())
+        match.apply(0, Discard(KC))  # thrown in an online match: the friend sees it at once
+        online = OnlineGame(cast(Any, SimpleNamespace(session=_Session(match), seat=0,
+                                                      result=None)))
+        app.game = online
+        assert not hasattr(online, "undo") and online.score_sheet() == []
+        await press(pilot, "u")
+        assert "no undo online" in text(app, "#prompt")
+        assert KC not in app.game.observation().hand

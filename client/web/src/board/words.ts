@@ -270,6 +270,9 @@ export function howToPlay(rules: Ruleset): HelpSection[] {
           + "again (or press Throw) to throw it; you can also drag it onto the discard pile. "
           + "With “Group my sets and runs for me” off, drag cards or use shift+← → to "
           + "arrange your hand yourself.",
+        "Threw the wrong card? Against the computer, Undo (U) takes your last throw back while "
+          + "the computer has not started its answer (the short pause before it moves); online "
+          + "there is no undo. Score sheet (C) lists every hand of the match with the running totals.",
         "Every action has a key (press ? to see them all). Press F for a full-screen table. "
           + "The match is kept in this browser: reload the page and it goes on where you were. "
           + "An online match goes on after a reload too, from its invite link (the page's own address "
