@@ -458,9 +458,6 @@ class OnlineGame:
         result = self.online.result
         return None if result is None else result.totals
 
-    def score_sheet(self) -> list[SheetRow]:
-        return []  # the session keeps its match to itself (not yet shown online)
-
     def play(self, action: Action) -> None:
         """Send the player's move (IllegalAction if refused). The hand's end is told
         by the session's events, since it may need the friend's answer first."""

@@ -339,12 +339,13 @@ class PlayingTable(TableView):
 
     def action_score_sheet(self) -> None:
         game = self.game
-        if game is not None:
-            obs = game.observation() if not isinstance(game, OnlineGame) or game.dealt else None
-            me = obs.player if obs is not None else 0
-            self.push_screen(ScoreSheetScreen(words.sheet_rows(game.score_sheet(), me),
+        if isinstance(game, Game):
+            self.push_screen(ScoreSheetScreen(words.sheet_rows(game.score_sheet()),
                                               words.sheet_columns(self._them()),
-                                              words.sheet_note(game.totals, me, self._them())))
+                                              words.sheet_note(game.totals, them=self._them())))
+        elif game is not None:
+            self.message = words.SHEET_ONLINE
+            self.refresh_table()
 
     def action_view_pile(self) -> None:
         if self.game is not None:

@@ -321,6 +321,7 @@ def failure_words(failure: Failure, seat: int) -> tuple[str, str]:
 UNDO_NONE = ("Nothing to take back: only your last throw can be, before the computer "
              "starts its answer.")
 UNDO_ONLINE = "There is no undo online: your friend sees your throw at once."
+SHEET_ONLINE = "The score sheet is for matches against the computer; the side shows the scores."
 
 
 def undone(card: Card) -> str:

@@ -24,7 +24,8 @@ def position(page: Any) -> dict[str, Any]:
     }
 
 
-def test_undo_restores_the_position_before_the_computer_moves(open_board: Any) -> None:
+def test_undo_restores_the_position_before_the_computer_moves(open_board: Any,
+                                                              artifacts: Path) -> None:
     board = open_board("?seed=3&delay=60000")  # the computer waits a minute before it looks
     page = board.page
     page.click("#btn-take")
@@ -35,6 +36,7 @@ def test_undo_restores_the_position_before_the_computer_moves(open_board: Any) -
     thrown.click()
     thrown.click()
     assert card not in board.hand() and page.is_enabled("#btn-undo")
+    page.screenshot(path=str(artifacts / "undo-1280.png"))
     page.click("#btn-undo")
     assert position(page) == before  # the card back in hand, the pile and the save as before
     assert "taken back" in board.prompt() and page.is_disabled("#btn-undo")
@@ -83,3 +85,20 @@ def test_the_score_sheet_lists_every_hand(open_board: Any, artifacts: Path) -> N
     expected = words.sheet_rows(score_sheet(Match.from_dict(saved["match"]).results))
     assert len(cells) == 2 and [tuple(row) for row in cells] == expected
     page.screenshot(path=str(artifacts / "score-sheet-1280.png"))
+
+
+def test_undo_and_the_sheet_on_a_phone(open_board: Any, artifacts: Path) -> None:
+    board = open_board("?seed=3&delay=60000", width=360, height=640)
+    page = board.page
+    page.click("#btn-take")
+    before = position(page)
+    thrown = page.locator("#hand .card:not(.dim)").first
+    thrown.click()
+    thrown.click()
+    page.locator("#btn-undo").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "undo-360.png"))
+    page.click("#btn-undo")
+    assert position(page) == before
+    page.click("#btn-sheet")
+    assert "No hand has finished yet" in page.inner_text("#dialog-body")
+    page.screenshot(path=str(artifacts / "score-sheet-360.png"))

@@ -173,7 +173,10 @@ async def test_no_undo_online(table: Any, deal: Any) -> None:
         online = OnlineGame(cast(Any, SimpleNamespace(session=_Session(match), seat=0,
                                                       result=None)))
         app.game = online
-        assert not hasattr(online, "undo") and online.score_sheet() == []
+        assert not hasattr(online, "undo")
         await press(pilot, "u")
         assert "no undo online" in text(app, "#prompt")
+        await press(pilot, "c")
+        assert not isinstance(app.screen, ScoreSheetScreen)
+        assert "against the computer" in text(app, "#prompt")
         assert KC not in app.game.observation().hand

@@ -22,7 +22,7 @@ import {
 } from "./dialogs.ts";
 import { byId } from "./dom.ts";
 import { wireDrag } from "./drag.ts";
-import { Game, knockChoice, knockLayouts, STRENGTHS, type Strength } from "./game.ts";
+import { Game, HUMAN as HUMAN_SEAT, knockChoice, knockLayouts, STRENGTHS, type Strength } from "./game.ts";
 import { grouped, moved, movedBefore, ownOrder } from "./layout.ts";
 import { buildSide, showLocalChoices } from "./side.ts";
 import { keyAction, type KeyActions } from "./keys.ts";
@@ -153,6 +153,7 @@ export class Table implements KeyActions {
     const undo = byId<HTMLButtonElement>("btn-undo");
     undo.hidden = this.local === null;
     undo.disabled = !this.local?.canUndo;
+    byId("btn-sheet").hidden = this.local === null; // the online session keeps its hands to itself
   }
 
   private currentHint(obs: Observation): HintView | null {
@@ -307,9 +308,9 @@ export class Table implements KeyActions {
 
   scoreSheet(): void {
     const local = this.local;
-    const me = this.game.observation()?.player ?? 0;
-    sheetDialog(sheetColumns(this.game.them), sheetRows(local?.scoreSheet() ?? [], me, this.game.them),
-      sheetNote(this.game.totals, me, this.game.them));
+    if (local === null) return;
+    sheetDialog(sheetColumns(local.them), sheetRows(local.scoreSheet(), HUMAN_SEAT, local.them),
+      sheetNote(local.totals, HUMAN_SEAT, local.them));
   }
 
   hint(): void {
