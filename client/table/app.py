@@ -49,6 +49,8 @@ class GinApp(FriendTable):
                 priority=True),
         Binding("g", "toggle_group", "Group"),
         Binding("h", "hint", "Hint"),
+        Binding("u", "undo", "Undo"),
+        Binding("c", "score_sheet", "Score sheet", show=False),
         Binding("v", "view_pile", "Pile"),
         Binding("f", "full_screen", "Panel"),
         Binding("i", "how_to_play", "How to play"),

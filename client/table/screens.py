@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Markdown, Static
+from textual.widgets import Button, DataTable, Input, Label, Markdown, Static
 
 from client.table.cardview import CardRow
 from client.table.layout import Group, grouped, laid_out
@@ -208,6 +208,9 @@ KEYS_TEXT = """\
   v              see the whole discard pile
   g              group my sets and runs for me (on/off)
   h              hint: what the strongest computer would do
+  u              take back your last throw (against the computer,
+                 before it starts its answer)
+  c              the score sheet: every hand of the match
   1 2 3          computer strength: easy, normal, hard
   r              change the rules (starts a new match)
   n              new match
@@ -217,6 +220,29 @@ KEYS_TEXT = """\
   ?              this list
   q              quit, after asking (the match is saved; `gin` continues it)
 """
+
+
+class ScoreSheetScreen(_InfoScreen):
+    """Every hand of the match so far: its result, the running totals and boxes."""
+
+    DEFAULT_CSS = MODAL_CSS + """
+    ScoreSheetScreen DataTable { height: auto; max-height: 18; }
+    """
+
+    def __init__(self, rows: list[tuple[str, ...]], columns: tuple[str, ...], note: str) -> None:
+        super().__init__()
+        self.rows, self.columns, self.note = rows, columns, note
+
+    def body(self) -> ComposeResult:
+        yield Label("Score sheet", classes="title")
+        if self.rows:
+            table: DataTable[str] = DataTable(id="sheet", cursor_type="row", zebra_stripes=True)
+            table.add_columns(*self.columns)
+            table.add_rows(self.rows)
+            yield table
+        else:
+            yield Static("No hand has finished yet.", id="sheet-empty")
+        yield Static(self.note, id="sheet-note", markup=False)
 
 
 class KeysScreen(_InfoScreen):

@@ -7,9 +7,11 @@ they are tested without a terminal.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gin import (
+    Card,
     Event,
     MatchTotals,
     Observation,
@@ -18,6 +20,7 @@ from gin import (
 )
 
 if TYPE_CHECKING:  # the online session's modules load only for online play
+    from client.table.scoresheet import SheetRow
     from gin.protocol.session_events import Failure
 
 THEM = "The computer"
@@ -288,7 +291,10 @@ hand again later.
 
 ## Keys
 
-Press **f** to show or hide the side panel, **?** for every key, **h** for a hint.
+Press **f** to show or hide the side panel, **?** for every key, **h** for a hint,
+**c** for the score sheet (every hand of the match). Against the computer, **u**
+takes back your last throw while the computer has not started its answer (the
+short pause before it moves); online there is no undo.
 """
 
 
@@ -359,3 +365,53 @@ def reach_note(reach: str | None, host: str) -> str:
                 "friend elsewhere cannot open it. For one, host on a public relay "
                 "(gin host --relay URL).")
     return ""
+
+
+# -- undo and the score sheet --------------------------------------------------
+
+UNDO_NONE = ("Nothing to take back: only your last throw can be, before the computer "
+             "starts its answer.")
+UNDO_ONLINE = "There is no undo online: your friend sees your throw at once."
+SHEET_ONLINE = "The score sheet is for matches against the computer; the side shows the scores."
+
+
+def undone(card: Card) -> str:
+    return f"Throw taken back: the {card.glyph} is in your hand again. Throw a card."
+
+
+def sheet_columns(them: str = THEM) -> tuple[str, ...]:
+    """The score sheet's column heads (the opponent by name: "Computer", "Friend")."""
+    column = "Friend" if them == FRIEND else "Computer"
+    return ("Hand", "Result", "Points", "You", column, "Boxes")
+
+
+def sheet_result(row: SheetRow, me: int, them: str = THEM) -> str:
+    """How one hand ended, from seat ``me``: "You knocked", "The computer went gin"."""
+    if row.kind == "dead":
+        return "Dead hand"
+    who = _who(row.knocker, me, them)
+    if row.kind == "undercut":
+        return f"{who} knocked, {mid_sentence(_who(row.winner, me, them))} undercut"
+    return f"{who} " + {"gin": "went gin", "big_gin": "went big gin"}.get(row.kind, "knocked")
+
+
+def sheet_rows(rows: Sequence[SheetRow], me: int = 0, them: str = THEM
+               ) -> list[tuple[str, ...]]:
+    """The sheet's cells, a tuple per hand, in the order of :func:`sheet_columns`."""
+    out: list[tuple[str, ...]] = []
+    for row in rows:
+        points = ("—" if row.winner is None
+                  else f"{row.points} to {mid_sentence(_who(row.winner, me, them))}")
+        out.append((str(row.number), sheet_result(row, me, them), points,
+                    str(row.totals[me]), str(row.totals[1 - me]),
+                    f"{row.boxes[me]}–{row.boxes[1 - me]}"))
+    return out
+
+
+def sheet_note(totals: MatchTotals | None, me: int = 0, them: str = THEM) -> str:
+    """Under the sheet: no hand yet, the match in play, or its final totals."""
+    if totals is None:
+        return "Points for each hand won; boxes count the hands each player won."
+    you, other = totals.totals[me], totals.totals[1 - me]
+    winner = "You win" if totals.winner == me else f"{them} wins"
+    return f"{winner} the match, {you} to {other} with the bonuses."

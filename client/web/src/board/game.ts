@@ -9,7 +9,7 @@
  */
 
 import type { Action } from "../engine/actions.ts";
-import { Knock } from "../engine/actions.ts";
+import { Discard, Knock } from "../engine/actions.ts";
 import { type Card, cardsMask } from "../engine/cards.ts";
 import { GinError, IllegalAction, MalformedInput } from "../engine/errors.ts";
 import { shuffledDeck } from "../engine/hand.ts";
@@ -22,6 +22,7 @@ import type { MatchTotals } from "../engine/scoring.ts";
 import * as players from "../players/index.ts";
 import { Rand } from "../rand.ts";
 import type { AutoMove, HintView, Play } from "./play.ts";
+import { scoreSheet, type SheetRow } from "./scoresheet.ts";
 import { THEM } from "./words.ts";
 
 export const HUMAN = 0;
@@ -188,6 +189,35 @@ export class Game implements Play {
 
   knockCounts(): Map<Card, number> {
     return knockCounts(this.observation(), this.legal());
+  }
+
+  /** Every finished hand of the match, with the running totals and boxes. */
+  scoreSheet(): SheetRow[] {
+    return scoreSheet(this.match.results);
+  }
+
+  /** The player's last throw may still be taken back: the computer has not seen it.
+   * It decides and moves in one step when its pause ends, so until then it has not. */
+  get canUndo(): boolean {
+    const hand = this.match.hand;
+    if (hand === null || hand.phase === Phase.OVER || !hand.actions.length) return false;
+    const [player, action] = hand.actions[hand.actions.length - 1]!;
+    return player === HUMAN && action instanceof Discard;
+  }
+
+  /** Take back the player's last throw (IllegalAction if it may not be): the match
+   * is replayed without it, so the position is exactly the one before. Returns the
+   * card taken back. */
+  undo(): Card {
+    const hand = this.match.hand;
+    if (hand === null || !this.canUndo) throw new IllegalAction("there is no throw to take back: the computer has seen it");
+    const thrown = hand.actions[hand.actions.length - 1]![1] as Discard;
+    const data = this.match.toDict();
+    data.hands[data.hands.length - 1]!.actions.pop();
+    this.match = Match.fromDict(data);
+    this.save();
+    this.changed();
+    return thrown.card;
   }
 
   /** Hard's move for the player now, with its reason. */

@@ -13,6 +13,7 @@ import { Phase } from "../engine/observation.ts";
 import type { Ruleset } from "../engine/rules.ts";
 import type { MatchTotals } from "../engine/scoring.ts";
 import type { Connection, FailureView, PeerView } from "../online/api.ts";
+import type { SheetRow } from "./scoresheet.ts";
 
 export const THEM = "The computer";
 
@@ -269,6 +270,9 @@ export function howToPlay(rules: Ruleset): HelpSection[] {
           + "again (or press Throw) to throw it; you can also drag it onto the discard pile. "
           + "With “Group my sets and runs for me” off, drag cards or use shift+← → to "
           + "arrange your hand yourself.",
+        "Threw the wrong card? Against the computer, Undo (U) takes your last throw back while "
+          + "the computer has not started its answer (the short pause before it moves); online "
+          + "there is no undo. Score sheet (C) lists every hand of the match with the running totals.",
         "Every action has a key (press ? to see them all). Press F for a full-screen table. "
           + "The match is kept in this browser: reload the page and it goes on where you were. "
           + "An online match goes on after a reload too, from its invite link (the page's own address "
@@ -291,6 +295,8 @@ export const KEYS: [string, string][] = [
   ["l", "lay off after the computer knocks"],
   ["Enter or space", "next hand, when a hand is over"],
   ["h", "hint: Hard's move and why"],
+  ["u", "take back your last throw (against the computer, before it moves)"],
+  ["c", "the score sheet: every hand of the match"],
   ["v", "the whole discard pile"],
   ["g", "group my sets and runs on / off"],
   ["1 2 3", "easy, normal, hard"],
@@ -391,4 +397,50 @@ export function failureTitle(failure: FailureView): string {
     case "SeatTaken": return "Someone has already joined with this link";
     default: return "The match was stopped";
   }
+}
+
+// -- undo and the score sheet ---------------------------------------------------
+
+export const UNDO_NONE = "Nothing to take back: only your last throw can be, before the computer "
+  + "starts its answer.";
+
+export function undone(card: Card): string {
+  return `Throw taken back: the ${card.glyph} is in your hand again. Throw a card.`;
+}
+
+/** The score sheet's column heads. */
+export function sheetColumns(them: string = THEM): string[] {
+  return ["Hand", "Result", "Points", "You", them === THEM ? "Computer" : "Friend", "Boxes"];
+}
+
+function whoName(player: number | null, me: number, them: string): string {
+  return player === me ? "You" : them;
+}
+
+function midSentence(name: string): string {
+  return name.slice(0, 1).toLowerCase() + name.slice(1);
+}
+
+/** How one hand ended, from seat `me`: "You knocked", "The computer went gin". */
+export function sheetResult(row: SheetRow, me: number, them: string = THEM): string {
+  if (row.kind === "dead") return "Dead hand";
+  const who = whoName(row.knocker, me, them);
+  if (row.kind === "undercut") return `${who} knocked, ${midSentence(whoName(row.winner, me, them))} undercut`;
+  return `${who} ${row.kind === "gin" ? "went gin" : row.kind === "big_gin" ? "went big gin" : "knocked"}`;
+}
+
+/** The sheet's cells, a row per hand, in the order of {@link sheetColumns}. */
+export function sheetRows(rows: readonly SheetRow[], me = 0, them: string = THEM): string[][] {
+  return rows.map((row) => [
+    String(row.number), sheetResult(row, me, them),
+    row.winner === null ? "—" : `${row.points} to ${midSentence(whoName(row.winner, me, them))}`,
+    String(row.totals[me]), String(row.totals[1 - me]), `${row.boxes[me]}–${row.boxes[1 - me]}`,
+  ]);
+}
+
+/** Under the sheet: the match in play, or its final totals. */
+export function sheetNote(totals: MatchTotals | null, me = 0, them: string = THEM): string {
+  if (totals === null) return "Points for each hand won; boxes count the hands each player won.";
+  const winner = totals.winner === me ? "You win" : `${them} wins`;
+  return `${winner} the match, ${totals.totals[me]} to ${totals.totals[1 - me]} with the bonuses.`;
 }
