@@ -15,7 +15,7 @@ from collections.abc import Sequence
 # Modules that each define `register(subparsers)`; order is the order in --help.
 COMMAND_MODULES: tuple[str, ...] = (
     "client.commands.play", "client.commands.web", "client.commands.simulate",
-    "client.commands.stats", "client.commands.relay", "client.commands.audit",
+    "client.commands.stats", "client.commands.history", "client.commands.relay", "client.commands.audit",
     "client.commands.host", "client.commands.join")
 
 
