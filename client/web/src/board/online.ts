@@ -15,10 +15,12 @@ import { Observation, Phase } from "../engine/observation.ts";
 import { Ruleset } from "../engine/rules.ts";
 import { matchTotals, matchWinner, type MatchTotals } from "../engine/scoring.ts";
 import type { OnlinePeer, PeerNotice, PeerView } from "../online/api.ts";
+import { pageStorage } from "../online/store.ts";
 import { plainFailure, plainNotice } from "../online/text.ts";
 import * as players from "../players/index.ts";
 import { bestThrow, knockCounts } from "./game.ts";
 import type { AutoMove, HintView, Play } from "./play.ts";
+import { friendKey, type HandLine, matchEntry, RecordBook } from "./record.ts";
 import { failureTitle, turnWords } from "./words.ts";
 
 export const FRIEND = "Your friend";
@@ -77,6 +79,8 @@ export class OnlineGame implements Play {
       this.sentAt = null; // the move was applied, or refused with a notice
     }
     for (const n of notices) if (n.kind === "notice") this.warnings.push(n.text);
+    const over = notices.find((n) => n.kind === "match-over");
+    if (over !== undefined) this.record(over.winner);
     for (const listener of this.listeners) listener();
     for (const listener of this.viewListeners) listener(view, notices);
   }
@@ -147,6 +151,20 @@ export class OnlineGame implements Play {
     const legal = this.legal();
     if (bot === null || obs === null || !legal.length) return null;
     return { opponent: false, run: () => this.play(bot.choose(obs, legal)) };
+  }
+
+  /** Add the match to your record (record.ts), the friend known by the invite link's id. */
+  private record(winner: number): void {
+    const hands: HandLine[] = [];
+    let link = "";
+    for (const r of this.view.records) {
+      if (r.failed) continue;
+      const data = JSON.parse(r.json) as { result: HandLine; link?: string };
+      hands.push(data.result);
+      link = data.link ?? link;
+    }
+    this.warnings.push(...new RecordBook(pageStorage()).add(matchEntry(friendKey(link), this.view.seat, winner,
+      hands, this.totals, new Date().toISOString())));
   }
 
   nextHand(): void {
