@@ -160,12 +160,15 @@ def summarize(matches: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 def describe(summary: dict[str, Any]) -> list[str]:
     """The summary in plain lines, for `gin history`."""
+    def n(count: int, word: str) -> str:
+        return f"{count} {word}{'' if count == 1 else 'es' if word == 'match' else 's'}"
+
     def block(title: str, line: dict[str, Any]) -> list[str]:
         return [
-            f"{title}: {line['matches_won']} of {line['matches']} matches won "
+            f"{title}: {line['matches_won']} of {n(line['matches'], 'match')} won "
             f"(longest run of wins: {line['longest_run']})",
-            f"  hands: {line['hands_won']} of {line['hands']} won, with {line['gins']} gins, "
-            f"{line['undercuts']} undercuts, {line['knocks']} knocks",
+            f"  hands: {line['hands_won']} of {line['hands']} won, with {n(line['gins'], 'gin')}, "
+            f"{n(line['undercuts'], 'undercut')}, {n(line['knocks'], 'knock')}",
             f"  points: {line['average_points']:.1f} a hand on average; "
             f"boxes: {line['boxes']} points",
         ]

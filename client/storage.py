@@ -16,6 +16,8 @@ A damaged save is
 never played from and never overwritten: it is moved aside to
 ``NAME.damaged-YYYYMMDD-HHMMSS`` and the error says where it went. Finished hands
 (``hands/``, ``records/``) stay plain JSON: people and ``gin audit`` read them.
+Your record (``record.json``, every finished match: :mod:`client.record`) is sealed
+too, and set aside the same way when damaged.
 """
 
 from __future__ import annotations
