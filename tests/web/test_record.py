@@ -5,6 +5,7 @@ opponent, and a damaged record is set aside and said."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from tests.web.conftest import CSP_WATCH, SAVE_KEY, Board, saved_match
@@ -39,7 +40,8 @@ def matches_counted(board: Board) -> int:
     return int(board.page.get_attribute("#record", "data-matches") or "-1")
 
 
-def test_the_record_panel_counts_the_matches_finished_in_the_page(open_board: Any) -> None:
+def test_the_record_panel_counts_the_matches_finished_in_the_page(open_board: Any,
+                                                                  artifacts: Path) -> None:
     board = open_board("?delay=0", saved=quick_match())
     page = board.page
     assert matches_counted(board) == 0
@@ -61,14 +63,19 @@ def test_the_record_panel_counts_the_matches_finished_in_the_page(open_board: An
     rows = page.eval_on_selector_all(
         "#record-table tr", "rs => rs.map(r => [...r.children].map(c => c.textContent))")
     head, *body = rows
-    table = {row[0]: dict(zip(head[1:], row[1:], strict=True)) for row in body}
-    assert list(table) == ["All matches", "Computer (easy)"]
-    easy = table["Computer (easy)"]
-    assert (easy["Matches"], easy["Won"], easy["Hands"], easy["Hands won"], easy["Knocks"],
-            easy["Box points"], easy["Longest run of wins"]) == ("2", "2", "2", "2", "2", "50", "2")
+    assert head[1:] == ["All matches", "Computer (easy)"]
+    easy = {row[0]: row[2] for row in body}
+    assert (easy["Matches"], easy["Matches won"], easy["Hands"], easy["Hands won"],
+            easy["Won by knocking"], easy["Won by gin"], easy["Box points"],
+            easy["Longest run of wins"]) == ("2", "2", "2", "2", "2", "0", "50", "2")
     stored = json.loads(page.evaluate(f"localStorage.getItem({json.dumps(RECORD_KEY)})"))
     assert [m["opponent"] for m in stored["matches"]] == ["computer:easy", "computer:easy"]
+    page.screenshot(path=str(artifacts / "record-window-1280x800.png"))
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.screenshot(path=str(artifacts / "record-window-360x640.png"))
     page.keyboard.press("Escape")
+    page.locator("#record").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "record-panel-360x640.png"))
 
 
 def test_a_damaged_record_is_set_aside_and_said(browser: Any, relay_url: str) -> None:

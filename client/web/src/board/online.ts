@@ -30,6 +30,16 @@ function momentOf(obs: Observation | null): string {
   return obs === null ? "" : `${obs.handNumber}:${obs.history.length}:${obs.phase}`;
 }
 
+/** A hand record's JSON (gin/protocol/records.py's to_dict), or null if it is not an object. */
+function readRecord(json: string): { result?: Partial<HandLine>; link?: unknown } | null {
+  try {
+    const data: unknown = JSON.parse(json);
+    return data !== null && typeof data === "object" ? data : null;
+  } catch {
+    return null;
+  }
+}
+
 export class OnlineGame implements Play {
   readonly online = true;
   readonly them = FRIEND;
@@ -159,9 +169,13 @@ export class OnlineGame implements Play {
     let link = "";
     for (const r of this.view.records) {
       if (r.failed) continue;
-      const data = JSON.parse(r.json) as { result: HandLine; link?: string };
-      hands.push(data.result);
-      link = data.link ?? link;
+      const data = readRecord(r.json);
+      if (data === null) continue; // the peer wrote it: unreadable is a bug there, not a lost match
+      const h = data.result;
+      if (h && typeof h.kind === "string" && typeof h.points === "number") {
+        hands.push({ kind: h.kind, knocker: h.knocker ?? null, winner: h.winner ?? null, points: h.points });
+      }
+      if (typeof data.link === "string") link = data.link;
     }
     this.warnings.push(...new RecordBook(pageStorage()).add(matchEntry(friendKey(link), this.view.seat, winner,
       hands, this.totals, new Date().toISOString())));

@@ -5,10 +5,10 @@ import { alertDialog, openDialog } from "./dialogs.ts";
 import { byId, el } from "./dom.ts";
 import { RecordBook, type RecordLine, summarize, type TextStore } from "./record.ts";
 
-const COLUMNS: [keyof RecordLine, string][] = [
-  ["matches", "Matches"], ["matches_won", "Won"], ["hands", "Hands"], ["hands_won", "Hands won"],
-  ["gins", "Gins"], ["undercuts", "Undercuts"], ["knocks", "Knocks"], ["boxes", "Box points"],
-  ["average_points", "Points a hand"], ["longest_run", "Longest run of wins"],
+const ROWS: [keyof RecordLine, string][] = [
+  ["matches", "Matches"], ["matches_won", "Matches won"], ["hands", "Hands"], ["hands_won", "Hands won"],
+  ["gins", "Won by gin"], ["undercuts", "Won by undercut"], ["knocks", "Won by knocking"], ["boxes", "Box points"],
+  ["average_points", "Points a hand (average)"], ["longest_run", "Longest run of wins"],
 ];
 
 /** Fill the panel and wire its button; it redraws whenever a match is added. */
@@ -37,16 +37,17 @@ function recordDialog(book: RecordBook): void {
       + "first match you finish, against the computer or a friend.")], [{ label: "Close", primary: true }]);
     return;
   }
-  const rows = [{ label: "All matches", ...summary.overall }, ...summary.opponents];
+  // One column per opponent, a statistic per row: narrow enough for a phone.
+  const columns = [{ label: "All matches", ...summary.overall }, ...summary.opponents];
   const table = el("table", { id: "record-table" },
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Against"),
-      ...COLUMNS.map(([, title]) => el("th", { scope: "col" }, title)))),
-    el("tbody", {}, ...rows.map((row) => el("tr", {}, el("th", { scope: "row" }, row.label),
-      ...COLUMNS.map(([key]) => el("td", { class: "num" },
-        key === "average_points" ? row[key].toFixed(1) : String(row[key])))))));
+    el("thead", {}, el("tr", {}, el("th", {}, el("span", { class: "visually-hidden" }, "Statistic")),
+      ...columns.map((c) => el("th", { scope: "col" }, c.label)))),
+    el("tbody", {}, ...ROWS.map(([key, title]) => el("tr", {}, el("th", { scope: "row" }, title),
+      ...columns.map((c) => el("td", { class: "num" },
+        key === "average_points" ? c[key].toFixed(1) : String(c[key])))))));
   openDialog("Your record", [
-    el("p", {}, "Every match finished in this browser. Gins, undercuts and knocks count the hands you won "
-      + "that way; a friend is known by the invite link (the game has no names)."),
+    el("p", {}, "Every match finished in this browser. A friend is known by the invite link "
+      + "(the game has no names)."),
     table,
   ], [{ label: "Close", primary: true }]);
 }
