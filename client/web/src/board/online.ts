@@ -20,7 +20,7 @@ import { plainFailure, plainNotice } from "../online/text.ts";
 import * as players from "../players/index.ts";
 import { bestThrow, knockCounts } from "./game.ts";
 import type { AutoMove, HintView, Play } from "./play.ts";
-import { friendKey, type HandLine, matchEntry, RecordBook } from "./record.ts";
+import { friendKey, type HandLine, matchEntry, RecordBook, type TextStore } from "./record.ts";
 import { failureTitle, turnWords } from "./words.ts";
 
 export const FRIEND = "Your friend";
@@ -57,7 +57,9 @@ export class OnlineGame implements Play {
   private readonly viewListeners: ((view: PeerView, notices: readonly PeerNotice[]) => void)[] = [];
 
   /** `bot`: the computer that plays this seat (`?bot=LEVEL`), or null for the person. */
-  constructor(readonly peer: OnlinePeer, private readonly bot: players.Player | null = null) {
+  /** `records`: where your record is kept (this page's storage; a map in tests). */
+  constructor(readonly peer: OnlinePeer, private readonly bot: players.Player | null = null,
+              private readonly records: TextStore | null = pageStorage()) {
     this.botPlays = bot !== null;
     peer.subscribe((view, notices) => this.update(view, notices));
     if (this.view === undefined) throw new Error("the online peer did not report its view on subscribe");
@@ -177,7 +179,7 @@ export class OnlineGame implements Play {
       }
       if (typeof data.link === "string") link = data.link;
     }
-    this.warnings.push(...new RecordBook(pageStorage()).add(matchEntry(friendKey(link), this.view.seat, winner,
+    this.warnings.push(...new RecordBook(this.records).add(matchEntry(friendKey(link), this.view.seat, winner,
       hands, this.totals, new Date().toISOString())));
   }
 
