@@ -41,6 +41,7 @@ from client.net.relay_events import (
 from client.net.relay_events import Frame as FrameEvent
 from client.net.store import MatchFiles
 from client.net.transport import RelayTransport, TransportSettings
+from client.record import friend_key, match_entry
 from client.storage import StorageError
 from client.text import plain
 from gin.engine.actions import Action
@@ -179,6 +180,7 @@ class OnlineMatch:
         self._pending_records: list[HandVerified | CheatDetected] = []
         self._retry: asyncio.TimerHandle | None = None
         self._ended = False  # ended by this side (a save that kept failing)
+        self._scores: list[Any] = []  # how each verified hand ended, for your record
         #: Custom rules from the host (a RulesOffered update): True plays them,
         #: False declines them, None leaves the answer to a listener, which calls
         #: :meth:`accept_rules` or :meth:`decline_rules`.
@@ -356,13 +358,28 @@ class OnlineMatch:
     def _on_session_event(self, event: SessionEvent) -> None:
         if isinstance(event, HandVerified):
             self.verified += 1
+            self._scores.append(event.record.score)
         if isinstance(event, HandVerified | CheatDetected) and self.files is not None:
             self._pending_records.append(event)
             self._write_records()
         if isinstance(event, MatchOver):
             self.result = event
+            self._record_match(event)
         elif isinstance(event, Failure):
             self.failure = event
+
+    def _record_match(self, over: MatchOver) -> None:
+        """Add the match to the player's record (client/record.py), the friend keyed
+        by the invite link's id. Hands verified before a resume are not in memory."""
+        if self.files is None:
+            return
+        entry = match_entry(friend_key(self.files.link_id), self.seat, over.winner,
+                            self._scores, over.totals)
+        try:
+            for warning in self.files.storage.add_to_record(entry):
+                self._tell(Notice(warning))
+        except StorageError as exc:
+            self._tell(Notice(f"{exc.problem} This match is not in your record."))
 
     # -- write-ahead: nothing unsaved is sent ------------------------------------------
 

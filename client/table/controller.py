@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from client.record import match_entry
 from client.storage import Storage, StorageError
 from client.table.scoresheet import SheetRow, score_sheet
 from gin import (
@@ -366,7 +367,20 @@ class Game:
         if result is not None:
             self._unsaved_hands.append(self._hand_record(result))
         self.save()
+        if result is not None and self.match.totals is not None:
+            self._record_match()
         return result
+
+    def _record_match(self) -> None:
+        """Add the match just finished to the player's record (client/record.py)."""
+        totals = self.match.totals
+        if self.storage is None or totals is None:
+            return
+        try:
+            self.warnings += self.storage.add_to_record(match_entry(
+                f"computer:{self.vs}", HUMAN, totals.winner, self.match.results, totals))
+        except StorageError as exc:
+            self.warnings.append(f"{exc.problem} This match is not in your record.")
 
     def _hand_record(self, result: HandResult) -> dict[str, Any]:
         assert self.match.hand is not None

@@ -27,9 +27,11 @@ from client.net import lobby, peer, store
 from client.net.links import Invite, RelayAddress, new_secret
 from client.net.relay_events import Closed
 from client.net.transport import TransportSettings
+from client.record import friend_key
 from client.storage import Storage, StorageError
 from gin import players
 from gin.engine.rules import STANDARD
+from gin.protocol.cosign import link_id_for
 from gin.protocol.session_events import (
     HandDealt,
     HandScored,
@@ -146,6 +148,15 @@ async def test_two_bots_play_a_whole_match_and_both_records_audit_clean(
     assert host.status() == guest.status() == "the match is over"
     assert host.status(short=True) == "the match is over"
     assert_clean_and_identical(tmp_path / "host", tmp_path / "guest", capsys)
+    # Each side's record has the match, the friend known by the invite link's id.
+    assert host.result is not None and host.result.totals is not None
+    for side, folder in ((host, "host"), (guest, "guest")):
+        (entry,) = Storage(tmp_path / folder).load_record()
+        assert entry["opponent"] == friend_key(link_id_for(host.invite.secret))
+        assert entry["won"] == (host.result.winner == side.seat)
+        assert len(entry["hands"]) == side.verified
+        assert entry["totals"] == [host.result.totals.totals[side.seat],
+                                   host.result.totals.totals[1 - side.seat]]
 
 
 class Cutter:

@@ -21,6 +21,7 @@ import { PRESETS, type Ruleset } from "../engine/rules.ts";
 import type { MatchTotals } from "../engine/scoring.ts";
 import * as players from "../players/index.ts";
 import { Rand } from "../rand.ts";
+import { matchEntry, RecordBook } from "./record.ts";
 import type { AutoMove, HintView, Play } from "./play.ts";
 import { scoreSheet, type SheetRow } from "./scoresheet.ts";
 import { THEM } from "./words.ts";
@@ -290,6 +291,11 @@ export class Game implements Play {
   private apply(player: number, action: Action): HandResult | null {
     const result = this.match.apply(player, action);
     this.save();
+    const totals = this.match.totals;
+    if (result !== null && totals !== null && this.store !== null) { // your record (record.ts)
+      this.warnings.push(...new RecordBook(this.store).add(matchEntry(`computer:${this.vs}`, HUMAN,
+        totals.winner, this.match.results, totals, new Date().toISOString())));
+    }
     this.changed();
     return result;
   }
