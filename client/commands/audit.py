@@ -16,7 +16,8 @@ from typing import Any
 from client.text import plain
 from gin.engine.errors import MalformedInput
 from gin.protocol.audit import audit_records
-from gin.protocol.records import MAX_RECORD_BYTES, parse_record
+from gin.protocol.evidence import parse_file
+from gin.protocol.records import MAX_RECORD_BYTES
 
 
 def register(subparsers: Any) -> None:
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             with open(name, "rb") as file:
                 data = file.read(MAX_RECORD_BYTES + 1)
-            records.append(parse_record(data))
+            records.append(parse_file(data))  # a hand record, or a failed proof's evidence
             names.append(name)
         except OSError as exc:
             print(plain(f"gin audit: {name}: cannot read: {exc.strerror or exc}"),

@@ -28,7 +28,8 @@ from gin.engine.actions import Discard, DrawPile
 from gin.engine.cards import DECK
 from gin.engine.rules import STANDARD, Ruleset
 from gin.players import Player, get
-from gin.protocol import ecc
+from gin.protocol import cosign, group, shuffle_proof, wire
+from gin.protocol import fairdeal as fd
 from gin.protocol.session import Session, play_local, pump
 from gin.protocol.session_events import (
     CardDrawn,
@@ -154,12 +155,13 @@ class Peer(Session):
         super().peer_timed_out()
         self.note("timeout", None)
 
-    def _send(self, msg_type: str, fields: Mapping[str, object]) -> None:
+    def _send(self, msg_type: str, fields: Mapping[str, object],
+              version: int = wire.PROTOCOL_VERSION) -> None:
         out: Fields | None = dict(fields)
         if self.tamper is not None:
             out = self.tamper(self, msg_type, dict(fields))
         if out is not None:
-            super()._send(msg_type, out)
+            super()._send(msg_type, out, version)
 
     def case(self, name: str) -> Case:
         return {"kind": "session", "name": name, "role": self.role, "secret": SECRET.hex(),
@@ -364,20 +366,46 @@ def tamper_once(msg_type: str, change: Callable[[Any, Fields], Fields | None],
 
 def other_scalar(key: bytes) -> bytes:
     """Another valid scalar than ``key`` (a wrong key that is still well formed)."""
-    return (int.from_bytes(key, "big") % (ecc.N - 1) + 1).to_bytes(32, "big")
+    return fd.key_bytes(fd.key_from_bytes(key) % (group.L - 1) + 1)
+
+
+def signed_message2(s: Session, f: Fields, deck: list[bytes], proof: bytes) -> Fields:
+    """Message 2 ``deck`` with ``proof``, signed by its sender as a cheater signs what
+    it sends (an unsigned one would be a protocol error without evidence)."""
+    hs = s._flow.state()
+    m1 = hs.messages[0]
+    assert m1 is not None
+    ctx = fd.context(hs.match_id, hs.number)
+    sig = s._flow.sign(cosign.message2_digest(s.seat, ctx, m1, deck, proof))
+    return f | {"deck": deck, "proof": shuffle_proof.words(proof), "sig": sig}
 
 
 def duplicate_in_message2(s: Session, f: Fields) -> Fields | None:
-    """A second shuffler's cheat: position 51 of message 2 re-encrypts the card of
-    position 50 under its own key (distinct bytes that both open to a card)."""
+    """Issue 19's cheat of the second shuffler: its own ten dealt positions re-key the
+    message-1 entries of the dealer's ten under its own keys (distinct entries that
+    would open to copies of the dealer's hand), with the proof of its honest
+    permutation (no proof of any other map passes: tests/gin/protocol/test_shuffle_proof.py)."""
     if f["n"] != 2:
         return None
     hs = s._flow.state()
     m1 = hs.messages[0]
     assert m1 is not None
-    deck = list(f["deck"])
-    deck[51] = ecc.mul(m1[hs.mine.permutation[50]], hs.mine.position_keys[51])
-    return f | {"deck": deck}
+    mine = hs.mine
+    source = list(mine.permutation)
+    own = [p for p in range(20) if p % 2 == 0]  # the non-dealer's dealt positions
+    for j, dealer in zip(own, [p + 1 for p in own], strict=True):
+        source[j] = source[dealer]
+    deck = [group.mul(m1[source[j]], mine.position_keys[j]) for j in range(fd.DECK_SIZE)]
+    proof = shuffle_proof.prove(fd.context(hs.match_id, hs.number), m1, deck,
+                                mine.permutation, mine.position_keys, mine.nonce_key)
+    return signed_message2(s, f, deck, proof.to_bytes())
+
+
+def _repeat_in_message2(s: Session, f: Fields) -> Fields | None:
+    if f["n"] != 2:
+        return None
+    deck = [*f["deck"][:51], f["deck"][0]]
+    return signed_message2(s, f, deck, b"".join(f["proof"]))
 
 
 def _refuse_seed(s: Peer, f: Fields) -> Fields | None:
@@ -390,11 +418,14 @@ _CHEATS: list[tuple[str, str, Callable[[Peer, Fields], Fields | None], bool]] = 
     ("message1-duplicate", "deck",
      lambda s, f: f | {"deck": [f["deck"][0], *f["deck"][:51]]} if f["n"] == 1 else None, False),
     ("message2-duplicate", "deck", duplicate_in_message2, False),
+    ("message2-repeat", "deck", _repeat_in_message2, False),
+    ("message2-unsigned", "deck",
+     lambda s, f: f | {"sig": bytes(64)} if f["n"] == 2 else None, False),
     ("message1-substitute", "deck",
-     lambda s, f: f | {"deck": [ecc.mul(f["deck"][0], 2), *f["deck"][1:]]} if f["n"] == 1
+     lambda s, f: f | {"deck": [group.mul(f["deck"][0], 2), *f["deck"][1:]]} if f["n"] == 1
      else None, False),
     ("message1-marker", "deck",
-     lambda s, f: f | {"deck": [f["deck"][0], ecc.mul(f["deck"][0], 2), *f["deck"][2:]]}
+     lambda s, f: f | {"deck": [f["deck"][0], group.mul(f["deck"][0], 2), *f["deck"][2:]]}
      if f["n"] == 1 else None, False),
     ("deal-wrong-key", "deal",
      lambda s, f: f | {"keys": [other_scalar(f["keys"][0]), *f["keys"][1:]]}, False),
@@ -451,7 +482,7 @@ def _move_cheats() -> Iterator[tuple[str, Peer]]:
     fake = next(c for c in DECK if c not in seen)
     pos = s._flow.position_of(obs.hand[0])
     _inject(host, guest, s, f"discard {fake}", [pos],
-            [s._flow.state().mine.position_keys[pos].to_bytes(32, "big")])
+            [fd.key_bytes(s._flow.state().mine.position_keys[pos])])
     yield "discard-unheld-real-key", guest if s is host else host
 
     host, guest = _pair(0, STANDARD.with_options(big_gin_bonus=31), None)
@@ -529,6 +560,33 @@ def _protocol_cheats() -> Iterator[tuple[str, Peer]]:
     yield "abort-is-a-claim", guest
 
 
+def _then_abort(s: Session, t: str, f: Fields) -> Fields | None:
+    """The duplicating second shuffler sends its message 2 and at once an abort, as a
+    cheater that expects to be caught might: the proof arrived first, so it is caught."""
+    changed = duplicate_in_message2(s, f) if t == "deck" else None
+    if changed is None:
+        return f
+    Session._send(s, "deck", changed)
+    Session._send(s, "abort", {"why": "timeout", "field": "deck", "reason": "gone"})
+    return None
+
+
+def _version_cheats() -> Iterator[tuple[str, Peer]]:
+    """A peer of protocol version 2 (its messages as v2 code packs them), either side."""
+    host, guest = _pair(14, STANDARD, None, lambda s, t, f: Session._send(s, t, f, 2))
+    pump(host, guest)
+    yield "v2-host-hello", guest
+
+    host, guest = _pair(15, STANDARD, None)
+    guest.tamper = lambda s, t, f: None  # a v2 guest answers a v3 hello with its abort
+    pump(host, guest)
+    Session._send(guest, "abort", {"why": "protocol", "field": "v",
+                                   "reason": "unsupported protocol version 3"}, 2)
+    guest.note("inject", "abort")
+    pump(host, guest)
+    yield "v2-guest-abort", host
+
+
 def _frame_cheats() -> Iterator[tuple[str, Peer]]:
     """Frames the relay altered, reflected, took from another link or cut short."""
     for name in ("tampered", "reflected", "foreign-link", "truncated"):
@@ -558,18 +616,25 @@ def cheat_cases() -> Iterator[Case]:
         honest, _ = _cheat_once(msg_type, change, silence)
         assert honest.failure is not None, name  # a tampering that stopped working
         yield honest.case(name)
-    for name, honest in (*_move_cheats(), *_protocol_cheats(), *_frame_cheats()):
+    host, guest = _pair(2, STANDARD, None)
+    host.tamper = guest.tamper = _then_abort
+    play_local(host, guest, _players(2))
+    honest = next(p for p in (host, guest) if isinstance(p.failure, CheatDetected))
+    assert isinstance(honest.failure, CheatDetected) and honest.failure.record is not None
+    yield honest.case("message2-duplicate-then-abort")
+    for name, honest in (*_move_cheats(), *_protocol_cheats(), *_version_cheats(),
+                         *_frame_cheats()):
         assert honest.failure is not None, name
         yield honest.case(name)
 
 
 def session_cases(small: bool = False) -> Iterator[Case]:
-    """Every session case, or (``small``) a match's guest and two cheats, one caught
-    on arrival and one at hand end."""
+    """Every session case, or (``small``) a match's guest and three cheats: one caught
+    at hand end, a duplicating second shuffler refused with its evidence, a wrong key."""
     if small:
         yield from islice(match_cases(), 1, 2)  # the quick match, its guest
         for name, msg_type, change, silence in _CHEATS:
-            if name in ("wrong-commitment", "deal-wrong-key"):
+            if name in ("wrong-commitment", "message2-duplicate", "deal-wrong-key"):
                 honest, _ = _cheat_once(msg_type, change, silence)
                 assert honest.failure is not None, name
                 yield honest.case(name)

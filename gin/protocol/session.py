@@ -57,18 +57,20 @@ from gin.protocol.session_events import (
     ProtocolError,
     RulesDeclined,
     SessionEvent,
+    VersionMismatch,
 )
 from gin.protocol.session_flow import (
     MAX_FIELD_CHARS,
     MAX_REASON_CHARS,
     MESSAGE_TYPES,
+    CheatFault,
     MatchFlow,
     Outlet,
     ProtocolFault,
     SessionRole,
 )
 
-STATE_VERSION = 2
+STATE_VERSION = 3
 # Re-send what the peer has not acknowledged after this long, doubling each time.
 RESEND_AFTER = 2.0
 MAX_RESEND_AFTER = 32.0
@@ -393,8 +395,9 @@ class Session:
         self._log.append(["rand", value])
         return value
 
-    def _send(self, msg_type: str, fields: Mapping[str, object]) -> None:
-        message = wire.pack(msg_type, fields)
+    def _send(self, msg_type: str, fields: Mapping[str, object],
+              version: int = wire.PROTOCOL_VERSION) -> None:
+        message = wire.pack(msg_type, fields, version=version)
         if self._muted:
             self._replayed.append(message)
         else:
@@ -422,6 +425,22 @@ class Session:
                "cheat" if isinstance(failure, CheatDetected) else "protocol")
         self._send("abort", {"why": why, "field": failure.field[:MAX_FIELD_CHARS],
                              "reason": failure.reason[:MAX_REASON_CHARS]})
+
+    def _other_version(self, exc: wire.UnsupportedVersion) -> None:
+        """A message of another protocol version: say which side must update, here and,
+        in an ``abort`` the peer can read (v2's has the same fields), there (§6.3)."""
+        theirs, ours = exc.version, wire.PROTOCOL_VERSION
+        who = "your friend" if theirs < ours else "you"
+        self._failure = VersionMismatch(
+            "nobody", "v", f"your friend's gin speaks protocol {theirs}; this gin speaks "
+            f"{ours}: {who} must update gin to play this match")
+        self._emit(self._failure)
+        if exc.msg_type != "abort":  # the peer has stopped already
+            self._send("abort", {"why": "protocol", "field": "v",
+                                 "reason": f"this gin speaks protocol {ours}, yours speaks "
+                                 f"{theirs}: {'you' if theirs < ours else 'your friend'} "
+                                 "must update gin to play this match"},
+                       version=min(theirs, ours))
 
     def _rejected(self, entry: list[object]) -> None:
         """A frame the channel refused: ``["reject", field, text, proven]`` of the log."""
@@ -459,10 +478,14 @@ class Session:
                     f"unexpected {msg.type!r} message while waiting for "
                     f"{owed or 'the local player'}", who=peer, field="t")
             self._flow.handle(msg)
+        except wire.UnsupportedVersion as exc:
+            self._other_version(exc)
         except wire.MalformedMessage as exc:
             self._fail(ProtocolError(peer, exc.field, str(exc)))
         except ProtocolFault as exc:
             self._fail(ProtocolError(peer, exc.field, str(exc)))
+        except CheatFault as exc:
+            self._fail(CheatDetected(peer, exc.field, str(exc), exc.evidence))
         except PeerFault as exc:
             self._fail(CheatDetected(peer, exc.field, str(exc)))
 

@@ -34,12 +34,12 @@ import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
 import type { MapKey, Value } from "./msgpack.ts";
 import {
-  type Fields, MatchFlow, MAX_FIELD_CHARS, MAX_REASON_CHARS, MESSAGE_TYPES, type Outlet, plain, ProtocolFault,
-  rulesValue, SEATS, type SessionRole,
+  CheatFault, type Fields, MatchFlow, MAX_FIELD_CHARS, MAX_REASON_CHARS, MESSAGE_TYPES, type Outlet, plain,
+  ProtocolFault, rulesValue, SEATS, type SessionRole,
 } from "./session_flow.ts";
 import {
   CheatDetected, type Failure, FAILURES, FrameRejected, MatchOver, PeerAborted, PeerTimedOut, ProtocolError,
-  RulesDeclined, type SessionEvent,
+  RulesDeclined, type SessionEvent, VersionMismatch,
 } from "./session_events.ts";
 import * as wire from "./wire.ts";
 
@@ -47,7 +47,7 @@ export { linkIdFor } from "./cosign.ts";
 export { coin, firstDealerFor, rulesDigest } from "./session_hand.ts";
 export { SEATS, type SessionRole } from "./session_flow.ts";
 
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
 /** Re-send what the peer has not acknowledged after this long (s), doubling each time. */
 export const RESEND_AFTER = 2.0;
 export const MAX_RESEND_AFTER = 32.0;
@@ -412,8 +412,9 @@ export class Session {
     return value;
   }
 
-  private send(msgType: string, fields: Fields): void {
-    const message = wire.pack(msgType, new Map(fields));
+  /** Pack and seal one message (protected: the tests' cheaters send through it). */
+  protected send(msgType: string, fields: Fields, version = wire.PROTOCOL_VERSION): void {
+    const message = wire.pack(msgType, new Map(fields), version);
     if (this.muted) this.replayed.push(message);
     else this.outbox.push(...this.channel.send(message));
   }
@@ -439,6 +440,22 @@ export class Session {
         : failure instanceof CheatDetected ? "cheat" : "protocol";
     this.send("abort", [["why", why], ["field", clip(failure.field, MAX_FIELD_CHARS)],
       ["reason", clip(failure.reason, MAX_REASON_CHARS)]]);
+  }
+
+  /**
+   * A message of another protocol version: say which side must update, here and, in
+   * an `abort` the peer can read (v2's has the same fields), there (§6.3).
+   */
+  private otherVersion(exc: wire.UnsupportedVersion): void {
+    const [theirs, ours] = [exc.version, wire.PROTOCOL_VERSION];
+    const who = theirs < ours ? "your friend" : "you";
+    this.failed = new VersionMismatch("nobody", "v", `your friend's gin speaks protocol ${theirs}; this gin speaks `
+      + `${ours}: ${who} must update gin to play this match`);
+    this.emit(this.failed as SessionEvent);
+    if (exc.msgType === "abort") return; // the peer has stopped already
+    this.send("abort", [["why", "protocol"], ["field", "v"], ["reason", `this gin speaks protocol ${ours}, yours `
+      + `speaks ${theirs}: ${theirs < ours ? "you" : "your friend"} must update gin to play this match`]],
+    Math.min(theirs, ours));
   }
 
   /** A frame the channel refused: ["reject", field, text, proven] of the log. */
@@ -477,8 +494,10 @@ export class Session {
       }
       this.flow.handle(msg);
     } catch (exc) {
-      if (exc instanceof wire.MalformedMessage) this.fail(new ProtocolError(peer, exc.field, exc.message));
+      if (exc instanceof wire.UnsupportedVersion) this.otherVersion(exc);
+      else if (exc instanceof wire.MalformedMessage) this.fail(new ProtocolError(peer, exc.field, exc.message));
       else if (exc instanceof ProtocolFault) this.fail(new ProtocolError(peer, exc.field, exc.message));
+      else if (exc instanceof CheatFault) this.fail(new CheatDetected(peer, exc.field, exc.message, exc.evidence));
       else if (exc instanceof PeerFault) this.fail(new CheatDetected(peer, exc.field, exc.message));
       else throw exc;
     }

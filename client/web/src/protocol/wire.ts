@@ -18,7 +18,7 @@ import { equalBytes, fromBigInt, toBigInt } from "./bytes.ts";
 import * as msgpack from "./msgpack.ts";
 import { Float, intValue, type MapKey, type Value } from "./msgpack.ts";
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 export const FRAME_VERSION = 2;
 export const SECRET_BYTES = 32;
 export const EPOCH_BYTES = 32;
@@ -45,6 +45,13 @@ export class MalformedMessage extends MalformedInput {
   constructor(message: string, field = "") {
     super(message);
     this.field = field;
+  }
+}
+
+/** A message of another protocol `version` (and type `msgType`): another gin. */
+export class UnsupportedVersion extends MalformedMessage {
+  constructor(readonly version: number, readonly msgType: string) {
+    super(`unsupported protocol version ${version}`, "v");
   }
 }
 
@@ -123,9 +130,7 @@ export function unpack(data: Uint8Array, limits: Limits = DEFAULT_LIMITS,
   const msgType = top.text("t", 64);
   if (!msgType) throw new MalformedMessage("field 't': empty message type", "t");
   const version = top.integer("v", 0, 0xffff);
-  if (!versions.includes(version)) {
-    throw new MalformedMessage(`unsupported protocol version ${version}`, "v");
-  }
+  if (!versions.includes(version)) throw new UnsupportedVersion(version, msgType);
   return new Message(msgType, version, body, "");
 }
 
