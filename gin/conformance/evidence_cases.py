@@ -13,7 +13,8 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from gin.conformance.session_cases import Fields, Peer, _pair, _players, duplicate_in_message2
+from gin.conformance.session_cases import duplicate_in_message2
+from gin.conformance.session_peer import Fields, Peer, computer_players, pair
 from gin.engine.errors import MalformedInput
 from gin.engine.rules import STANDARD
 from gin.protocol import cosign
@@ -29,20 +30,22 @@ def _session(seed: int, cheat: bool) -> tuple[Peer, Peer, list[DealEvidence]]:
     """A match whose second shuffler of hand 1 duplicates (``cheat``) or plays
     honestly; the evidence of every message 2 sent, as the first would keep it."""
     seen: list[DealEvidence] = []
-    peers: list[Peer] = []
 
     def tamper(s: Peer, t: str, f: Fields) -> Fields | None:
         if t == "deck" and f["n"] == 2:
             f = (duplicate_in_message2(s, f) or f) if cheat else f
-            other = peers[1 - s.seat]
-            seen.append(other._flow.evidence(s._flow.state(), tuple(f["deck"]),
-                                             b"".join(f["proof"]), f["sig"]))
+            hs = s._flow.state()
+            assert hs.messages[0] is not None
+            seen.append(DealEvidence(
+                match_id=hs.match_id, hand_number=hs.number, dealer=hs.dealer,
+                message1=hs.messages[0], message2=tuple(f["deck"]), proof=b"".join(f["proof"]),
+                signature=f["sig"], link_id=s._flow.link_id, signing_keys=s._flow.signing_keys))
         return f
 
-    peers += _pair(seed, STANDARD, None, tamper)
-    peers[1].tamper = tamper
-    play_local(peers[0], peers[1], _players(seed))
-    return peers[0], peers[1], seen
+    host, guest = pair(seed, STANDARD, None, tamper)
+    guest.tamper = tamper
+    play_local(host, guest, computer_players(seed))
+    return host, guest, seen
 
 
 @cache

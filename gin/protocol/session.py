@@ -427,20 +427,11 @@ class Session:
                              "reason": failure.reason[:MAX_REASON_CHARS]})
 
     def _other_version(self, exc: wire.UnsupportedVersion) -> None:
-        """A message of another protocol version: say which side must update, here and,
-        in an ``abort`` the peer can read (v2's has the same fields), there (§6.3)."""
-        theirs, ours = exc.version, wire.PROTOCOL_VERSION
-        who = "your friend" if theirs < ours else "you"
-        self._failure = VersionMismatch(
-            "nobody", "v", f"your friend's gin speaks protocol {theirs}; this gin speaks "
-            f"{ours}: {who} must update gin to play this match")
+        """A message of another protocol version: say who must update, here and there (§6.3)."""
+        self._failure, abort = version_mismatch(exc.version)
         self._emit(self._failure)
-        if exc.msg_type != "abort":  # the peer has stopped already
-            self._send("abort", {"why": "protocol", "field": "v",
-                                 "reason": f"this gin speaks protocol {ours}, yours speaks "
-                                 f"{theirs}: {'you' if theirs < ours else 'your friend'} "
-                                 "must update gin to play this match"},
-                       version=min(theirs, ours))
+        if exc.msg_type != "abort":  # else the peer has stopped already
+            self._send("abort", abort, version=min(exc.version, wire.PROTOCOL_VERSION))
 
     def _rejected(self, entry: list[object]) -> None:
         """A frame the channel refused: ``["reject", field, text, proven]`` of the log."""
@@ -488,6 +479,18 @@ class Session:
             self._fail(CheatDetected(peer, exc.field, str(exc), exc.evidence))
         except PeerFault as exc:
             self._fail(CheatDetected(peer, exc.field, str(exc)))
+
+
+def version_mismatch(theirs: int) -> tuple[VersionMismatch, dict[str, object]]:
+    """The failure of meeting a peer of protocol ``theirs``, and the ``abort`` that tells
+    it, in words for that peer (sent in its version when it is older: v2's abort has
+    the same fields)."""
+    ours = wire.PROTOCOL_VERSION
+    friend, you = ("your friend", "you") if theirs < ours else ("you", "your friend")
+    return (VersionMismatch("nobody", "v", f"your friend's gin speaks protocol {theirs}; this "
+                            f"gin speaks {ours}: {friend} must update gin to play this match"),
+            {"why": "protocol", "field": "v", "reason": f"this gin speaks protocol {ours}, "
+             f"yours speaks {theirs}: {you} must update gin to play this match"})
 
 
 def _read_failure(value: object) -> Failure | None:

@@ -28,14 +28,17 @@ class DealIo(Protocol):
     @property
     def peer(self) -> int: ...
 
+    @property
+    def signer(self) -> cosign.Signer | None:
+        """Our per-match signing key (§4)."""
+
+    @property
+    def link_id(self) -> bytes: ...
+
+    @property
+    def signing_keys(self) -> tuple[bytes, bytes]: ...
+
     def send(self, msg_type: str, fields: Mapping[str, object]) -> None: ...
-
-    def sign(self, digest: bytes) -> bytes:
-        """Our signature (the per-match key, §4) of ``digest``."""
-
-    def evidence(self, hs: HandState, message2: tuple[bytes, ...], proof: bytes,
-                 signature: bytes) -> DealEvidence:
-        """Message 2 as received, with what names the match and its signing keys."""
 
     def hand_fields(self, msg: wire.Message, *names: str) -> None:
         """Schema of a hand message: only ``h`` and ``names``, and ``h`` the hand in play."""
@@ -80,7 +83,8 @@ def on_deck(hs: HandState, msg: wire.Message, io: DealIo) -> None:
         message2, proof = fd.build_message2(hs.mine, deck, ctx)
         hs.messages[1] = message2
         hs.proof = fd.proof_digest(proof)
-        sig = io.sign(cosign.message2_digest(io.seat, ctx, deck, message2, proof))
+        assert io.signer is not None
+        sig = io.signer.sign(cosign.message2_digest(io.seat, ctx, deck, message2, proof))
         io.send("deck", {"h": hs.number, "n": 2, "deck": list(message2),
                          "proof": sp.words(proof), "sig": sig})
     else:
@@ -94,12 +98,14 @@ def _on_message2(hs: HandState, msg: wire.Message, entries: tuple[bytes, ...],
     words = sp.PROOF_BYTES // 32  # 32-byte words: within the codec's binary limit
     proof = b"".join(msg.blobs("proof", min_len=words, max_len=words, size=32))
     sig = msg.blob("sig", size=cosign.SIGNATURE_BYTES)
-    evidence = io.evidence(hs, entries, proof, sig)
+    message1 = hs.messages[0]
+    assert message1 is not None
+    evidence = DealEvidence(match_id=hs.match_id, hand_number=hs.number, dealer=hs.dealer,
+                            message1=message1, message2=entries, proof=proof, signature=sig,
+                            link_id=io.link_id, signing_keys=io.signing_keys)
     if not cosign.verify(evidence.signing_keys[io.peer], evidence.digest(), sig):
         raise io.protocol("the second shuffler's signature does not sign its message 2",
                           "deck.sig")
-    message1 = hs.messages[0]
-    assert message1 is not None
     refusal = fd.message2_refusal(fd.context(hs.match_id, hs.number), message1, entries,
                                   proof)
     if refusal is not None:

@@ -106,10 +106,10 @@ class MatchFlow:
 
     def begin(self) -> None:
         """Draw the signing key; the host proposes its rules and commits to its coin."""
-        self.signer = cosign.Signer(self.random(cosign.KEY_SEED_BYTES))
+        self.signer = cosign.Signer(self._out.random(cosign.KEY_SEED_BYTES))
         if self.role == "host":
             assert self.agreed is not None
-            self._nonce = self.random(NONCE_BYTES)
+            self._nonce = self._out.random(NONCE_BYTES)
             self.send("hello", {"rules": self.agreed.to_dict(),
                                 "coin": coin(self.link_id, self._nonce),
                                 "key": self.signer.public})
@@ -195,23 +195,9 @@ class MatchFlow:
     def send(self, msg_type: str, fields: Mapping[str, object]) -> None:
         self._out.send(msg_type, fields)
 
-    def random(self, n: int) -> bytes:
-        return self._out.random(n)
-
-    def sign(self, digest: bytes) -> bytes:
-        assert self.signer is not None
-        return self.signer.sign(digest)
-
-    def evidence(self, hs: HandState, message2: tuple[bytes, ...], proof: bytes,
-                 signature: bytes) -> DealEvidence:
-        message1 = hs.messages[0]
-        assert message1 is not None and self.match_id is not None
-        return DealEvidence(match_id=self.match_id, hand_number=hs.number, dealer=hs.dealer,
-                            message1=message1, message2=message2, proof=proof,
-                            signature=signature, link_id=self.link_id,
-                            signing_keys=self._signing_keys())
-
-    def _signing_keys(self) -> tuple[bytes, bytes]:
+    @property
+    def signing_keys(self) -> tuple[bytes, bytes]:
+        """(the host's, the guest's) per-match signing keys, once both are known."""
         assert self.signer is not None and self._peer_key is not None
         keys = {self.seat: self.signer.public, self.peer: self._peer_key}
         return keys[0], keys[1]
@@ -269,7 +255,7 @@ class MatchFlow:
     def _welcome(self, rules: Ruleset) -> None:
         assert self.signer is not None
         self.agreed = rules
-        self._nonce = self.random(NONCE_BYTES)
+        self._nonce = self._out.random(NONCE_BYTES)
         self.send("welcome", {"rules": rules_digest(rules), "nonce": self._nonce,
                               "key": self.signer.public})
 
@@ -304,7 +290,7 @@ class MatchFlow:
     def _start_hand(self) -> None:
         assert self._match is not None and self.match_id is not None
         number = 1 if self._hand is None else self._hand.number + 1
-        hs = HandState(number, self._match.dealer, self.seat, self.random(fd.SEED_BYTES),
+        hs = HandState(number, self._match.dealer, self.seat, self._out.random(fd.SEED_BYTES),
                        self.match_id)
         self._hand = hs
         self.send("commit", {"h": number, "c": hs.commits[hs.role]})
@@ -491,9 +477,9 @@ class MatchFlow:
     def _record(self) -> HandRecord:
         hand = self.engine()
         assert self._match is not None and hand.result is not None
-        assert self.match_id is not None and self.signer is not None
+        assert self.match_id is not None
         return _hand_record(self.state(), self._match, hand.result, self.match_id,
-                            self.link_id, self._signing_keys())
+                            self.link_id, self.signing_keys)
 
 
 # The hand's keys and record: functions of the hand (in TS, MatchFlow's methods).

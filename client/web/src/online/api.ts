@@ -31,7 +31,7 @@ export type Connection =
 
 /** A failure as the session states it (gin/protocol/session_events.py's Failure kinds). */
 export interface FailureView {
-  /** "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "RulesDeclined" | "LocalError" */
+  /** "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "VersionMismatch" | "RulesDeclined" | "LocalError" */
   readonly kind: string;
   /** Who is at fault, as proven: "host", "guest", "host or the relay", "guest or the relay", or "this browser". */
   readonly who: string;

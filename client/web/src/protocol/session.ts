@@ -442,20 +442,12 @@ export class Session {
       ["reason", clip(failure.reason, MAX_REASON_CHARS)]]);
   }
 
-  /**
-   * A message of another protocol version: say which side must update, here and, in
-   * an `abort` the peer can read (v2's has the same fields), there (§6.3).
-   */
+  /** A message of another protocol version: say who must update, here and there (§6.3). */
   private otherVersion(exc: wire.UnsupportedVersion): void {
-    const [theirs, ours] = [exc.version, wire.PROTOCOL_VERSION];
-    const who = theirs < ours ? "your friend" : "you";
-    this.failed = new VersionMismatch("nobody", "v", `your friend's gin speaks protocol ${theirs}; this gin speaks `
-      + `${ours}: ${who} must update gin to play this match`);
-    this.emit(this.failed as SessionEvent);
-    if (exc.msgType === "abort") return; // the peer has stopped already
-    this.send("abort", [["why", "protocol"], ["field", "v"], ["reason", `this gin speaks protocol ${ours}, yours `
-      + `speaks ${theirs}: ${theirs < ours ? "you" : "your friend"} must update gin to play this match`]],
-    Math.min(theirs, ours));
+    const [failure, abort] = versionMismatch(exc.version);
+    this.failed = failure;
+    this.emit(failure);
+    if (exc.msgType !== "abort") this.send("abort", abort, Math.min(exc.version, wire.PROTOCOL_VERSION));
   }
 
   /** A frame the channel refused: ["reject", field, text, proven] of the log. */
@@ -502,6 +494,19 @@ export class Session {
       else throw exc;
     }
   }
+}
+
+/**
+ * The failure of meeting a peer of protocol `theirs`, and the `abort` that tells it, in
+ * words for that peer (sent in its version when it is older: v2's abort has the same fields).
+ */
+export function versionMismatch(theirs: number): [VersionMismatch, Fields] {
+  const ours = wire.PROTOCOL_VERSION;
+  const [friend, you] = theirs < ours ? ["your friend", "you"] : ["you", "your friend"];
+  return [new VersionMismatch("nobody", "v", `your friend's gin speaks protocol ${theirs}; this gin speaks ${ours}: `
+    + `${friend} must update gin to play this match`),
+  [["why", "protocol"], ["field", "v"], ["reason", `this gin speaks protocol ${ours}, yours speaks ${theirs}: `
+    + `${you} must update gin to play this match`]]];
 }
 
 function readFailure(value: Value): Failure | null {

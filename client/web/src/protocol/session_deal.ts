@@ -9,7 +9,7 @@ import { concatBytes } from "@noble/hashes/utils.js";
 
 import { dealtPositions, UPCARD_POSITION } from "../engine/hand.ts";
 import * as cosign from "./cosign.ts";
-import type { DealEvidence } from "./evidence.ts";
+import { DealEvidence } from "./evidence.ts";
 import * as fd from "./fairdeal.ts";
 import type { Value } from "./msgpack.ts";
 import { Step } from "./records.ts";
@@ -24,8 +24,9 @@ export interface DealIo {
   send(msgType: string, fields: [string, Value][]): void;
   /** Our signature (the per-match key, §4) of `digest`. */
   sign(digest: Uint8Array): Uint8Array;
-  /** Message 2 as received, with what names the match and its signing keys. */
-  evidence(hs: HandState, message2: Uint8Array[], proof: Uint8Array, signature: Uint8Array): DealEvidence;
+  readonly linkId: Uint8Array;
+  /** (the host's, the guest's) per-match signing keys. */
+  signingKeys(): [Uint8Array, Uint8Array];
   /** Schema of a hand message: only `h` and `names`, and `h` the hand in play. */
   handFields(msg: wire.Message, ...names: string[]): void;
   protocol(message: string, field: string): Error;
@@ -82,7 +83,9 @@ function onMessage2(hs: HandState, msg: wire.Message, entries: Uint8Array[], io:
   const words = sp.PROOF_BYTES / 32; // 32-byte words: within the codec's binary limit
   const proof = concatBytes(...msg.blobs("proof", words, { minLen: words, size: 32 }));
   const sig = msg.blob("sig", cosign.SIGNATURE_BYTES);
-  const evidence = io.evidence(hs, entries, proof, sig);
+  const evidence = new DealEvidence({ matchId: hs.matchId, handNumber: hs.number, dealer: hs.dealer,
+    message1: hs.messages[0]!, message2: entries, proof, signature: sig, linkId: io.linkId,
+    signingKeys: io.signingKeys() });
   if (!cosign.verify(evidence.signingKeys[io.peer]!, evidence.digest(), sig)) {
     throw io.protocol("the second shuffler's signature does not sign its message 2", "deck.sig");
   }

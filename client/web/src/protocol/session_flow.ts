@@ -19,7 +19,7 @@ import { Ruleset } from "../engine/rules.ts";
 import { auditRecord } from "./audit.ts";
 import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
-import { DealEvidence } from "./evidence.ts";
+import type { DealEvidence } from "./evidence.ts";
 import * as fd from "./fairdeal.ts";
 import type { MapKey, Value } from "./msgpack.ts";
 import { HandRecord, Score, Step } from "./records.ts";
@@ -97,10 +97,8 @@ export class MatchFlow {
       peer: this.peer,
       send: (msgType, fields) => out.send(msgType, fields),
       sign: (digest) => this.signer!.sign(digest),
-      evidence: (hs, message2, proof, signature) => new DealEvidence({
-        matchId: this.matchId!, handNumber: hs.number, dealer: hs.dealer, message1: hs.messages[0]!, message2, proof,
-        signature, linkId: this.linkId, signingKeys: this.signingKeys(),
-      }),
+      linkId,
+      signingKeys: () => this.signingKeys(),
       handFields: (msg, ...names) => this.handFields(msg, ...names),
       protocol: (message, field) => this.protocol(message, field),
       cheat: (message, field, evidence) => new CheatFault(message, SEATS[this.peer], field, evidence ?? null),

@@ -1,10 +1,8 @@
 /**
  * Wire format, the twin of gin/protocol/wire.py: msgpack messages decoded under hard limits
- * (protocol.md §6.1), and the sealed channel's frames (§4, §5).
- *
- * {@link unpack} accepts and refuses exactly the byte strings `gin.protocol.wire.unpack`
- * does, and its {@link Message} accessors check each field and name it in errors
- * with the same text as gin/.
+ * (protocol.md §6.1), and the sealed channel's frames (§4, §5). {@link unpack} accepts and
+ * refuses exactly the byte strings `gin.protocol.wire.unpack` does, and its {@link Message}
+ * accessors check each field and name it in errors with the same text as gin/.
  */
 
 import { chacha20poly1305 } from "@noble/ciphers/chacha.js";
@@ -50,9 +48,7 @@ export class MalformedMessage extends MalformedInput {
 
 /** A message of another protocol `version` (and type `msgType`): another gin. */
 export class UnsupportedVersion extends MalformedMessage {
-  constructor(readonly version: number, readonly msgType: string) {
-    super(`unsupported protocol version ${version}`, "v");
-  }
+  constructor(readonly version: number, readonly msgType: string) { super(`unsupported protocol version ${version}`, "v"); }
 }
 
 /** The message size cap and msgpack limits of `gin.protocol.wire.Limits`. */
