@@ -180,7 +180,7 @@ def hash_to_point(label: bytes) -> bytes:
         hashlib.sha512(DOMAIN + b"\x00" + label).digest())
 
 
-# The standard generator (RFC 9496 §4.4): k·G for k = 1.
+# The standard generator (RFC 9496): k·G for k = 1.
 G = rbcl.crypto_scalarmult_ristretto255_base((1).to_bytes(SCALAR_BYTES, "little"))
 
 

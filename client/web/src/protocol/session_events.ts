@@ -12,7 +12,9 @@
  *   or a frame failed authentication ({@link FrameRejected}): the peer or the
  *   relay may have caused it, nobody forfeits, `who` names both;
  * - {@link PeerAborted}: the peer stopped and said why; what it said is shown as
- *   its claim, never as a verdict.
+ *   its claim, never as a verdict;
+ * - {@link VersionMismatch}: the peer's gin speaks another protocol version: nobody
+ *   is at fault, and the reason says which side must update.
  *
  * Every event has `kind`, its gin/ class name, so a switch on it is exhaustive.
  */
