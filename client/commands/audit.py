@@ -34,7 +34,8 @@ def register(subparsers: Any) -> None:
         "failed, where, and who is at fault. Exit status 0 only when every record "
         "verifies.",
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", help="hand record, or deal evidence (JSON)")
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="hand record, or deal evidence (JSON)")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="print only the verdict of each file, not the replay")
     parser.set_defaults(func=run)
