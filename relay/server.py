@@ -73,7 +73,9 @@ class Relay:
             ),
         )
         self._board = static.load_board()  # the browser board at /, when built
-        self._routes = Routes(config, ids, self._board, registry, self.stats)
+        self._routes = Routes(
+            config, ids, self._board, registry, self.stats, self._limits, lambda: len(self._rooms)
+        )
         self._server: Server | None = None
         self._port: int | None = None
         self._sweeper: asyncio.Task[None] | None = None

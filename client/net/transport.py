@@ -16,6 +16,13 @@ An outage ends in ``Closed`` when it lasts longer than ``give_up_after`` seconds
 (a relay gone for good), or at once when the relay refuses the seat for good. A
 taken seat (4409) is retried until then too: after a relay restart the seat's
 holder proves its claim with the relay's seat ticket, kept in ``ticket``.
+
+The host asks the relay for a room with a plain ``GET /new`` (:mod:`client.net.newroom`)
+and takes seat 0 at ``/j/ROOM`` like any seat, so that behind a balancer of several
+relays both players reach the one the room is routed to. When the balancer's choice
+changes (a relay added, or back after a failure) while this side stays connected,
+the two could wait on different relays: so while the other seat stays away, the
+transport reconnects now and then (``reroute_after``), to be routed afresh.
 """
 
 from __future__ import annotations
@@ -25,7 +32,6 @@ import contextlib
 import json
 import random
 import secrets
-import ssl
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
@@ -37,6 +43,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from client.net.links import RelayAddress, parse_relay
+from client.net.newroom import create_room, unreachable
 from client.net.relay_events import (
     Closed,
     Connected,
@@ -105,6 +112,11 @@ class TransportSettings:
     # of 100) when it states none. None: no pacing.
     send_rate: float | None = 15.0
     send_burst: float = 50.0
+    # Seconds the other seat may be away (or not yet come) while this side is
+    # connected before this side reconnects, to be routed afresh by a balancer; the
+    # wait doubles after each such reconnect (to 8 times this) until the peer is back.
+    # None: never.
+    reroute_after: float | None = 10.0
 
 
 #: The share of a relay's stated rate and burst a client uses (room for timing jitter).
@@ -179,6 +191,7 @@ class RelayTransport:
         if room is None and seat != 0:
             raise ValueError("only the host (seat 0) creates a room; give the room to join")
         address = relay if isinstance(relay, RelayAddress) else parse_relay(relay)
+        self._address = address
         self._base = address.ws_url
         self._room = room
         self.seat = seat
@@ -198,6 +211,9 @@ class RelayTransport:
         self._send_rate, self._send_burst = self.settings.send_rate, self.settings.send_burst
         self._tokens = self._send_burst
         self._tokens_at: float | None = None
+        self._peer_news = asyncio.Event()  # set when the relay tells of the other seat
+        self._reroutes = 0  # reconnects in a row to look for the other seat
+        self._rerouting = False
 
     @classmethod
     async def host(
@@ -245,6 +261,11 @@ class RelayTransport:
         """Make the first connection; raises TransportError if it fails."""
         if self._task is not None or self._closed is not None:
             raise RuntimeError("transport already started")
+        if self._room is None:
+            made = await create_room(self._address, self.token, self.settings.open_timeout)
+            # None: a relay older than GET /new, which makes the room on a WebSocket /new.
+            if made is not None:
+                self._room, self.ticket = made
         ws, hello = await self._open()
         self._adopt(ws, hello, Connected(str(hello["room"]), self.seat))
         self._task = asyncio.create_task(self._run())
@@ -368,7 +389,7 @@ class RelayTransport:
             raise TransportError(f"bad relay address: {exc}", permanent=True) from None
         except (OSError, TimeoutError, InvalidHandshake) as exc:
             raise TransportError(
-                f"cannot reach relay: {_unreachable(exc, self._base.startswith('wss:'))}"
+                f"cannot reach relay: {unreachable(exc, self._base.startswith('wss:'))}"
             ) from None
         try:
             async with asyncio.timeout(s.open_timeout):
@@ -429,6 +450,9 @@ class RelayTransport:
             self.peer = "away"
         elif isinstance(status, PeerGone | WaitingForPeer):
             self.peer = "absent"
+        if self.peer == "connected":
+            self._reroutes = 0
+        self._peer_news.set()
         self._inbox.force(status)
 
     def _finish(self, code: int | None, reason: str) -> None:
@@ -446,6 +470,12 @@ class RelayTransport:
             if is_final(code):
                 self._finish(code, reason)
                 return
+            if self._rerouting:  # at once, and quietly; a failure is an outage as any
+                self._rerouting = False
+                with contextlib.suppress(TransportError):
+                    ws, hello = await self._open()
+                    self._adopt(ws, hello, Reconnected(0))
+                    continue
             outcome = await self._reconnect(f"{reason} (code {code})")
             if outcome is None:
                 return
@@ -454,6 +484,7 @@ class RelayTransport:
 
     async def _pump(self, ws: ClientConnection) -> tuple[int | None, str]:
         """Deliver everything the connection brings; returns how it closed."""
+        watch = asyncio.create_task(self._reroute_when_alone(ws))
         try:
             async for message in ws:
                 if isinstance(message, bytes):
@@ -465,7 +496,29 @@ class RelayTransport:
         except TransportError as exc:
             await ws.close(Close.PROTOCOL_ERROR, "bad control message")
             return Close.PROTOCOL_ERROR, exc.reason
+        finally:
+            watch.cancel()
         return ws.close_code, ws.close_reason or "connection lost"
+
+    async def _reroute_when_alone(self, ws: ClientConnection) -> None:
+        """Reconnect when the other seat stays away: behind a balancer whose choice of
+        relay for this room changed, it may be waiting on another relay."""
+        after = self.settings.reroute_after
+        if after is None:
+            return
+        while True:
+            self._peer_news.clear()
+            if self.peer == "connected":
+                await self._peer_news.wait()
+                continue
+            try:
+                async with asyncio.timeout(after * 2 ** min(self._reroutes, 3)):
+                    await self._peer_news.wait()
+            except TimeoutError:
+                break
+        self._reroutes += 1
+        self._rerouting = True
+        await ws.close(Close.RECONNECTING, "the other seat is away: reconnecting")
 
     def _control(self, text: str) -> None:
         message = _decode_control(text)
@@ -509,23 +562,6 @@ class RelayTransport:
                 reason = exc.reason
                 continue
             return ws, hello, attempt
-
-
-def _unreachable(exc: BaseException, tls: bool) -> str:
-    """Why a connection failed, in words (some OSErrors have an empty ``str``)."""
-    if isinstance(exc, ConnectionRefusedError):
-        return "connection refused (nothing listens at that address and port)"
-    if isinstance(exc, TimeoutError):
-        return "no answer in time"
-    dropped = isinstance(exc, ConnectionResetError | ConnectionAbortedError | EOFError)
-    why = "the relay closed the connection" if dropped else (
-        str(exc) or getattr(exc, "strerror", None) or type(exc).__name__)
-    if tls and (dropped or (isinstance(exc, ssl.SSLError)
-                            and not isinstance(exc, ssl.SSLCertVerificationError))):
-        # What a relay without TLS does to an https client's handshake.
-        why += (" while starting an encrypted (https) connection; if the relay does not "
-                "serve https, use the link with http:// instead")
-    return why
 
 
 def _decode_control(message: str | bytes) -> dict[str, Any]:
