@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client import CollectorRegistry, ProcessCollector, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
@@ -112,6 +112,9 @@ def make_registry(stats: RelayStats, gauges: Gauges) -> CollectorRegistry:
     # A registry per relay, so several relays in one process (tests) stay apart.
     registry = CollectorRegistry(auto_describe=True)
     registry.register(_RelayCollector(stats, gauges))
+    # process_cpu_seconds_total and friends (Linux): a relay is one process on one
+    # core, so its CPU rate near 1 says it is time for another relay.
+    ProcessCollector(registry=registry)
     return registry
 
 

@@ -163,11 +163,13 @@ async def http_get(
     relay: Listening, path: str, send: list[tuple[str, str]] | None = None
 ) -> tuple[int, dict[str, str], bytes]:
     """A plain HTTP/1.1 GET, as a browser or a metrics scraper would send it (with the
-    headers ``send`` besides, in order; a name may repeat)."""
+    headers ``send`` besides, in order; a name may repeat), read to the end of the
+    connection (a proxy closes it too after ``Connection: close``)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", relay.port)
     extra = "".join(f"{name}: {value}\r\n" for name, value in send or ())
     writer.write(
-        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: test\r\n{extra}\r\n".encode()
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: test\r\n"
+        f"Connection: close\r\n{extra}\r\n".encode()
     )
     async with asyncio.timeout(2):
         raw = await reader.read()
