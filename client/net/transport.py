@@ -424,7 +424,9 @@ class RelayTransport:
             raise TransportError(f"unexpected welcome from relay: {hello}", permanent=True)
         return ws, hello
 
-    def _adopt(self, ws: ClientConnection, hello: dict[str, Any], first: Event) -> None:
+    def _adopt(self, ws: ClientConnection, hello: dict[str, Any], first: Event | None) -> None:
+        """Take a welcomed connection; ``first`` (none after a reroute) goes out before
+        the peer's state."""
         self._ws = ws
         self._room = str(hello["room"])
         ticket = hello.get("ticket")
@@ -434,7 +436,8 @@ class RelayTransport:
         self.max_frame = max_frame if isinstance(max_frame, int) else None
         self._send_rate, self._send_burst = pace_for(hello, self.settings)
         self._tokens = min(self._tokens, self._send_burst)
-        self._inbox.force(first)
+        if first is not None:
+            self._inbox.force(first)
         peer = hello.get("peer")
         if peer == "connected":
             self._status(PeerJoined(returning=False))
@@ -474,7 +477,9 @@ class RelayTransport:
                 self._rerouting = False
                 with contextlib.suppress(TransportError):
                     ws, hello = await self._open()
-                    self._adopt(ws, hello, Reconnected(0))
+                    # No Reconnected: the peer was away, and its timers keep running;
+                    # the welcome tells whether it is there now (PeerJoined: resend).
+                    self._adopt(ws, hello, None)
                     continue
             outcome = await self._reconnect(f"{reason} (code {code})")
             if outcome is None:

@@ -216,6 +216,7 @@ export class RelayClient {
   private alone: unknown = null; // while the other seat is away: when to go and look for it
   private reroutes = 0; // such reconnects in a row
   private rerouting: SocketLike | null = null; // closed by this side to reconnect at once
+  private quiet = false; // the next welcome ends a reroute: no "reconnected"
   private readonly timers: Timers;
   private readonly random: () => number;
   private readonly openSocket: (url: string) => SocketLike;
@@ -362,6 +363,7 @@ export class RelayClient {
       this.socket = this.pending = null;
       if (this.rerouting === socket) {
         this.rerouting = null; // at once, and quietly: a failure is an outage as any
+        this.quiet = true;
         this.open();
         return;
       }
@@ -389,10 +391,12 @@ export class RelayClient {
     this.outageSince = null;
     this.queue = [];
     // The first welcome ever is "connected", even after failed attempts: only it
-    // brings the host its room (and so its invite link).
-    this.listener(!this.everConnected
-      ? { kind: "connected", room: hello.room, ticket: this.ticket }
-      : { kind: "reconnected", attempts, ticket: this.ticket });
+    // brings the host its room (and so its invite link). After a reroute there is no
+    // "reconnected": the peer was away, and its timers keep running; the welcome's
+    // peer state says whether it is there now ("peer-joined": re-send).
+    if (!this.everConnected) this.listener({ kind: "connected", room: hello.room, ticket: this.ticket });
+    else if (!this.quiet) this.listener({ kind: "reconnected", attempts, ticket: this.ticket });
+    this.quiet = false;
     this.everConnected = true;
     if (hello.peer === PEER.CONNECTED) this.listener({ kind: "peer-joined", returning: false });
     else if (hello.peer === PEER.AWAY) this.listener({ kind: "peer-left", grace: Number(hello.grace) || 0 });
@@ -438,6 +442,7 @@ export class RelayClient {
   private dropped(code: number | null, reason: string): void {
     if (this.finished) return;
     this.queue = [];
+    this.quiet = false;
     this.peerThere(false); // no socket: only stops the search
     if (code !== null && FINAL_CLOSE_CODES.has(code)) {
       this.finish(code, reason);
