@@ -63,7 +63,7 @@ class Routes:
         if path == "/healthz":
             return _http(HTTPStatus.OK, b"ok\n", "text/plain; charset=utf-8")
         if path == "/metrics" and self._config.metrics and self._config.metrics_listen is None:
-            return self.metrics()
+            return self.metrics_page()
         if "websocket" in request.headers.get("Upgrade", "").lower():
             return None  # the handler routes it, so refusals carry a close code
         if path == "/new":
@@ -89,15 +89,14 @@ class Routes:
         self._stats.refusals["not_found"] += 1
         return _http(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
 
-
-    def metrics(self) -> Response:
+    def metrics_page(self) -> Response:
         return _http(HTTPStatus.OK, metrics.render(self._registry), metrics.CONTENT_TYPE)
 
     def private(self, conn: ServerConnection, request: Request) -> Response:
         """What the metrics address (``--metrics-listen``) answers: /metrics, /healthz."""
         path = request.path.partition("?")[0]
         if path == "/metrics" and self._config.metrics:
-            return self.metrics()
+            return self.metrics_page()
         if path == "/healthz":
             return _http(HTTPStatus.OK, b"ok\n", "text/plain; charset=utf-8")
         return _http(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
