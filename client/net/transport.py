@@ -17,12 +17,9 @@ An outage ends in ``Closed`` when it lasts longer than ``give_up_after`` seconds
 taken seat (4409) is retried until then too: after a relay restart the seat's
 holder proves its claim with the relay's seat ticket, kept in ``ticket``.
 
-The host asks the relay for a room with a plain ``GET /new`` (:mod:`client.net.newroom`)
-and takes seat 0 at ``/j/ROOM`` like any seat, so that behind a balancer of several
-relays both players reach the one the room is routed to. When the balancer's choice
-changes (a relay added, or back after a failure) while this side stays connected,
-the two could wait on different relays: so while the other seat stays away, the
-transport reconnects now and then (``reroute_after``), to be routed afresh.
+The host gets its room from a plain ``GET /new`` and takes seat 0 at ``/j/ROOM`` like
+any seat; while the other seat stays away, the transport reconnects now and then
+(``reroute_after``) in case a balancer now routes the room elsewhere (:mod:`client.net.routing`).
 """
 
 from __future__ import annotations
@@ -43,7 +40,6 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from client.net.links import RelayAddress, parse_relay
-from client.net.newroom import create_room, unreachable
 from client.net.relay_events import (
     Closed,
     Connected,
@@ -58,8 +54,13 @@ from client.net.relay_events import (
     TransportError,
     WaitingForPeer,
 )
+from client.net.routing import PeerWatch, create_room, unreachable
 from relay.roomid import TICKET_PATTERN
 from relay.wire import FINAL_CLOSE_CODES, WELCOMES, Close, Control
+
+#: Why the relay closed with Close.SUPERSEDED (4000): a newer connection took this seat
+#: with this side's token, which only a copy of this side's saved match holds.
+SUPERSEDED_REASON = "this match was opened elsewhere (another gin with the same save)"
 
 
 def is_final(code: int | None) -> bool:
@@ -112,10 +113,8 @@ class TransportSettings:
     # of 100) when it states none. None: no pacing.
     send_rate: float | None = 15.0
     send_burst: float = 50.0
-    # Seconds the other seat may be away (or not yet come) while this side is
-    # connected before this side reconnects, to be routed afresh by a balancer; the
-    # wait doubles after each such reconnect (to 8 times this) until the peer is back.
-    # None: never.
+    # Seconds the other seat may be away before this side reconnects, to be routed
+    # afresh by a balancer (then twice as long each time, up to 8x); None: never.
     reroute_after: float | None = 10.0
 
 
@@ -211,8 +210,7 @@ class RelayTransport:
         self._send_rate, self._send_burst = self.settings.send_rate, self.settings.send_burst
         self._tokens = self._send_burst
         self._tokens_at: float | None = None
-        self._peer_news = asyncio.Event()  # set when the relay tells of the other seat
-        self._reroutes = 0  # reconnects in a row to look for the other seat
+        self._watch = PeerWatch(self.settings.reroute_after)
         self._rerouting = False
 
     @classmethod
@@ -400,7 +398,7 @@ class RelayTransport:
             code = exc.rcvd.code if exc.rcvd is not None else 1006
             reason = exc.rcvd.reason if exc.rcvd is not None else "connection lost"
             raise TransportError(
-                f"relay closed the connection: {reason} (code {code})",
+                refusal_words(code, reason, self.seat, "relay closed the connection"),
                 code=code,
                 permanent=is_final(code),
             ) from None
@@ -417,7 +415,7 @@ class RelayTransport:
             code = int(ws.close_code or hello.get("code") or 1006)
             reason = str(ws.close_reason or hello.get("reason") or "refused")
             raise TransportError(
-                f"relay refused: {reason} (code {code})", code=code, permanent=is_final(code)
+                refusal_words(code, reason, self.seat), code=code, permanent=is_final(code)
             )
         if hello.get("type") not in WELCOMES or hello.get("seat") != self.seat:
             await ws.close(Close.PROTOCOL_ERROR, "unexpected welcome")
@@ -425,8 +423,6 @@ class RelayTransport:
         return ws, hello
 
     def _adopt(self, ws: ClientConnection, hello: dict[str, Any], first: Event | None) -> None:
-        """Take a welcomed connection; ``first`` (none after a reroute) goes out before
-        the peer's state."""
         self._ws = ws
         self._room = str(hello["room"])
         ticket = hello.get("ticket")
@@ -453,12 +449,12 @@ class RelayTransport:
             self.peer = "away"
         elif isinstance(status, PeerGone | WaitingForPeer):
             self.peer = "absent"
-        if self.peer == "connected":
-            self._reroutes = 0
-        self._peer_news.set()
+        self._watch.told(self.peer == "connected")
         self._inbox.force(status)
 
     def _finish(self, code: int | None, reason: str) -> None:
+        if code == Close.SUPERSEDED:  # not the relay's doing, whatever words it closed with
+            reason = SUPERSEDED_REASON
         if self._closed is None:
             self._closed = Closed(code, reason)
             self._ws = None
@@ -481,7 +477,7 @@ class RelayTransport:
                     # the welcome tells whether it is there now (PeerJoined: resend).
                     self._adopt(ws, hello, None)
                     continue
-            outcome = await self._reconnect(f"{reason} (code {code})")
+            outcome = await self._reconnect(refusal_words(code, reason, self.seat, ""))
             if outcome is None:
                 return
             ws, hello, attempts = outcome
@@ -506,22 +502,8 @@ class RelayTransport:
         return ws.close_code, ws.close_reason or "connection lost"
 
     async def _reroute_when_alone(self, ws: ClientConnection) -> None:
-        """Reconnect when the other seat stays away: behind a balancer whose choice of
-        relay for this room changed, it may be waiting on another relay."""
-        after = self.settings.reroute_after
-        if after is None:
-            return
-        while True:
-            self._peer_news.clear()
-            if self.peer == "connected":
-                await self._peer_news.wait()
-                continue
-            try:
-                async with asyncio.timeout(after * 2 ** min(self._reroutes, 3)):
-                    await self._peer_news.wait()
-            except TimeoutError:
-                break
-        self._reroutes += 1
+        """Reconnect when the other seat stays away: it may wait on another relay."""
+        await self._watch.alone(lambda: self.peer == "connected")
         self._rerouting = True
         await ws.close(Close.RECONNECTING, "the other seat is away: reconnecting")
 
@@ -567,6 +549,23 @@ class RelayTransport:
                 reason = exc.reason
                 continue
             return ws, hello, attempt
+
+
+#: What a taken seat (4409) means, by seat: the same words as the browser's (relay.ts).
+SEAT_TAKEN_WORDS = (
+    "someone else holds the host's seat of this match (is it open in another program "
+    "or browser tab?)",
+    "someone has already joined with this link (maybe you, in a browser or on another "
+    "computer): only two can play, so ask your friend for a new link",
+)
+
+
+def refusal_words(code: int | None, reason: str, seat: int, head: str = "relay refused") -> str:
+    """A relay's refusal or close in words: ``head: reason (code N)``, and for a taken
+    seat what it means first (the relay's own words after)."""
+    if code == Close.SEAT_TAKEN:
+        return f"{SEAT_TAKEN_WORDS[seat]} (the relay says: {reason}, code {code})"
+    return f"{head + ': ' if head else ''}{reason} (code {code})"
 
 
 def _decode_control(message: str | bytes) -> dict[str, Any]:

@@ -232,14 +232,15 @@ def record_chain_cases() -> Iterator[Case]:
 
 def record_text_case(text: str) -> Case:
     """parse_record's verdict on ``text``: the record as gin writes it again, or the
-    refusal (only its start for what Python's json refuses in its own words)."""
+    refusal (only its start for what Python's json refuses in its own words; gin's
+    own refusal of deep nesting word for word)."""
     try:
         record = parse_record(text)
     except MalformedInput as exc:
         message = str(exc)
     else:
         return {"kind": "record_text", "text": text, "parsed": record.to_json()}
-    if message.startswith("hand record: not JSON ("):
+    if message.startswith("hand record: not JSON (") and " nested at char " not in message:
         return {"kind": "record_text", "text": text, "error_prefix": "hand record: not JSON ("}
     return {"kind": "record_text", "text": text, "error": message}
 
@@ -299,7 +300,13 @@ _SPOILERS: tuple[Callable[[dict[str, Any]], object], ...] = (
 
 _NOT_RECORDS = ("", "{", "{}x", "\ufeff{}", "{'a': 1}", "[1,]", "01", "nul", '{"a" 1}',
                 '"\\x"', '"a\nb"', "[" * 2000 + "]" * 2000, "[" * 100 + "]" * 100, "{}", "[]",
-                '"x"', "null", "1e5", "-Infinity")
+                '"x"', "null", "1e5", "-Infinity",
+                # Nesting: at gin's limit (64), past it (a RecursionError in Python's json
+                # at 100,000), in objects, after strings holding brackets, quotes and
+                # characters beyond UTF-16's first plane (places count code points).
+                "[" * 64 + "]" * 64, "[" * 65 + "]" * 65, "[" * 100_000 + "]" * 100_000,
+                '{"a": ' * 65 + "1" + "}" * 65, '["[[[]", "\\"[", "é😀", ' + "[" * 70,
+                '["\\\\", ' + "[" * 70, '["\\", ' + "[" * 70, "]]]" + "[" * 66)
 
 
 # Values a mutation puts anywhere in a record's data.

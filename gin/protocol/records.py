@@ -29,9 +29,13 @@ SEATS = ("host", "guest")
 MAX_RECORD_BYTES = 1 << 20
 MAX_STEPS = 512
 MAX_ACTION_CHARS = 256
+#: Arrays and objects open at once (a record needs 4); deeper text is not a record.
+MAX_NESTING = 64
 RESULT_KINDS = ("knock", "gin", "big_gin", "undercut", "dead")
 _KEY_BYTES = 32
 _HEX = re.compile("[0-9a-fA-F]*")
+# A string (to its closing quote, or the end of the text) or a bracket.
+_NESTING_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,12 +231,37 @@ def _step(value: object, path: str) -> Step:
     return Step(seat, action, tuple(keys))
 
 
+def _too_deep(text: str) -> str | None:
+    """Why ``text`` nests too deep to read, before reading it: the first bracket that
+    opens more than MAX_NESTING arrays and objects at once, outside strings, whether
+    or not the text is otherwise JSON (the browser's parser words it the same)."""
+    depth = 0
+    for token in _NESTING_TOKEN.finditer(text):
+        bracket = token.group()
+        if bracket in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return f"more than {MAX_NESTING} arrays and objects nested at char {token.start()}"
+        elif bracket in "]}":
+            depth = max(depth - 1, 0)
+    return None
+
+
 def parse_record(data: str | bytes) -> HandRecord:
     """Parse a record's JSON text under the limits; MalformedInput names what is wrong."""
     if len(data) > MAX_RECORD_BYTES:
         raise MalformedInput(f"hand record: {len(data)} bytes, more than {MAX_RECORD_BYTES}")
     try:
-        value = json.loads(data)
+        # Bytes decoded as json.loads decodes them, to look at the nesting first:
+        # Python's json recurses once per level and fails at its stack's limit.
+        text = data if isinstance(data, str) else data.decode(json.detect_encoding(data),
+                                                              "surrogatepass")
+        deep = _too_deep(text)
+        if deep is not None:
+            raise MalformedInput(f"hand record: not JSON ({deep})")
+        value = json.loads(text)
+    except MalformedInput:
+        raise
     except (ValueError, RecursionError) as exc:
         raise MalformedInput(f"hand record: not JSON ({exc})") from None
     r = _Reader(value, "record")

@@ -77,7 +77,7 @@ async def test_browser_opening_an_invite_gets_instructions(
     assert "gin_rummy-*.whl" in page and "gin join" in page and "GIN_LINK" in page
     assert "never send it to this relay" in page
     assert "did not issue" not in page
-    assert "not in the browser" in page and "?terminal" not in page
+    assert "does not serve the board" in page and "?terminal" not in page
 
 
 async def test_browser_opening_a_forged_invite_is_told(start_relay: StartRelay) -> None:

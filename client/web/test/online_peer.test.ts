@@ -17,6 +17,7 @@ import { decodeSecret, encodeSecret, formatInvite, InvalidLink, linkIdHex, parse
 import { createOnline, type PeerWorker } from "../src/online/peer.ts";
 import { backoff, type HttpAnswer, paceFor, RelayClient, type RelayEvent, type SocketLike, type Timers } from "../src/online/relay.ts";
 import { decodeState, encodeState, toBase64 } from "../src/online/state_codec.ts";
+import { failureLines, failureTitle } from "../src/board/words.ts";
 
 const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i);
 const SECRET_TEXT = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
@@ -337,7 +338,7 @@ test("a refused new room is retried or not as the relay's code says; nonsense en
   const error = (status: number, code: number, reason: string): HttpAnswer =>
     ({ status, body: JSON.stringify({ type: "error", code, reason }) });
   const [busy, askedBusy] = await run([error(429, 4429, "too many new rooms from your address; try again in 6 s"), NEW_ROOM]);
-  assert.deepEqual(busy[0], { kind: "reconnecting", attempt: 1, delay: 0.375,
+  assert.deepEqual(busy[0], { kind: "reconnecting", attempt: 1, delay: 0.375, code: 4429,
     reason: "the relay refused a new room: too many new rooms from your address; try again in 6 s (code 4429)" });
   assert.equal(askedBusy, 2);
   const [bad, askedBad] = await run([error(400, 4400, "token must be 32 lowercase hex digits")]);
@@ -439,6 +440,12 @@ test("a guest joins the link's room in seat 1, the link in the page's address", 
   assert.equal(seen.view?.role, "guest");
   assert.equal(seen.view?.link, null);
   assert.deepEqual(w.sockets[0]!.sent, ["offer", "resend 0"]);
+  // The friend's seat dropped (kept for them), then given up: "away", then "left".
+  w.sockets[0]!.onmessage?.({ data: JSON.stringify({ type: "peer_left", grace: 120 }) });
+  assert.equal(seen.view?.connection, "peer-left");
+  w.sockets[0]!.control("peer_gone");
+  assert.equal(seen.view?.connection, "peer-gone");
+  assert.deepEqual(seen.notices.filter((n) => n.kind === "notice"), []); // the connection line says it
 });
 
 test("with storage full nothing is sent and the player is told; the save is retried, then play goes on", async () => {
@@ -536,6 +543,32 @@ test("a refusal for good ends the connection; an outage past the give-up time to
   assert.ok(v.timers.now() >= 300_000 && v.timers.now() <= 330_000);
 });
 
+test("a used link (the seat taken, 4409) says someone has already joined and stops, keeping nothing", async () => {
+  const w = world();
+  const seen = watch(w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
+  await settle();
+  w.sockets[0]!.onmessage?.({ data: JSON.stringify({ type: "error", code: 4409, reason: "seat 1 is taken" }) });
+  w.sockets[0]!.drop(4409, "seat 1 is taken");
+  await settle();
+  w.timers.advance(60_000);
+  assert.equal(w.sockets.length, 1); // not retried
+  assert.equal(seen.view?.connection, "closed");
+  assert.equal(seen.view?.failure?.kind, "SeatTaken");
+  assert.match(seen.view!.failure!.reason, /^Someone has already joined with this link .*ask your friend for a new link\.$/);
+  assert.equal(seen.view?.failure?.who, "");
+  assert.equal(w.storage.getItem(`gin-online:${linkIdHex(SECRET)}`), null);
+
+  // A seat once held here (a ticket) is retried: after a relay restart its holder wins it back.
+  const v = world();
+  const held = watch(v.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
+  await settle();
+  v.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
+  v.sockets[0]!.drop(4409, "seat 1 is taken");
+  await settle();
+  assert.equal(held.view?.connection, "reconnecting");
+  assert.equal(held.view?.failure, null);
+});
+
 test("what the peer owes has a time limit: then the session is told, and blames nobody for sure", async () => {
   const w = world();
   const seen = watch(w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
@@ -589,6 +622,39 @@ test("a finished match keeps no secrets, and its link says it is over", async ()
   assert.equal(told.view?.over, true);
   assert.match(JSON.stringify(told.notices), /is over/);
   assert.deepEqual(again.online.stored(), []);
+});
+
+test("a second tab of the match takes the seat: the first names it, blames nobody, and keeps the match", async () => {
+  const first = world();
+  const link = `http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`;
+  const peer = first.online.join(link);
+  const seen = watch(peer);
+  await settle();
+  first.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
+  await settle();
+  // Another tab: the same storage, so the same seat token; the relay closes the older.
+  const second = world(first.storage);
+  second.online.join(link);
+  await settle();
+  const token = (url: string): string => /token=([0-9a-f]{32})/.exec(url)![1]!;
+  assert.equal(token(second.sockets[0]!.url), token(first.sockets[0]!.url));
+  first.sockets[0]!.drop(4000, "replaced by a newer connection for this seat");
+  await settle();
+  first.timers.advance(60_000);
+  await settle();
+  assert.equal(first.sockets.length, 1); // no reconnecting: that would take the seat back
+  assert.equal(seen.view?.connection, "closed");
+  const failure = seen.view!.failure!;
+  assert.equal(failure.kind, "OpenedElsewhere");
+  assert.equal(failure.who, "nobody");
+  assert.equal(failure.reason, "This match was opened in another tab or window of this browser, which plays it now: "
+    + "this page stops here (close it, and go on in the other).");
+  assert.doesNotMatch(failure.reason, /relay/);
+  assert.equal(failureTitle(failure), "This match was opened in another tab");
+  assert.deepEqual(failureLines(failure).at(-1), "At fault: nobody.");
+  // Closing this page's match leaves the other tab's stored match alone.
+  peer.leave();
+  assert.notEqual(first.storage.getItem(`gin-online:${linkIdHex(SECRET)}`), null);
 });
 
 test("leaving closes the seat for good (code 1000) and forgets the match", async () => {

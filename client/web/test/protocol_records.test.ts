@@ -144,6 +144,23 @@ test("a record's hex with whitespace is refused (gin's bytes.fromhex would skip 
   assert.throws(() => parseRecord(text), { message: "hand record: record.link: not hexadecimal" });
 });
 
+test("deep nesting is not a record, in gin's words and before parsing", () => {
+  // gin/ once met 100,000 brackets with a RecursionError; both now refuse past 64.
+  const cases: [string | Uint8Array, number][] = [
+    ["[".repeat(100_000) + "]".repeat(100_000), 64], ["[".repeat(65) + "]".repeat(65), 64],
+    ['{"a": '.repeat(65) + "1" + "}".repeat(65), 64 * 6], [utf8ToBytes("[".repeat(100_000)), 64],
+    ['["]\\\\", ' + "[".repeat(70), 71], ['"é😀" ' + "[".repeat(70), 69],
+  ];
+  for (const [text, at] of cases) {
+    assert.throws(() => parseRecord(text), {
+      message: `hand record: not JSON (more than 64 arrays and objects nested at char ${at})`,
+    });
+  }
+  assert.throws(() => parseRecord("[".repeat(64) + "]".repeat(64)), { message: "hand record: record: expected an object, got list" });
+  // A backslash keeps the string open: brackets after it are inside the string.
+  assert.throws(() => parseRecord('["]\\", ' + "[".repeat(70)), (exc: Error) => !exc.message.includes("nested"));
+});
+
 test("Python's JSON: integers, floats and objects kept as Python loads them", () => {
   const value = parsePyJson('{"a": 1, "b": 1.0, "c": -0, "d": 1e2, "a": 12345678901234567890, "e": [NaN, -Infinity, "\\ud83d\\ude00"]}');
   assert.ok(value instanceof Map);

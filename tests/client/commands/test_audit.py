@@ -98,7 +98,7 @@ def test_what_one_record_cannot_prove_is_not_called_verified(
     two_hands: list[HandRecord], tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
     first, second = (write(tmp_path, f"{r.hand_number}.json", r.to_json()) for r in two_hands)
-    assert main(["audit", "-q", second]) == 0
+    assert main(["audit", "-q", second]) == 3  # verified, but not everything is proven
     out = capsys.readouterr().out
     assert out.startswith(f"{second}:\nverified, except what these records cannot prove:\n")
     assert "  not verified: the match scores before hand 2" in out
@@ -115,3 +115,41 @@ def test_a_record_is_printed_as_plain_text(record: HandRecord, tmp_path: Path,
     captured = capsys.readouterr()
     assert "\x1b" not in captured.err and "\x07" not in captured.err
     assert "ruleset name" in captured.err
+
+
+def test_deep_nesting_is_not_a_record_and_no_traceback(
+    record: HandRecord, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    deep = write(tmp_path, "deep.json", "[" * 100_000 + "]" * 100_000)
+    assert main(["audit", deep]) == 2  # was a RecursionError's traceback, exit 1
+    captured = capsys.readouterr()
+    assert captured.err == (f"gin audit: {deep}: hand record: not JSON (more than 64 arrays "
+                            "and objects nested at char 64)\n")
+    assert captured.out == ""
+
+
+def test_the_exit_status_of_several_files_is_the_worst(
+    record: HandRecord, two_hands: list[HandRecord], tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """2 (not a record) before 1 (failed) before 3 (unproven) before 0 (proven)."""
+    good = write(tmp_path, "good.json", record.to_json())
+    later = write(tmp_path, "later.json", two_hands[1].to_json())
+    data = record.to_dict()
+    data["scores"] = [0, 99]
+    bad = write(tmp_path, "bad.json", json.dumps(data))
+    junk = write(tmp_path, "junk.json", "{")
+    assert main(["audit", "-q", good]) == 0
+    assert main(["audit", "-q", good, later]) == 3
+    assert main(["audit", "-q", later, bad]) == 1
+    assert main(["audit", "-q", bad, junk, later]) == 2
+    capsys.readouterr()
+
+
+def test_the_help_tells_every_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for status in ("0: every record verified", "1: a record failed", "2: a file is missing",
+                   "3: every record verified except"):
+        assert status in text

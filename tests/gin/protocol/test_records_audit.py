@@ -116,6 +116,28 @@ def test_garbage_is_malformed(data: bytes) -> None:
         parse_record(data)
 
 
+@pytest.mark.parametrize(("text", "at"), [
+    ("[" * 100_000 + "]" * 100_000, 64), ("[" * 65 + "]" * 65, 64),
+    ('{"a": ' * 65 + "1" + "}" * 65, 64 * 6), (b"[" * 100_000, 64),
+    (r'["]\\", ' + "[" * 70, 71), ('"é" ' + "[" * 70, 68),
+], ids=["100000-deep", "65-deep", "objects", "bytes-unclosed", "after-a-string", "code-points"])
+def test_deep_nesting_is_not_a_record(text: str | bytes, at: int) -> None:
+    """Refused before Python's json recurses (100,000 deep was a RecursionError)."""
+    with pytest.raises(MalformedInput) as info:
+        parse_record(text)
+    assert str(info.value) == ("hand record: not JSON (more than 64 arrays and objects "
+                               f"nested at char {at})")
+
+
+def test_nesting_inside_strings_or_at_the_limit_is_read(record: HandRecord) -> None:
+    with pytest.raises(MalformedInput, match="record: expected an object, got list"):
+        parse_record("[" * 64 + "]" * 64)
+    text = record.to_json().replace('"steps": [', '"steps": [' + '{"seat": 0, "action": "' +
+                                    "[" * 200 + '"},', 1)
+    with pytest.raises(MalformedInput, match=r"record\.steps\[0\]\.action"):
+        parse_record(text)
+
+
 def signed(record: HandRecord) -> HandRecord:
     """``record`` signed again by both players, as if both had agreed to it."""
     digest = cosign.hand_digest(record)

@@ -1,6 +1,6 @@
 /**
  * One seat in one room of a gin relay, over the browser's WebSocket: the twin of
- * client/transport.py (docs/running-a-relay.md is the protocol).
+ * client/net/transport.py (docs/running-a-relay.md is the protocol).
  *
  * The host's client asks for a room with a plain `GET /new` (an id and its seat
  * ticket, made from the relay's key alone), then takes seat 0 at `/j/ROOM?seat=0`
@@ -28,7 +28,8 @@ export type RelayEvent =
   | { readonly kind: "peer-joined"; readonly returning: boolean }
   | { readonly kind: "peer-left"; readonly grace: number }
   | { readonly kind: "peer-gone" }
-  | { readonly kind: "reconnecting"; readonly attempt: number; readonly delay: number; readonly reason: string }
+  | { readonly kind: "reconnecting"; readonly attempt: number; readonly delay: number; readonly reason: string;
+      readonly code: number | null } // the close code of the drop (null: not reached)
   | { readonly kind: "closed"; readonly code: number | null; readonly reason: string }; // always the last
 
 /** The status and body of a plain HTTP answer. */
@@ -106,6 +107,11 @@ export const CLOSE = {
   RELAY_FULL: 4503,
 } as const;
 
+/** Why the relay closed with CLOSE.SUPERSEDED: the seat's token is kept in this
+ * browser's storage, so only another tab or window of it opens the match so (the
+ * terminal says "another gin with the same save"). */
+export const SUPERSEDED_REASON = "this match was opened in another tab or window of this browser";
+
 /** Close codes after which retrying cannot help (the relay's table); 4409 is retried. */
 export const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
   CLOSE.LEFT, CLOSE.PROTOCOL_ERROR, CLOSE.TEXT_FRAME, CLOSE.INVALID_DATA, CLOSE.FLOOD, CLOSE.TOO_BIG,
@@ -151,7 +157,7 @@ type Welcome = { readonly [F in "type" | (typeof WELCOME_FIELDS)[number]]?: unkn
 const TICKET = /^[A-Za-z0-9_-]{32}$/;
 const ROOM_ID = /^[A-Za-z0-9_-]{32}$/;
 const OPEN = 1;
-// Below the relay's flood limit, as the terminal paces (client/transport.py's pace_for):
+// Below the relay's flood limit, as the terminal paces (client/net/transport.py's pace_for):
 // a share of the rate and burst its welcome states, or these (under a default relay's
 // 20 frames/s, bursts of 100) when it states none.
 const SEND_RATE = 15;
@@ -179,6 +185,14 @@ async function fetchAnswer(url: string, timeoutMs: number): Promise<HttpAnswer> 
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** What a taken seat (4409) means, by seat: the terminal's words (client/net/transport.py). */
+export function seatTakenWords(seat: number): string {
+  return seat === 1
+    ? "someone has already joined with this link (maybe you, in another browser or on another device): "
+      + "only two can play, so ask your friend for a new link"
+    : "someone else holds the host's seat of this match (is it open in another tab or program?)";
 }
 
 /** A random seat token: 32 lowercase hex digits. */
@@ -458,8 +472,9 @@ export class RelayClient {
     }
     this.attempt += 1;
     const delay = Math.min(backoff(this.attempt, this.random), left / 1000);
-    const why = code === null ? reason : `${reason} (code ${code})`;
-    this.listener({ kind: "reconnecting", attempt: this.attempt, delay, reason: why });
+    const why = code === null ? reason : code === CLOSE.SEAT_TAKEN
+      ? `${seatTakenWords(this.seat)} (the relay says: ${reason}, code ${code})` : `${reason} (code ${code})`;
+    this.listener({ kind: "reconnecting", attempt: this.attempt, delay, reason: why, code });
     this.retry = this.timers.setTimeout(() => {
       this.retry = null;
       if (!this.finished) this.open();
@@ -469,6 +484,8 @@ export class RelayClient {
   private finish(code: number | null, reason: string): void {
     if (this.finished) return;
     this.finished = true;
+    // A newer connection took this seat with this browser's token: not the relay's doing.
+    if (code === CLOSE.SUPERSEDED) reason = SUPERSEDED_REASON;
     this.queue = [];
     if (this.retry !== null) this.timers.clearTimeout(this.retry);
     if (this.pacer !== null) this.timers.clearTimeout(this.pacer);

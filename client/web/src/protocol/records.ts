@@ -28,6 +28,8 @@ export type Seat = (typeof SEATS)[number];
 export const MAX_RECORD_BYTES = 1 << 20;
 export const MAX_STEPS = 512;
 export const MAX_ACTION_CHARS = 256;
+/** Arrays and objects open at once (a record needs 4); deeper text is not a record. */
+export const MAX_NESTING = 64;
 export const RESULT_KINDS = ["knock", "gin", "big_gin", "undercut", "dead"] as const;
 export type ResultKind = (typeof RESULT_KINDS)[number];
 const KEY_BYTES = 32;
@@ -359,13 +361,43 @@ function utf8(data: Uint8Array): string {
   }
 }
 
+/** gin's `_too_deep`: why `text` nests too deep to read, before reading it — the
+ * first bracket outside strings that opens more than MAX_NESTING arrays and
+ * objects at once, whether or not the text is otherwise JSON. A string runs to its
+ * closing quote or the end of the text; the place counts code points, as Python. */
+export function tooDeep(text: string): string | null {
+  let depth = 0;
+  let at = 0;
+  let inString = false;
+  let escaped = false;
+  for (const ch of text) {
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === "\\") escaped = true;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') {
+      inString = true;
+    } else if (ch === "[" || ch === "{") {
+      depth += 1;
+      if (depth > MAX_NESTING) return `more than ${MAX_NESTING} arrays and objects nested at char ${at}`;
+    } else if (ch === "]" || ch === "}") {
+      depth = Math.max(depth - 1, 0);
+    }
+    at += 1;
+  }
+  return null;
+}
+
 /** Parse a record's JSON text under the limits; MalformedInput names what is wrong. */
 export function parseRecord(data: string | Uint8Array): HandRecord {
   const size = typeof data === "string" ? pyLen(data) : data.length;
   if (size > MAX_RECORD_BYTES) throw new MalformedInput(`hand record: ${size} bytes, more than ${MAX_RECORD_BYTES}`);
+  const text = typeof data === "string" ? data : utf8(data);
+  const deep = tooDeep(text);
+  if (deep !== null) throw new MalformedInput(`hand record: not JSON (${deep})`);
   let value: PyJson;
   try {
-    value = parsePyJson(typeof data === "string" ? data : utf8(data));
+    value = parsePyJson(text);
   } catch (exc) {
     if (!(exc instanceof JsonSyntaxError)) throw exc;
     throw new MalformedInput(`hand record: not JSON (${exc.message})`);

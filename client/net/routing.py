@@ -1,8 +1,12 @@
-"""A new room from a relay: a plain ``GET /new?token=T`` answers a room id and the
-host's seat ticket, made from the relay's key alone (docs/running-a-relay.md,
-"Connecting"). The host then takes seat 0 at ``/j/ROOM`` like any seat, so behind a
-balancer of relays that share the key it meets its guest on whichever relay the
-room is routed to. Also: why a relay could not be reached, in words."""
+"""How a seat reaches the relay its room is on, behind a balancer of relays that
+share a key (docs/running-a-relay.md, "Several relays").
+
+A plain ``GET /new?token=T`` answers a room id and the host's seat ticket, made from
+the relay's key alone; the host then takes seat 0 at ``/j/ROOM`` like any seat, so it
+meets its guest on whichever relay the room is routed to. When that route changes
+under a connected seat (a relay added, or back after a failure), the two could wait
+on different relays: a :class:`PeerWatch` says when to reconnect and be routed
+afresh. Also: why a relay could not be reached, in words."""
 
 from __future__ import annotations
 
@@ -12,13 +16,14 @@ import json
 import ssl
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 
 from client.net.links import RelayAddress
 from client.net.relay_events import TransportError
 from relay.roomid import ROOM_ID_PATTERN, TICKET_PATTERN
 from relay.wire import FINAL_CLOSE_CODES, NEW_ROOM_FIELDS, Control
 
-__all__ = ["create_room", "unreachable"]
+__all__ = ["PeerWatch", "create_room", "unreachable"]
 
 MAX_ANSWER = 4096  # bytes of an answer read: a room is ~100
 
@@ -63,6 +68,40 @@ async def create_room(address: RelayAddress, token: str, timeout: float) -> tupl
     retry = status >= 500 or status in (408, 429)
     raise TransportError(f"relay answered HTTP {status}{': ' + text[:200] if text else ''}",
                          permanent=not retry)
+
+
+class PeerWatch:
+    """While the other seat is away (or not yet come), when to go and look for it:
+    after ``after`` seconds, then twice as long each time (up to 8 times) until it is
+    back. ``after`` None: never."""
+
+    def __init__(self, after: float | None) -> None:
+        self.after = after
+        self.rounds = 0  # looks in a row
+        self._news = asyncio.Event()
+
+    def told(self, there: bool) -> None:
+        """The relay told of the other seat (a welcome, or a peer_* message)."""
+        if there:
+            self.rounds = 0
+        self._news.set()
+
+    async def alone(self, there: Callable[[], bool]) -> None:
+        """Return once the other seat has stayed away for this round's wait."""
+        if self.after is None:
+            await asyncio.Future()  # never
+        assert self.after is not None
+        while True:
+            self._news.clear()
+            if there():
+                await self._news.wait()
+                continue
+            try:
+                async with asyncio.timeout(self.after * 2 ** min(self.rounds, 3)):
+                    await self._news.wait()
+            except TimeoutError:
+                self.rounds += 1
+                return
 
 
 def _get(url: str, timeout: float) -> tuple[int, bytes]:
