@@ -24,7 +24,9 @@ from dataclasses import dataclass, replace
 
 from gin.engine.cards import Card, format_cards
 from gin.engine.hand import Hand, dealt_positions
+from gin.engine.melds import Meld
 from gin.engine.observation import Event
+from gin.engine.scoring import Outcome
 from gin.protocol import cosign
 from gin.protocol import fairdeal as fd
 from gin.protocol.evidence import DealEvidence
@@ -352,20 +354,30 @@ def _tell(record: HandRecord, hand: Hand, deck: list[Card], unproven: bool) -> I
         yield f"  {n:3}. {_event_text(event)}"
     outcome = None if hand.result is None else hand.result.outcome
     if outcome is not None:
-        knocker = SEATS[1 - _defender(hand)]
-        melds = " ".join("".join(map(str, m)) for m in outcome.knocker_melds) or "none"
-        loose = format_cards(outcome.knocker_deadwood_cards) or "-"
-        yield f"  {knocker} lays out {melds}, deadwood {loose} = {outcome.knocker_deadwood}"
-        defender = SEATS[_defender(hand)]
-        laid = " ".join(f"{c}>{i}" for c, i in outcome.layoffs) or "nothing"
-        melds = " ".join("".join(map(str, m)) for m in outcome.defender_melds) or "none"
-        yield (f"  {defender} lays off {laid}, melds {melds}, deadwood "
-               f"{format_cards(outcome.defender_deadwood_cards) or '-'} = "
-               f"{outcome.defender_deadwood}")
+        yield from laid_down(outcome, SEATS[1 - _defender(hand)], SEATS[_defender(hand)])
     if hand.result is not None:
         yield f"  result: {_score_text(Score.of(hand.result))}"
     yield (f"  match scores after the hand: {_scores_text(record.scores)}"
            + (" (not verified: see below)" if unproven else ""))
+
+
+def laid_down(outcome: Outcome, knocker: str, defender: str) -> Iterator[str]:
+    """The knocker's layout and the defender's, a line each (a gin has no deadwood)."""
+    def melds(ms: tuple[Meld, ...]) -> str:
+        return " ".join("".join(map(str, m)) for m in ms) or "none"
+
+    def deadwood(cards: tuple[Card, ...], points: int) -> str:
+        return f"deadwood {format_cards(cards)} = {points}" if cards else "no deadwood"
+
+    went = {"gin": "goes gin", "big_gin": "lays down big gin"}.get(outcome.kind)
+    if went is None:
+        yield (f"  {knocker} lays out {melds(outcome.knocker_melds)}, "
+               f"{deadwood(outcome.knocker_deadwood_cards, outcome.knocker_deadwood)}")
+    else:
+        yield f"  {knocker} {went}: {melds(outcome.knocker_melds)}, no deadwood"
+    laid = " ".join(f"{c}>{i}" for c, i in outcome.layoffs) or "nothing"
+    yield (f"  {defender} lays off {laid}, melds {melds(outcome.defender_melds)}, "
+           f"{deadwood(outcome.defender_deadwood_cards, outcome.defender_deadwood)}")
 
 
 def _defender(hand: Hand) -> int:

@@ -129,7 +129,7 @@ def test_a_record_is_printed_as_plain_text(record: HandRecord, tmp_path: Path,
     assert main(["audit", path]) == 2
     captured = capsys.readouterr()
     assert "\x1b" not in captured.err and "\x07" not in captured.err
-    assert "ruleset name" in captured.err
+    assert "the rules' name must be" in captured.err
 
 
 def test_deep_nesting_is_not_a_record_and_no_traceback(

@@ -10,14 +10,15 @@ from typing import Any
 
 import pytest
 
-from gin.engine.actions import BigGin, Discard, DrawStock, Knock
-from gin.engine.cards import DECK
+from gin.engine.actions import BigGin, Discard, DrawStock, Knock, parse_action
+from gin.engine.cards import DECK, Card, parse_cards
 from gin.engine.errors import MalformedInput
+from gin.engine.hand import Hand, stacked_deck
 from gin.engine.rules import CLASSIC
 from gin.players import get
 from gin.protocol import cosign
 from gin.protocol import fairdeal as fd
-from gin.protocol.audit import audit_record, audit_records
+from gin.protocol.audit import audit_record, audit_records, laid_down
 from gin.protocol.records import SEATS, HandRecord, Step, parse_record
 from gin.protocol.session import Session, play_local
 from gin.protocol.session_events import HandVerified
@@ -69,6 +70,19 @@ def test_replay_tells_the_hand(record: HandRecord) -> None:
     assert "draws" in text and "discards" in text
     winner = SEATS[record.score.winner or 0]
     assert f"result: {winner} {record.score.points} by" in text
+
+
+def test_the_replay_says_a_gin_has_no_deadwood() -> None:
+    # Issue 21 item 13: `gin audit` printed "deadwood - = 0" for a gin.
+    hand = Hand(stacked_deck(parse_cards("Ac 2c 3c 4d 4h 4s 7s 8s 9s Kh"),
+                             parse_cards("5c 9c Jd Jh Js 7d 8d 2h 3h 5h"),
+                             Card.parse("Qd"), parse_cards("Ts")), dealer=1)
+    for seat, action in ((0, "pass"), (1, "pass"), (0, "stock"), (0, "knock Kh")):
+        hand.apply(seat, parse_action(action))
+    assert hand.result is not None and hand.result.outcome is not None
+    assert list(laid_down(hand.result.outcome, "host", "guest")) == [
+        "  host goes gin: Ac2c3c 7s8s9sTs 4d4h4s, no deadwood",
+        "  guest lays off nothing, melds JdJhJs, deadwood 5c 9c 7d 8d 2h 3h 5h = 39"]
 
 
 def mutate(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> str:
