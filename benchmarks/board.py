@@ -1,7 +1,8 @@
 """The browser board's speed: its size and its first paint in Chromium. Prints
 figures; asserts nothing. (Hard's decisions in Chromium: benchmarks/players_browser.py.)
 
-* Size: each built file and the whole board, plain and gzipped (level 9).
+* Size: each built file and the whole board, plain and gzipped as the relay serves
+  it (level 9).
 * First paint: `gin web` on 127.0.0.1, a fresh Chromium page each run; the
   browser's own first-contentful-paint time and the time the board has put the
   dealt hand on the table (its `gin-table` mark), both from the start of the
@@ -14,7 +15,6 @@ Needs the built board (`pip install -e .` with npm present) and Debian's Chromiu
 from __future__ import annotations
 
 import argparse
-import gzip
 import statistics
 import subprocess
 import sys
@@ -35,7 +35,7 @@ def sizes() -> None:
     total = gz_total = 0
     for name in static.FILES:
         body = (static.BOARD_DIR / name).read_bytes()
-        packed = len(gzip.compress(body, 9))
+        packed = len(static.compressed(body))  # as the relay serves it
         total, gz_total = total + len(body), gz_total + packed
         print(f"  {name:<11} {len(body) / 1024:7.1f} KB  gzipped {packed / 1024:6.1f} KB")
     print(f"  {'the board':<11} {total / 1024:7.1f} KB  gzipped {gz_total / 1024:6.1f} KB "

@@ -68,12 +68,13 @@ class Routes:
             return None  # the handler routes it, so refusals carry a close code
         if path == "/new":
             return self.new_room(conn, request)
-        board = self._board.response(path)
+        encodings = request.headers.get("Accept-Encoding", "")
+        board = self._board.response(path, encodings)
         if board is not None:
             return board
         valid = path.startswith("/j/") and self._ids.verify(path[3:])
         if valid and not _asks_terminal(request.path):
-            board = self._board.invite()  # the board joins in the page
+            board = self._board.invite(encodings)  # the board joins in the page
             if board is not None:
                 return board
         if path.startswith("/j/") or path == "/":

@@ -8,13 +8,23 @@ assets by relative URLs, so a relay behind a path prefix serves it unchanged; an
 invite link (``/j/ROOM``) opens the same page, so its assets are served under
 ``/j/`` too (``/j/board.js`` is ``/board.js``: no room id is that short). The
 relay only reads these bytes: it never imports the game.
+
+Each file is also gzipped once, the first time a browser that accepts gzip asks for
+it, and kept (Python's own gzip, level 9, no time stamp: the same bytes every time;
+no brotli, which would be a new dependency, nor a build step that writes a second
+copy of each file; not at start, which would delay the relay's port opening by
+the 20 ms it takes). A browser that accepts gzip gets it (``Content-Encoding:
+gzip``), anyone else the file itself; both carry ``Vary: Accept-Encoding``.
+``/version`` gives the SHA-256 of the files themselves, as built, whichever encoding
+they travel in.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
 
@@ -45,11 +55,37 @@ CSP = (
 )
 
 
+def compressed(body: bytes) -> bytes:
+    """``body`` gzipped as the relay serves it (the same bytes every time)."""
+    return gzip.compress(body, compresslevel=9, mtime=0)
+
+
+def accepts_gzip(accept_encoding: str) -> bool:
+    """Whether a request's Accept-Encoding allows gzip (RFC 9110 12.5.3): ``gzip`` or
+    ``*`` with a weight above 0, and gzip not refused by name."""
+    weights: dict[str, float] = {}
+    for item in accept_encoding.lower().split(","):
+        coding, _, params = item.partition(";")
+        weight = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        if coding.strip():
+            weights[coding.strip()] = weight
+    return weights.get("gzip", weights.get("x-gzip", weights.get("*", 0.0))) > 0
+
+
 @dataclass(frozen=True)
 class Board:
-    """The built files in memory, by URL path (``/`` is ``index.html``)."""
+    """The built files in memory, by URL path (``/`` is ``index.html``), and each one
+    gzipped once it was first asked for that way (None where gzip is no smaller)."""
 
     files: dict[str, tuple[bytes, str]]
+    gzipped: dict[str, bytes | None] = field(default_factory=dict)
 
     @property
     def built(self) -> bool:
@@ -66,28 +102,40 @@ class Board:
         code a browser runs is the code they expect (null when nothing is built)."""
         return json.dumps({"board": self.digests()}, sort_keys=True).encode() + b"\n"
 
-    def response(self, path: str) -> Response | None:
+    def response(self, path: str, accept_encoding: str = "") -> Response | None:
         """The response for a GET of ``path``, or None when it is not a board file.
-        ``/j/NAME`` is the file NAME: the invite page's relative URLs land there."""
+        ``/j/NAME`` is the file NAME: the invite page's relative URLs land there.
+        ``accept_encoding``: the request's header, for a gzipped file."""
         if path == "/version":
-            found: tuple[bytes, str] | None = (self.version(), "application/json")
-        else:
-            name = path[3:] if path.startswith("/j/") else path[1:] or "index.html"
-            found = self.files.get("/" + name) if name in FILES else None
-        if found is None:
+            return self._ok(self.version(), "application/json")
+        name = path[3:] if path.startswith("/j/") else path[1:] or "index.html"
+        if name not in FILES or "/" + name not in self.files:
             return None
-        return self._ok(*found)
+        return self._file("/" + name, accept_encoding)
 
-    def invite(self) -> Response | None:
+    def invite(self, accept_encoding: str = "") -> Response | None:
         """The board for an invite link (``/j/ROOM``): it opens in join mode."""
-        return self._ok(*self.files["/"]) if self.built else None
+        return self._file("/", accept_encoding) if self.built else None
+
+    def _file(self, path: str, accept_encoding: str) -> Response:
+        body, content_type = self.files[path]
+        if accepts_gzip(accept_encoding):
+            if path not in self.gzipped:
+                packed = compressed(body)
+                self.gzipped[path] = packed if len(packed) < len(body) else None
+            packed_body = self.gzipped[path]
+            if packed_body is not None:
+                return self._ok(packed_body, content_type, ("Content-Encoding", "gzip"),
+                                ("Vary", "Accept-Encoding"))
+        return self._ok(body, content_type, ("Vary", "Accept-Encoding"))
 
     @staticmethod
-    def _ok(body: bytes, content_type: str) -> Response:
+    def _ok(body: bytes, content_type: str, *extra: tuple[str, str]) -> Response:
         headers = Headers(
             [
                 ("Content-Type", content_type),
                 ("Content-Length", str(len(body))),
+                *extra,
                 # Small files: the browser asks again each time rather than run a stale
                 # board against a newer relay.
                 ("Cache-Control", "no-cache"),

@@ -15,7 +15,8 @@ from typing import Any
 from client.text import plain
 from gin.engine.errors import MalformedInput
 from gin.protocol.audit import audit_records
-from gin.protocol.records import MAX_RECORD_BYTES, parse_record
+from gin.protocol.evidence import parse_file
+from gin.protocol.records import MAX_RECORD_BYTES
 
 VERIFIED, FAILED, NOT_A_RECORD, UNPROVEN = 0, 1, 2, 3
 #: Each exit status and what it means; when the files given differ, the first of
@@ -46,7 +47,8 @@ def register(subparsers: Any) -> None:
         epilog="Exit status: " + "; ".join(f"{code}: {text}" for code, text in EXIT_STATUSES)
         + ". When the files differ, the first of 2, 1, 3, 0 that applies is the status.",
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", help="hand record (JSON)")
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="hand record, or deal evidence (JSON)")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="print only the verdict of each file, not the replay")
     parser.set_defaults(func=run)
@@ -87,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             with open(name, "rb") as file:
                 data = file.read(MAX_RECORD_BYTES + 1)
-            records.append(parse_record(data))
+            records.append(parse_file(data))  # a hand record, or a failed proof's evidence
             names.append(name)
         except OSError as exc:
             print(plain(f"gin audit: {name}: cannot read: {exc.strerror or exc}"),

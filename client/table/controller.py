@@ -195,6 +195,9 @@ class Game:
     The opponent deals the first hand, so the human is offered the first upcard.
     """
 
+    #: The hint is offered (against the computer: online neither player has one).
+    hints = True
+
     def __init__(
         self,
         rules: Ruleset,
@@ -434,6 +437,8 @@ class OnlineGame:
 
     opponent_to_move = False  # never computed here: the friend's moves arrive
     vs = "friend"
+    #: No hint against a person: the friend has none either, and could not know of one.
+    hints = False
 
     def __init__(self, match: OnlineMatch) -> None:
         self.online = match
@@ -465,7 +470,7 @@ class OnlineGame:
         return knock_counts(self.observation(), self.legal()) if self.dealt else {}
 
     def hint(self) -> HintView:
-        return hint_for(self.observation(), self.legal())
+        raise IllegalAction("there is no hint in an online match")
 
     @property
     def totals(self) -> MatchTotals | None:

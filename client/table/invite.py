@@ -8,6 +8,10 @@ the part that scrolls.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -23,6 +27,17 @@ from client.table.words import capital
 TEXT_BESIDE_QR = 30
 
 
+class _LinkText(Static):
+    """The link, wrapped as the width needs; tells ``on_lines`` how many lines it takes."""
+
+    def __init__(self, link: str, on_lines: Callable[[int], None], **kwargs: Any) -> None:
+        super().__init__(link, **kwargs)
+        self._tell_lines = on_lines
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._tell_lines(event.size.height)
+
+
 class InviteScreen(ModalScreen[None]):
     """The invite link to send, a copy button (and whether it copied), the
     connection's state (the app updates it with :meth:`show_state`), a note of who
@@ -30,7 +45,7 @@ class InviteScreen(ModalScreen[None]):
 
     DEFAULT_CSS = MODAL_CSS + """
     InviteScreen > Vertical {
-        width: 100%; max-width: 140; height: 100%; max-height: 60; border: none; padding: 0 1;
+        width: 100%; max-width: 160; height: 100%; max-height: 60; border: none; padding: 0 1;
     }
     InviteScreen #invite-main { height: 1fr; }
     InviteScreen #invite-text { width: 1fr; height: 1fr; }
@@ -55,7 +70,7 @@ class InviteScreen(ModalScreen[None]):
         with Vertical(), Horizontal(id="invite-main"):
             with VerticalScroll(id="invite-text"):
                 yield Label("Send this link to your friend", classes="title")
-                yield Static(self.link, id="invite-link", markup=False)
+                yield _LinkText(self.link, self._say_fit, id="invite-link", markup=False)
                 yield Static("", id="invite-fit", markup=False)
                 with Horizontal(classes="invite-buttons"):
                     yield Button("Copy link", id="copy", variant="primary", compact=True)
@@ -82,14 +97,13 @@ class InviteScreen(ModalScreen[None]):
         """The QR code beside the text when both fit, else below it; and a word when
         the link takes several lines."""
         qr_width = max((len(line) for line in self.qr.splitlines()), default=0)
-        width = min(self.app.size.width, 140) - 2  # the window's padding
+        width = min(self.app.size.width, 160) - 2  # the window's padding
         beside = width - qr_width - 2 >= TEXT_BESIDE_QR
         self.query_one("#invite-qr").display = beside
         self.query_one("#invite-qr-below").display = not beside
-        self.call_after_refresh(self._say_fit)
 
-    def _say_fit(self) -> None:
-        lines = self.query_one("#invite-link").size.height
+    def _say_fit(self, lines: int) -> None:
+        """The link now takes ``lines`` lines: on more than one, say so."""
         fit = self.query_one("#invite-fit", Static)
         fit.display = lines > 1
         fit.update(f"(Shown on {lines} lines to fit: Copy takes it in one piece.)")

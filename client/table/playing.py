@@ -316,6 +316,10 @@ class PlayingTable(TableView):
     @work(exclusive=True, group="hint")
     async def action_hint(self) -> None:
         game = self.game
+        if game is not None and not game.hints:
+            self.message = words.NO_HINT_ONLINE
+            self.refresh_table()
+            return
         if game is None or not game.legal():
             return
         key = state_key(game.observation())

@@ -150,7 +150,7 @@ class TableView(App[None]):
                         yield action_button(label, key)
             with Vertical(id="side"):
                 yield Static("Gin Rummy", id="title")
-                yield Static("Draw, discard, knock · two players, to 100", id="subtitle")
+                yield Static(words.subtitle(self.config.rules.target), id="subtitle")
                 yield Static("", id="online", markup=False)
                 yield Static("", id="scores", classes="gap")
                 yield Label("Play against", classes="head gap")
@@ -185,16 +185,20 @@ class TableView(App[None]):
             widget.can_focus = False  # keys belong to the table, not to a side widget
         self._show_target(self.config.rules)
 
-    def _show_target(self, rules: Ruleset) -> None:
+    def _show_target(self, rules: Ruleset | None, offered: bool = False) -> None:
+        """The score the match is played to, under the title and at the side's foot
+        (online: the host's offer until it is accepted; nothing while unknown)."""
+        self.query_one("#subtitle", Static).update(
+            words.subtitle(None if rules is None else rules.target, offered))
         self.query_one("#target", Static).update(
-            f"First to {rules.target} points wins the game, with {rules.box_bonus} for "
-            f"every hand won and {rules.game_bonus} for the game itself.")
+            "" if rules is None or offered else words.target_line(rules))
 
     def _show_online(self) -> None:
         state = self.query_one("#online", Static)
         online = isinstance(self.game, OnlineGame)
         state.display = online
         self.query_one("#computer-settings").display = not online
+        self.query_one("#btn-hint", Button).display = not online  # no hint against a person
         if online:
             state.update("\n".join(x for x in (f"Online: {self.online_state}", self.verified)
                                    if x))
@@ -204,6 +208,9 @@ class TableView(App[None]):
         self.query_one("#opponent-label", Label).update(self._opponent_title())
         for row in ("#opponent", "#stock", "#discard", "#hand"):
             self.query_one(row, CardRow).show([])
+        if isinstance(self.game, OnlineGame):  # the rules agreed, or those on offer
+            session = self.game.online.session
+            self._show_target(session.rules or session.rules_offered, session.rules is None)
         text = words.capital(self.online_state)
         if isinstance(self.game, OnlineGame) and self.game.seat == 0:
             text += " · o shows the invite link again"
@@ -264,7 +271,7 @@ class TableView(App[None]):
         for box, kind in (("#stock-box", DrawStock), ("#discard-box", DrawPile)):
             self.query_one(box).set_class(hint is not None and isinstance(hint.action, kind),
                                           "-hint")
-        lines = [line for e in obs.history if (line := words.describe(e, obs.player, them))]
+        lines = words.log_lines(obs, them)
         self.query_one("#log", Static).update("\n".join(lines[-5:]))
 
         groups = grouped(obs.hand) if self.grouping else [Group(tuple(self.order))]

@@ -25,6 +25,8 @@ if TYPE_CHECKING:  # the online session's modules load only for online play
 
 THEM = "The computer"
 FRIEND = "Your friend"  # the opponent in an online match
+#: What h says online (How to play gives the rule): the board says the same.
+NO_HINT_ONLINE = "No hint in an online match: neither you nor your friend has one."
 
 
 def prompt(obs: Observation, can_knock: bool, them: str = THEM) -> str:
@@ -50,6 +52,21 @@ def prompt(obs: Observation, can_knock: bool, them: str = THEM) -> str:
             text += f" (not the {obs.just_taken.glyph} you just took)"
         return text
     return f"{them} knocked: lay out your cards and lay off what fits"
+
+
+def subtitle(target: int | None, offered: bool = False) -> str:
+    """The line under the title: the game and the score it is played to; online, the
+    host's offer until the guest accepts it, and no score while it is unknown."""
+    text = "Draw, discard, knock · two players"
+    if target is None:
+        return text
+    return f"{text}, to {target}" + (" if you accept the host's rules" if offered else "")
+
+
+def target_line(rules: Ruleset) -> str:
+    """What wins the game, and what a hand and the game itself are worth at its end."""
+    return (f"First to {rules.target} points wins the game, with {rules.box_bonus} for "
+            f"every hand won and {rules.game_bonus} for the game itself.")
 
 
 def knock_limit_words(obs: Observation) -> str:
@@ -118,11 +135,15 @@ def status(obs: Observation, them: str = THEM, column: str = "Computer",
             f"{obs.scores[1 - me]} (to {obs.rules.target}) · {dealer} · {limit}")
 
 
-def describe(event: Event, me: int, them: str = THEM) -> str | None:
-    """One line for a move of the opponent (None for the human's own moves)."""
+def describe(event: Event, me: int, them: str = THEM, laid_off: Sequence[Card] = ()
+             ) -> str | None:
+    """One line for a move of the opponent (None for the human's own moves).
+    ``laid_off``: the cards the lay-off put on the knocker's melds, once the hand is
+    settled (a lay-off that put none says so)."""
     if event.player == me:
         return None
     card = event.card.glyph if event.card is not None else ""
+    laid = " ".join(c.glyph for c in laid_off)
     return {
         "pass": f"{them} passed on the first card.",
         "stock": f"{them} drew from the stock.",
@@ -130,9 +151,17 @@ def describe(event: Event, me: int, them: str = THEM) -> str | None:
         "discard": f"{them} threw the {card}.",
         "knock": f"{them} knocked.",
         "biggin": f"{them} laid down big gin.",
-        "layoff": f"{them} laid off onto your melds.",
+        "layoff": f"{them} laid off {laid} onto your melds." if laid
+        else f"{them} had nothing to lay off.",
         "dead": "The stock is down to two cards: the hand is dead.",
     }[event.kind]
+
+
+def log_lines(obs: Observation, them: str = THEM) -> list[str]:
+    """The opponent's moves this hand, a line each (as the board's log says them)."""
+    outcome = obs.result.outcome if obs.result is not None else None
+    laid_off = outcome.laid_off if outcome is not None else ()
+    return [line for e in obs.history if (line := describe(e, obs.player, them, laid_off))]
 
 
 def _who(player: int | None, me: int, them: str) -> str:
@@ -275,7 +304,8 @@ hand or the stock, and the same position always gets the same move.
 
 When its melds can be laid out more than one way, the computer lays down the one
 that leaves you fewest lay-offs. **Hint** shows what Hard would do in your place,
-and why.
+and why. It is there against the computer only: in an online match neither you nor
+your friend has a hint, so nobody plays with the computer's help.
 
 ## A fair shuffle, online
 
@@ -291,10 +321,10 @@ hand again later.
 
 ## Keys
 
-Press **f** to show or hide the side panel, **?** for every key, **h** for a hint,
-**c** for the score sheet (every hand of the match). Against the computer, **u**
-takes back your last throw while the computer has not started its answer (the
-short pause before it moves); online there is no undo.
+Press **f** to show or hide the side panel, **?** for every key, **h** for a hint
+(against the computer), **c** for the score sheet (every hand of the match).
+Against the computer, **u** takes back your last throw while the computer has not
+started its answer (the short pause before it moves); online there is no undo.
 """
 
 

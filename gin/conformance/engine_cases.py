@@ -463,7 +463,12 @@ def rules_cases() -> Iterator[Case]:
     datas += [{"name": "standard", "gin_bonus": 20, "box_bonus": 30},
               {"name": "classic", "gin_bonus": 20, "undercut_bonus": 10, "box_bonus": 20},
               {"name": "oklahoma", "knock_limit_from_upcard": False},
-              {"knock_limt": 3, "zeta": 1}, {}, [], "standard", 5, None]
+              {"knock_limt": 3, "zeta": 1}, {}, [], "standard", 5, None,
+              # Custom rules nearest a preset other than standard: their changes are
+              # shown against it.
+              {"name": "house", "gin_bonus": 20, "undercut_bonus": 10, "box_bonus": 20,
+               "target": 50},
+              {"name": "house", "knock_limit_from_upcard": True, "winner_deals": True}]
     for data in datas:
         case: Case = {"kind": "rules", "data": data}
         try:

@@ -33,7 +33,7 @@ Case = dict[str, Any]
 _GIN_ONLY = STANDARD.with_options(name="gin-only", knock_limit=0, big_gin_bonus=31, target=60)
 # (rules, the randomness's tag, the players): between them every way a hand ends,
 # big gin and dead hands from the gin-only rules.
-_RECORD_MATCHES = ((CLASSIC, "0", ("normal", "normal")), (_GIN_ONLY, "4", ("hard", "hard")),
+_RECORD_MATCHES = ((CLASSIC, "0", ("normal", "normal")), (_GIN_ONLY, "9", ("hard", "hard")),
                    (_GIN_ONLY, "5", ("hard", "hard")))
 
 
@@ -117,6 +117,7 @@ def _tamperings(played: _Played, record: HandRecord
     yield "wrong seed", signed(lambda d: d["seeds"].update(first="00" * 32)), None
     yield "message1 swapped", signed(lambda d: swap(d, "message1", 3, 9)), None
     yield "message2 swapped", signed(lambda d: swap(d, "message2", 50, 51)), dealer
+    yield "proof not the seed's", signed(lambda d: d.update(proof="00" * 32)), None
     yield "message3 repeated", signed(
         lambda d: d["messages"]["message3"].__setitem__(7, d["messages"]["message3"][8])), other
     keyed = _index(record, lambda s: bool(s.keys))
@@ -140,7 +141,7 @@ def _tamperings(played: _Played, record: HandRecord
     yield "knock key removed", signed(lambda d: d["steps"][show - 1]["keys"].pop()), other
     last = 1 - steps[-1].seat
     seed = record.seeds[0 if last == dealer else 1]
-    true_key = fairdeal.derive_position_key(seed, 51).to_bytes(32, "big").hex()
+    true_key = fairdeal.key_bytes(fairdeal.derive_position_key(seed, 51)).hex()
     yield "true key never sent", signed(
         lambda d: d["steps"].append({"seat": last, "keys": [[51, true_key]]})), dealer
     yield "key answers the wrong step", signed(

@@ -239,12 +239,21 @@ class Hand:
 
     def _layoff_refusal(self, player: int, action: LayOff) -> str | None:
         if self.phase is not Phase.LAYOFF:
-            return "there is no knock to answer"
+            return f"nobody has knocked, so there is nothing to lay off: {self._what_now()}"
         try:
             self._defence(player, action)
         except (IllegalAction, MalformedInput) as exc:
             return str(exc)
         return None
+
+    def _what_now(self) -> str:
+        """What the player to move may do in the upcard, draw or discard phase."""
+        if self.phase is Phase.UPCARD:
+            return "take the upcard or pass"
+        if self.phase is Phase.DRAW:
+            return "draw from the stock" if self.upcard_closed \
+                else "draw from the stock or take the discard"
+        return "throw a card, or knock if your loose cards are few enough"
 
     def _declared(
         self, cards: int, melds: tuple[tuple[Card, ...], ...] | None

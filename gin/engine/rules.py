@@ -41,6 +41,20 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "dead_stock": (0, 10),
 }
 _FLAGS = ("knock_limit_from_upcard", "winner_deals")
+#: Each rule as a person names it in a sentence (messages about a ruleset's values).
+RULE_WORDS: dict[str, str] = {
+    "knock_limit": "the knock limit",
+    "gin_bonus": "the gin bonus",
+    "undercut_bonus": "the undercut bonus",
+    "big_gin_bonus": "the big gin bonus",
+    "box_bonus": "the box bonus",
+    "game_bonus": "the game bonus",
+    "target": "the score a match is played to",
+    "dead_stock": "the stock left at a dead hand",
+    "knock_limit_from_upcard": "whether the first upcard sets the knock limit",
+    "winner_deals": "whether the winner deals next",
+    "shutout": "the shutout rule",
+}
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._+-]{0,31}")
 CUSTOM = "custom"  # the name :meth:`Ruleset.with_options` gives a changed preset
 
@@ -77,30 +91,31 @@ class Ruleset:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not NAME_PATTERN.fullmatch(self.name):
-            raise RulesError(f"ruleset name must be 1-32 letters, digits, spaces or ._+- "
-                             f"(starting with a letter or digit), got {self.name!r}")
+            raise RulesError("the rules' name must be 1 to 32 letters, digits, spaces or . _ + - "
+                             f"starting with a letter or digit, not {shown(self.name)}")
         for name, (low, high) in BOUNDS.items():
             value = getattr(self, name)
             if name == "big_gin_bonus" and value is None:
                 continue
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise RulesError(f"ruleset field {name!r} must be a whole number in "
-                                 f"{low}..{high}{' or None' if name == 'big_gin_bonus' else ''}"
-                                 f", got {value!r}")
+                off = " (or null: no big gin)" if name == "big_gin_bonus" else ""
+                raise RulesError(f"{RULE_WORDS[name]} must be a whole number from {low} to "
+                                 f"{high}{off}, not {shown(value)}")
         for name in _FLAGS:
             if not isinstance(getattr(self, name), bool):
-                raise RulesError(f"ruleset field {name!r} must be true or false, "
-                                 f"got {getattr(self, name)!r}")
+                raise RulesError(f"{RULE_WORDS[name]} must be true or false, "
+                                 f"not {shown(getattr(self, name))}")
         if self.shutout not in _SHUTOUT_RULES:
-            raise RulesError(f"ruleset field 'shutout' must be one of {_SHUTOUT_RULES}, "
-                             f"got {self.shutout!r}")
+            raise RulesError("the shutout rule must be double_bonus, double_total or none, "
+                             f"not {shown(self.shutout)}")
         preset = PRESETS.get(self.name)
         if preset is not None and preset != self:
-            changed = ", ".join(f"{f.name} {getattr(self, f.name)!r} (the preset has "
-                                f"{getattr(preset, f.name)!r})" for f in fields(self)
-                                if getattr(self, f.name) != getattr(preset, f.name))
-            raise RulesError(f"a ruleset named {self.name!r} must be the {self.name} preset "
-                             f"exactly; it differs in {changed}")
+            changed = " and ".join(
+                f"{RULE_WORDS[f.name]} is {shown(getattr(self, f.name))} (the {self.name} "
+                f"rules have {shown(getattr(preset, f.name))})"
+                for f in fields(self) if getattr(self, f.name) != getattr(preset, f.name))
+            raise RulesError(f"rules named {shown(self.name)} must be the {self.name} rules "
+                             f"exactly, but {changed}")
 
     @property
     def is_preset(self) -> bool:
@@ -109,25 +124,54 @@ class Ruleset:
 
     def describe(self) -> str:
         """Every rule in words, one per line (what a guest is shown before agreeing)."""
+        return "\n".join(text for text, _ in self.describe_lines())
+
+    def describe_lines(self) -> list[tuple[str, bool]]:
+        """:meth:`describe`'s lines, each with whether it differs from the nearest
+        preset: a custom ruleset's first line names that preset and counts the
+        changes, and each changed rule says what the preset has."""
+        base = self.nearest_preset()
+        mine, theirs = self._in_words(), base._in_words()
+        changes = sum(a != b for a, b in zip(mine, theirs, strict=True))
+        if self.is_preset:
+            title = f"{self.name} rules"
+        else:
+            named = "custom rules" if self.name == CUSTOM else f"custom rules named {self.name}"
+            title = f"{named}: the same as the {base.name} rules" if not changes else \
+                f"{named}: the {base.name} rules with {changes} change{'s' * (changes != 1)}"
+        lines = [(title, False)]
+        for (label, value), (_, was) in zip(mine, theirs, strict=True):
+            lines.append((f"{label}: {value}", False) if value == was
+                         else (f"{label}: {value} — changed from {was}", True))
+        return lines
+
+    def nearest_preset(self) -> Ruleset:
+        """The preset this ruleset differs least from, rule by rule as
+        :meth:`describe` says them (itself for a preset; the first of :data:`PRESETS`
+        on a tie): a custom ruleset's changes are shown against it."""
+        mine = self._in_words()
+        return min(PRESETS.values(), key=lambda preset: sum(
+            a != b for a, b in zip(mine, preset._in_words(), strict=True)))
+
+    def _in_words(self) -> tuple[tuple[str, str], ...]:
+        """Each rule's name and value in words, in :meth:`describe`'s order."""
         big = "off" if self.big_gin_bonus is None else f"{self.big_gin_bonus} + deadwood"
         limit = "the first upcard's value (an ace: gin only)" \
             if self.knock_limit_from_upcard else str(self.knock_limit)
         shutout = {"double_bonus": "doubles the game bonus",
                    "double_total": "doubles the winner's total", "none": "no extra"}
-        return "\n".join((
-            f"{self.name} rules" if self.is_preset or self.name == CUSTOM
-            else f"custom rules named {self.name}",
-            f"knock limit: {limit}",
-            f"gin bonus: {self.gin_bonus} + deadwood",
-            f"undercut bonus: {self.undercut_bonus} + the difference",
-            f"big gin: {big}",
-            f"box bonus: {self.box_bonus} a hand won",
-            f"game bonus: {self.game_bonus}",
-            f"match to: {self.target}",
-            f"shutout: {shutout[self.shutout]}",
-            f"next dealer: {'the winner' if self.winner_deals else 'alternates'}",
-            f"dead hand: a discard that leaves {self.dead_stock} in the stock",
-        ))
+        return (
+            ("knock limit", limit),
+            ("gin bonus", f"{self.gin_bonus} + deadwood"),
+            ("undercut bonus", f"{self.undercut_bonus} + the difference"),
+            ("big gin", big),
+            ("box bonus", f"{self.box_bonus} a hand won"),
+            ("game bonus", str(self.game_bonus)),
+            ("match to", str(self.target)),
+            ("shutout", shutout[self.shutout]),
+            ("next dealer", "the winner" if self.winner_deals else "alternates"),
+            ("dead hand", f"a discard that leaves {self.dead_stock} in the stock"),
+        )
 
     def knock_limit_for(self, upcard_value: int) -> int:
         """The knock limit of a hand whose first upcard has ``upcard_value`` points."""
@@ -141,16 +185,17 @@ class Ruleset:
     @classmethod
     def from_dict(cls, data: Any) -> Ruleset:
         if not isinstance(data, dict):
-            raise RulesError(f"a ruleset must be a map, got {type(data).__name__}")
+            kind = _KINDS.get(type(data).__name__, type(data).__name__)
+            raise RulesError(f"the rules must be a map of names to values, not {kind}")
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
             names = ", ".join(sorted(map(str, unknown)))
-            raise RulesError(f"unknown ruleset field(s): {names}")
+            raise RulesError(f"no such rule: {names}")
         try:
             return cls(**data)
         except TypeError as exc:  # a field of the wrong type that dataclass rejects
-            raise RulesError(f"bad ruleset: {exc}") from None
+            raise RulesError(f"these rules cannot be read: {exc}") from None
 
     def with_options(self, **changes: Any) -> Ruleset:
         """A copy with some fields changed (house rules on top of a preset). A changed
@@ -168,6 +213,19 @@ CLASSIC = Ruleset(name="classic", gin_bonus=20, undercut_bonus=10, box_bonus=20)
 OKLAHOMA = Ruleset(name="oklahoma", knock_limit_from_upcard=True)
 
 PRESETS.update((r.name, r) for r in (STANDARD, CLASSIC, OKLAHOMA))
+
+
+#: What a value that is not a map is, by its Python type.
+_KINDS = {"list": "a list", "str": "text", "int": "a number", "float": "a number",
+          "bool": "true or false", "NoneType": "null"}
+
+
+def shown(value: Any) -> str:
+    """A value in a message about a ruleset: as written in its JSON for true, false and
+    null, else as Python writes it (text quoted)."""
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    return repr(value)
 
 
 def ruleset(name: str) -> Ruleset:

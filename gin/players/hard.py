@@ -17,7 +17,7 @@ from math import inf
 from operator import attrgetter, or_
 
 from gin.engine.actions import Action, BigGin, Discard, DrawPile, DrawStock, Knock, LayOff, Pass
-from gin.engine.cards import Card, cards_mask, format_cards, mask_cards
+from gin.engine.cards import Card, cards_mask, mask_cards
 from gin.engine.melds import Arrangement, arrange_mask, discard_option, discard_table
 from gin.engine.observation import Observation, Phase
 from gin.players.evaluate import (
@@ -182,7 +182,7 @@ class SkilledPlayer:
                        for option in sorted(discard_table(taken), key=_DEADWOOD)
                        if option.bit != top.mask):
                     return _DRAW_PILE, lambda: _take_reason(top, arrangement)
-        return refuse, lambda: (f"{verb}: the {top.name} would not improve your hand enough "
+        return refuse, lambda: (f"{verb}: the {top.glyph} would not improve your hand enough "
                                 "to show the opponent what you collect.")
 
     # -- discarding and knocking -------------------------------------------
@@ -198,7 +198,7 @@ class SkilledPlayer:
             if self.style.wait_low:
                 left, knock = least
                 throw = allowed[knock.card.mask]
-                return throw, lambda: (f"Throw the {throw.card.name}: {left} deadwood, the "
+                return throw, lambda: (f"Throw the {throw.card.glyph}: {left} deadwood, the "
                                        "least, while waiting for a better knock or an undercut.")
         caution = self.style.caution
         danger_of = self._danger_of(obs)
@@ -244,8 +244,9 @@ class SkilledPlayer:
         deadwood; None to keep drawing."""
         if not left:
             gin, _ = declare(hand, knock, left, live)
-            return gin, lambda: (f"Gin: throw the {gin.card.name} and every card is in a "
-                                 "meld (25 bonus, nothing can be laid off).")
+            return gin, lambda: (f"Gin: throw the {gin.card.glyph} and every card is in a "
+                                 f"meld ({obs.rules.gin_bonus} bonus, nothing can be "
+                                 "laid off).")
         if self.style.samples:
             action, layout = declare(hand, knock, left, live)
             why = self._knock_by_samples(obs, hand ^ action.card.mask, action.card.mask,
@@ -256,7 +257,7 @@ class SkilledPlayer:
                 action, _ = declare(hand, knock, left, live)
         if why is None:
             return None
-        return action, lambda: (f"Knock, throwing the {action.card.name}: {left} "
+        return action, lambda: (f"Knock, throwing the {action.card.glyph}: {left} "
                                 f"deadwood — {why}.")
 
     def _knock_by_rule(self, obs: Observation, left: int) -> str | None:
@@ -296,15 +297,15 @@ def _order(bit: int) -> tuple[int, int]:
 
 def _take_reason(top: Card, arrangement: Arrangement) -> str:
     meld = next(m for m in arrangement.meld_masks if m & top.mask)
-    return f"Take the {top.name}: it completes {format_cards(mask_cards(meld))}."
+    return f"Take the {top.glyph}: it completes {' '.join(c.glyph for c in mask_cards(meld))}."
 
 
 def _discard_reason(card: Card, obs: Observation, danger: float, left: int) -> str:
     view = view_of(obs)
     if card.mask & arrange_mask(view.hand).deadwood_mask:
-        reason = f"Throw the {card.name}: it is the loose card least likely to meld"
+        reason = f"Throw the {card.glyph}: it is the loose card least likely to meld"
     else:
-        reason = f"Throw the {card.name}: breaking up that meld costs least"
+        reason = f"Throw the {card.glyph}: breaking up that meld costs least"
     if view.opp_known | view.opp_thrown and danger < 0.05:
         reason += ", and the opponent does not look to be collecting it"
     return f"{reason} ({left} deadwood left)."

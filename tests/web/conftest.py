@@ -241,7 +241,7 @@ def play_out(board: Board, keys: bool) -> str:
         board.wait_for_player()
         if page.evaluate("document.querySelector('dialog').open"):
             title = str(page.inner_text("#dialog-title"))
-            if title == "Knock":
+            if title in ("Knock", "Gin"):
                 page.keyboard.press("Enter") if keys else page.click("#dialog-buttons .primary")
                 continue
             return title

@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 import zxingcpp
 
+from client.table import words as table_words
 from relay.static import CSP
 
 WEB = Path(__file__).parents[2] / "client" / "web"
@@ -239,6 +240,10 @@ def test_online_the_local_choices_are_hidden_and_the_connection_is_always_shown(
         assert page.state() == state
     # Whose move: the host is not the first dealer here, so the upcard is offered to it.
     assert page.text("#net-turn") == "Your move"
+    # No hint against a person (issue 21 item 16): no button, and h says why.
+    assert not page.page.is_visible("#btn-hint")
+    page.page.keyboard.press("h")
+    assert page.text("#prompt") == table_words.NO_HINT_ONLINE
     page.page.click("#btn-pass")
     page.page.wait_for_function("() => document.querySelector('#net-turn').textContent !== ''")
     assert page.text("#net-turn") in ("Your move", "Your friend's move")
@@ -302,7 +307,8 @@ def test_a_failure_is_shown_as_plain_text_naming_what_failed_and_who(
     assert "What failed: deal.keys." in body
     assert "At fault: host (proven: the match is forfeited)." in body
     assert page.page.locator("#dialog-body b, #dialog-body img").count() == 0
-    assert page.text("#net-turn") == "The match was stopped"
+    assert page.text("#net-connection") == "The match was stopped"
+    assert page.text("#net-turn") == ""  # said once, on the connection line
     assert page.text("#prompt") == "Cheating detected. No more moves are played."
     page.page.screenshot(path=str(artifacts / "online-failure-360x640.png"))
     assert not page.page.is_visible("#btn-take") and not page.page.is_visible("#btn-pass")
@@ -346,19 +352,27 @@ def test_custom_rules_offered_to_a_guest_are_accepted_before_the_match(
     page.page.screenshot(path=str(artifacts / "online-rules-offered-360x640.png"))
     assert page.text("#dialog-title") == "Your friend proposes custom rules"
     body = page.text("#dialog-body")
-    for words in ("custom rules named house", "match to: 50", "knock limit: 7"):
-        assert words in body
+    for said in ("custom rules named house: the standard rules with 2 changes",
+                 "match to: 50 — changed from 100", "knock limit: 7 — changed from 10"):
+        assert said in body
+    # What differs from the preset is marked (issue 21 item 14), and only that.
+    assert page.page.locator("#dialog-body li.changed strong").all_inner_texts() == [
+        "knock limit: 7 — changed from 10", "match to: 50 — changed from 100"]
+    # The header gives the target on offer, in the terminal's words, not "to 100".
+    assert page.page.text_content("#subtitle") == table_words.subtitle(50, offered=True)
     assert page.state() == "waiting"
     page.page.click("#btn-accept-rules")
     page.wait_state("playing")
     assert "First to 50 points" in page.text("#target")
+    assert page.page.text_content("#subtitle") == table_words.subtitle(50)
 
 
 def test_rules_that_cannot_be_read_are_declined_and_the_player_told(open_page: Any) -> None:
     offer = {"name": "house", "target": 9000}
     page = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True, "offer": offer})
     assert page.text("#dialog-title") == "Your friend's rules"
-    assert "ruleset field 'target' must be a whole number in 1..500" in page.text("#dialog-body")
+    assert ("The host's rules cannot be played: the score a match is played to must be a whole "
+            "number from 1 to 500, not 9000." in page.text("#dialog-body"))
     assert page.state() == "waiting"
     page.page.click("#dialog-buttons .primary")
     page.wait_state("failed")

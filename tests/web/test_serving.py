@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import subprocess
@@ -10,6 +11,7 @@ import sys
 from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,6 +54,41 @@ async def test_board_files_are_served_with_their_types_and_a_strict_policy(built
             assert "unsafe-inline" not in headers["content-security-policy"]
     finally:
         await relay.close()
+
+
+async def test_the_board_travels_gzipped_to_a_client_that_accepts_it(built: Path) -> None:
+    # Issue 21 item 8: the relay served 145 KB of board.js uncompressed.
+    script = "".join(f"console.log('board', {n});\n" for n in range(500)).encode()
+    (built / "board.js").write_bytes(script)
+    relay = await serve(TEST_CONFIG)
+    try:
+        for accept in ("gzip", "gzip, deflate, br, zstd", "br;q=1.0, gzip;q=0.5", "*"):
+            status, headers, body = await http_get(relay, "/board.js",
+                                                   [("Accept-Encoding", accept)])
+            assert (status, headers["content-encoding"]) == (200, "gzip"), accept
+            assert headers["vary"] == "Accept-Encoding"
+            assert headers["content-type"] == "text/javascript; charset=utf-8"
+            assert int(headers["content-length"]) == len(body) < len(script) // 4
+            assert gzip.decompress(body) == script  # byte for byte the file
+        for accept in (None, "identity", "br", "gzip;q=0", "*;q=0", "*, gzip;q=0"):
+            extra = [] if accept is None else [("Accept-Encoding", accept)]
+            status, headers, body = await http_get(relay, "/j/board.js", extra)
+            assert (status, body) == (200, script), accept
+            assert "content-encoding" not in headers
+            assert headers["vary"] == "Accept-Encoding"
+        # /version gives the digests of the files as built, not as they travel.
+        _, _, version = await http_get(relay, "/version", [("Accept-Encoding", "gzip")])
+        assert json.loads(version)["board"]["board.js"] == hashlib.sha256(script).hexdigest()
+    finally:
+        await relay.close()
+
+
+def test_gzip_is_accepted_only_where_the_header_allows_it() -> None:
+    yes = ("gzip", "GZIP", "deflate, gzip;q=0.1", "x-gzip", "*", "br, *;q=0.2")
+    no = ("", "identity", "br, deflate", "gzip;q=0", "gzip;q=0.000", "*;q=0", "*, gzip;q=0",
+          "gzip;q=nonsense")
+    assert [static.accepts_gzip(a) for a in yes] == [True] * len(yes)
+    assert [static.accepts_gzip(a) for a in no] == [False] * len(no)
 
 
 async def test_nothing_off_the_list_is_served(built: Path) -> None:
@@ -162,3 +199,17 @@ def test_gin_web_serves_the_board_on_localhost_and_prints_the_address(board_buil
     finally:
         proc.terminate()
         assert proc.wait(timeout=10) == 0
+
+
+def test_chromium_gets_the_built_board_gzipped(open_board: Any) -> None:
+    # The browser's own account (Resource Timing): what came over the wire, and its size
+    # once decoded.
+    board = open_board("?delay=0")
+    sizes = board.page.evaluate("""() => Object.fromEntries(
+        [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+        .filter((e) => /\\/(board\\.js|board\\.css)?(\\?.*)?$/.test(e.name))
+        .map((e) => [e.name.split('?')[0].split('/').pop() || 'index.html',
+                     [e.encodedBodySize, e.decodedBodySize]]))""")
+    assert set(sizes) == {"index.html", "board.js", "board.css"}
+    for name, (wire, decoded) in sizes.items():
+        assert 0 < wire < decoded / 2, (name, wire, decoded)

@@ -23,7 +23,7 @@ test("action and rules cases: the canonical text, gin's exact messages", () => {
     error: "action 'discard 7x': card '7x': unknown suit 'x' (use c d h s or ♣♦♥♠)" }), null);
   assert.match(checkCase({ kind: "action", text: "pass", error: "no" })!, /expected the error/);
   assert.equal(checkCase({ kind: "rules", data: { name: "house", dead_stock: 11 },
-    error: "ruleset field 'dead_stock' must be a whole number in 0..10, got 11" }), null);
+    error: "the stock left at a dead hand must be a whole number from 0 to 10, not 11" }), null);
 });
 
 test("what is not a case is refused, naming why", () => {

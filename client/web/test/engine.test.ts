@@ -38,17 +38,21 @@ test("rulesets: presets, plain data with gin's names, bad fields named", () => {
   assert.equal(ruleset("oklahoma").knockLimitFor(7), 7);
   assert.equal(ruleset("classic").toDict().gin_bonus, 20);
   assert.ok(Ruleset.fromDict(ruleset("classic").toDict()).equals(ruleset("classic")));
-  assert.throws(() => Ruleset.fromDict({ knock_limt: 3 }), /unknown ruleset field\(s\): knock_limt/);
-  assert.throws(() => Ruleset.fromDict({ knock_limit: -1 }), /knock_limit/);
-  assert.throws(() => Ruleset.fromDict({ shutout: "never" }), /shutout/);
+  assert.throws(() => Ruleset.fromDict({ knock_limt: 3 }), /no such rule: knock_limt/);
+  assert.throws(() => Ruleset.fromDict({ knock_limit: -1 }), /the knock limit must be a whole number from 0 to 10, not -1$/);
+  assert.throws(() => Ruleset.fromDict({ shutout: "never" }), /the shutout rule must be double_bonus, double_total or none, not 'never'$/);
   assert.throws(() => ruleset("rummy"), /choose one of standard, classic, oklahoma/);
   const house = ruleset("standard").withOptions({ bigGinBonus: 31 });
   assert.equal(house.name, "custom");
   assert.ok(!house.isPreset && ruleset("classic").isPreset);
-  assert.match(house.describe(), /^custom rules\nknock limit: 10\n.*big gin: 31 \+ deadwood/s);
+  assert.match(house.describe(),
+    /^custom rules: the standard rules with 1 change\nknock limit: 10\n.*big gin: 31 \+ deadwood — changed from off/s);
+  assert.deepEqual(house.describeLines().filter(([, changed]) => changed).map(([text]) => text),
+    ["big gin: 31 + deadwood — changed from off"]);
+  assert.equal(ruleset("classic").withOptions({ target: 50 }).nearestPreset().name, "classic");
   assert.throws(() => new Ruleset({ bigGinBonus: 31 }),
-    /a ruleset named 'standard' must be the standard preset exactly; it differs in big_gin_bonus 31 \(the preset has None\)/);
-  assert.throws(() => Ruleset.fromDict({ dead_stock: 30 }), /'dead_stock' must be a whole number in 0..10, got 30/);
+    /rules named 'standard' must be the standard rules exactly, but the big gin bonus is 31 \(the standard rules have null\)$/);
+  assert.throws(() => Ruleset.fromDict({ dead_stock: 30 }), /the stock left at a dead hand must be a whole number from 0 to 10, not 30$/);
 });
 
 test("actions: text forms round-trip", () => {

@@ -55,6 +55,21 @@ def test_a_tampered_record_says_what_and_who(record: HandRecord, tmp_path: Path,
     assert "verified" not in out
 
 
+def test_a_failed_proofs_evidence_names_the_second_shuffler(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # What the first shuffler keeps when a signed message 2's shuffle proof fails.
+    from gin.conformance.evidence_cases import _evidence
+
+    evidence, _, _ = _evidence()
+    path = write(tmp_path, "gin-hand-01-failed.json", evidence.to_json())
+    assert main(["audit", path]) == 1
+    out = capsys.readouterr().out
+    cheat = ("host", "guest")[evidence.second]
+    assert "signed message 2 and its shuffle proof" in out
+    assert "FAILED proof: message 2 is not proven a shuffle of message 1" in out
+    assert out.rstrip().endswith(f"(at fault: {cheat})") and "verified" not in out
+
+
 @pytest.mark.parametrize(("content", "text"), [
     (None, "cannot read"),
     ("{not json", "not JSON"),
@@ -114,7 +129,7 @@ def test_a_record_is_printed_as_plain_text(record: HandRecord, tmp_path: Path,
     assert main(["audit", path]) == 2
     captured = capsys.readouterr()
     assert "\x1b" not in captured.err and "\x07" not in captured.err
-    assert "ruleset name" in captured.err
+    assert "the rules' name must be" in captured.err
 
 
 def test_deep_nesting_is_not_a_record_and_no_traceback(

@@ -72,8 +72,10 @@ async def test_custom_rules_are_shown_and_need_accept_rules(tmp_path: Path,
                                                             accept: bool) -> None:
     flags = ("--accept-rules",) if accept else ()
     rc, err, host = await guest_against_house_rules(tmp_path, *flags)
-    assert "gin join: the host proposes custom rules:\n  custom rules named house\n" in err
-    assert "  gin bonus: 30 + deadwood\n  " in err and "  match to: 20\n" in err
+    assert ("gin join: the host proposes custom rules:\n  custom rules named house: the "
+            "standard rules with 2 changes\n") in err
+    assert "  gin bonus: 30 + deadwood — changed from 25 + deadwood\n  " in err
+    assert "  match to: 20 — changed from 100\n" in err
     if accept:
         assert rc == 0 and "the match is over" in err, err
         assert host.failure is None and host.result is not None

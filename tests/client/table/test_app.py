@@ -137,6 +137,8 @@ async def test_knock_with_layoffs(table: Any, deal: Any, storage: Storage) -> No
         assert "You knocked with 1" in explanation
         assert "after laying off 2 cards" in explanation
         assert "15 − 1 = 14 to you" in explanation
+        log = str(app.screen_stack[0].query_one("#log", Static).render())
+        assert log.endswith("The computer laid off 5♣ 9♣ onto your melds.")
         # The lay-offs are shown on the knocker's melds, marked.
         laid = app.screen.query("#mine CardView.-laidoff")
         assert {v.card for v in laid} == {Card.parse("5c"), Card.parse("9c")}
@@ -253,7 +255,7 @@ async def test_hint_highlights_hards_move(table: Any, deal: Any) -> None:
         await settle(pilot)
         await press(pilot, "p", "s", "h")
         # The whole reason, once: it names the move itself.
-        assert text(app, "#prompt") == ("Hint: Gin: throw the king of hearts and every card "
+        assert text(app, "#prompt") == ("Hint: Gin: throw the K♥ and every card "
                                         "is in a meld (25 bonus, nothing can be laid off).")
         assert app.screen.query_one("#hand #card-Kh", CardView).has_class("-hint")
 

@@ -20,6 +20,7 @@ from client.net import lobby, peer, store
 from client.net.links import ROOM_ID_LENGTH, parse_invite
 from client.net.transport import TransportSettings
 from client.storage import Storage
+from client.table import words
 from client.table.app import GinApp, make_app
 from client.table.config import AppConfig
 from client.table.controller import OnlineGame
@@ -152,6 +153,11 @@ async def test_host_shows_the_link_and_state_then_plays_a_verified_hand(
             # The friend's arrival deals the first hand and closes the link screen.
             await until(pilot, lambda: not isinstance(app.screen, InviteScreen))
             await until(pilot, lambda: "Online: connected" in table_text(app, "#online"))
+            # No hint against a person (issue 21 item 16): no button, and h says why.
+            await until(pilot, lambda: isinstance(app.game, OnlineGame) and app.game.dealt)
+            assert not app.screen_stack[0].query_one("#btn-hint").display
+            await pilot.press("h")
+            await until(pilot, lambda: table_text(app, "#prompt") == words.NO_HINT_ONLINE)
             await play_until_verified(pilot, app)
             assert "Hand 1: deck verified" in table_text(app, "#online")
             assert list((tmp_path / "host" / store.RECORDS_DIR).glob("*-001.json"))
@@ -195,13 +201,13 @@ async def test_join_with_a_pasted_link_from_the_table(relay: Relay, tmp_path: Pa
             assert "Your friend" in str(app.screen_stack[0].query_one("#opponent-label")
                                         .render())
             await play_until_verified(pilot, app)
-            # Hint still works: from the strongest computer, not from the network.
+            # No hint against a person (issue 21 item 16), in the next hand as in the first.
             await until(pilot, lambda: isinstance(app.screen, HandOverScreen))
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.game, OnlineGame)
                         and app.game.observation().hand_number == 2 and bool(app.game.legal()))
             await pilot.press("h")
-            await until(pilot, lambda: table_text(app, "#prompt").startswith("Hint:"))
+            await until(pilot, lambda: table_text(app, "#prompt") == words.NO_HINT_ONLINE)
     finally:
         await stop(friend)
 
@@ -320,13 +326,14 @@ async def test_copied_is_said_only_when_a_clipboard_program_copied(
             await pilot.click("#copy")
             await pilot.pause()
             assert said in str(app.screen.query_one("#invite-copied", Static).render())
-            # At 80 columns this 86-character link takes several lines: the screen says
-            # so; at 160 it has one line, whole.
+            # At 80 columns this 97-character link takes several lines: the screen says
+            # so; at 170 it has one line, whole, beside the QR code.
             assert app.screen.query_one("#invite-fit").display
-            await pilot.resize_terminal(160, 30)
-            await pilot.pause()
-            await pilot.pause()
-            assert not app.screen.query_one("#invite-fit").display
+            await pilot.resize_terminal(170, 30)
+            fit = app.screen.query_one("#invite-fit")
+            async with asyncio.timeout(10):
+                while fit.display:  # until the link's new width is laid out
+                    await pilot.pause(0.02)
             assert app.screen.query_one("#invite-link").size.width >= len(link)
     assert (tmp_path / "clip.txt").read_text() == link
 
@@ -449,7 +456,7 @@ async def test_q_asks_before_leaving_the_computer_table() -> None:
 @pytest.mark.parametrize("accept", [True, False])
 async def test_a_joining_table_shows_custom_rules_and_plays_them_only_if_accepted(
         relay: Relay, tmp_path: Path, storage: Storage, accept: bool) -> None:
-    rules = STANDARD.with_options(knock_limit=7, name="house rules")
+    rules = STANDARD.with_options(knock_limit=7, target=50, name="house rules")
     host = await lobby.host(relay_url(relay), rules, Storage(tmp_path / "host"), FAST)
     friend = await bot_side(host)
     app = joining_table(storage)
@@ -461,13 +468,19 @@ async def test_a_joining_table_shows_custom_rules_and_plays_them_only_if_accepte
             await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
                         and "custom rules" in app.screen.question)
             question = app.screen.question
-            assert "knock" in question.lower() and "7" in question
-            assert "house rules" in question
+            assert "house rules: the standard rules with 2 changes" in question
+            # What differs from the preset is marked (issue 21 item 14), and only that.
+            assert [line for line in question.splitlines() if "changed" in line] == [
+                "knock limit: 7 — changed from 10", "match to: 50 — changed from 100"]
             assert isinstance(app.game, OnlineGame) and not app.game.dealt
+            # The header gives the target on offer, not the default "to 100".
+            await until(pilot, lambda: table_text(app, "#subtitle")
+                        == words.subtitle(50, offered=True))
             await pilot.press("enter" if accept else "escape")
             if accept:
                 await until(pilot, lambda: isinstance(app.game, OnlineGame) and app.game.dealt)
                 assert app.game.rules.knock_limit == 7
+                assert table_text(app, "#subtitle") == words.subtitle(50)
             else:
                 await until(pilot, lambda: isinstance(app.game, OnlineGame)
                             and app.game.online.session.over)

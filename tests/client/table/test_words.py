@@ -45,6 +45,21 @@ def test_points_to_the_computer_read_lower_case() -> None:
     assert explained.endswith("15 − 1 = 14 to the computer.")
 
 
+def test_the_log_names_the_cards_laid_off_or_says_there_were_none() -> None:
+    # Issue 21 item 13: "The computer laid off onto your melds" when it laid off nothing.
+    lines = {}
+    for case, computer in (("some", KNOCK[1]), ("none", "6c Td Jd Jh Js 7d 8d 2h 3h Qs")):
+        match = Match(STANDARD, first_dealer=1)
+        knocker, _, up = (parse_cards(x) for x in KNOCK[:3])
+        match.deal(stacked_deck(knocker, parse_cards(computer), up[0], parse_cards("As")))
+        for player, action in ((0, "pass"), (1, "pass"), (0, "stock"), (0, "knock Kc"),
+                               (1, "layoff")):
+            match.apply(player, parse_action(action))
+        lines[case] = words.log_lines(match.observation(0))[-1]
+    assert lines == {"some": "The computer laid off 5♣ 9♣ onto your melds.",
+                     "none": "The computer had nothing to lay off."}
+
+
 def test_status_says_who_dealt_and_this_hands_knock_limit() -> None:
     match = Match(OKLAHOMA, first_dealer=1)
     human, computer, _ = (parse_cards(x) for x in KNOCK[:3])

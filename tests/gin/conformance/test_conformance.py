@@ -22,6 +22,7 @@ from gin.conformance.engine_cases import (
     peer_cases,
     settle_cases,
 )
+from gin.conformance.evidence_cases import evidence_cases
 from gin.conformance.protocol_cases import (
     audit_cases,
     channel_cases,
@@ -77,6 +78,7 @@ def test_the_typescript_engine_agrees_with_a_small_corpus(
         "records.jsonl": chain(islice(record_cases(), 3), record_text_cases(50)),
         "record_audit.jsonl": chain(islice(record_audit_cases(), 4),
                                     islice(record_chain_cases(), 1, 2), record_fuzz_cases(2)),
+        "evidence.jsonl": islice(evidence_cases(), 3),
         "session.jsonl": session_cases(small=True),
     }
     assert small.keys() == corpus().keys()

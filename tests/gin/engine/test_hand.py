@@ -105,6 +105,21 @@ def test_illegal_action_names_action_player_and_phase() -> None:
         hand.apply(0, Discard(Card.parse("2c")))
 
 
+def test_a_lay_off_with_no_knock_says_what_the_player_can_do_now() -> None:
+    # Issue 21 item 13: it said only "there is no knock to answer".
+    hand = Hand(deck(stock="6d"), dealer=1)
+    said = "nobody has knocked, so there is nothing to lay off: "
+    assert hand.refusal(0, LayOff()) == said + "take the upcard or pass"
+    hand.apply(0, Pass())
+    hand.apply(1, Pass())
+    assert hand.refusal(0, LayOff()) == said + "draw from the stock"
+    hand.apply(0, DrawStock())
+    assert hand.refusal(0, LayOff()) == \
+        said + "throw a card, or knock if your loose cards are few enough"
+    hand.apply(0, Discard(Card.parse("6d")))
+    assert hand.refusal(1, LayOff()) == said + "draw from the stock or take the discard"
+
+
 def test_knock_with_layoffs_through_the_hand() -> None:
     # Non-dealer takes the upcard Ah and knocks on Tc: deadwood 1 (Ah).
     hand = Hand(deck(upcard="Ah"), dealer=1)

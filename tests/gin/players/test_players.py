@@ -8,7 +8,7 @@ from gin.engine.actions import Action, Discard, DrawPile, DrawStock, Knock, LayO
 from gin.engine.cards import DECK, cards_mask
 from gin.engine.melds import arrange_mask
 from gin.engine.observation import Observation
-from gin.engine.rules import STANDARD
+from gin.engine.rules import CLASSIC, STANDARD, Ruleset
 from gin.players import NAMES, Hint, Player, get, hint
 from gin.players.evaluate import potential
 from gin.players.hard import HARD, SkilledPlayer
@@ -31,10 +31,10 @@ def build_deck(p0: str, upcard: str, stock: str = "", p1: str = "") -> list[Card
     return [*deal, up, *top, *rest]
 
 
-def hand_at_discard(p0: str, drawn: str) -> Hand:
+def hand_at_discard(p0: str, drawn: str, rules: Ruleset = STANDARD) -> Hand:
     """Player 0 holds ``p0`` and has just drawn ``drawn`` from the stock."""
     spare = [c for c in DECK if c not in parse_cards(p0 + " " + drawn)]
-    hand = Hand(build_deck(p0, str(spare[0]), drawn), dealer=1)
+    hand = Hand(build_deck(p0, str(spare[0]), drawn), dealer=1, rules=rules)
     hand.apply(0, Pass())
     hand.apply(1, Pass())
     hand.apply(0, DrawStock())
@@ -257,7 +257,18 @@ def test_hint_gives_hards_move_and_a_reason() -> None:
     assert advice.reason.startswith("Gin")
     upcard = Hand(build_deck("5c 6c 9h 9d Kd Ks 2s 4h Qd Jc", "8s"), dealer=1)
     advice = hint(upcard.observation(0), upcard.legal_actions())
-    assert advice.action == Pass() and "eight of spades" in advice.reason
+    assert advice.action == Pass() and "the 8♠ would not" in advice.reason
+
+
+def test_a_hint_names_every_card_one_way_as_the_tables_show_them() -> None:
+    # Issue 21 item 13: "Take the nine of diamonds: it completes 9c 9d 9h."
+    taking = Hand(build_deck("9c 9h 2s 4h 6d 8c Jc Qd Ks Ah", "9d"), dealer=1)
+    advice = hint(taking.observation(0), taking.legal_actions())
+    assert advice == Hint(DrawPile(), "Take the 9♦: it completes 9♣ 9♦ 9♥.")
+    classic = hand_at_discard("5c 6c 7c 9h 9d 9s 2s 3s 4s Kd", "8c", rules=CLASSIC)
+    advice = hint(classic.observation(0), classic.legal_actions())
+    assert advice.reason == ("Gin: throw the K♦ and every card is in a meld (20 bonus, "
+                             "nothing can be laid off).")
 
 
 def test_lay_off_phase_answers_with_the_best_layout() -> None:

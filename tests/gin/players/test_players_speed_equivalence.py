@@ -109,4 +109,4 @@ def test_choose_makes_the_move_decide_explains() -> None:
             assert hint.action == player.choose(obs, legal)
             assert hint.reason
             if isinstance(hint.action, Discard | Knock):
-                assert hint.action.card.name in hint.reason
+                assert f"the {hint.action.card.glyph}" in hint.reason

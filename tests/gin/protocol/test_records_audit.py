@@ -10,14 +10,15 @@ from typing import Any
 
 import pytest
 
-from gin.engine.actions import BigGin, Discard, DrawStock, Knock
-from gin.engine.cards import DECK
+from gin.engine.actions import BigGin, Discard, DrawStock, Knock, parse_action
+from gin.engine.cards import DECK, Card, parse_cards
 from gin.engine.errors import MalformedInput
+from gin.engine.hand import Hand, stacked_deck
 from gin.engine.rules import CLASSIC
 from gin.players import get
 from gin.protocol import cosign
 from gin.protocol import fairdeal as fd
-from gin.protocol.audit import audit_record, audit_records
+from gin.protocol.audit import audit_record, audit_records, laid_down
 from gin.protocol.records import SEATS, HandRecord, Step, parse_record
 from gin.protocol.session import Session, play_local
 from gin.protocol.session_events import HandVerified
@@ -71,6 +72,19 @@ def test_replay_tells_the_hand(record: HandRecord) -> None:
     assert f"result: {winner} {record.score.points} by" in text
 
 
+def test_the_replay_says_a_gin_has_no_deadwood() -> None:
+    # Issue 21 item 13: `gin audit` printed "deadwood - = 0" for a gin.
+    hand = Hand(stacked_deck(parse_cards("Ac 2c 3c 4d 4h 4s 7s 8s 9s Kh"),
+                             parse_cards("5c 9c Jd Jh Js 7d 8d 2h 3h 5h"),
+                             Card.parse("Qd"), parse_cards("Ts")), dealer=1)
+    for seat, action in ((0, "pass"), (1, "pass"), (0, "stock"), (0, "knock Kh")):
+        hand.apply(seat, parse_action(action))
+    assert hand.result is not None and hand.result.outcome is not None
+    assert list(laid_down(hand.result.outcome, "host", "guest")) == [
+        "  host goes gin: Ac2c3c 7s8s9sTs 4d4h4s, no deadwood",
+        "  guest lays off nothing, melds JdJhJs, deadwood 5c 9c 7d 8d 2h 3h 5h = 39"]
+
+
 def mutate(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> str:
     data = record.to_dict()
     change(data)
@@ -81,7 +95,8 @@ def mutate(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> st
     (lambda d: d.pop("seeds"), "record.seeds: missing"),
     (lambda d: d.update(extra=1), "record.extra: unexpected field"),
     (lambda d: d.update(format="other"), "record.format"),
-    (lambda d: d.update(version=1), "record.version: 1 is outside 2..2"),
+    (lambda d: d.update(version=2), "record.version: 2 is outside 3..3"),
+    (lambda d: d.update(proof="00" * 31), "record.proof: expected 64 hex digits"),
     (lambda d: d["signatures"].update(host="00"), "record.signatures.host: expected 128"),
     (lambda d: d.pop("signing_keys"), "record.signing_keys: missing"),
     (lambda d: d.update(dealer=2), "record.dealer: 2 is outside 0..1"),
@@ -98,7 +113,7 @@ def mutate(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> st
     (lambda d: d["result"].update(kind="win"), "record.result.kind"),
     (lambda d: d["rules"].update(target=-1), "record.rules"),
     (lambda d: d.update(seats=["guest", "host"]), "record.seats"),
-], ids=["missing", "unknown", "format", "version", "signature", "signing-keys", "dealer",
+], ids=["missing", "unknown", "format", "version", "proof", "signature", "signing-keys", "dealer",
         "bool", "hex", "hex-spaces", "length",
         "entries", "position", "empty-step", "action", "kind", "rules", "seats"])
 def test_parsing_is_strict_and_names_the_path(
@@ -165,6 +180,17 @@ def test_swapped_message2_entries_are_the_second_shufflers(record: HandRecord) -
     assert {(f.who, f.where) for f in result.findings} >= {
         (SEATS[1 - record.dealer], "message2[50]"), (SEATS[1 - record.dealer], "message2[51]")}
     assert "message1" in result.findings[0].detail
+
+
+def test_the_proof_the_record_names_must_be_the_one_the_seed_makes(record: HandRecord
+                                                                   ) -> None:
+    # The record keeps the proof's digest; the second's seed rebuilds the proof.
+    (finding,) = audited(record, lambda d: d.update(proof="00" * 32)).findings
+    assert (finding.who, finding.where) == (SEATS[1 - record.dealer], "proof")
+    assert finding.detail == "not the shuffle proof the seed makes"
+    # A player checked it on arrival: its own audit does not rebuild it.
+    changed = signed(parse_record(mutate(record, lambda d: d.update(proof="00" * 32))))
+    assert audit_record(changed, trust_seat=record.dealer).ok
 
 
 def test_wrong_revealed_key_names_its_step(record: HandRecord) -> None:
@@ -370,7 +396,7 @@ def test_a_true_key_the_protocol_never_sent_is_noticed(record: HandRecord) -> No
     seed = record.seeds[0 if seat == record.dealer else 1]
     position = 51  # a stock card nobody drew in this hand
     assert not any(p == position for s in record.steps for p, _ in s.keys)
-    key = fd.derive_position_key(seed, position).to_bytes(32, "big").hex()
+    key = fd.key_bytes(fd.derive_position_key(seed, position)).hex()
     result = audited(record, lambda d: d["steps"].append({"seat": seat,
                                                           "keys": [[position, key]]}))
     (finding,) = result.findings

@@ -132,6 +132,8 @@ export function knockDialog(
       ...chosenLayout.melds.map((m) => group(m, true)),
       ...(chosenLayout.deadwoodCards.length ? [group(chosenLayout.deadwoodCards)] : []),
     ])));
+    // A gin is called a gin: the window's title and its button.
+    byId("dialog-title").textContent = count === 0 ? "Gin" : "Knock";
     const go = byId("dialog-buttons").querySelector("button.primary");
     if (go) go.textContent = count === 0 ? "Gin!" : `Knock with ${count}`;
     markScrolling();
@@ -150,6 +152,11 @@ export function knockDialog(
   show();
 }
 
+/** What the knocker did, by how the hand ended (as the terminal's end-of-hand title says). */
+const KNOCKER_DID: Readonly<Record<string, string>> = {
+  knock: "knocked", undercut: "knocked", gin: "went gin", big_gin: "laid down big gin",
+};
+
 function side(title: string, groups: ReturnType<typeof grouped>): HTMLElement {
   return el("div", { class: "side" }, el("h3", {}, title), el("div", { class: "row" }, ...groupsView(groups)));
 }
@@ -165,7 +172,7 @@ export function handOverDialog(obs: Observation, next: string, them: string, the
   if (out !== null && result.knocker !== null) {
     const iKnocked = result.knocker === me;
     title = result.winner === me ? "You won the hand" : `${them} won the hand`;
-    body.push(side(iKnocked ? "You knocked" : `${them} knocked`, laidOut(out, true)));
+    body.push(side(`${iKnocked ? "You" : them} ${KNOCKER_DID[out.kind]}`, laidOut(out, true)));
     body.push(side(iKnocked ? them : "You", laidOut(out, false)));
   } else {
     body.push(side(them, grouped(obs.opponentHand ?? [])));

@@ -148,11 +148,13 @@ export function inviteDialog(link: string): void {
 /** Custom rules from the host: every rule in words, accept or decline. */
 export function rulesOfferDialog(rules: Ruleset, accept: () => void, decline: () => void,
                                  escape: () => void): void {
-  const lines = plain(rules.describe(), true).split("\n");
+  // the first names the preset the changes are from; the rules came from the host
+  const lines = rules.describeLines().map((line) => plain(line));
   openDialog("Your friend proposes custom rules", [
     p("Your friend, the host, wants to play these rules. Accept them to start the match, or decline "
       + "to end it (the host can then offer one of the usual rulesets)."),
-    el("ul", { class: "rules-list" }, ...lines.map((line) => el("li", {}, line))),
+    el("ul", { class: "rules-list" }, ...lines.map(([line, changed]) =>
+      el("li", changed ? { class: "changed" } : {}, changed ? el("strong", {}, line) : line))),
   ], [
     { label: "Decline", id: "btn-decline-rules", run: decline },
     { label: "Accept", primary: true, id: "btn-accept-rules", run: accept },

@@ -150,6 +150,9 @@ export class Game implements Play {
 
   // -- reading --------------------------------------------------------------------
 
+  readonly rulesOnOffer = null;
+  readonly hints = true;
+
   get rules(): Ruleset {
     return this.match.rules;
   }

@@ -40,6 +40,17 @@ function readRecord(json: string): { result?: Partial<HandLine>; link?: unknown 
   }
 }
 
+/** The host's offered rules, or null when there are none or they cannot be read. */
+function readable(offer: unknown): Ruleset | null {
+  if (offer === null) return null;
+  try {
+    return Ruleset.fromDict(offer);
+  } catch (exc) {
+    if (!(exc instanceof GinError)) throw exc;
+    return null;
+  }
+}
+
 export class OnlineGame implements Play {
   readonly online = true;
   readonly them = FRIEND;
@@ -50,6 +61,7 @@ export class OnlineGame implements Play {
   private obs: Observation | null = null;
   private legalActions: Action[] = [];
   private rulesInPlay: Ruleset | null = null;
+  private offered: Ruleset | null = null;
   /** The moment at which this seat sent a move not yet seen in a view. */
   private sentAt: string | null = null;
   private readonly warnings: string[] = [];
@@ -87,6 +99,7 @@ export class OnlineGame implements Play {
       this.legalActions = [];
       this.warnings.push(`This page could not read the match's state: ${exc.message}`);
     }
+    this.offered = readable(view.rulesOffered); // rules that cannot be read are declined (friend.ts)
     if (this.sentAt !== null && (this.sentAt !== momentOf(this.obs) || notices.some((n) => n.kind === "notice"))) {
       this.sentAt = null; // the move was applied, or refused with a notice
     }
@@ -101,6 +114,10 @@ export class OnlineGame implements Play {
 
   get rules(): Ruleset | null {
     return this.rulesInPlay;
+  }
+
+  get rulesOnOffer(): Ruleset | null {
+    return this.offered;
   }
 
   opponentLabel(): string {
@@ -142,11 +159,11 @@ export class OnlineGame implements Play {
     return "that move is not allowed now";
   }
 
+  /** No hint against a person: the friend has none either, and could not know of one. */
+  readonly hints = false;
+
   hint(): HintView {
-    const legal = this.legal();
-    if (!legal.length || this.obs === null) throw new IllegalAction("it is not your turn");
-    const hint = players.hint(this.obs, legal);
-    return { action: hint.action, reason: hint.reason };
+    throw new IllegalAction("there is no hint in an online match");
   }
 
   play(action: Action): void {

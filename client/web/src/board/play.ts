@@ -35,6 +35,8 @@ export interface Play {
   opponentLabel(): string;
   /** The rules of the match (null online until the guest has them). */
   readonly rules: Ruleset | null;
+  /** Online, custom rules the host offers this (guest) player, until answered; else null. */
+  readonly rulesOnOffer: Ruleset | null;
   /** What this seat sees; null online before the first deal. */
   observation(): Observation | null;
   /** This seat's legal actions now (none while the other player is to move). */
@@ -45,7 +47,9 @@ export interface Play {
   bestThrow(): Card | null;
   /** Why this seat may not do `action` now (null when it is legal). */
   refusal(action: Action): string | null;
-  /** Hard's move for this seat now, with its reason. */
+  /** The hint is offered: against the computer; online neither player has one. */
+  readonly hints: boolean;
+  /** Hard's move for this seat now, with its reason (IllegalAction online). */
   hint(): HintView;
   /** Play this seat's action; IllegalAction (nothing changed) when refused. The
    * new state is announced to the {@link onChange} listener. */

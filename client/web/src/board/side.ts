@@ -1,10 +1,10 @@
 /** The side of the table: the hand number, the scores, the choices. */
 
 import type { Observation } from "../engine/observation.ts";
-import { PRESETS } from "../engine/rules.ts";
+import { PRESETS, type Ruleset } from "../engine/rules.ts";
 import { byId, el } from "./dom.ts";
 import type { Strength } from "./game.ts";
-import { shortName } from "./words.ts";
+import { shortName, subtitle, targetLine } from "./words.ts";
 
 /** Add a choice per preset and wire the radios (once, at start). */
 export function buildSide(rulesChosen: (name: string) => void, strengthChosen: (vs: Strength) => void): void {
@@ -54,9 +54,8 @@ export function renderSide(obs: Observation, vs: Strength | null, grouping: bool
     + `${obs.scores[other]} ${shortName(them).toLowerCase()}`;
   byId("score-them").textContent = shortName(them);
   const rules = obs.rules;
-  byId("subtitle").textContent = `Draw, discard, knock · two players, to ${rules.target}`;
-  byId("target").textContent = `First to ${rules.target} points wins the game, with `
-    + `${rules.boxBonus} for every hand won and ${rules.gameBonus} for the game itself.`;
+  byId("subtitle").textContent = subtitle(rules.target);
+  byId("target").textContent = targetLine(rules);
   for (const input of document.querySelectorAll<HTMLInputElement>("input[name=strength]")) {
     input.checked = input.value === vs;
   }
@@ -66,12 +65,14 @@ export function renderSide(obs: Observation, vs: Strength | null, grouping: bool
   byId<HTMLInputElement>("group").checked = grouping;
 }
 
-/** Before an online match's first deal: no scores yet. */
-export function renderSideEmpty(them: string): void {
+/** Before an online match's first deal: no scores yet; the rules agreed, or those the
+ * host offers (`offered`), or none yet. */
+export function renderSideEmpty(them: string, rules: Ruleset | null, offered: boolean): void {
+  byId("subtitle").textContent = subtitle(rules === null ? null : rules.target, offered);
   byId("hand-number").textContent = "Waiting for the first deal";
   for (const id of ["hand-you", "hand-them"]) byId(id).textContent = "—";
   for (const id of ["game-you", "game-them", "box-you", "box-them"]) byId(id).textContent = "0";
   byId("score-them").textContent = shortName(them);
   byId("mini-score").textContent = `Waiting for the first deal · you 0 – 0 ${shortName(them).toLowerCase()}`;
-  byId("target").textContent = "";
+  byId("target").textContent = rules === null || offered ? "" : targetLine(rules);
 }

@@ -28,7 +28,7 @@ import { buildSide, showLocalChoices } from "./side.ts";
 import { keyAction, type KeyActions } from "./keys.ts";
 import type { HintView, Play } from "./play.ts";
 import { type ActionKey, cardButton, drawEmpty, drawTable, KINDS } from "./tableview.ts";
-import { sheetColumns, sheetNote, sheetRows, UNDO_NONE, undone } from "./words.ts";
+import { NO_HINT_ONLINE, sheetColumns, sheetNote, sheetRows, UNDO_NONE, undone } from "./words.ts";
 
 const PREFS_KEY = "gin.board.prefs";
 
@@ -314,6 +314,11 @@ export class Table implements KeyActions {
   }
 
   hint(): void {
+    if (!this.game.hints) {
+      this.message = NO_HINT_ONLINE;
+      this.render();
+      return;
+    }
     const obs = this.game.observation();
     if (obs === null || !this.game.legal().length) return;
     const key = stateKey(obs);

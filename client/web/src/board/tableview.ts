@@ -106,6 +106,7 @@ export function drawTable(game: Play, obs: Observation, look: Look): void {
   next.hidden = !over || (game.online && !game.totals);
   next.textContent = game.totals ? (game.online ? "The result" : "New match") : "Next hand";
   byId<HTMLButtonElement>("btn-hint").disabled = !legal.length;
+  byId("btn-hint").hidden = !game.hints; // no hint against a person
   renderSide(obs, look.vs, look.grouping, game.them);
 }
 
@@ -136,9 +137,10 @@ export function drawEmpty(game: Play, message: string): void {
   byId("discard-label").textContent = "Discard";
   byId("loose").textContent = "";
   byId("prompt").textContent = message || game.stopped() || "Waiting for the first deal…";
-  renderSideEmpty(game.them);
+  renderSideEmpty(game.them, game.rules ?? game.rulesOnOffer, game.rules === null && game.rulesOnOffer !== null);
   for (const key of [...Object.keys(KINDS), "next"]) byId(`btn-${key}`).hidden = true;
   byId<HTMLButtonElement>("btn-hint").disabled = true;
+  byId("btn-hint").hidden = !game.hints;
   byId("btn-pile").hidden = true;
 }
 

@@ -16,6 +16,8 @@ import type { Connection, FailureView, PeerView } from "../online/api.ts";
 import type { SheetRow } from "./scoresheet.ts";
 
 export const THEM = "The computer";
+/** What h says online (How to play gives the rule): the terminal says the same. */
+export const NO_HINT_ONLINE = "No hint in an online match: neither you nor your friend has one.";
 
 /** The other player as a column heading or after a score: "Computer", "Friend". */
 export function shortName(them: string): string {
@@ -29,6 +31,20 @@ export function gameLine(obs: Observation, them = THEM): string {
   const other = shortName(them).toLowerCase();
   return `Game: you ${obs.scores[me]} – ${obs.scores[1 - me]} ${other}. `
     + `Hands won: you ${obs.handsWon[me]}, ${other} ${obs.handsWon[1 - me]}.`;
+}
+
+/** The line under the title: the game and the score it is played to; online, the
+ * host's offer until the guest accepts it, and no score while it is unknown. */
+export function subtitle(target: number | null, offered = false): string {
+  const text = "Draw, discard, knock · two players";
+  if (target === null) return text;
+  return `${text}, to ${target}` + (offered ? " if you accept the host's rules" : "");
+}
+
+/** What wins the game, and what a hand and the game itself are worth at its end. */
+export function targetLine(rules: Ruleset): string {
+  return `First to ${rules.target} points wins the game, with ${rules.boxBonus} for `
+    + `every hand won and ${rules.gameBonus} for the game itself.`;
 }
 
 /** What the player should do now, in plain words. */
@@ -246,7 +262,9 @@ export function howToPlay(rules: Ruleset): HelpSection[] {
           + "you might hold, settles the knock against each, and knocks when that is worth more "
           + "than waiting a round.",
         "When its melds can be laid out more than one way, the computer lays down the one that "
-          + "leaves you fewest lay-offs. Hint shows what Hard would do in your place, and why.",
+          + "leaves you fewest lay-offs. Hint shows what Hard would do in your place, and why. It is "
+          + "there against the computer only: in an online match neither you nor your friend has a "
+          + "hint, so nobody plays with the computer's help.",
       ],
     },
     {
@@ -294,7 +312,7 @@ export const KEYS: [string, string][] = [
   ["k", "knock or gin (asks, showing the count)"],
   ["l", "lay off after the computer knocks"],
   ["Enter or space", "next hand, when a hand is over"],
-  ["h", "hint: Hard's move and why"],
+  ["h", "hint: Hard's move and why (against the computer)"],
   ["u", "take back your last throw (against the computer, before it moves)"],
   ["c", "the score sheet: every hand of the match"],
   ["v", "the whole discard pile"],
@@ -343,9 +361,6 @@ const OWED: Record<string, string> = {
   start: "to start the match",
   commit: "to seal its secret number for this deck",
   deck: "to send its part of the shuffle",
-  challenge: "to check the shuffle",
-  shuffle: "to send its shuffle",
-  proof: "to prove its shuffle",
   deal: "to deal",
   key: "to send the key to your card",
   show: "to show its knock",

@@ -246,13 +246,22 @@ export class Hand {
   }
 
   private layoffRefusal(player: number, action: LayOff): string | null {
-    if (this.phase !== Phase.LAYOFF) return "there is no knock to answer";
+    if (this.phase !== Phase.LAYOFF) return `nobody has knocked, so there is nothing to lay off: ${this.whatNow()}`;
     try {
       this.defence(player, action);
     } catch (exc) {
       return reason(exc);
     }
     return null;
+  }
+
+  /** What the player to move may do in the upcard, draw or discard phase. */
+  private whatNow(): string {
+    if (this.phase === Phase.UPCARD) return "take the upcard or pass";
+    if (this.phase === Phase.DRAW) {
+      return this.upcardClosed ? "draw from the stock" : "draw from the stock or take the discard";
+    }
+    return "throw a card, or knock if your loose cards are few enough";
   }
 
   private declared(cards: Mask, melds: readonly Meld[] | null): [Mask[], Mask] {

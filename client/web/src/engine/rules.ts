@@ -78,6 +78,33 @@ export const BOUNDS: ReadonlyMap<Field, readonly [number, number]> = new Map<Fie
   ["deadStock", [0, 10]],
 ]);
 const FLAGS: readonly Field[] = ["knockLimitFromUpcard", "winnerDeals"];
+/** Each rule as a person names it in a sentence (messages about a ruleset's values). */
+export const RULE_WORDS: Readonly<Record<Exclude<Field, "name">, string>> = {
+  knockLimit: "the knock limit",
+  ginBonus: "the gin bonus",
+  undercutBonus: "the undercut bonus",
+  bigGinBonus: "the big gin bonus",
+  boxBonus: "the box bonus",
+  gameBonus: "the game bonus",
+  target: "the score a match is played to",
+  deadStock: "the stock left at a dead hand",
+  knockLimitFromUpcard: "whether the first upcard sets the knock limit",
+  winnerDeals: "whether the winner deals next",
+  shutout: "the shutout rule",
+};
+
+/** What a value that is not a map is, by its Python type. */
+const KINDS: Readonly<Record<string, string>> = {
+  list: "a list", str: "text", int: "a number", float: "a number", bool: "true or false", NoneType: "null",
+};
+
+/** A value in a message about a ruleset: as written in its JSON for true, false and
+ * null, else as Python writes it (text quoted). */
+export function shown(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "boolean") return String(value);
+  return pyRepr(value);
+}
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._+-]{0,31}$/;
 /** The name {@link Ruleset.withOptions} gives a changed preset. */
 export const CUSTOM = "custom";
@@ -105,32 +132,34 @@ export class Ruleset implements Readonly<RulesetFields> {
     Object.assign(this, DEFAULTS, fields);
     const value = (f: Field): unknown => this[f];
     if (typeof this.name !== "string" || !NAME_PATTERN.test(this.name)) {
-      throw new RulesError("ruleset name must be 1-32 letters, digits, spaces or ._+- "
-        + `(starting with a letter or digit), got ${pyRepr(value("name"))}`);
+      throw new RulesError("the rules' name must be 1 to 32 letters, digits, spaces or . _ + - "
+        + `starting with a letter or digit, not ${shown(value("name"))}`);
     }
     for (const [f, [low, high]] of BOUNDS) {
       const x = value(f);
       if (f === "bigGinBonus" && x === null) continue;
       if (typeof x !== "number" || !Number.isInteger(x) || x < low || x > high) {
-        throw new RulesError(`ruleset field '${DATA_NAME[f]}' must be a whole number in `
-          + `${low}..${high}${f === "bigGinBonus" ? " or None" : ""}, got ${pyRepr(x)}`);
+        const off = f === "bigGinBonus" ? " (or null: no big gin)" : "";
+        throw new RulesError(`${RULE_WORDS[f as Exclude<Field, "name">]} must be a whole number from ${low} to `
+          + `${high}${off}, not ${shown(x)}`);
       }
     }
     for (const f of FLAGS) {
       if (typeof value(f) !== "boolean") {
-        throw new RulesError(`ruleset field '${DATA_NAME[f]}' must be true or false, got ${pyRepr(value(f))}`);
+        throw new RulesError(`${RULE_WORDS[f as Exclude<Field, "name">]} must be true or false, not ${shown(value(f))}`);
       }
     }
     if (!SHUTOUT_RULES.includes(value("shutout") as string)) {
-      throw new RulesError("ruleset field 'shutout' must be one of ('double_bonus', 'double_total', 'none'), "
-        + `got ${pyRepr(value("shutout"))}`);
+      throw new RulesError("the shutout rule must be double_bonus, double_total or none, "
+        + `not ${shown(value("shutout"))}`);
     }
     const preset = PRESET_BY_NAME.get(this.name);
     if (preset !== undefined && !preset.equals(this)) {
       const changed = FIELDS.filter((f) => this[f] !== preset[f])
-        .map((f) => `${DATA_NAME[f]} ${pyRepr(this[f])} (the preset has ${pyRepr(preset[f])})`).join(", ");
-      throw new RulesError(`a ruleset named ${pyRepr(this.name)} must be the ${this.name} preset `
-        + `exactly; it differs in ${changed}`);
+        .map((f) => `${RULE_WORDS[f as Exclude<Field, "name">]} is ${shown(this[f])} (the ${this.name} `
+          + `rules have ${shown(preset[f])})`).join(" and ");
+      throw new RulesError(`rules named ${shown(this.name)} must be the ${this.name} rules `
+        + `exactly, but ${changed}`);
     }
     Object.freeze(this);
   }
@@ -142,22 +171,63 @@ export class Ruleset implements Readonly<RulesetFields> {
 
   /** Every rule in words, one per line (what a guest is shown before agreeing). */
   describe(): string {
+    return this.describeLines().map(([text]) => text).join("\n");
+  }
+
+  /** {@link describe}'s lines, each with whether it differs from the nearest preset: a
+   * custom ruleset's first line names that preset and counts the changes, and each
+   * changed rule says what the preset has. */
+  describeLines(): [string, boolean][] {
+    const base = this.nearestPreset();
+    const mine = this.inWords();
+    const theirs = base.inWords();
+    const changes = mine.filter(([, value], i) => value !== theirs[i]![1]).length;
+    let title: string;
+    if (this.isPreset) {
+      title = `${this.name} rules`;
+    } else {
+      const named = this.name === CUSTOM ? "custom rules" : `custom rules named ${this.name}`;
+      title = changes === 0 ? `${named}: the same as the ${base.name} rules`
+        : `${named}: the ${base.name} rules with ${changes} change${changes === 1 ? "" : "s"}`;
+    }
+    return [[title, false], ...mine.map(([label, value], i): [string, boolean] => {
+      const was = theirs[i]![1];
+      return value === was ? [`${label}: ${value}`, false] : [`${label}: ${value} — changed from ${was}`, true];
+    })];
+  }
+
+  /** The preset this ruleset differs least from, rule by rule as {@link describe} says
+   * them (itself for a preset; the first of {@link PRESETS} on a tie): a custom
+   * ruleset's changes are shown against it. */
+  nearestPreset(): Ruleset {
+    const mine = this.inWords();
+    let best: Ruleset | null = null;
+    let fewest = Infinity;
+    for (const preset of PRESET_BY_NAME.values()) {
+      const theirs = preset.inWords();
+      const count = mine.filter(([, value], i) => value !== theirs[i]![1]).length;
+      if (count < fewest) [best, fewest] = [preset, count];
+    }
+    return best!;
+  }
+
+  /** Each rule's name and value in words, in {@link describe}'s order. */
+  private inWords(): [string, string][] {
     const big = this.bigGinBonus === null ? "off" : `${this.bigGinBonus} + deadwood`;
     const limit = this.knockLimitFromUpcard ? "the first upcard's value (an ace: gin only)" : String(this.knockLimit);
     const shutout = { double_bonus: "doubles the game bonus", double_total: "doubles the winner's total", none: "no extra" };
     return [
-      this.isPreset || this.name === CUSTOM ? `${this.name} rules` : `custom rules named ${this.name}`,
-      `knock limit: ${limit}`,
-      `gin bonus: ${this.ginBonus} + deadwood`,
-      `undercut bonus: ${this.undercutBonus} + the difference`,
-      `big gin: ${big}`,
-      `box bonus: ${this.boxBonus} a hand won`,
-      `game bonus: ${this.gameBonus}`,
-      `match to: ${this.target}`,
-      `shutout: ${shutout[this.shutout]}`,
-      `next dealer: ${this.winnerDeals ? "the winner" : "alternates"}`,
-      `dead hand: a discard that leaves ${this.deadStock} in the stock`,
-    ].join("\n");
+      ["knock limit", limit],
+      ["gin bonus", `${this.ginBonus} + deadwood`],
+      ["undercut bonus", `${this.undercutBonus} + the difference`],
+      ["big gin", big],
+      ["box bonus", `${this.boxBonus} a hand won`],
+      ["game bonus", String(this.gameBonus)],
+      ["match to", String(this.target)],
+      ["shutout", shutout[this.shutout]],
+      ["next dealer", this.winnerDeals ? "the winner" : "alternates"],
+      ["dead hand", `a discard that leaves ${this.deadStock} in the stock`],
+    ];
   }
 
   /** The knock limit of a hand whose first upcard has `upcardValue` points. */
@@ -177,9 +247,12 @@ export class Ruleset implements Readonly<RulesetFields> {
 
   /** A ruleset from gin's plain data; RulesError names unknown or bad fields. */
   static fromDict(data: unknown): Ruleset {
-    if (pyTypeName(data) !== "dict") throw new RulesError(`a ruleset must be a map, got ${pyTypeName(data)}`);
+    if (pyTypeName(data) !== "dict") {
+      const kind = pyTypeName(data);
+      throw new RulesError(`the rules must be a map of names to values, not ${KINDS[kind] ?? kind}`);
+    }
     const unknown = Object.keys(data as object).filter((k) => !FIELD_OF_DATA.has(k)).sort();
-    if (unknown.length) throw new RulesError(`unknown ruleset field(s): ${unknown.join(", ")}`);
+    if (unknown.length) throw new RulesError(`no such rule: ${unknown.join(", ")}`);
     const fields: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(data as object)) fields[FIELD_OF_DATA.get(key)!] = value;
     return new Ruleset(fields as Partial<RulesetFields>);

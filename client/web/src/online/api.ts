@@ -32,8 +32,9 @@ export type Connection =
 
 /** A failure as the session states it (gin/protocol/session_events.py's Failure kinds). */
 export interface FailureView {
-  /** "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "RulesDeclined" | "LocalError"
-   * | "ConnectionFailed" | "OpenedElsewhere" (another tab or window of this browser took the match over)
+  /** "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "VersionMismatch"
+   * | "RulesDeclined" | "LocalError" | "ConnectionFailed"
+   * | "OpenedElsewhere" (another tab or window of this browser took the match over)
    * | "SeatTaken" (someone else holds this seat: the link was used already). */
   readonly kind: string;
   /** Who is at fault, as proven: "host", "guest", "host or the relay", "guest or the relay", "the relay",

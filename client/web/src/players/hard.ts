@@ -8,7 +8,7 @@
  */
 
 import { type Action, BigGin, Discard, DrawPile, DrawStock, Knock, LayOff, Pass } from "../engine/actions.ts";
-import { type Card, cardsMask, formatCards, maskCards } from "../engine/cards.ts";
+import { type Card, cardsMask, maskCards } from "../engine/cards.ts";
 import { bitCount, type Mask, meets, or, suitBits, union, xor } from "../engine/mask.ts";
 import { type Arrangement, arrangeMask, discardOption, type DiscardOption, discardTable } from "../engine/melds.ts";
 import { type Observation, Phase } from "../engine/observation.ts";
@@ -156,7 +156,7 @@ export class SkilledPlayer {
         if (better) return [new DrawPile(), () => takeReason(top, arrangement)];
       }
     }
-    return [refuse, () => `${verb}: the ${top.name} would not improve your hand enough `
+    return [refuse, () => `${verb}: the ${top.glyph} would not improve your hand enough `
       + "to show the opponent what you collect."];
   }
 
@@ -171,7 +171,7 @@ export class SkilledPlayer {
       if (this.style.waitLow) {
         const [left, knock] = least;
         const thrown = allowed.get(knock.card.mask)!;
-        return [thrown, () => `Throw the ${thrown.card.name}: ${left} deadwood, the `
+        return [thrown, () => `Throw the ${thrown.card.glyph}: ${left} deadwood, the `
           + "least, while waiting for a better knock or an undercut."];
       }
     }
@@ -220,8 +220,8 @@ export class SkilledPlayer {
   private knock(obs: Observation, hand: Mask, live: Mask, left: number, knock: Knock): Decision | null {
     if (!left) {
       const [gin] = declare(hand, knock, left, live);
-      return [gin, () => `Gin: throw the ${gin.card.name} and every card is in a `
-        + "meld (25 bonus, nothing can be laid off)."];
+      return [gin, () => `Gin: throw the ${gin.card.glyph} and every card is in a `
+        + `meld (${obs.rules.ginBonus} bonus, nothing can be laid off).`];
     }
     let action: Knock = knock;
     let why: string | null;
@@ -235,7 +235,7 @@ export class SkilledPlayer {
     }
     if (why === null) return null;
     const reason = why;
-    return [action, () => `Knock, throwing the ${action.card.name}: ${left} deadwood — ${reason}.`];
+    return [action, () => `Knock, throwing the ${action.card.glyph}: ${left} deadwood — ${reason}.`];
   }
 
   /** Why to knock on `left` deadwood now by rule of thumb, or null to keep drawing. */
@@ -286,14 +286,14 @@ function orderBefore(a: Mask, b: Mask): boolean {
 
 function takeReason(top: Card, arrangement: Arrangement): string {
   const meld = arrangement.meldMasks.find((m) => meets(m, top.mask))!;
-  return `Take the ${top.name}: it completes ${formatCards(maskCards(meld))}.`;
+  return `Take the ${top.glyph}: it completes ${maskCards(meld).map((c) => c.glyph).join(" ")}.`;
 }
 
 function discardReason(card: Card, obs: Observation, danger: number, left: number): string {
   const view = viewOf(obs);
   let reason = meets(card.mask, arrangeMask(view.hand).deadwoodMask)
-    ? `Throw the ${card.name}: it is the loose card least likely to meld`
-    : `Throw the ${card.name}: breaking up that meld costs least`;
+    ? `Throw the ${card.glyph}: it is the loose card least likely to meld`
+    : `Throw the ${card.glyph}: breaking up that meld costs least`;
   if (or(view.oppKnown, view.oppThrown) && danger < 0.05) {
     reason += ", and the opponent does not look to be collecting it";
   }

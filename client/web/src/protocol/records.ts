@@ -3,7 +3,8 @@
  * (gin/protocol/records.py, protocol.md §10).
  *
  * A record holds the ruleset, the match id, the hand number, the dealer (the first
- * shuffler), both commitments, the three deck messages, every step of the hand in
+ * shuffler), both commitments, the three deck messages, the digest of message 2's
+ * shuffle proof (the second shuffler's seed rebuilds the proof), every step of the hand in
  * the order the recording peer processed it (an action and/or the keys a seat
  * revealed with it), both seeds and the result. Bytes travel as lowercase hex.
  * {@link HandRecord.toJson} writes exactly gin's text; {@link parseRecord} is as
@@ -17,12 +18,11 @@ import type { HandResult } from "../engine/observation.ts";
 import { PyFloat } from "../engine/pyrepr.ts";
 import { Ruleset } from "../engine/rules.ts";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
-import { fromBigInt, toBigInt } from "./bytes.ts";
-import { DECK_SIZE, type Deck, MAX_HAND_NUMBER, type Role } from "./fairdeal.ts";
+import { DECK_SIZE, type Deck, KEY_BYTES, keyBytes, keyFromBytes, MAX_HAND_NUMBER, type Role } from "./fairdeal.ts";
 import { JsonSyntaxError, parsePyJson, type PyJson } from "./pyjson.ts";
 
 export const FORMAT = "gin-hand-record";
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 export const SEATS = ["host", "guest"] as const;
 export type Seat = (typeof SEATS)[number];
 export const MAX_RECORD_BYTES = 1 << 20;
@@ -32,8 +32,6 @@ export const MAX_ACTION_CHARS = 256;
 export const MAX_NESTING = 64;
 export const RESULT_KINDS = ["knock", "gin", "big_gin", "undercut", "dead"] as const;
 export type ResultKind = (typeof RESULT_KINDS)[number];
-const KEY_BYTES = 32;
-/** As fairdeal's: a commitment binds the hand number as u32. */
 
 /** A revealed key: (deck position, the key as a scalar). */
 export type RevealedKey = readonly [number, bigint];
@@ -94,6 +92,8 @@ export interface HandRecordFields {
   /** (the first shuffler's, the second's) */
   commitments: readonly [Uint8Array, Uint8Array];
   messages: readonly [Deck, Deck, Deck];
+  /** SHA-256 of message 2's shuffle proof (fairdeal's proofDigest). */
+  proof: Uint8Array;
   steps: readonly Step[];
   /** (the first shuffler's, the second's) */
   seeds: readonly [Uint8Array, Uint8Array];
@@ -116,6 +116,7 @@ export class HandRecord implements Readonly<Required<HandRecordFields>> {
   readonly dealer: number;
   readonly commitments: readonly [Uint8Array, Uint8Array];
   readonly messages: readonly [Deck, Deck, Deck];
+  readonly proof: Uint8Array;
   readonly steps: readonly Step[];
   readonly seeds: readonly [Uint8Array, Uint8Array];
   readonly score: Score;
@@ -131,6 +132,7 @@ export class HandRecord implements Readonly<Required<HandRecordFields>> {
     this.dealer = fields.dealer;
     this.commitments = Object.freeze([...fields.commitments] as [Uint8Array, Uint8Array]);
     this.messages = Object.freeze(fields.messages.map((m) => Object.freeze([...m])) as [Deck, Deck, Deck]);
+    this.proof = fields.proof;
     this.steps = Object.freeze([...fields.steps]);
     this.seeds = Object.freeze([...fields.seeds] as [Uint8Array, Uint8Array]);
     this.score = fields.score;
@@ -172,6 +174,7 @@ export class HandRecord implements Readonly<Required<HandRecordFields>> {
         message2: this.messages[1].map(bytesToHex),
         message3: this.messages[2].map(bytesToHex),
       },
+      proof: bytesToHex(this.proof),
       steps: this.steps.map((s) => s.toDict()),
       result: { kind: this.score.kind, knocker: this.score.knocker, winner: this.score.winner, points: this.score.points },
       scores: [...this.scores],
@@ -206,6 +209,7 @@ export interface RecordData {
   commitments: { first: string; second: string };
   seeds: { first: string; second: string };
   messages: { message1: string[]; message2: string[]; message3: string[] };
+  proof: string;
   steps: StepData[];
   result: { kind: string; knocker: number | null; winner: number | null; points: number };
   scores: number[];
@@ -214,7 +218,7 @@ export interface RecordData {
   signatures: { host: string; guest: string };
 }
 
-const keyHex = (key: bigint): string => bytesToHex(fromBigInt(key, KEY_BYTES));
+const keyHex = (key: bigint): string => bytesToHex(keyBytes(key));
 
 // --- strict parsing ---------------------------------------------------------------
 
@@ -333,7 +337,7 @@ function step(value: PyJson, path: string): Step {
       const where = `${r.at("keys")}[${i}]`;
       const items = array(pair, where, 2, 2);
       const position = integer(items[0], `${where}[0]`, 0, DECK_SIZE - 1);
-      keys.push([position, toBigInt(hex(items[1], `${where}[1]`, KEY_BYTES))]);
+      keys.push([position, keyFromBytes(hex(items[1], `${where}[1]`, KEY_BYTES))]);
     });
   }
   if (action === null && !keys.length) fail(path, "a step needs an action or keys");
@@ -404,7 +408,7 @@ export function parseRecord(data: string | Uint8Array): HandRecord {
   }
   const r = new Reader(value, "record");
   r.only(["format", "version", "match_id", "hand", "seats", "dealer", "rules", "commitments", "seeds",
-    "messages", "steps", "result", "scores", "link", "signing_keys", "signatures"]);
+    "messages", "proof", "steps", "result", "scores", "link", "signing_keys", "signatures"]);
   if (r.get("format") !== FORMAT) fail(r.at("format"), `expected '${FORMAT}'`);
   r.integer("version", FORMAT_VERSION, FORMAT_VERSION);
   const matchId = r.get("match_id");
@@ -446,6 +450,7 @@ export function parseRecord(data: string | Uint8Array): HandRecord {
   // The remaining fields in gin's order of checking them.
   const handNumber = r.integer("hand", 1, MAX_HAND_NUMBER);
   const dealer = r.integer("dealer", 0, 1);
+  const proof = r.hex("proof", 32);
   const after: [number, number] = [
     integer(scores[0], r.at("scores[0]"), 0, 1_000_000), integer(scores[1], r.at("scores[1]"), 0, 1_000_000),
   ];
@@ -456,6 +461,7 @@ export function parseRecord(data: string | Uint8Array): HandRecord {
     dealer,
     commitments: pairs.get("commitments")!,
     messages: messages as [Deck, Deck, Deck],
+    proof,
     steps,
     seeds: pairs.get("seeds")!,
     score,
