@@ -324,7 +324,7 @@ def test_a_friends_abort_is_shown_without_bidi_or_control_characters(open_page: 
     page.fake("peer.fail({kind: 'PeerAborted', who: 'nobody\u200e', field: 'abort\x00', "
               f"reason: {json.dumps(reason)}, proven: false}});")
     page.wait_state("failed")
-    assert page.text("#dialog-title") == "Your friend left the match"
+    assert page.text("#dialog-title") == "Your friend ended the match"
     body = page.page.text_content("#dialog-body")
     assert body is not None
     assert "saying: I niw, you cheated[2J bye" in body

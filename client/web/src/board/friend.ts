@@ -149,7 +149,7 @@ export function inviteDialog(link: string): void {
 export function rulesOfferDialog(rules: Ruleset, accept: () => void, decline: () => void,
                                  escape: () => void): void {
   // the first names the preset the changes are from; the rules came from the host
-  const lines = rules.describeLines().map((line) => plain(line));
+  const lines = rules.describeLines().map(([line, changed]): [string, boolean] => [plain(line), changed]);
   openDialog("Your friend proposes custom rules", [
     p("Your friend, the host, wants to play these rules. Accept them to start the match, or decline "
       + "to end it (the host can then offer one of the usual rulesets)."),
