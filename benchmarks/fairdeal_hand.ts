@@ -1,24 +1,24 @@
 /**
  * One hand's fair-deal crypto as each role of an online match performs it, for
  * benchmarks/fairdeal_ts.ts (node) and benchmarks/fairdeal_browser.py (Chromium):
- * the calls gin/protocol/session_deal.py and session_flow.py make per hand, in their order,
- * on the TypeScript twins.
+ * the calls gin/protocol/session_deal.py and session_flow.py make per hand, in their
+ * order, on the TypeScript twins.
  *
- * The first shuffler (the dealer): message 1; checks message 2; message 3 after
- * the shadows; checks the four proof rounds; opens its cards; the hand-end audit
- * trusting itself. The second: checks message 1; message 2 and the four shadows;
- * answers the challenge; checks message 3; opens its cards; the audit.
- * A hand opens 30 positions on each side: its own 10 dealt cards and the upcard,
- * the other side's 10 (discards and the show at the end) and 9 stock cards.
+ * The first shuffler (the dealer): message 1; checks message 2's signature, entries
+ * and shuffle proof on arrival; message 3; opens its cards; the hand-end audit
+ * trusting itself. The second: checks message 1; message 2 with its proof, signed;
+ * checks message 3; opens its cards; the audit. A hand opens 30 positions on each
+ * side: its own 10 dealt cards and the upcard, the other side's 10 (discards and the
+ * show at the end) and 9 stock cards.
  *
- * `transcripts` builds what the other side sends (fixed seeds, challenges with two
- * bits set: the expected case); `playRole` must run where those were not computed
- * (another worker), or the remembered results would spare it work it does online.
+ * `transcripts` builds what the other side sends (fixed seeds); `playRole` must run
+ * where those were not computed (another worker), or the remembered results (the
+ * card points' window tables) would spare it work it does online.
  */
 
-import * as ecc from "../client/web/src/protocol/ecc.ts";
-import * as vt from "../client/web/src/protocol/ecc_vartime.ts";
+import * as cosign from "../client/web/src/protocol/cosign.ts";
 import * as fd from "../client/web/src/protocol/fairdeal.ts";
+import * as g from "../client/web/src/protocol/group.ts";
 import * as sp from "../client/web/src/protocol/shuffle_proof.ts";
 
 export type Role = fd.Role;
@@ -30,18 +30,17 @@ export interface Transcript {
   commitments: Record<Role, Uint8Array>;
   message1: Uint8Array[];
   message2: Uint8Array[];
+  proof: Uint8Array;
+  sig: Uint8Array;
   message3: Uint8Array[];
-  shadows: Uint8Array[][];
-  challenge: number;
-  openings: sp.Opening[];
   /** Each side's per-position keys, as they arrive in "deal", "key", "move" and "show". */
   keys: Record<Role, readonly bigint[]>;
   deck: number[];
 }
 
 const MATCH_ID = new TextEncoder().encode("benchmark-match");
-const CHALLENGES = [0b0101, 0b1010, 0b0011, 0b1100, 0b0110, 0b1001];
 const OTHER: Record<Role, Role> = { first: "second", second: "first" };
+const SECOND_SIGNER = new cosign.Signer(new Uint8Array(32).fill(2));
 
 /** Distinct for every hand and role: no hand repeats another's work. */
 const seedOf = (hand: number, role: Role): Uint8Array =>
@@ -54,9 +53,9 @@ export function transcripts(count: number): Transcript[] {
     const seeds = { first: seedOf(handNumber, "first"), second: seedOf(handNumber, "second") };
     const first = fd.SeedMaterial.fromSeed(seeds.first);
     const second = fd.SeedMaterial.fromSeed(seeds.second);
+    const ctx = fd.context(MATCH_ID, handNumber);
     const message1 = fd.buildMessage1(first);
-    const message2 = fd.buildMessage2(second, message1);
-    const challenge = CHALLENGES[i % CHALLENGES.length]!;
+    const [message2, proof] = fd.buildMessage2(second, message1, ctx);
     return {
       handNumber,
       seeds,
@@ -66,10 +65,9 @@ export function transcripts(count: number): Transcript[] {
       },
       message1,
       message2,
+      proof,
+      sig: SECOND_SIGNER.sign(cosign.message2Digest(1, ctx, message1, message2, proof)),
       message3: fd.buildMessage3(first, message2),
-      shadows: sp.shadows(second, message1),
-      challenge,
-      openings: sp.openRounds(second, challenge),
       keys: { first: first.positionKeys, second: second.positionKeys },
       deck: fd.deckOrder(first.permutation, second.permutation),
     };
@@ -82,21 +80,21 @@ export const OPENED = Array.from({ length: 30 }, (_, p) => p);
 /** The crypto `role` performs for hand `t`; throws if anything fails to verify. */
 export function playRole(role: Role, t: Transcript): void {
   const mine = fd.SeedMaterial.fromSeed(t.seeds[role]);
+  const ctx = fd.context(MATCH_ID, t.handNumber);
   fd.commitment(mine.seed, MATCH_ID, t.handNumber, role);
   let message3: readonly Uint8Array[];
   if (role === "first") {
     const message1 = fd.buildMessage1(mine);
-    const message2 = fd.validateMessage(t.message2, "message2");
-    message3 = fd.buildMessage3(mine, message2);
-    for (let r = 0; r < sp.ROUNDS; r++) {
-      const why = sp.checkRound(message1, message2, t.shadows[r]!, (t.challenge >> r) & 1, t.openings[r]!);
-      if (why !== null) throw new Error(`proof round ${r}: ${why}`);
+    if (!cosign.verify(SECOND_SIGNER.public, cosign.message2Digest(1, ctx, message1, t.message2, t.proof), t.sig)) {
+      throw new Error("message 2's signature");
     }
+    const why = fd.message2Refusal(ctx, message1, t.message2, t.proof);
+    if (why !== null) throw new Error(`message 2: ${why.join(": ")}`);
+    message3 = fd.buildMessage3(mine, t.message2);
   } else {
     const message1 = fd.validateMessage(t.message1, "message1");
-    fd.buildMessage2(mine, message1);
-    sp.shadows(mine, message1);
-    sp.openRounds(mine, t.challenge);
+    const [message2, proof] = fd.buildMessage2(mine, message1, ctx);
+    SECOND_SIGNER.sign(cosign.message2Digest(1, ctx, message1, message2, proof));
     message3 = fd.validateMessage(t.message3, "message3");
   }
   const revealed: [Role, number, bigint][] = [];
@@ -116,26 +114,11 @@ export function playRole(role: Role, t: Transcript): void {
   if (!report.ok) throw new Error(`audit: ${report.deviations.join("; ")}`);
 }
 
-/** One hand played as `role`: milliseconds, and the multiplications and square roots it took. */
-export interface Played {
-  ms: number;
-  work: ecc.Work;
-}
-
-/** `clock` reads milliseconds: the wall clock unless the caller has a CPU clock. */
-export function timeHand(role: Role, t: Transcript, clock: () => number = () => performance.now()): Played {
-  const before = ecc.workDone();
+/** One hand played as `role`: milliseconds by `clock` (the wall clock unless the caller has a CPU clock). */
+export function timeHand(role: Role, t: Transcript, clock: () => number = () => performance.now()): number {
   const start = clock();
   playRole(role, t);
-  const ms = clock() - start;
-  const after = ecc.workDone();
-  return {
-    ms,
-    work: {
-      variable: after.variable - before.variable, windowed: after.windowed - before.windowed,
-      decoded: after.decoded - before.decoded, tables: after.tables - before.tables,
-    },
-  };
+  return clock() - start;
 }
 
 export function median(values: readonly number[]): number {
@@ -144,57 +127,51 @@ export function median(values: readonly number[]): number {
 }
 
 /**
- * The kernels timed apart, with the calls per timing (a tenth of a second or
- * more): noble's constant-time multiply (ecc.mul before this round), wNAF on a
- * point met for the first time (its odd multiples included), through a card
- * point's window table, and building one card's table.
+ * The kernels timed apart, with the calls per timing (a tenth of a second or more):
+ * noble's constant-time multiply of a point met for the first time (the second's
+ * message 2 and its proof's commitments), the variable-time one (the verifier's
+ * checks), a multiplication through a card point's window table (message 1, the
+ * audit), a whole proof and a whole verification.
  */
-export const KERNEL_CALLS = { noble: 208, fresh: 520, windowed: 2080, table: 104 } as const;
+export const KERNEL_CALLS = { constant: 104, variable: 104, windowed: 520, prove: 1, verify: 2 } as const;
 
 export type KernelName = keyof typeof KERNEL_CALLS;
 
-interface KernelInputs {
-  points: ReturnType<typeof ecc.point>[];
-  affine: vt.Affine[];
-  tables: vt.Affine[][];
-  keys: readonly bigint[];
-}
+let inputs: { points: g.Point[]; keys: readonly bigint[]; hand: Transcript; second: fd.SeedMaterial; ctx: Uint8Array }
+  | undefined;
 
-let inputs: KernelInputs | undefined;
-
-/** The card points decoded, their tables and 52 keys: built before any kernel is timed. */
+/** Points met for the first time (message 1's), 52 keys and a hand: built before any kernel is timed. */
 export function prepareKernels(): void {
-  const points = ecc.cardPoints().map((x) => ecc.point(x));
-  const affine = points.map((p) => p.toAffine());
-  inputs = { points, affine, tables: affine.map((a) => vt.windowTable(a)), keys: transcripts(1)[0]!.keys.first };
+  const hand = transcripts(1)[0]!;
+  g.cardPoints().forEach((p) => p.multiply(3n)); // the window tables, built once per page
+  inputs = { points: hand.message1.map(g.decode), keys: hand.keys.first, hand,
+    second: fd.SeedMaterial.fromSeed(hand.seeds.second), ctx: fd.context(MATCH_ID, hand.handNumber) };
 }
 
-/** `calls` multiplications (or tables) by kernel `name`, cycling over the 52 card points. */
+/** `calls` runs of kernel `name`, cycling over 52 points. */
 export function runKernel(name: KernelName, calls: number): void {
   if (inputs === undefined) prepareKernels();
-  const { points, affine, tables, keys } = inputs!;
+  const { points, keys, hand, second, ctx } = inputs!;
   for (let n = 0; n < calls; n++) {
     const i = n % 52;
-    if (name === "noble") points[i]!.multiply(keys[i]!);
-    else if (name === "fresh") vt.mulOdd(vt.oddMultiples(affine[i]!), keys[i]!);
-    else if (name === "windowed") vt.mulWindowed(tables[i]!, keys[i]!);
-    else vt.windowTable(affine[i]!);
+    if (name === "constant") g.mul(points[i]!.add(g.G), keys[i]!); // a point never multiplied before
+    else if (name === "variable") g.mulPublic(points[i]!.add(g.G), keys[i]!);
+    else if (name === "windowed") g.mul(g.cardPoints()[i]!, keys[i]!);
+    else if (name === "prove") sp.prove(ctx, hand.message1, hand.message2, second.permutation, second.positionKeys, second.nonceKey);
+    else sp.verify(ctx, hand.message1, hand.message2, sp.proofFromBytes(hand.proof));
   }
 }
 
 export function kernelsLine(ms: Record<KernelName, number>): string {
-  return `one multiplication: noble's constant-time multiply ${ms.noble.toFixed(2)} ms, ` +
-    `wNAF on a fresh point ${ms.fresh.toFixed(2)} ms, through a card window table ` +
-    `${ms.windowed.toFixed(2)} ms (building one: ${ms.table.toFixed(1)} ms)`;
+  return `one multiplication: noble's constant-time multiply ${ms.constant.toFixed(2)} ms, variable-time ` +
+    `${ms.variable.toFixed(2)} ms, through a card window table ${ms.windowed.toFixed(2)} ms; the proof: prove ` +
+    `${ms.prove.toFixed(0)} ms, verify ${ms.verify.toFixed(0)} ms (${sp.PROOF_BYTES} bytes)`;
 }
 
-/** The summary line of `role`'s hands: the first (cold) and the median of the rest. */
-export function roleLine(role: Role, played: readonly Played[], unit = "ms"): string {
-  const rest = played.slice(1).map((p) => p.ms);
-  const w = played[played.length - 1]!.work;
+/** The summary line of `role`'s hands: the first (cold: it builds the card tables) and the median of the rest. */
+export function roleLine(role: Role, played: readonly number[], unit = "ms"): string {
+  const rest = played.slice(1);
   return `${role} shuffler, one hand: ${median(rest).toFixed(0)} ${unit} ` +
     `(${Math.min(...rest).toFixed(0)}–${Math.max(...rest).toFixed(0)}), the match's first hand ` +
-    `${played[0]!.ms.toFixed(0)} ${unit} (it builds ${played[0]!.work.tables} card tables); ` +
-    `${w.variable + w.windowed} multiplications (${w.windowed} through card tables), ` +
-    `${w.decoded} square roots`;
+    `${played[0]!.toFixed(0)} ${unit}`;
 }

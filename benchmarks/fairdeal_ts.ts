@@ -3,13 +3,12 @@
  * pays per hand (benchmarks/fairdeal_browser.py measures the same in Chromium).
  * Prints figures, asserts nothing. The twin of benchmarks/fairdeal.py.
  *
- * One scalar multiplication by each kernel (noble's constant-time multiply, the
- * variable-time wNAF on a fresh point, a card point's window table), then each
- * role's crypto for one hand of an online match (benchmarks/fairdeal_hand.ts), in
- * a fresh process per role fed with the other side's messages: the first
- * hand (which builds the card tables) and the median of the following ones, with
- * the multiplications and square roots one hand costs. Fixed seeds; all timed
- * by CPU (process.cpuUsage), so a loaded machine stretches them less.
+ * The kernels (noble's constant-time and variable-time multiplications, a card
+ * point's window table, a whole proof and its verification), then each role's
+ * crypto for one hand of an online match (benchmarks/fairdeal_hand.ts), in a fresh
+ * process per role fed with the other side's messages: the first hand (which builds
+ * the card tables) and the median of the following ones. Fixed seeds; all timed by
+ * CPU (process.cpuUsage), so a loaded machine stretches them less.
  *
  *     cd client/web && npm run bench:fairdeal -- [--runs 7]
  */
@@ -17,7 +16,7 @@
 import { fork } from "node:child_process";
 import { parseArgs } from "node:util";
 
-import { KERNEL_CALLS, type KernelName, kernelsLine, median, type Played, prepareKernels, type Role,
+import { KERNEL_CALLS, type KernelName, kernelsLine, median, prepareKernels, type Role,
   roleLine, runKernel, timeHand, transcripts, type Transcript } from "./fairdeal_hand.ts";
 
 function cpuMs(): number {
@@ -41,11 +40,11 @@ function kernels(runs: number): Record<KernelName, number> {
 }
 
 /** Every hand played as `role` in a fresh process (this script again), fed `hands`. */
-function playFresh(role: Role, hands: Transcript[]): Promise<Played[]> {
+function playFresh(role: Role, hands: Transcript[]): Promise<number[]> {
   return new Promise((resolve, reject) => {
     const child = fork(process.argv[1]!, ["--play"], { serialization: "advanced" });
     child.once("message", (result) => {
-      resolve(result as Played[]);
+      resolve(result as number[]);
       child.disconnect();
     });
     child.once("error", reject);
@@ -57,7 +56,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { runs: { type: "string", default: "7" } } });
   const runs = Number(values.runs);
   const hands = transcripts(runs + 1);
-  console.log(`node ${process.version}, pure JS (@noble/curves decoding, variable-time kernels), ` +
+  console.log(`node ${process.version}, pure JS (@noble/curves ristretto255), ` +
     `median of ${runs} runs; CPU ms (per hand: of a fresh process playing the role)`);
   console.log(kernelsLine(kernels(runs)));
   for (const role of ["first", "second"] as const) console.log(roleLine(role, await playFresh(role, hands)));

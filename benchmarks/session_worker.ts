@@ -10,9 +10,9 @@
 
 import { STANDARD } from "../client/web/src/engine/rules.ts";
 import { get } from "../client/web/src/players/index.ts";
+import { sha256 } from "../client/web/node_modules/@noble/hashes/sha2.js";
+import { concatBytes } from "../client/web/node_modules/@noble/hashes/utils.js";
 import { u32be } from "../client/web/src/protocol/bytes.ts";
-import * as ecc from "../client/web/src/protocol/ecc.ts";
-import { deriveBytes } from "../client/web/src/protocol/fairdeal.ts";
 import { Session } from "../client/web/src/protocol/session.ts";
 import { Failure } from "../client/web/src/protocol/session_events.ts";
 
@@ -21,13 +21,12 @@ type Request =
   | { kind: "start"; role: "host" | "guest"; seed: number }
   | { kind: "frames"; frames: Uint8Array[] };
 
-/** A hand this side has verified: who dealt, and this side's clocks and work for it. */
+/** A hand this side has verified: who dealt, and this side's clocks for it. */
 export interface HandDone {
   hand: number;
   dealer: number;
   sessionMs: number;
   playerMs: number;
-  work: ecc.Work;
 }
 
 export interface Reply {
@@ -45,7 +44,7 @@ function stream(seed: number): (n: number) => Uint8Array {
   let counter = 0;
   return (n) => {
     const out = new Uint8Array(n);
-    for (let at = 0; at < n; at += 32) out.set(deriveBytes(u32be(counter++), key).subarray(0, n - at), at);
+    for (let at = 0; at < n; at += 32) out.set(sha256(concatBytes(key, u32be(counter++))).subarray(0, n - at), at);
     return out;
   };
 }
@@ -54,7 +53,6 @@ let session: Session;
 let player: ReturnType<typeof get>;
 let sessionMs = 0;
 let playerMs = 0;
-let workBefore = ecc.workDone();
 
 function timed<T>(fn: () => T): T {
   const start = performance.now();
@@ -77,13 +75,9 @@ function step(): Reply {
   let failure: string | null = null;
   for (const event of timed(() => session.events())) {
     if (event.kind === "HandVerified") {
-      const now = ecc.workDone();
-      const work = Object.fromEntries(Object.entries(now).map(([k, v]) =>
-        [k, v - workBefore[k as keyof ecc.Work]])) as unknown as ecc.Work;
-      verified.push({ hand: event.handNumber, dealer: event.record.dealer, sessionMs, playerMs, work });
+      verified.push({ hand: event.handNumber, dealer: event.record.dealer, sessionMs, playerMs });
       sessionMs = 0;
       playerMs = 0;
-      workBefore = now;
     } else if (event instanceof Failure) {
       failure = `${event.kind}: ${event.field}: ${event.reason} (${event.who})`;
     }

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 # Modules that each define `register(subparsers)`; order is the order in --help.
 COMMAND_MODULES: tuple[str, ...] = (
     "client.commands.play", "client.commands.web", "client.commands.simulate",
-    "client.commands.stats", "client.commands.relay", "client.commands.audit",
-    "client.commands.host", "client.commands.join")
+    "client.commands.stats", "client.commands.history", "client.commands.relay",
+    "client.commands.audit", "client.commands.host", "client.commands.join")
 
 
 def build_parser() -> argparse.ArgumentParser:

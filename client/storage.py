@@ -16,6 +16,8 @@ A damaged save is
 never played from and never overwritten: it is moved aside to
 ``NAME.damaged-YYYYMMDD-HHMMSS`` and the error says where it went. Finished hands
 (``hands/``, ``records/``) stay plain JSON: people and ``gin audit`` read them.
+Your record (``record.json``, every finished match: :mod:`client.record`) is sealed
+too, and set aside the same way when damaged.
 """
 
 from __future__ import annotations
@@ -32,7 +34,10 @@ from typing import Any
 
 import platformdirs
 
+from client.record import parse, stored
+
 MATCH_FILE = "match.json"
+RECORD_FILE = "record.json"  # your record: every finished match (client/record.py)
 HANDS_DIR = "hands"
 SEAL = "gin-save"  # the envelope's marker key; its value is the envelope's version
 SEAL_VERSION = 1
@@ -219,6 +224,40 @@ class Storage:
             self.match_path.unlink(missing_ok=True)
         except OSError as exc:
             raise _explain(exc, "remove", self.match_path) from None
+
+    @property
+    def record_path(self) -> Path:
+        return self.root / RECORD_FILE
+
+    def load_record(self) -> list[Any]:
+        """Your record's entries, oldest first (empty when there is none yet).
+
+        A damaged record is moved aside and raised as :class:`DamagedSave`, as a
+        damaged save is.
+        """
+        data = self.load_state(self.record_path, "Your record")
+        if data is None:
+            return []
+        try:
+            return parse(data)
+        except ValueError as exc:
+            raise self.set_aside(self.record_path, "Your record", exc) from None
+
+    def add_to_record(self, entry: Any) -> list[str]:
+        """Add one finished match (dated now) to your record; the player's warnings.
+
+        A damaged record is set aside (the first warning says where) and a new one
+        begins with this match. StorageError if the record cannot be written.
+        """
+        warnings: list[str] = []
+        try:
+            matches = self.load_record()
+        except DamagedSave as exc:
+            warnings.append(f"{exc} A new record begins with this match.")
+            matches = []
+        entry = {**entry, "at": self.clock().astimezone().isoformat(timespec="seconds")}
+        self.save_state(self.record_path, stored([*matches, entry]))
+        return warnings
 
     def save_hand(self, record: Any) -> Path:
         """Save a finished hand as ``hands/NNNNNN.json`` (the next free number)."""

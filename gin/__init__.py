@@ -26,8 +26,10 @@ cryptography, which the offline game does not need):
   random computer players; ``hint(obs, legal)``, Hard's move with a reason.
 * :mod:`gin.rand` — the portable random stream (xoshiro128**) the players draw from.
 * :mod:`gin.simulate` — pure self-play of matches and dealt-hand statistics.
-* :mod:`gin.protocol.fairdeal` and :mod:`gin.protocol.ecc` — the commutative-encryption deal.
-* :mod:`gin.protocol.shuffle_proof` — the proof that the second shuffle is a permutation.
+* :mod:`gin.protocol.fairdeal` and :mod:`gin.protocol.group` — the commutative-encryption
+  deal on ristretto255.
+* :mod:`gin.protocol.shuffle_proof` — the non-interactive proof that the second shuffle
+  is a permutation.
 * :mod:`gin.protocol.wire` — message encoding and the sealed channel (per-epoch keys,
   acks and re-sends).
 * :mod:`gin.protocol.session` — the sans-I/O online session (see ``protocol.md``); its

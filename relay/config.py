@@ -48,6 +48,8 @@ class RelayConfig:
     sweep_interval: float = 1.0  # how often grace and idle deadlines are checked
     trust_forwarded: bool = False  # take the client address from X-Forwarded-For
     metrics: bool = True
+    # (host, port) to serve /metrics (and /healthz) on instead of the public port.
+    metrics_listen: tuple[str, int] | None = None
     log_level: str = "info"
     # Injected so tests can move time by hand; used for rate limits and deadlines.
     clock: Callable[[], float] = field(default=time.monotonic, compare=False)
@@ -108,6 +110,18 @@ def _port(text: str) -> int:
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"port must be 0-65535, got {value}")
     return value
+
+
+def _listen_address(text: str) -> tuple[str, int] | None:
+    """``HOST:PORT`` (an IPv6 host in brackets: ``[::1]:9100``), or 'off'."""
+    if text.strip().lower() in ("", "none", "off"):
+        return None
+    host, sep, port = text.strip().rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not sep or not host:
+        raise argparse.ArgumentTypeError(
+            f"expected HOST:PORT, e.g. 127.0.0.1:9100 or [::1]:9100, got {text!r}")
+    return host, _port(port)
 
 
 def _positive_float(text: str) -> float:
@@ -215,6 +229,14 @@ SETTINGS: tuple[Setting, ...] = (
         "yes|no",
     ),
     Setting("metrics", "GIN_RELAY_METRICS", "serve Prometheus /metrics", _flag, "yes|no"),
+    Setting(
+        "metrics_listen",
+        "GIN_RELAY_METRICS_LISTEN",
+        "serve /metrics (and /healthz) on this address instead of the relay's port, "
+        "so a public relay need not expose it ('off': on the relay's port)",
+        _listen_address,
+        "HOST:PORT",
+    ),
     Setting(
         "log_level",
         "GIN_RELAY_LOG_LEVEL",

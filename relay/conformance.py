@@ -10,7 +10,7 @@ import pathlib
 from collections.abc import Iterator
 from typing import Any
 
-from relay.wire import FIELDS, FINAL_CLOSE_CODES, WELCOMES, Close, Control, Peer
+from relay.wire import FIELDS, FINAL_CLOSE_CODES, NEW_ROOM_FIELDS, WELCOMES, Close, Control, Peer
 
 FILE = "relay.jsonl"
 
@@ -29,6 +29,7 @@ def cases() -> Iterator[dict[str, Any]]:
         "welcomes": sorted(WELCOMES),
         "fields": {kind: list(names) for kind, names in FIELDS.items()},
         "peer": _named(Peer),
+        "new_room": list(NEW_ROOM_FIELDS),
     }
 
 

@@ -13,7 +13,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
 from relay.config import RelayConfig
-from relay.limits import AddressLimits, address_key
+from relay.limits import AddressLimits, address_key, client_address
 from relay.logs import event
 from relay.metrics import RelayStats
 from relay.rooms import Refusal, Rooms
@@ -55,23 +55,13 @@ class Connections:
             },
         )
 
-    def _client_ip(self, conn: ServerConnection) -> str:
-        """The address key the per-address limits count this connection under."""
-        if self._config.trust_forwarded and conn.request is not None:
-            forwarded = conn.request.headers.get("X-Forwarded-For")
-            if forwarded:
-                # The proxy appends the address it saw; earlier entries are client-supplied.
-                return address_key(forwarded.rsplit(",", 1)[-1].strip())
-        address = conn.remote_address
-        return address_key(str(address[0])) if address else "?"
-
     async def handle(self, conn: ServerConnection) -> None:
         """Serve one connection from its handshake to its end."""
         # One coroutine per connection, kept flat: each nested frame costs every
         # idle connection a few hundred bytes.
         assert conn.request is not None and conn.response is not None
         assert isinstance(conn, CountedConnection)
-        ip = self._client_ip(conn)
+        ip = client_address(conn.remote_address, conn.request.headers, self._config.trust_forwarded)
         path = conn.request.path
         # Nothing reads the handshake headers again; they are ~3 KiB per connection.
         conn.request.headers.clear()

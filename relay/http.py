@@ -1,10 +1,14 @@
-"""What the relay answers to plain HTTP on its port: /healthz, /metrics, the board
-(``relay.static``, with /version), the pages of ``relay.pages`` at / and for an
-invite link, and 404 for anything else. WebSocket upgrades go on to
+"""What the relay answers to plain HTTP on its port: /healthz, /metrics, a new room
+at /new, the board (``relay.static``, with /version), the pages of ``relay.pages``
+at / and for an invite link, and 404 for anything else. WebSocket upgrades go on to
 ``relay.connections``, so that their refusals carry a close code."""
 
 from __future__ import annotations
 
+import json
+import logging
+import math
+from collections.abc import Callable
 from http import HTTPStatus
 
 from prometheus_client import CollectorRegistry
@@ -14,9 +18,20 @@ from websockets.http11 import Request, Response
 
 from relay import metrics, pages
 from relay.config import RelayConfig
+from relay.limits import AddressLimits, client_address
+from relay.logs import event, short_room
 from relay.metrics import RelayStats
 from relay.roomid import RoomIds
 from relay.static import Board
+from relay.wire import (
+    HTTP_STATUS,
+    NEW_ROOM_FIELDS,
+    Close,
+    Control,
+    RouteError,
+    control,
+    parse_route,
+)
 
 __all__ = ["Routes"]
 
@@ -31,22 +46,28 @@ class Routes:
         board: Board,
         registry: CollectorRegistry,
         stats: RelayStats,
+        limits: AddressLimits,
+        rooms: Callable[[], int],
     ) -> None:
         self._config = config
         self._ids = ids
         self._board = board
         self._registry = registry
         self._stats = stats
+        self._limits = limits
+        self._rooms = rooms  # how many rooms this relay holds
 
     def answer(self, conn: ServerConnection, request: Request) -> Response | None:
         """The response to a plain HTTP request; None lets a WebSocket upgrade through."""
         path = request.path.partition("?")[0]
         if path == "/healthz":
             return _http(HTTPStatus.OK, b"ok\n", "text/plain; charset=utf-8")
-        if path == "/metrics" and self._config.metrics:
-            return _http(HTTPStatus.OK, metrics.render(self._registry), metrics.CONTENT_TYPE)
+        if path == "/metrics" and self._config.metrics and self._config.metrics_listen is None:
+            return self.metrics_page()
         if "websocket" in request.headers.get("Upgrade", "").lower():
             return None  # the handler routes it, so refusals carry a close code
+        if path == "/new":
+            return self.new_room(conn, request)
         encodings = request.headers.get("Accept-Encoding", "")
         board = self._board.response(path, encodings)
         if board is not None:
@@ -68,6 +89,56 @@ class Routes:
             )
         self._stats.refusals["not_found"] += 1
         return _http(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
+
+    def metrics_page(self) -> Response:
+        return _http(HTTPStatus.OK, metrics.render(self._registry), metrics.CONTENT_TYPE)
+
+    def private(self, conn: ServerConnection, request: Request) -> Response:
+        """What the metrics address (``--metrics-listen``) answers: /metrics, /healthz."""
+        path = request.path.partition("?")[0]
+        if path == "/metrics" and self._config.metrics:
+            return self.metrics_page()
+        if path == "/healthz":
+            return _http(HTTPStatus.OK, b"ok\n", "text/plain; charset=utf-8")
+        return _http(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
+
+    def new_room(self, conn: ServerConnection, request: Request) -> Response:
+        """``GET /new?token=T``: a room id and the ticket for its seat 0, made from the
+        key alone. The room exists in memory only once a seat is taken at /j/ROOM, on
+        whichever relay sharing the key a balancer sends that room to."""
+        cfg = self._config
+        try:
+            route = parse_route(request.path)
+        except RouteError as exc:
+            return self._refuse_new(Close.BAD_REQUEST, str(exc), "bad_request")
+        # Where the room will be held is not known here; a full relay says so at once.
+        if self._rooms() >= cfg.max_rooms:
+            return self._refuse_new(Close.RELAY_FULL, "relay full; try later", "relay_full")
+        ip = client_address(conn.remote_address, request.headers, cfg.trust_forwarded)
+        wait = self._limits.new_room_wait(ip)
+        if wait:
+            return self._refuse_new(
+                Close.TOO_MANY_CONNECTIONS,
+                f"too many new rooms from your address; try again in {wait:.0f} s",
+                "new_room_rate",
+                Retry_After=str(math.ceil(wait)),
+            )
+        room = self._ids.issue()
+        ticket = self._ids.ticket(room, 0, route.token, int(cfg.wall_clock() * 1000))
+        self._stats.rooms_created += 1
+        event("room_created", room=short_room(room))
+        answer = dict(zip(NEW_ROOM_FIELDS, (room, 0, ticket), strict=True))
+        return _http(HTTPStatus.OK, _json(answer), "application/json")
+
+    def _refuse_new(self, code: int, reason: str, key: str, **extra: str) -> Response:
+        self._stats.refusals[key] += 1
+        event("refused", logging.WARNING, reason=key, code=code, detail=reason)
+        body = control(Control.ERROR, code=code, reason=reason).encode()
+        return _http(HTTPStatus(HTTP_STATUS[code]), body, "application/json", **extra)
+
+
+def _json(value: object) -> bytes:
+    return json.dumps(value, separators=(",", ":")).encode()
 
 
 def _asks_terminal(target: str) -> bool:

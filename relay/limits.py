@@ -12,6 +12,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from websockets.datastructures import Headers
+
 from relay.logs import event
 
 # The errors asyncio reports as "socket.accept() out of system resource".
@@ -29,6 +31,20 @@ def address_key(ip: str) -> str:
             return str(address.ipv4_mapped)
         return str(ipaddress.IPv6Network((address, 64), strict=False))
     return str(address)
+
+
+def client_address(
+    peer: tuple[Any, ...] | None, headers: Headers | None, trust_forwarded: bool
+) -> str:
+    """The address key a request counts under: its TCP peer's, or behind a trusted
+    proxy the last ``X-Forwarded-For`` entry (the one the proxy added; earlier ones
+    are whatever the client sent). Several header lines count as one list, as HTTP
+    says: HAProxy adds a line of its own, nginx appends to the client's."""
+    if trust_forwarded and headers is not None:
+        entries = ",".join(headers.get_all("X-Forwarded-For")).rsplit(",", 1)[-1].strip()
+        if entries:
+            return address_key(entries)
+    return address_key(str(peer[0])) if peer else "?"
 
 
 class AddressLimits:

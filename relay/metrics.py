@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client import CollectorRegistry, ProcessCollector, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
@@ -26,7 +26,7 @@ class RelayStats:
     frames_buffered: int = 0
     connections_accepted: int = 0
     rooms_created: int = 0
-    rooms_restored: int = 0  # valid ids re-created after a restart or expiry
+    rooms_opened: int = 0  # rooms made in memory from a valid id on /j
     seats_reclaimed: int = 0  # seats taken back from a later claimant by an older ticket
     accept_errors: int = 0  # accept() failed for lack of file descriptors or memory
     rooms_closed: Counter[str] = field(default_factory=Counter)
@@ -68,8 +68,12 @@ class _RelayCollector(Collector):
                 "WebSocket connections seated.",
                 s.connections_accepted,
             ),
-            ("gin_relay_rooms_created", "Rooms created by /new.", s.rooms_created),
-            ("gin_relay_rooms_restored", "Rooms re-created from a valid id.", s.rooms_restored),
+            ("gin_relay_rooms_created", "Room ids issued by /new.", s.rooms_created),
+            (
+                "gin_relay_rooms_opened",
+                "Rooms made in memory from a valid id when a seat was taken.",
+                s.rooms_opened,
+            ),
             ("gin_relay_frames_received", "Binary frames received from players.", s.frames_in),
             ("gin_relay_bytes_received", "Payload bytes received from players.", s.bytes_in),
             ("gin_relay_frames_delivered", "Frames delivered to the other seat.", s.frames_out),
@@ -108,6 +112,9 @@ def make_registry(stats: RelayStats, gauges: Gauges) -> CollectorRegistry:
     # A registry per relay, so several relays in one process (tests) stay apart.
     registry = CollectorRegistry(auto_describe=True)
     registry.register(_RelayCollector(stats, gauges))
+    # process_cpu_seconds_total and friends (Linux): a relay is one process on one
+    # core, so its CPU rate near 1 says it is time for another relay.
+    ProcessCollector(registry=registry)
     return registry
 
 

@@ -21,24 +21,36 @@ def _page(title: str, body: str) -> str:
     )
 
 
+_NO_BOARD = ("<p>This relay does not serve the board that plays in the browser (it was "
+             "started without it), so join with the <code>gin</code> program:</p>")
+
+
 def invite_page(valid: bool, board: bool = False) -> str:
-    """How to join with the gin client: what a browser shows for /j/ROOM when the
-    relay serves no board (or the room is not its own), and for /j/ROOM?terminal
-    (``board``: the link itself opens the game in the browser)."""
-    if valid:
-        status = "<p>You have been invited to a game of Gin Rummy.</p>"
-    else:
+    """What a browser shows for /j/ROOM when it opens no game there: a room this relay
+    did not issue (the link is wrong, or the relay that made it was replaced), a relay
+    that serves no board, or /j/ROOM?terminal (``board``: the link itself opens the
+    game in the browser), with how to join with the gin program."""
+    if not valid:
         status = (
-            "<p><strong>This relay did not issue this invite.</strong> Check that the "
-            "link was copied whole, or ask your friend for a new one.</p>"
+            "<p><strong>This relay did not issue this invite link,</strong> so it opens no "
+            "game. Either the link is wrong (cut short or mistyped: check that it was "
+            "copied whole), or the relay that made it was replaced (restarted with a new "
+            "key, or it ran inside your friend's gin program, which is not running now). "
+            "Ask your friend to start the match again or to send a new link.</p>"
         )
-    if board and valid:  # a link this relay did not issue opens no game
+        how = ("<p>A good link opens the game right here in the browser, with nothing to "
+               "install. To play in a terminal with the <code>gin</code> program "
+               "instead:</p>") if board else _NO_BOARD
+        copy = "<p>Copy the <em>whole</em> link your friend sent you, then run</p>"
+    elif board:
+        status = "<p>You have been invited to a game of Gin Rummy.</p>"
         how = ("<p>The link itself opens the game in your browser. To play in a terminal "
                "with the <code>gin</code> program instead:</p>")
         copy = ("<p>Copy the <em>whole</em> link your friend sent you (this page's address "
                 "without <code>?terminal</code>), then run</p>")
     else:
-        how = "<p>Games are played with the <code>gin</code> program, not in the browser.</p>"
+        status = "<p>You have been invited to a game of Gin Rummy.</p>"
+        how = _NO_BOARD
         copy = "<p>Copy the <em>whole</em> link from your browser's address bar, then run</p>"
     body = (
         f"{status}{how}"

@@ -74,15 +74,20 @@ def load_or_create_key(path: Path) -> bytes:
 def _create_key(path: Path) -> bytes:
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     key = secrets.token_bytes(KEY_BYTES)
+    # Written whole under another name, then linked into place: relays started
+    # together (one per core) never read a key file that is still empty.
+    draft = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
     try:
-        # O_EXCL: if another relay process won the race, use its key instead.
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as file:
+            file.write(key.hex() + "\n")
+        os.link(draft, path)
     except FileExistsError:
-        return load_or_create_key(path)
+        return load_or_create_key(path)  # another relay won the race: use its key
     except OSError as exc:
         raise KeyFileError(f"cannot create relay key file {path}: {exc}") from exc
-    with os.fdopen(fd, "w", encoding="ascii") as file:
-        file.write(key.hex() + "\n")
+    finally:
+        draft.unlink(missing_ok=True)
     return key
 
 

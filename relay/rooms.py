@@ -77,7 +77,7 @@ class Rooms:
         except RouteError as exc:
             return Refusal(Close.BAD_REQUEST, str(exc), "bad_request")
         now = self._config.clock()
-        if isinstance(route, NewRoom):
+        if isinstance(route, NewRoom):  # a WebSocket /new, from an older client
             if len(self._rooms) >= self._config.max_rooms:
                 return RELAY_FULL
             wait = self._limits.new_room_wait(ip)
@@ -107,10 +107,12 @@ class Rooms:
         if found is None:
             if len(self._rooms) >= self._config.max_rooms:
                 return RELAY_FULL
-            # A valid id the relay does not hold: it restarted or the room idled out.
+            # A valid id the relay does not hold: a new room's first seat (its id
+            # from GET /new, here or on another relay sharing the key), or a room
+            # back after a restart, an idle close, or from a relay that went away.
             found = self._rooms[route.room] = Room(route.room, now)
-            self._stats.rooms_restored += 1
-            event("room_restored", room=short_room(route.room))
+            self._stats.rooms_opened += 1
+            event("room_opened", room=short_room(route.room))
         seat = found.seats[route.seat]
         if seat.token is not None and not hmac.compare_digest(seat.token, route.token):
             if since is None or since >= seat.since:

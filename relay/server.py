@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Awaitable
 from typing import Any
 
-from websockets.asyncio.server import Server
+from websockets.asyncio.server import Server, ServerConnection
 from websockets.asyncio.server import serve as ws_serve
 from websockets.exceptions import ConnectionClosed
 
@@ -73,9 +73,13 @@ class Relay:
             ),
         )
         self._board = static.load_board()  # the browser board at /, when built
-        self._routes = Routes(config, ids, self._board, registry, self.stats)
+        self._routes = Routes(
+            config, ids, self._board, registry, self.stats, self._limits, lambda: len(self._rooms)
+        )
         self._server: Server | None = None
         self._port: int | None = None
+        self._metrics_server: Server | None = None  # with --metrics-listen
+        self._metrics_port: int | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._previous_handler: Any = None
@@ -101,16 +105,39 @@ class Relay:
             open_timeout=10,
         )
         self._port = int(self._server.sockets[0].getsockname()[1])
+        if cfg.metrics_listen is not None:
+            try:  # every request is answered here: no connection is ever handed on
+                self._metrics_server = await ws_serve(
+                    _never, *cfg.metrics_listen, process_request=self._routes.private,
+                    server_header="gin-relay", open_timeout=10,
+                )
+            except OSError:
+                self._server.close()
+                await self._server.wait_closed()
+                raise
+            self._metrics_port = int(self._metrics_server.sockets[0].getsockname()[1])
         self._sweeper = asyncio.create_task(self._sweep_forever())
         # Whoever serves the page can change the code that holds a player's secret:
         # the log (and /version) says exactly which files this relay serves.
-        event("relay_started", host=cfg.host, port=self.port, board=self._board.digests())
+        event(
+            "relay_started",
+            host=cfg.host,
+            port=self.port,
+            metrics=None if cfg.metrics_listen is None else
+            f"{_netloc(cfg.metrics_listen[0])}:{self._metrics_port}",
+            board=self._board.digests(),
+        )
 
     @property
     def port(self) -> int:
         """The port actually bound (useful with port 0); kept after close()."""
         assert self._port is not None, "relay not started"
         return self._port
+
+    @property
+    def metrics_port(self) -> int | None:
+        """The port /metrics is served on with ``metrics_listen`` (None without)."""
+        return self._metrics_port
 
     @property
     def rooms(self) -> int:
@@ -126,6 +153,9 @@ class Relay:
         if self._server is not None:
             self._server.close(code=Close.GOING_AWAY, reason="relay shutting down")
             await self._server.wait_closed()
+        if self._metrics_server is not None:
+            self._metrics_server.close()
+            await self._metrics_server.wait_closed()
         for task in list(self._background):
             task.cancel()
         if self._loop is not None:
@@ -174,6 +204,14 @@ class Relay:
         """Expire grace periods and idle rooms; public so tests can drive time."""
         self._rooms.sweep()
         self._limits.prune()
+
+
+async def _never(conn: ServerConnection) -> None:
+    raise AssertionError("the metrics address answers every request over plain HTTP")
+
+
+def _netloc(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
 
 
 async def serve(config: RelayConfig) -> Relay:

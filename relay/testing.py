@@ -81,7 +81,24 @@ async def open_raw(relay: Listening, path: str) -> ClientConnection:
     return await connect(ws_url(relay, path), compression=None, ping_interval=None)
 
 
+async def create_room(
+    relay: Listening, token: str = TOKEN_A, headers: list[tuple[str, str]] | None = None
+) -> tuple[int, dict[str, str], dict[str, Any]]:
+    """``GET /new?token=T`` (no upgrade): the status, headers and JSON answer."""
+    status, answer_headers, body = await http_get(relay, f"/new?token={token}", headers)
+    answer: dict[str, Any] = json.loads(body)
+    return status, answer_headers, answer
+
+
 async def new_room(relay: Listening, token: str = TOKEN_A) -> WireClient:
+    """A host as gin's clients make one: a room from ``GET /new``, then its seat 0."""
+    status, _, answer = await create_room(relay, token)
+    assert status == 200, answer
+    return await join(relay, answer["room"], seat=0, token=token, ticket=answer["ticket"])
+
+
+async def legacy_new_room(relay: Listening, token: str = TOKEN_A) -> WireClient:
+    """A host as older clients make one: a WebSocket to ``/new``."""
     ws = await open_raw(relay, f"/new?token={token}")
     client = WireClient(ws, {})
     client.hello = await client.control()
@@ -89,8 +106,11 @@ async def new_room(relay: Listening, token: str = TOKEN_A) -> WireClient:
     return client
 
 
-async def join(relay: Listening, room: str, seat: int = 1, token: str = TOKEN_B) -> WireClient:
-    ws = await open_raw(relay, f"/j/{room}?seat={seat}&token={token}")
+async def join(
+    relay: Listening, room: str, seat: int = 1, token: str = TOKEN_B, ticket: str | None = None
+) -> WireClient:
+    path = f"/j/{room}?seat={seat}&token={token}"
+    ws = await open_raw(relay, path if ticket is None else f"{path}&ticket={ticket}")
     client = WireClient(ws, {})
     client.hello = await client.control()
     assert client.hello["type"] == Control.JOINED, client.hello
@@ -139,14 +159,18 @@ async def close_of(client: WireClient) -> tuple[int, str]:
         return exc.rcvd.code, exc.rcvd.reason
 
 
-async def http_get(relay: Listening, path: str, **headers: str
-                   ) -> tuple[int, dict[str, str], bytes]:
-    """A plain HTTP/1.1 GET, as a browser or a metrics scraper would send it;
-    ``headers`` adds some (``Accept_Encoding="gzip"``: the underscore is a dash)."""
+async def http_get(
+    relay: Listening, path: str, send: list[tuple[str, str]] | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    """A plain HTTP/1.1 GET, as a browser or a metrics scraper would send it (with the
+    headers ``send`` besides, in order; a name may repeat), read to the end of the
+    connection (a proxy closes it too after ``Connection: close``)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", relay.port)
-    extra = "".join(f"{name.replace('_', '-')}: {value}\r\n" for name, value in headers.items())
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: test\r\n{extra}\r\n"
-                 .encode())
+    extra = "".join(f"{name}: {value}\r\n" for name, value in send or ())
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: test\r\n"
+        f"Connection: close\r\n{extra}\r\n".encode()
+    )
     async with asyncio.timeout(2):
         raw = await reader.read()
     writer.close()

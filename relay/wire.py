@@ -1,6 +1,6 @@
 """The relay's wire protocol in one place: the requests it accepts, the control
-messages it sends and the close codes that end its connections
-(docs/running-a-relay.md, "Wire protocol").
+messages it sends, the close codes that end its connections and the answer to a
+plain ``GET /new`` (docs/running-a-relay.md, "Wire protocol").
 
 Clients use these names rather than writing the values again. The browser's copy
 (client/web/src/online/relay.ts) is held to them by the ``relay_wire`` conformance
@@ -19,6 +19,8 @@ from relay.roomid import ROOM_ID_PATTERN, TICKET_PATTERN
 __all__ = [
     "FIELDS",
     "FINAL_CLOSE_CODES",
+    "HTTP_STATUS",
+    "NEW_ROOM_FIELDS",
     "TOKEN_PATTERN",
     "WELCOMES",
     "Close",
@@ -43,6 +45,7 @@ class Close:
     FLOOD = 1008  # more frames per second than allowed
     TOO_BIG = 1009  # sent by websockets itself when a frame exceeds max_frame
     MANDATORY_EXTENSION = 1010  # from a client's websockets: an extension it needs is missing
+    RECONNECTING = 4001  # from a client: it drops this connection to open another at once
     NO_PONG = 1011  # sent by websockets itself: no pong to a keepalive ping in time
     TOO_SLOW = 1013  # frames for this seat piled up: reconnect
     SUPERSEDED = 4000  # a newer connection claimed the same seat
@@ -77,7 +80,7 @@ FINAL_CLOSE_CODES = frozenset(
 class Control:
     """The ``type`` of each control message: a JSON text frame from the relay."""
 
-    CREATED = "created"  # the welcome on /new
+    CREATED = "created"  # the welcome on a WebSocket /new (older clients)
     JOINED = "joined"  # the welcome on /j/ROOM
     PEER_JOINED = "peer_joined"  # the other seat was taken
     PEER_RECONNECTED = "peer_reconnected"  # the other seat's holder came back
@@ -117,6 +120,21 @@ def control(kind: str, **fields: object) -> str:
     return json.dumps({"type": kind, **fields}, separators=(",", ":"))
 
 
+#: The fields of the JSON object a plain ``GET /new`` answers (status 200): a room
+#: id, the seat it is for (0) and that seat's ticket. The client then takes the
+#: seat like any other, at ``/j/ROOM?seat=0&token=T&ticket=K``, on whichever relay
+#: a balancer routes that room to.
+NEW_ROOM_FIELDS = ("room", "seat", "ticket")
+
+#: The HTTP status of each refusal of a plain ``GET /new``; its body is the
+#: ``error`` control message with the close code the same refusal has on a WebSocket.
+HTTP_STATUS = {
+    Close.BAD_REQUEST: 400,
+    Close.TOO_MANY_CONNECTIONS: 429,
+    Close.RELAY_FULL: 503,
+}
+
+
 # ----------------------------------------------------------------- requests
 
 TOKEN_PATTERN = re.compile(r"[0-9a-f]{32}")
@@ -140,8 +158,8 @@ class RouteError(ValueError):
 
 
 def parse_route(target: str) -> NewRoom | JoinRoom:
-    """Parse ``/new?token=T`` or ``/j/ROOM?seat=S&token=T[&ticket=K]`` (unknown keys
-    ignored)."""
+    """Parse ``/new?token=T`` (a plain GET, or a WebSocket from an older client) or
+    ``/j/ROOM?seat=S&token=T[&ticket=K]`` (unknown keys ignored)."""
     path, _, query = target.partition("?")
     try:
         pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query))

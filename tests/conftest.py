@@ -1,8 +1,13 @@
-"""Test-wide settings: property tests draw the same examples on every run, and the
-tests that take seconds each are marked ``slow``, so that ``python -m pytest -q -m
-"not slow"`` runs the rest in a few minutes (README, *Install and test*)."""
+"""Test-wide settings and fixtures: property tests draw the same examples on every
+run, ``typescript`` is the TypeScript client's folder, ready to run under node, and
+the tests that take seconds each are marked ``slow``, so that ``python -m pytest -q
+-m "not slow"`` runs the rest in under a minute (README, *Install and test*)."""
 
 from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -10,6 +15,25 @@ from hypothesis import settings
 # Deterministic (the house rule for tests) and no example database left behind.
 settings.register_profile("deterministic", derandomize=True, database=None)
 settings.load_profile("deterministic")
+
+WEB = Path(__file__).resolve().parents[1] / "client" / "web"
+
+
+@pytest.fixture(scope="session")
+def typescript() -> Path:
+    """client/web with node, npm and its node_modules: skipped where they are missing,
+    except in CI (``CI=true``), where a check that cannot run is a failure."""
+    why = None
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        why = "node/npm are not installed"
+    elif not (WEB / "node_modules" / ".bin" / "tsx").exists():
+        why = "client/web has no node_modules (run npm ci there)"
+    if why is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the TypeScript check cannot run in CI: {why}")
+        pytest.skip(f"TypeScript check skipped: {why}")
+    return WEB
+
 
 #: Whole modules of slow tests: Pilot driving the terminal table hand after hand,
 #: online matches through a relay, a browser or node in a subprocess, release builds.
@@ -39,8 +63,6 @@ SLOW_TESTS = frozenset({
     "tests/gin/engine/test_hand.py::test_legal_actions_agree_with_refusal_and_history_with_"
     "the_events",
     "tests/gin/engine/test_melds.py::test_best_discard_is_minimum_over_all_eleven",
-    "tests/gin/protocol/test_fairdeal.py::test_an_honest_shuffle_passes_every_challenge_and_a_"
-    "duplicating_one_at_most_one",
     "tests/gin/protocol/test_session.py::test_whole_match_agrees_and_audits_clean",
     "tests/gin/protocol/test_session.py::test_save_and_restore_mid_hand",
     "tests/gin/protocol/test_session.py::test_a_damaged_save_is_refused_as_a_local_fault_never_"

@@ -2,8 +2,7 @@
 
 Only reading files and printing live here; :func:`gin.protocol.audit.audit_records` does
 the work, auditing the files together so each hand's scores follow from the hand
-before it. Exit status: 0 when every record verifies, 1 when one fails its
-audit, 2 when a file is missing, unreadable or not a valid record.
+before it. The exit status says what was proven (:data:`EXIT_STATUSES`).
 """
 
 from __future__ import annotations
@@ -16,7 +15,21 @@ from typing import Any
 from client.text import plain
 from gin.engine.errors import MalformedInput
 from gin.protocol.audit import audit_records
-from gin.protocol.records import MAX_RECORD_BYTES, parse_record
+from gin.protocol.evidence import parse_file
+from gin.protocol.records import MAX_RECORD_BYTES
+
+VERIFIED, FAILED, NOT_A_RECORD, UNPROVEN = 0, 1, 2, 3
+#: Each exit status and what it means; when the files given differ, the first of
+#: 2, 1, 3, 0 that applies to any of them is the status.
+EXIT_STATUSES = (
+    (VERIFIED, "every record verified and everything shown is proven"),
+    (FAILED, "a record failed its audit: a player cheated or the record contradicts "
+             "itself (the finding says who is at fault)"),
+    (NOT_A_RECORD, "a file is missing, unreadable or not a hand record"),
+    (UNPROVEN, "every record verified except what the records given cannot prove "
+               "(the scores of a later hand without the hands before it)"),
+)
+_PRECEDENCE = (NOT_A_RECORD, FAILED, UNPROVEN, VERIFIED)
 
 
 def register(subparsers: Any) -> None:
@@ -30,10 +43,12 @@ def register(subparsers: Any) -> None:
         "match scores after a hand are proven only from the records of the hands "
         "before it, from hand 1: give a match's records together. Prints each hand as "
         "a replay and 'verified' (saying what the records given cannot prove), or what "
-        "failed, where, and who is at fault. Exit status 0 only when every record "
-        "verifies.",
+        "failed, where, and who is at fault.",
+        epilog="Exit status: " + "; ".join(f"{code}: {text}" for code, text in EXIT_STATUSES)
+        + ". When the files differ, the first of 2, 1, 3, 0 that applies is the status.",
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", help="hand record (JSON)")
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="hand record, or deal evidence (JSON)")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="print only the verdict of each file, not the replay")
     parser.set_defaults(func=run)
@@ -51,7 +66,7 @@ def _not_a_record(data: bytes) -> str | None:
     """What ``data`` is, when it is one of gin's other files rather than a hand record."""
     try:
         value = json.loads(data)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep for Python
         return None
     if not isinstance(value, dict):
         return None
@@ -68,32 +83,33 @@ def _not_a_record(data: bytes) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    status = 0
+    statuses = {VERIFIED}
     names, records = [], []
     for name in args.files:
         try:
             with open(name, "rb") as file:
                 data = file.read(MAX_RECORD_BYTES + 1)
-            records.append(parse_record(data))
+            records.append(parse_file(data))  # a hand record, or a failed proof's evidence
             names.append(name)
         except OSError as exc:
             print(plain(f"gin audit: {name}: cannot read: {exc.strerror or exc}"),
                   file=sys.stderr)
-            status = 2
+            statuses.add(NOT_A_RECORD)
         except MalformedInput as exc:
             print(plain(f"gin audit: {name}: {_not_a_record(data) or exc}"), file=sys.stderr)
-            status = 2
+            statuses.add(NOT_A_RECORD)
     # Together, so each hand is checked against the hand before it in its match.
     for name, result in zip(names, audit_records(records, names), strict=True):
         lines = [f"{name}:", *(() if args.quiet else result.replay)]
         if not result.ok:
             lines += [f"FAILED {finding}" for finding in result.findings]
-            status = max(status, 1)
+            statuses.add(FAILED)
         elif result.unproven:
             lines.append("verified, except what these records cannot prove:")
             lines += [f"  not verified: {line}" for line in result.unproven]
+            statuses.add(UNPROVEN)
         else:
             lines.append("verified")
         for line in lines:  # a record is a file from anyone: print it as plain text
             print(plain(line))
-    return status
+    return next(code for code in _PRECEDENCE if code in statuses)

@@ -15,7 +15,14 @@ import sys
 from typing import Any
 
 from client.commands.seat import add_common_arguments, online_settings, open_table, run_bot
-from client.net.lobby import OnlineStart, begin
+from client.net.links import (
+    BARE_RELAY_HELP,
+    InvalidLinkError,
+    Invite,
+    parse_invite,
+    parse_relay,
+)
+from client.net.lobby import OnlineStart, begin, hosted_here
 from client.net.peer import OnlineMatch
 from client.qr import qr_lines
 from client.storage import Storage, default_data_dir
@@ -32,10 +39,13 @@ def register(subparsers: Any) -> None:
         "privately. With no --relay, a relay runs inside this command on this machine's "
         "local-network address (see --bind), so the link works for a friend on the same "
         "network; for a friend elsewhere give a public relay with --relay (see "
-        "docs/running-a-relay.md).")
+        "docs/running-a-relay.md). Run without --relay again after an interruption "
+        "and it continues the match it hosts (the table asks first): its relay comes "
+        "back at the same address and port with the same key, so your friend's link "
+        "works again.")
     parser.add_argument("--relay", default=None, metavar="URL",
                         help="the relay to use, e.g. https://relay.example.org (default: "
-                        "run one here)")
+                        f"run one here); {BARE_RELAY_HELP}")
     parser.add_argument("--bind", default=None, metavar="ADDR",
                         help="without --relay: the address the embedded relay listens on "
                         "and puts in the link (default: this machine's local-network "
@@ -44,20 +54,46 @@ def register(subparsers: Any) -> None:
                         help="without --relay: the embedded relay's port (default: a free one)")
     parser.add_argument("--rules", choices=sorted(PRESETS), default="standard",
                         help="the ruleset your friend agrees to (default: standard)")
+    parser.add_argument("--new", action="store_true",
+                        help="without --relay: start a new match even when one you host "
+                        "here is saved in progress (it stays saved; gin offers it)")
     add_common_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    spec = OnlineStart("host", relay=args.relay, bind=args.bind, port=args.port,
-                              rules=PRESETS[args.rules])
-    if args.bot is None:
-        return open_table(args, spec)
-    return asyncio.run(_host_with_bot(args, spec))
-
-
-async def _host_with_bot(args: argparse.Namespace, spec: OnlineStart) -> int:
+    relay = None
+    if args.relay is not None:
+        try:
+            relay = parse_relay(args.relay).http_url
+        except InvalidLinkError as exc:
+            print(f"gin host: bad relay address: {exc}", file=sys.stderr)
+            return 2
     storage = Storage(args.data_dir or default_data_dir())
+    saved = None if relay is not None or args.new else _saved_here(storage)
+    spec = OnlineStart("host", relay=relay, bind=args.bind, port=args.port,
+                       rules=PRESETS[args.rules], saved=saved)
+    if args.bot is None:
+        return open_table(args, spec)  # the table asks whether to continue the saved one
+    if saved is not None:
+        print(f"gin host: continuing the match you host, saved in {storage.root} (its "
+              "relay is back where your friend's link points; --new starts another)",
+              file=sys.stderr)
+        spec = OnlineStart("join", invite=saved)
+    return asyncio.run(_host_with_bot(args, spec, storage))
+
+
+def _saved_here(storage: Storage) -> Invite | None:
+    """The match in progress hosted here on a relay run inside gin, if any."""
+    saved = hosted_here(storage)
+    try:
+        return None if saved is None else parse_invite(saved.link)
+    except InvalidLinkError:
+        return None
+
+
+async def _host_with_bot(args: argparse.Namespace, spec: OnlineStart,
+                         storage: Storage) -> int:
 
     async def start() -> OnlineMatch:
         match = await begin(spec, storage, online_settings(args))

@@ -27,7 +27,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--seed", type=int, default=None,
                         help="seed the shuffle, for a repeatable match")
     parser.add_argument("--data-dir", type=Path, default=None,
-                        help="where hands and the match in progress are saved (default: "
+                        help="where hands, your record and the match in progress are saved "
+                        "(default: "
                         f"{DATA_DIR_DEFAULT})")
     parser.set_defaults(func=run)
 

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from client.net.lobby import OnlineStart
+from client.net.lobby import LocalRelayError, OnlineStart
 from client.net.peer import (
     LinkChanged,
     Notice,
@@ -30,6 +30,7 @@ from client.storage import DATA_DIR_DEFAULT, Storage, StorageError, default_data
 from client.table.keyboard import NoTerminalError, keyboard_from_terminal
 from client.text import plain
 from gin.players import NAMES
+from relay.wire import Close
 
 DATA_DIR_HELP = ("where hand records and the match in progress are saved (default: "
                  f"{DATA_DIR_DEFAULT})")
@@ -75,9 +76,14 @@ async def run_bot(prog: str, start: Callable[[], Awaitable[OnlineMatch]], level:
     try:
         match = await start()
     except TransportError as exc:
-        print(f"{prog}: cannot use the relay: {exc.reason}", file=sys.stderr)
+        # A taken seat is not the relay's failing: its words say what happened.
+        said = exc.reason if exc.code == Close.SEAT_TAKEN else f"cannot use the relay: {exc.reason}"
+        print(f"{prog}: {said}", file=sys.stderr)
         return 1
     except StorageError as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 1
+    except LocalRelayError as exc:  # a saved match's relay cannot come back: it says why
         print(f"{prog}: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:  # the embedded relay could not listen

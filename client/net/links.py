@@ -3,12 +3,15 @@
 The fragment (after ``#``) is a 256-bit secret in url-safe base64 without
 padding. Browsers never send a fragment to a server, and neither does this
 client: the WebSocket URL is built from the rest only. http maps to ws and https
-to wss, so a relay behind a TLS proxy needs no special link.
+to wss, so a relay behind a TLS proxy needs no special link. A relay address typed
+without a scheme is read as http for an IP address, localhost or HOST:PORT, and as
+https for a bare name (:func:`bare_scheme`).
 """
 
 from __future__ import annotations
 
 import base64
+import ipaddress
 import os
 import re
 import secrets
@@ -81,6 +84,23 @@ class RelayAddress:
         return f"{_WS_SCHEME[self.scheme]}://{self.netloc}{self.prefix}"
 
 
+def reach(relay: RelayAddress) -> str | None:
+    """Who can open a link to ``relay``: "computer" for a loopback address (only this
+    computer), "network" for a private or link-local one or a local name (only this
+    local network), None for anyone who can reach the address."""
+    host = relay.host.lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return "computer"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        local = "." not in host or host.endswith((".local", ".lan", ".home.arpa"))
+        return "network" if local else None
+    if ip.is_loopback:
+        return "computer"
+    return "network" if ip.is_private or ip.is_link_local else None
+
+
 @dataclass(frozen=True)
 class Invite:
     relay: RelayAddress
@@ -104,8 +124,17 @@ def _redacted(text: str) -> str:
     return repr(head + ("#…" if sep else ""))
 
 
+def joined_lines(text: str) -> str:
+    """``text`` with its line breaks taken out, and the spaces around them: a link
+    copied from a window too narrow for it comes in several lines."""
+    return _LINE_BREAKS.sub("", text.strip())
+
+
+_LINE_BREAKS = re.compile(r"[ \t]*[\r\n]+\s*")
+
+
 def _split(text: str, what: str) -> tuple[str, str, int | None, str, str, str]:
-    text = text.strip().strip("<>").strip()
+    text = joined_lines(text).strip("<>").strip()
     if not text:
         raise InvalidLinkError(f"the {what} is empty")
     shown = _redacted(text)
@@ -129,11 +158,45 @@ def _split(text: str, what: str) -> tuple[str, str, int | None, str, str, str]:
 
 
 def parse_relay(text: str) -> RelayAddress:
-    """Parse a relay address such as ``https://relay.example.org`` or ``ws://host:8765``."""
+    """Parse a relay address such as ``https://relay.example.org`` or ``ws://host:8765``.
+
+    An address without a scheme is taken as a person means it (see :func:`bare_scheme`):
+    ``127.0.0.1:8765`` as ``http://127.0.0.1:8765``, ``relay.example.org`` as
+    ``https://relay.example.org``.
+    """
+    text = text.strip().strip("<>").strip()
+    if text and "://" not in text:
+        text = f"{bare_scheme(text)}://{text}"
     scheme, host, port, path, fragment, _ = _split(text, "relay address")
     if fragment:
         raise InvalidLinkError("a relay address has no '#' part; did you paste an invite link?")
     return RelayAddress(_HTTP_SCHEME[scheme], host, port, path.rstrip("/"))
+
+
+#: How a relay address without http:// or https:// is read, in the commands' help.
+BARE_RELAY_HELP = ("an address without http:// or https:// is taken as http:// when it is "
+                   "an IP address, localhost or has a port (127.0.0.1:8765), else as "
+                   "https:// (relay.example.org)")
+
+
+def bare_scheme(text: str) -> str:
+    """The scheme a relay address written without one means: http for an IP address,
+    localhost or an address with a port (a relay run by hand, without TLS, on a LAN),
+    https for a bare name (a public relay behind TLS on the usual port)."""
+    try:
+        parts = urlsplit(f"//{text}")
+        host, port = parts.hostname or "", parts.port
+    except ValueError:
+        return "http"  # the full parse says what is wrong with it
+    if port == 443:
+        return "https"
+    if port is not None or host == "localhost" or host.endswith(".localhost"):
+        return "http"
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return "https"
+    return "http"
 
 
 def parse_invite(text: str) -> Invite:
@@ -155,6 +218,11 @@ def parse_invite(text: str) -> Invite:
             "the part after '#'"
         )
     return Invite(RelayAddress(scheme, host, port, prefix), room, decode_secret(fragment))
+
+
+def _whole(text: str) -> bool:
+    """Whether ``text`` runs to the end of a secret (it may still be wrong)."""
+    return len(text.partition("#")[2]) >= SECRET_LENGTH
 
 
 def read_link(
@@ -180,6 +248,13 @@ def read_link(
         prompt.flush()
     # sys.stdin is None when the process was started without one.
     line = stream.readline().strip() if stream is not None else ""
+    while stream is not None and stream.isatty() and line and not _whole(line):
+        # A link copied from a narrow window comes in several lines: read on until it
+        # is whole, or an empty line.
+        more = stream.readline().strip()
+        if not more:
+            break
+        line += more
     if not line:
         raise InvalidLinkError(
             f"no invite link: give it as an argument, set {LINK_ENV}, or paste it on standard input"

@@ -4,16 +4,18 @@ here, for a friend on the same network), or take the seat an invite link offers.
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from client.net.links import Invite, RelayAddress, new_secret, parse_relay
 from client.net.peer import OnlineMatch, OnlineSettings
-from client.net.store import MatchFiles
+from client.net.store import LocalRelay, MatchFiles, SavedMatch
 from client.net.transport import RelayTransport
 from client.storage import Storage
 from gin.engine.rules import STANDARD, Ruleset
@@ -33,6 +35,9 @@ class OnlineStart:
     invite: Invite | None = None
     #: A guest's answer to custom rules from the host (see :class:`OnlineMatch`).
     accept_rules: bool | None = False
+    #: A host's match saved in progress on a relay run inside gin, which the table
+    #: offers to continue instead (``gin host`` again after an interruption).
+    saved: Invite | None = None
 
 
 async def begin(start: OnlineStart, storage: Storage | None = None,
@@ -43,9 +48,12 @@ async def begin(start: OnlineStart, storage: Storage | None = None,
         return await join(start.invite, storage, settings, accept_rules=start.accept_rules)
     if start.relay is not None:
         return await host(start.relay, start.rules, storage, settings)
-    local, url = await start_local_relay(start.bind or lan_address(), start.port)
+    bind = start.bind or lan_address()
+    key_file = None if storage is None else LocalRelay.key_file(storage)
+    local, url = await start_local_relay(bind, start.port, key_file)
     try:
-        match = await host(url, start.rules, storage, settings)
+        match = await host(url, start.rules, storage, settings,
+                           local=LocalRelay(bind, local.port))
     except BaseException:
         await local.close()
         raise
@@ -55,8 +63,10 @@ async def begin(start: OnlineStart, storage: Storage | None = None,
 
 async def host(relay: str | RelayAddress, rules: Ruleset, storage: Storage | None = None,
                settings: OnlineSettings | None = None,
-               random_bytes: Callable[[int], bytes] = os.urandom) -> OnlineMatch:
+               random_bytes: Callable[[int], bytes] = os.urandom, *,
+               local: LocalRelay | None = None) -> OnlineMatch:
     """Create a room on ``relay`` and a new match; its ``invite`` is for the friend.
+    ``local``: the relay is one run inside gin there, saved with the match.
 
     ``random_bytes`` feeds the seeds and the coin toss (tests make it repeatable).
     TransportError when the relay cannot be reached or refuses.
@@ -67,7 +77,7 @@ async def host(relay: str | RelayAddress, rules: Ruleset, storage: Storage | Non
     session = Session("host", secret, rules, random_bytes)
     transport = await RelayTransport.host(address, settings=settings.transport)
     invite = Invite(address, transport.room, secret)
-    files = None if storage is None else MatchFiles(storage, invite)
+    files = None if storage is None else MatchFiles(storage, invite, local)
     return OnlineMatch(session, transport, invite, files=files, settings=settings)
 
 
@@ -75,23 +85,42 @@ async def join(invite: Invite, storage: Storage | None = None,
                settings: OnlineSettings | None = None,
                random_bytes: Callable[[int], bytes] = os.urandom, *,
                accept_rules: bool | None = False) -> OnlineMatch:
-    """Take a seat in the invite's room; continues this link's saved match if any.
-    ``accept_rules`` answers custom rules from the host (see :class:`OnlineMatch`).
+    """Take a seat in the invite's room; continues this link's saved match if any
+    (a host's match whose relay ran inside gin starts that relay again first, where
+    the link points, with its key). ``accept_rules`` answers custom rules from the
+    host (see :class:`OnlineMatch`).
 
     TransportError when the relay cannot be reached or refuses; StorageError when
-    a saved match for the link cannot be read.
+    a saved match for the link cannot be read; LocalRelayError when its relay cannot
+    listen where it did.
     """
     settings = settings or OnlineSettings()
     files = None if storage is None else MatchFiles(storage, invite)
     saved = None if files is None else files.load(random_bytes)
     session, token, ticket = saved if saved is not None else (
         Session("guest", invite.secret, None, random_bytes), secrets.token_hex(16), None)
-    transport = await RelayTransport.join(invite.relay, invite.room, seat=session.seat,
-                                          token=token, ticket=ticket,
-                                          settings=settings.transport)
+    local = None
+    if storage is not None and files is not None and files.local is not None:
+        local = await restart_local_relay(files.local, LocalRelay.key_file(storage))
+    try:
+        transport = await RelayTransport.join(invite.relay, invite.room, seat=session.seat,
+                                              token=token, ticket=ticket,
+                                              settings=settings.transport)
+    except BaseException:
+        if local is not None:
+            await local.close()
+        raise
     match = OnlineMatch(session, transport, invite, files=files, settings=settings)
+    match.local_relay = local
     match.rules_answer = accept_rules
     return match
+
+
+def hosted_here(storage: Storage) -> SavedMatch | None:
+    """The newest match saved in progress that this side hosts on a relay run inside
+    gin: what ``gin host`` (without --relay) continues."""
+    return next((saved for saved in MatchFiles.saved(storage)
+                 if saved.role == "host" and saved.local is not None), None)
 
 
 def lan_address() -> str:
@@ -108,13 +137,48 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
-async def start_local_relay(bind: str, port: int = 0) -> tuple[Any, str]:
-    """An embedded relay on ``bind``:``port``; returns it and its http address."""
+class LocalRelayError(OSError):
+    """The relay run inside gin for a saved match cannot listen where it did (where
+    the invite link points); the message says why and what to do."""
+
+
+async def start_local_relay(bind: str, port: int = 0,
+                            key_file: Path | None = None) -> tuple[Any, str]:
+    """An embedded relay on ``bind``:``port``; returns it and its http address.
+    ``key_file`` keeps its key (None: a key for this run only)."""
+    from relay.roomid import KeyFileError
     from relay.server import RelayConfig, serve
 
     # Only two players use it: the public relay's per-connection limits can go.
-    relay = await serve(RelayConfig(host=bind, port=port, rate=500.0, burst=5000,
-                                    metrics=False, log_level="warning"))
+    try:
+        relay = await serve(RelayConfig(host=bind, port=port, key_file=key_file, rate=500.0,
+                                        burst=5000, metrics=False, log_level="warning"))
+    except KeyFileError as exc:
+        raise LocalRelayError(f"the relay inside gin cannot use its key: {exc}") from None
     shown = lan_address() if bind in ("0.0.0.0", "") else bind
     netloc = f"[{shown}]" if ":" in shown else shown
     return relay, f"http://{netloc}:{relay.port}"
+
+
+async def restart_local_relay(local: LocalRelay, key_file: Path) -> Any:
+    """The relay of a saved match, back where it listened with its key; LocalRelayError
+    (naming what holds it up, never the relay) when it cannot be."""
+    netloc = f"[{local.bind}]:{local.port}" if ":" in local.bind else \
+        f"{local.bind}:{local.port}"
+    try:
+        relay, _ = await start_local_relay(local.bind, local.port, key_file)
+    except LocalRelayError:
+        raise
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            why = (f"another program is using port {local.port} now; close it (or wait for "
+                   "it to end) and continue again")
+        elif exc.errno == errno.EADDRNOTAVAIL:
+            why = (f"this computer no longer has the address {local.bind} (its network "
+                   "changed), so this match cannot be continued from here: ask your friend "
+                   "to play a new one")
+        else:
+            why = exc.strerror or str(exc)
+        raise LocalRelayError(f"the relay inside gin cannot listen at {netloc} again, "
+                              f"where your friend's link points: {why}") from None
+    return relay

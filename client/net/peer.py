@@ -41,6 +41,7 @@ from client.net.relay_events import (
 from client.net.relay_events import Frame as FrameEvent
 from client.net.store import MatchFiles
 from client.net.transport import RelayTransport, TransportSettings
+from client.record import friend_key, match_entry
 from client.storage import StorageError
 from client.text import plain
 from gin.engine.actions import Action
@@ -59,18 +60,29 @@ from gin.protocol.session_events import (
     RulesDeclined,
     SessionEvent,
 )
+from relay.wire import Close
 
 
 class Link(Enum):
-    """The connection as the player should see it."""
+    """The connection as the player should see it: the words are the browser's
+    (client/web/src/board/words.ts, connectionWords) — "away" while the relay keeps
+    the friend's seat, "left" once it gave the seat up."""
 
     CONNECTING = "connecting to the relay…"
     WAITING = "waiting for your friend to join"
-    CONNECTED = "connected"
-    RECONNECTING = "connection lost, reconnecting…"
-    FRIEND_AWAY = "your friend's connection dropped; waiting for them to come back"
-    FRIEND_GONE = "your friend left"
+    CONNECTED = "connected to your friend"
+    RECONNECTING = "connection lost — reconnecting…"
+    FRIEND_AWAY = "your friend is away — waiting for them to come back"
+    FRIEND_GONE = "your friend left — waiting in case they come back"
     CLOSED = "disconnected"
+
+
+_SHORT = {Link.CONNECTING: "connecting…", Link.WAITING: "waiting for them to join",
+          Link.CONNECTED: "connected", Link.RECONNECTING: "connection lost — reconnecting…",
+          Link.FRIEND_AWAY: "away", Link.FRIEND_GONE: "left", Link.CLOSED: "disconnected"}
+#: How the match stands once it has ended, in the same words as the browser's.
+MATCH_OVER = "the match is over"
+MATCH_STOPPED = "the match was stopped"
 
 
 @dataclass(frozen=True)
@@ -93,7 +105,10 @@ class ConnectionFailed(Failure):
 
 def connection_fault(closed: Closed) -> str:
     """Who ended the connection for good: the relay when it closed with a code; when
-    it could not be reached again, the relay may be down or this computer's network."""
+    it could not be reached again, the relay may be down or this computer's network;
+    nobody when this match was opened elsewhere with the same save (Close.SUPERSEDED)."""
+    if closed.code == Close.SUPERSEDED:
+        return "nobody"
     return "relay" if closed.code is not None else "relay or this computer's network"
 
 
@@ -142,6 +157,7 @@ class OnlineMatch:
         self.files = files
         self.settings = settings or OnlineSettings()
         self.link = Link.CONNECTING
+        self.link_detail = ""  # why the connection was lost, while reconnecting
         self.result: MatchOver | None = None
         self.failure: Failure | None = None
         self.records: list[Path] = []
@@ -164,6 +180,7 @@ class OnlineMatch:
         self._pending_records: list[HandVerified | CheatDetected] = []
         self._retry: asyncio.TimerHandle | None = None
         self._ended = False  # ended by this side (a save that kept failing)
+        self._scores: list[Any] = []  # how each verified hand ended, for your record
         #: Custom rules from the host (a RulesOffered update): True plays them,
         #: False declines them, None leaves the answer to a listener, which calls
         #: :meth:`accept_rules` or :meth:`decline_rules`.
@@ -172,6 +189,22 @@ class OnlineMatch:
     @property
     def seat(self) -> int:
         return self.session.seat
+
+    def status(self, short: bool = False, detail: bool = True) -> str:
+        """How the match and the link to the friend stand, in words (see :class:`Link`):
+        its end once it has ended, whatever the connection does then. ``short``: the
+        few words after "Your friend ·" on the table; ``detail``: why the connection
+        was lost, while reconnecting."""
+        if self.session.over or self.failure is not None:
+            return MATCH_STOPPED if self.failure is not None else MATCH_OVER
+        link = self.link
+        if link is Link.WAITING and self.session.observation() is not None:
+            link = Link.FRIEND_AWAY  # after a drop of ours, the friend is not back yet
+        if short:
+            return _SHORT[link]
+        why = f" ({self.link_detail})" if detail and link is Link.RECONNECTING \
+            and self.link_detail else ""
+        return link.value + why
 
     def listen(self, listener: Callable[[Update], None]) -> None:
         self._listeners.append(listener)
@@ -273,9 +306,11 @@ class OnlineMatch:
             self._restart_timer()
             self._resend()
         elif isinstance(event, PeerLeft):
-            self._set_link(Link.FRIEND_AWAY)
+            if not self.session.over:  # after the end, leaving is what the friend does
+                self._set_link(Link.FRIEND_AWAY)
         elif isinstance(event, PeerGone):
-            self._set_link(Link.FRIEND_GONE)
+            if not self.session.over:
+                self._set_link(Link.FRIEND_GONE)
             return self.session.over
         elif isinstance(event, Reconnecting):
             self._set_link(Link.RECONNECTING, event.reason)
@@ -323,13 +358,28 @@ class OnlineMatch:
     def _on_session_event(self, event: SessionEvent) -> None:
         if isinstance(event, HandVerified):
             self.verified += 1
+            self._scores.append(event.record.score)
         if isinstance(event, HandVerified | CheatDetected) and self.files is not None:
             self._pending_records.append(event)
             self._write_records()
         if isinstance(event, MatchOver):
             self.result = event
+            self._record_match(event)
         elif isinstance(event, Failure):
             self.failure = event
+
+    def _record_match(self, over: MatchOver) -> None:
+        """Add the match to the player's record (client/record.py), the friend keyed
+        by the invite link's id. Hands verified before a resume are not in memory."""
+        if self.files is None:
+            return
+        entry = match_entry(friend_key(self.files.link_id), self.seat, over.winner,
+                            self._scores, over.totals)
+        try:
+            for warning in self.files.storage.add_to_record(entry):
+                self._tell(Notice(warning))
+        except StorageError as exc:
+            self._tell(Notice(f"{exc.problem} This match is not in your record."))
 
     # -- write-ahead: nothing unsaved is sent ------------------------------------------
 
@@ -401,7 +451,7 @@ class OnlineMatch:
             listener(update)
 
     def _set_link(self, link: Link, detail: str = "") -> None:
-        self.link = link
+        self.link, self.link_detail = link, detail
         self._tell(LinkChanged(link, detail))
         self.changed.set()
 

@@ -10,6 +10,7 @@ import base64
 import contextlib
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import msgpack
@@ -26,8 +27,43 @@ ONLINE_DIR = "online"
 SAVE_FORMAT = 1
 
 
+#: The key of the relays run inside gin (``gin host`` without --relay), so that one
+#: that comes back for a saved match knows its rooms and tickets again.
+LOCAL_RELAY_KEY = "relay.key"
+
+
 class MatchOverError(StorageError):
     """The invite link's match has already ended on this machine."""
+
+
+@dataclass(frozen=True)
+class LocalRelay:
+    """Where the relay run inside gin for a match listens: its host comes back there
+    (the invite link names it), with the key in ``online/relay.key``."""
+
+    bind: str
+    port: int
+
+    @staticmethod
+    def key_file(storage: Storage) -> Path:
+        return storage.root / ONLINE_DIR / LOCAL_RELAY_KEY
+
+    @staticmethod
+    def from_data(data: object) -> LocalRelay | None:
+        if isinstance(data, dict) and isinstance(data.get("bind"), str) \
+                and isinstance(data.get("port"), int) and 0 < data["port"] < 65536:
+            return LocalRelay(data["bind"], data["port"])
+        return None
+
+
+@dataclass(frozen=True)
+class SavedMatch:
+    """An online match saved in progress: its invite link, this side's role, and
+    the relay run inside gin for it (None: the link's relay is elsewhere)."""
+
+    link: str
+    role: str
+    local: LocalRelay | None
 
 
 class MatchFiles:
@@ -38,27 +74,36 @@ class MatchFiles:
     link says the match is over instead of waiting for a friend who has gone.
     """
 
-    def __init__(self, storage: Storage, invite: Invite) -> None:
+    def __init__(self, storage: Storage, invite: Invite,
+                 local: LocalRelay | None = None) -> None:
         self.storage = storage
         self.link_id = link_id_for(invite.secret)
         self.invite = invite
         self.state_path = storage.root / ONLINE_DIR / f"{self.link_id.hex()}.json"
+        #: The relay run inside gin for this match, saved with it (set by :meth:`load`).
+        self.local = local
 
     @staticmethod
-    def saved_links(storage: Storage) -> list[str]:
-        """The invite links of the online matches saved in progress, newest first
-        (saves that are damaged, finished or without their link are left out)."""
+    def saved(storage: Storage) -> list[SavedMatch]:
+        """The online matches saved in progress, newest first (saves that are damaged,
+        finished or without their link are left out)."""
         folder = storage.root / ONLINE_DIR
         paths = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True) \
             if folder.is_dir() else []
-        links = []
+        found = []
         for path in paths:
-            with contextlib.suppress(StorageError):
+            with contextlib.suppress(StorageError, OSError):
                 data = storage.load_state(path, "The saved online match")
                 if isinstance(data, dict) and isinstance(data.get("link"), str) \
                         and "finished" not in data:
-                    links.append(data["link"])
-        return links
+                    found.append(SavedMatch(data["link"], str(data.get("role")),
+                                            LocalRelay.from_data(data.get("local_relay"))))
+        return found
+
+    @staticmethod
+    def saved_links(storage: Storage) -> list[str]:
+        """The invite links of the online matches saved in progress, newest first."""
+        return [saved.link for saved in MatchFiles.saved(storage)]
 
     def record_path(self, match_id: bytes, hand: int, suffix: str = "") -> Path:
         return self.storage.root / RECORDS_DIR / f"{match_id.hex()}-{hand:03d}{suffix}.json"
@@ -68,7 +113,10 @@ class MatchFiles:
         self.storage.save_state(self.state_path, {
             "format": SAVE_FORMAT, "role": session.role, "token": token, "ticket": ticket,
             "session": base64.b64encode(packed).decode("ascii"),
-            "link": self.invite.url})  # so `gin` can offer to continue it
+            "link": self.invite.url,  # so `gin` can offer to continue it
+            # so that the relay run inside gin comes back where the link points
+            "local_relay": None if self.local is None else
+            {"bind": self.local.bind, "port": self.local.port}})
 
     def load(self, random_bytes: Callable[[int], bytes] = os.urandom
              ) -> tuple[Session, str, str | None] | None:
@@ -84,6 +132,7 @@ class MatchFiles:
             state = msgpack.unpackb(base64.b64decode(data["session"]), raw=False)
             session = Session.from_state(self.invite.secret, state, random_bytes)
             ticket = data.get("ticket")
+            self.local = LocalRelay.from_data(data.get("local_relay"))
             return session, str(data["token"]), ticket if isinstance(ticket, str) else None
         except (MalformedInput, KeyError, TypeError, ValueError) as exc:
             raise self.storage.set_aside(self.state_path, "The saved online match", exc) \

@@ -16,6 +16,10 @@ An outage ends in ``Closed`` when it lasts longer than ``give_up_after`` seconds
 (a relay gone for good), or at once when the relay refuses the seat for good. A
 taken seat (4409) is retried until then too: after a relay restart the seat's
 holder proves its claim with the relay's seat ticket, kept in ``ticket``.
+
+The host gets its room from a plain ``GET /new`` and takes seat 0 at ``/j/ROOM`` like
+any seat; while the other seat stays away, the transport reconnects now and then
+(``reroute_after``) in case a balancer now routes the room elsewhere (:mod:`client.net.routing`).
 """
 
 from __future__ import annotations
@@ -25,7 +29,6 @@ import contextlib
 import json
 import random
 import secrets
-import ssl
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
@@ -51,8 +54,13 @@ from client.net.relay_events import (
     TransportError,
     WaitingForPeer,
 )
+from client.net.routing import PeerWatch, create_room, unreachable
 from relay.roomid import TICKET_PATTERN
 from relay.wire import FINAL_CLOSE_CODES, WELCOMES, Close, Control
+
+#: Why the relay closed with Close.SUPERSEDED (4000): a newer connection took this seat
+#: with this side's token, which only a copy of this side's saved match holds.
+SUPERSEDED_REASON = "this match was opened elsewhere (another gin with the same save)"
 
 
 def is_final(code: int | None) -> bool:
@@ -105,6 +113,9 @@ class TransportSettings:
     # of 100) when it states none. None: no pacing.
     send_rate: float | None = 15.0
     send_burst: float = 50.0
+    # Seconds the other seat may be away before this side reconnects, to be routed
+    # afresh by a balancer (then twice as long each time, up to 8x); None: never.
+    reroute_after: float | None = 10.0
 
 
 #: The share of a relay's stated rate and burst a client uses (room for timing jitter).
@@ -179,6 +190,7 @@ class RelayTransport:
         if room is None and seat != 0:
             raise ValueError("only the host (seat 0) creates a room; give the room to join")
         address = relay if isinstance(relay, RelayAddress) else parse_relay(relay)
+        self._address = address
         self._base = address.ws_url
         self._room = room
         self.seat = seat
@@ -198,6 +210,8 @@ class RelayTransport:
         self._send_rate, self._send_burst = self.settings.send_rate, self.settings.send_burst
         self._tokens = self._send_burst
         self._tokens_at: float | None = None
+        self._watch = PeerWatch(self.settings.reroute_after)
+        self._rerouting = False
 
     @classmethod
     async def host(
@@ -245,6 +259,11 @@ class RelayTransport:
         """Make the first connection; raises TransportError if it fails."""
         if self._task is not None or self._closed is not None:
             raise RuntimeError("transport already started")
+        if self._room is None:
+            made = await create_room(self._address, self.token, self.settings.open_timeout)
+            # None: a relay older than GET /new, which makes the room on a WebSocket /new.
+            if made is not None:
+                self._room, self.ticket = made
         ws, hello = await self._open()
         self._adopt(ws, hello, Connected(str(hello["room"]), self.seat))
         self._task = asyncio.create_task(self._run())
@@ -368,7 +387,7 @@ class RelayTransport:
             raise TransportError(f"bad relay address: {exc}", permanent=True) from None
         except (OSError, TimeoutError, InvalidHandshake) as exc:
             raise TransportError(
-                f"cannot reach relay: {_unreachable(exc, self._base.startswith('wss:'))}"
+                f"cannot reach relay: {unreachable(exc, self._base.startswith('wss:'))}"
             ) from None
         try:
             async with asyncio.timeout(s.open_timeout):
@@ -379,7 +398,7 @@ class RelayTransport:
             code = exc.rcvd.code if exc.rcvd is not None else 1006
             reason = exc.rcvd.reason if exc.rcvd is not None else "connection lost"
             raise TransportError(
-                f"relay closed the connection: {reason} (code {code})",
+                refusal_words(code, reason, self.seat, "relay closed the connection"),
                 code=code,
                 permanent=is_final(code),
             ) from None
@@ -396,14 +415,14 @@ class RelayTransport:
             code = int(ws.close_code or hello.get("code") or 1006)
             reason = str(ws.close_reason or hello.get("reason") or "refused")
             raise TransportError(
-                f"relay refused: {reason} (code {code})", code=code, permanent=is_final(code)
+                refusal_words(code, reason, self.seat), code=code, permanent=is_final(code)
             )
         if hello.get("type") not in WELCOMES or hello.get("seat") != self.seat:
             await ws.close(Close.PROTOCOL_ERROR, "unexpected welcome")
             raise TransportError(f"unexpected welcome from relay: {hello}", permanent=True)
         return ws, hello
 
-    def _adopt(self, ws: ClientConnection, hello: dict[str, Any], first: Event) -> None:
+    def _adopt(self, ws: ClientConnection, hello: dict[str, Any], first: Event | None) -> None:
         self._ws = ws
         self._room = str(hello["room"])
         ticket = hello.get("ticket")
@@ -413,7 +432,8 @@ class RelayTransport:
         self.max_frame = max_frame if isinstance(max_frame, int) else None
         self._send_rate, self._send_burst = pace_for(hello, self.settings)
         self._tokens = min(self._tokens, self._send_burst)
-        self._inbox.force(first)
+        if first is not None:
+            self._inbox.force(first)
         peer = hello.get("peer")
         if peer == "connected":
             self._status(PeerJoined(returning=False))
@@ -429,9 +449,12 @@ class RelayTransport:
             self.peer = "away"
         elif isinstance(status, PeerGone | WaitingForPeer):
             self.peer = "absent"
+        self._watch.told(self.peer == "connected")
         self._inbox.force(status)
 
     def _finish(self, code: int | None, reason: str) -> None:
+        if code == Close.SUPERSEDED:  # not the relay's doing, whatever words it closed with
+            reason = SUPERSEDED_REASON
         if self._closed is None:
             self._closed = Closed(code, reason)
             self._ws = None
@@ -446,7 +469,15 @@ class RelayTransport:
             if is_final(code):
                 self._finish(code, reason)
                 return
-            outcome = await self._reconnect(f"{reason} (code {code})")
+            if self._rerouting:  # at once, and quietly; a failure is an outage as any
+                self._rerouting = False
+                with contextlib.suppress(TransportError):
+                    ws, hello = await self._open()
+                    # No Reconnected: the peer was away, and its timers keep running;
+                    # the welcome tells whether it is there now (PeerJoined: resend).
+                    self._adopt(ws, hello, None)
+                    continue
+            outcome = await self._reconnect(refusal_words(code, reason, self.seat, ""))
             if outcome is None:
                 return
             ws, hello, attempts = outcome
@@ -454,6 +485,7 @@ class RelayTransport:
 
     async def _pump(self, ws: ClientConnection) -> tuple[int | None, str]:
         """Deliver everything the connection brings; returns how it closed."""
+        watch = asyncio.create_task(self._reroute_when_alone(ws))
         try:
             async for message in ws:
                 if isinstance(message, bytes):
@@ -465,7 +497,15 @@ class RelayTransport:
         except TransportError as exc:
             await ws.close(Close.PROTOCOL_ERROR, "bad control message")
             return Close.PROTOCOL_ERROR, exc.reason
+        finally:
+            watch.cancel()
         return ws.close_code, ws.close_reason or "connection lost"
+
+    async def _reroute_when_alone(self, ws: ClientConnection) -> None:
+        """Reconnect when the other seat stays away: it may wait on another relay."""
+        await self._watch.alone(lambda: self.peer == "connected")
+        self._rerouting = True
+        await ws.close(Close.RECONNECTING, "the other seat is away: reconnecting")
 
     def _control(self, text: str) -> None:
         message = _decode_control(text)
@@ -511,21 +551,21 @@ class RelayTransport:
             return ws, hello, attempt
 
 
-def _unreachable(exc: BaseException, tls: bool) -> str:
-    """Why a connection failed, in words (some OSErrors have an empty ``str``)."""
-    if isinstance(exc, ConnectionRefusedError):
-        return "connection refused (nothing listens at that address and port)"
-    if isinstance(exc, TimeoutError):
-        return "no answer in time"
-    dropped = isinstance(exc, ConnectionResetError | ConnectionAbortedError | EOFError)
-    why = "the relay closed the connection" if dropped else (
-        str(exc) or getattr(exc, "strerror", None) or type(exc).__name__)
-    if tls and (dropped or (isinstance(exc, ssl.SSLError)
-                            and not isinstance(exc, ssl.SSLCertVerificationError))):
-        # What a relay without TLS does to an https client's handshake.
-        why += (" while starting an encrypted (https) connection; if the relay does not "
-                "serve https, use the link with http:// instead")
-    return why
+#: What a taken seat (4409) means, by seat: the same words as the browser's (relay.ts).
+SEAT_TAKEN_WORDS = (
+    "someone else holds the host's seat of this match (is it open in another program "
+    "or browser tab?)",
+    "someone has already joined with this link (maybe you, in a browser or on another "
+    "computer): only two can play, so ask your friend for a new link",
+)
+
+
+def refusal_words(code: int | None, reason: str, seat: int, head: str = "relay refused") -> str:
+    """A relay's refusal or close in words: ``head: reason (code N)``, and for a taken
+    seat what it means first (the relay's own words after)."""
+    if code == Close.SEAT_TAKEN:
+        return f"{SEAT_TAKEN_WORDS[seat]} (the relay says: {reason}, code {code})"
+    return f"{head + ': ' if head else ''}{reason} (code {code})"
 
 
 def _decode_control(message: str | bytes) -> dict[str, Any]:

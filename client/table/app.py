@@ -10,6 +10,9 @@ client/web/src/board/app.ts.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
 from textual.binding import Binding
 
 from client.storage import StorageError
@@ -17,6 +20,9 @@ from client.table.config import AppConfig
 from client.table.controller import Game
 from client.table.friend import FriendTable
 from client.table.screens import ConfirmScreen, OnlineScreen
+
+if TYPE_CHECKING:
+    from client.net.lobby import OnlineStart
 
 
 def make_app(config: AppConfig) -> GinApp:
@@ -43,6 +49,8 @@ class GinApp(FriendTable):
                 priority=True),
         Binding("g", "toggle_group", "Group"),
         Binding("h", "hint", "Hint"),
+        Binding("u", "undo", "Undo"),
+        Binding("c", "score_sheet", "Score sheet", show=False),
         Binding("v", "view_pile", "Pile"),
         Binding("f", "full_screen", "Panel"),
         Binding("i", "how_to_play", "How to play"),
@@ -66,6 +74,9 @@ class GinApp(FriendTable):
 
     def _start(self) -> None:
         c = self.config
+        if c.online is not None and c.online.saved is not None:
+            self._offer_saved_hosting(c.online)
+            return
         if c.online is not None:
             self._go_online(c.online)
             return
@@ -97,6 +108,22 @@ class GinApp(FriendTable):
             f"You have an online match in progress with a friend{more}. Continue it? "
             "Your friend needs to be at the table too.", "Continue online", "Not now"),
             answer)
+
+    def _offer_saved_hosting(self, start: OnlineStart) -> None:
+        """``gin host`` again: continue the match it hosts, saved in progress, or not."""
+        from client.net.lobby import OnlineStart
+
+        saved = start.saved
+        assert saved is not None
+
+        def answer(yes: bool | None) -> None:
+            self._go_online(OnlineStart("join", invite=saved, accept_rules=None) if yes
+                            else replace(start, saved=None))
+
+        self.push_screen(ConfirmScreen(
+            "You host an online match that is saved in progress. Continue it? Its relay "
+            f"comes back at {saved.relay.http_url}, where your friend's link points, and "
+            "their page or gin reconnects by itself.", "Continue it", "New match"), answer)
 
     def _start_computer(self) -> None:
         """The computer match: the saved one if the player wants it, else a new one."""

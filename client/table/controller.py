@@ -23,7 +23,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from client.record import match_entry
 from client.storage import Storage, StorageError
+from client.table.scoresheet import SheetRow, score_sheet
 from gin import (
     Action,
     Card,
@@ -220,6 +222,8 @@ class Game:
         self.match = Match(rules, first_dealer=OPPONENT) if match is None else match
         self.warnings: list[str] = []
         self._unsaved_hands: list[dict[str, Any]] = []
+        # The player's last throw may be taken back until the computer starts deciding.
+        self._unseen_throw = False
         if self.match.needs_deal:
             self.next_hand()
 
@@ -293,19 +297,56 @@ class Game:
     def totals(self) -> MatchTotals | None:
         return self.match.totals
 
+    def score_sheet(self) -> list[SheetRow]:
+        """Every finished hand of the match, with the running totals and boxes."""
+        return score_sheet(self.match.results)
+
     # -- acting --------------------------------------------------------------
 
     def play(self, action: Action) -> HandResult | None:
         """Apply the human's action (IllegalAction, nothing changed, if refused)."""
-        return self._apply(HUMAN, action)
+        result = self._apply(HUMAN, action)
+        self._unseen_throw = isinstance(action, Discard) and result is None
+        return result
+
+    @property
+    def can_undo(self) -> bool:
+        """The human's last throw may still be taken back: the computer has not
+        started deciding its answer (see :meth:`computer_sees`)."""
+        hand = self.match.hand
+        return (self._unseen_throw and hand is not None and hand.phase is not Phase.OVER
+                and bool(hand.actions) and hand.actions[-1][0] == HUMAN
+                and isinstance(hand.actions[-1][1], Discard))
+
+    def computer_sees(self) -> None:
+        """The computer starts deciding: from now on the last throw stands."""
+        self._unseen_throw = False
+
+    def undo(self) -> Card:
+        """Take back the human's last throw (IllegalAction if it may not be): the
+        match is replayed without it, so the position is exactly the one before.
+        Returns the card taken back."""
+        if not self.can_undo:
+            raise IllegalAction("there is no throw to take back: the computer has seen it")
+        assert self.match.hand is not None
+        thrown = self.match.hand.actions[-1][1]
+        assert isinstance(thrown, Discard)
+        data = self.match.to_dict()
+        data["hands"][-1]["actions"].pop()
+        self.match = Match.from_dict(data)
+        self._unseen_throw = False
+        self.save()
+        return thrown.card
 
     def opponent_move(self) -> Action:
         """The opponent's choice now. Reads only, so it may run in a worker thread."""
         if not self.opponent_to_move:
             raise IllegalAction("it is not the opponent's turn")
+        self.computer_sees()
         return self.opponent.choose(self.match.observation(OPPONENT), self.match.legal_actions())
 
     def apply_opponent(self, action: Action) -> HandResult | None:
+        self.computer_sees()
         return self._apply(OPPONENT, action)
 
     def next_hand(self) -> None:
@@ -329,7 +370,20 @@ class Game:
         if result is not None:
             self._unsaved_hands.append(self._hand_record(result))
         self.save()
+        if result is not None and self.match.totals is not None:
+            self._record_match()
         return result
+
+    def _record_match(self) -> None:
+        """Add the match just finished to the player's record (client/record.py)."""
+        totals = self.match.totals
+        if self.storage is None or totals is None:
+            return
+        try:
+            self.warnings += self.storage.add_to_record(match_entry(
+                f"computer:{self.vs}", HUMAN, totals.winner, self.match.results, totals))
+        except StorageError as exc:
+            self.warnings.append(f"{exc.problem} This match is not in your record.")
 
     def _hand_record(self, result: HandResult) -> dict[str, Any]:
         assert self.match.hand is not None

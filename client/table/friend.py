@@ -18,13 +18,14 @@ from textual.widgets import RadioButton, RadioSet
 from client.storage import StorageError
 from client.table import words
 from client.table.controller import OnlineGame
+from client.table.invite import InviteScreen
 from client.table.playing import PlayingTable
-from client.table.screens import AlertScreen, ConfirmScreen, InviteScreen, OnlineScreen
-from gin import Ruleset
+from client.table.screens import AlertScreen, ConfirmScreen, OnlineScreen
+from gin import Observation, Phase, Ruleset
 
 if TYPE_CHECKING:
     from client.net.lobby import OnlineStart
-    from client.net.peer import Update
+    from client.net.peer import OnlineMatch, Update
 
 
 class FriendTable(PlayingTable):
@@ -37,7 +38,7 @@ class FriendTable(PlayingTable):
         self.push_screen(OnlineScreen(), self._online_chosen)
 
     def _online_chosen(self, answer: tuple[str, str] | None) -> None:
-        from client.net.links import InvalidLinkError, parse_invite
+        from client.net.links import InvalidLinkError, parse_invite, parse_relay
         from client.net.lobby import OnlineStart
 
         if answer is None:
@@ -51,10 +52,13 @@ class FriendTable(PlayingTable):
         try:
             start = OnlineStart("join", invite=parse_invite(text), accept_rules=None) \
                 if kind == "join" else \
-                OnlineStart("host", relay=text or None, rules=rules)
+                OnlineStart("host", relay=parse_relay(text).http_url if text else None,
+                            rules=rules)
         except InvalidLinkError as exc:
-            self.push_screen(OnlineScreen(f"That link cannot be used: {exc}", link=text),
-                             self._online_chosen)
+            screen = OnlineScreen(f"That link cannot be used: {exc}", link=text) \
+                if kind == "join" else \
+                OnlineScreen(f"That relay address cannot be used: {exc}", relay=text)
+            self.push_screen(screen, self._online_chosen)
             return
         self._go_online(start)
 
@@ -64,6 +68,7 @@ class FriendTable(PlayingTable):
 
     async def _run_online(self, start: OnlineStart) -> None:
         """Connect, then play until the match ends; the driver's updates drive the table."""
+        from client.net.links import InvalidLinkError
         from client.net.lobby import begin
         from client.net.peer import Link
         from client.net.relay_events import TransportError
@@ -72,7 +77,7 @@ class FriendTable(PlayingTable):
         self._show_online()
         try:
             match = await begin(start, self.config.storage, self.config.online_settings)
-        except (TransportError, StorageError, OSError) as exc:
+        except (TransportError, StorageError, OSError, InvalidLinkError) as exc:
             reason = exc.reason if isinstance(exc, TransportError) else str(exc)
             self.online_state = ""
             self._show_online()
@@ -84,6 +89,7 @@ class FriendTable(PlayingTable):
             return
         game = OnlineGame(match)
         self.game = game
+        self.online_state, self.online_label = match.status(), match.status(True)
         self.order, self.selected, self.hint, self.message = [], None, None, ""
         with self.prevent(RadioSet.Changed):
             self.query_one("#mode-online", RadioButton).value = True
@@ -92,21 +98,20 @@ class FriendTable(PlayingTable):
             # A restored match whose custom rules were not answered before quitting.
             self._ask_rules(game, match.session.rules_offered)
         if start.role == "host":
-            self.push_screen(InviteScreen(match.invite.url, self.online_state))
+            self._show_invite(match)
         self.refresh_table()
         await match.run()
 
     def _online_update(self, update: Update) -> None:
         """Show what the driver reports: the connection, the friend's moves, the checks."""
-        from client.net.peer import Link, LinkChanged, Notice
+        from client.net.peer import LinkChanged, Notice
         from gin.protocol import session_events
 
         game = self.game
-        if not isinstance(game, OnlineGame):
-            return
+        if not isinstance(game, OnlineGame) or not self.is_running:
+            return  # (shutting down: the match's last news has no table to show on)
+        self.online_state, self.online_label = game.online.status(), game.online.status(True)
         if isinstance(update, LinkChanged):
-            detail = f" ({update.detail})" if update.link is Link.RECONNECTING else ""
-            self.online_state = update.link.value + detail
             if isinstance(self.screen, InviteScreen):
                 self.screen.show_state(self.online_state)
         elif isinstance(update, Notice):
@@ -138,6 +143,24 @@ class FriendTable(PlayingTable):
             self.push_screen(AlertScreen(title, text))
         self.refresh_table()
 
+    def _held_up(self, obs: Observation) -> str | None:
+        """Online, what the play waits for: a message the friend's device owes for this
+        player's move (the key to a card drawn), or the friend or the connection when
+        they are not there; None while the friend is simply thinking."""
+        from client.net.peer import Link
+
+        game = self.game
+        if not isinstance(game, OnlineGame) or game.online.session.over or game.legal():
+            return None
+        match = game.online
+        lost = match.link is Link.RECONNECTING
+        if obs.my_turn:
+            text = words.held_up(match.session.waiting_for())
+            return f"{text} ({match.status(detail=False)})" if lost else text
+        if match.link is Link.CONNECTED or obs.phase is Phase.OVER:
+            return None  # the friend's move: "Your friend is thinking…"
+        return words.capital(match.status(detail=False))
+
     def _ask_rules(self, game: OnlineGame, rules: Ruleset) -> None:
         """Show the host's custom rules (as plain text) and play them only if accepted."""
         from client.text import plain
@@ -160,4 +183,11 @@ class FriendTable(PlayingTable):
         """The invite link again, for as long as the online match runs (the host's)."""
         game = self.game
         if isinstance(game, OnlineGame) and game.seat == 0:
-            self.push_screen(InviteScreen(game.online.invite.url, self.online_state))
+            self._show_invite(game.online)
+
+    def _show_invite(self, match: OnlineMatch) -> None:
+        from client.net.links import reach
+
+        relay = match.invite.relay
+        self.push_screen(InviteScreen(match.invite.url, self.online_state,
+                                      words.reach_note(reach(relay), relay.host)))

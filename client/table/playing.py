@@ -45,6 +45,7 @@ from client.table.screens import (
     LayoutScreen,
     MatchEndScreen,
     PileScreen,
+    ScoreSheetScreen,
 )
 from client.table.tableview import TableView, state_key
 from gin import (
@@ -174,10 +175,15 @@ class PlayingTable(TableView):
         """The opponent's moves, one at a time, its thinking in a thread."""
         game = self.game
         while isinstance(game, Game) and game is self.game and game.opponent_to_move:
-            action = await self._in_thread(game.opponent_move)
+            # The pause comes before the computer looks: during it the player's last
+            # throw can still be taken back (u), since the computer has not seen it.
             await asyncio.sleep(self.config.delay)
+            if game is not self.game or not game.opponent_to_move:
+                return  # a new match was started, or the throw taken back, meanwhile
+            game.computer_sees()
+            action = await self._in_thread(game.opponent_move)
             if game is not self.game:
-                return  # a new match was started meanwhile
+                return
             result = game.apply_opponent(action)
             self._changed(result)
 
@@ -322,6 +328,29 @@ class PlayingTable(TableView):
             self.hint, self.message = (hint, key), ""
             self.refresh_table()
 
+    def action_undo(self) -> None:
+        """Take back the last throw, while the computer has not yet seen it."""
+        game = self.game
+        if not isinstance(game, Game):
+            self.message = words.UNDO_ONLINE if game is not None else ""
+        elif not game.can_undo:
+            self.message = words.UNDO_NONE
+        else:
+            self.workers.cancel_group(self, "opponent")
+            self.selected, self.hint = game.undo(), None
+            self.message = words.undone(self.selected)
+        self.refresh_table()
+
+    def action_score_sheet(self) -> None:
+        game = self.game
+        if isinstance(game, Game):
+            self.push_screen(ScoreSheetScreen(words.sheet_rows(game.score_sheet()),
+                                              words.sheet_columns(self._them()),
+                                              words.sheet_note(game.totals, them=self._them())))
+        elif game is not None:
+            self.message = words.SHEET_ONLINE
+            self.refresh_table()
+
     def action_view_pile(self) -> None:
         if self.game is not None:
             self.push_screen(PileScreen(self.game.observation().pile))
@@ -333,8 +362,19 @@ class PlayingTable(TableView):
     def action_ask_quit(self) -> None:
         """Leave after asking; say how to come back."""
         if isinstance(self.game, OnlineGame) and not self.game.online.session.over:
-            question = ("Leave the online match? It is saved: run gin again (or gin join "
-                        "with the same link) to continue it; your friend waits meanwhile.")
+            online = self.game.online
+            if online.files is None:
+                question = ("Leave the online match? It is not saved here (no data folder), "
+                            "so it cannot be continued.")
+            elif online.local_relay is not None:
+                question = ("Leave the online match? It is saved, and its relay runs inside "
+                            "gin: your friend waits until you are back. Run gin (or gin host) "
+                            "again on this computer to continue it: the relay comes back at "
+                            f"{online.invite.relay.http_url} and your friend's page or gin "
+                            "reconnects by itself.")
+            else:
+                question = ("Leave the online match? It is saved: run gin again (or gin join "
+                            "with the same link) to continue it; your friend waits meanwhile.")
         elif isinstance(self.game, Game) and not self.game.match.over:
             question = "Quit? The match is saved after every move: gin continues it."
         else:

@@ -1,21 +1,21 @@
 """Modal screens: a yes/no question, the end of a hand, the end of a match, the
-discard pile, How to play and the keys. Each presents what it is given and
-answers through ``dismiss``; none of them changes the game.
+discard pile, How to play and the keys (the invite is :mod:`client.table.invite`).
+Each presents what it is given and answers through ``dismiss``; none of them
+changes the game.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Markdown, Static
+from textual.widgets import Button, DataTable, Input, Label, Markdown, Static
 
-from client.qr import qr_lines
 from client.table.cardview import CardRow
-from client.table.clipboard import copy_with_program
 from client.table.layout import Group, grouped, laid_out
 from client.table.words import THEM, explain_result, mid_sentence, totals_rows
 from gin import Card, MatchTotals, Observation, Ruleset
@@ -208,6 +208,9 @@ KEYS_TEXT = """\
   v              see the whole discard pile
   g              group my sets and runs for me (on/off)
   h              hint: what the strongest computer would do
+  u              take back your last throw (against the computer,
+                 before it starts its answer)
+  c              the score sheet: every hand of the match
   1 2 3          computer strength: easy, normal, hard
   r              change the rules (starts a new match)
   n              new match
@@ -217,6 +220,29 @@ KEYS_TEXT = """\
   ?              this list
   q              quit, after asking (the match is saved; `gin` continues it)
 """
+
+
+class ScoreSheetScreen(_InfoScreen):
+    """Every hand of the match so far: its result, the running totals and boxes."""
+
+    DEFAULT_CSS = MODAL_CSS + """
+    ScoreSheetScreen DataTable { height: auto; max-height: 18; }
+    """
+
+    def __init__(self, rows: list[tuple[str, ...]], columns: tuple[str, ...], note: str) -> None:
+        super().__init__()
+        self.rows, self.columns, self.note = rows, columns, note
+
+    def body(self) -> ComposeResult:
+        yield Label("Score sheet", classes="title")
+        if self.rows:
+            table: DataTable[str] = DataTable(id="sheet", cursor_type="row", zebra_stripes=True)
+            table.add_columns(*self.columns)
+            table.add_rows(self.rows)
+            yield table
+        else:
+            yield Static("No hand has finished yet.", id="sheet-empty")
+        yield Static(self.note, id="sheet-note", markup=False)
 
 
 class KeysScreen(_InfoScreen):
@@ -234,6 +260,19 @@ class AlertScreen(_InfoScreen):
     def body(self) -> ComposeResult:
         yield Label(self.title_text, classes="title", id="alert-title", markup=False)
         yield Static(self.text, id="alert-text", markup=False)
+
+
+class LinkInput(Input):
+    """An input for a link: a paste of several lines (a link copied from a window too
+    narrow for it) is taken whole, its line breaks left out."""
+
+    def _on_paste(self, event: events.Paste) -> None:
+        from client.net.links import joined_lines
+
+        if "\n" in event.text or "\r" in event.text:
+            event.prevent_default()
+            event.stop()
+            self.insert_text_at_cursor(joined_lines(event.text))
 
 
 class OnlineScreen(ModalScreen[tuple[str, str] | None]):
@@ -254,12 +293,13 @@ class OnlineScreen(ModalScreen[tuple[str, str] | None]):
             yield Label("Play a friend online", classes="title")
             yield Static("Host: you get a link to send your friend. Leave the relay empty to "
                          "run one on this computer (your friend must be on the same network), "
-                         "or give a public relay's address.")
+                         "or give a public relay's address (a name such as relay.example.org "
+                         "is taken as https://, an IP address or HOST:PORT as http://).")
             yield Input(self.relay, placeholder="relay address (empty: this computer)",
                         id="relay")
             yield Static("Join: paste the link your friend sent you.", classes="gap")
-            yield Input(self.link, placeholder="http://relay/j/ROOM#SECRET", id="link",
-                        password=True)
+            yield LinkInput(self.link, placeholder="http://relay/j/ROOM#SECRET", id="link",
+                            password=True)
             yield Static(self.error, id="online-error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Host", id="host", variant="primary", compact=True)
@@ -282,68 +322,6 @@ class OnlineScreen(ModalScreen[tuple[str, str] | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
-
-
-class InviteScreen(_InfoScreen):
-    """The invite link to send, on a line of its own so it copies whole, a copy
-    button, the connection's state (the app updates it with :meth:`show_state`) and
-    a QR code below."""
-
-    DEFAULT_CSS = MODAL_CSS + """
-    InviteScreen > Vertical { width: 100%; max-width: 140; height: 100%; max-height: 60; }
-    InviteScreen #invite-scroll { height: 1fr; }
-    InviteScreen #invite-link {
-        text-wrap: nowrap; text-overflow: clip; text-style: bold; margin: 1 0 0 0;
-    }
-    InviteScreen #invite-state, InviteScreen #invite-copied { margin-top: 1; }
-    InviteScreen #copy { margin-top: 1; }
-    InviteScreen #invite-qr { width: auto; margin-top: 1; }
-    """
-    CLOSE = "Back to the table"
-
-    def __init__(self, link: str, state: str) -> None:
-        super().__init__()
-        self.link, self.state = link, state
-
-    def body(self) -> ComposeResult:
-        yield Label("Send this link to your friend", classes="title")
-        yield Static(self.link, id="invite-link", markup=False)
-        yield Static("", id="invite-fit", markup=False)
-        with VerticalScroll(id="invite-scroll"):
-            yield Static("They open it in a browser (nothing to install), or run `gin join` "
-                         "and paste it, or choose Friend online → Join in gin. "
-                         "The part after # is the match's secret: it never reaches the "
-                         "relay. Send it privately. Press o at the table to see this again.",
-                         markup=False)
-            yield Static(self.state, id="invite-state", markup=False)
-            yield Button("Copy link", id="copy", compact=True)
-            yield Static("", id="invite-copied", markup=False)
-            yield Static("\n".join(qr_lines(self.link)), id="invite-qr")
-
-    def on_mount(self) -> None:
-        self.call_after_refresh(self.on_resize)
-
-    def on_resize(self) -> None:
-        # A link wider than the window cannot be selected in one piece: say so.
-        room = self.query_one("#invite-link").size.width
-        fit = self.query_one("#invite-fit", Static)
-        fit.display = 0 < room < len(self.link)
-        fit.update(f"(The link is {len(self.link)} characters and is cut off here: widen "
-                   f"the window to {len(self.link) + 6} columns to select it, or use Copy.)")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "copy":
-            copied = copy_with_program(self.link)
-            self.app.copy_to_clipboard(self.link)  # the terminal's own clipboard too
-            self.query_one("#invite-copied", Static).update(
-                "The link is copied." if copied else
-                "Sent to your terminal's clipboard — whether it took it, the terminal does "
-                "not say. If pasting gives nothing, select the link above.")
-
-    def show_state(self, state: str) -> None:
-        self.state = state  # shown by compose() when it has not run yet
-        for widget in self.query("#invite-state").results(Static):
-            widget.update(state)
 
 
 @dataclass(frozen=True, slots=True)

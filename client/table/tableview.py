@@ -117,6 +117,7 @@ class TableView(App[None]):
         self.config = config
         self.game: Game | OnlineGame | None = None
         self.online_state = ""  # the connection, as the player should see it
+        self.online_label = ""  # the same, in the few words after "Your friend ·"
         self.verified = ""  # the last hand's deck check
         self.selected: Card | None = None
         self.order: list[Card] = []
@@ -210,7 +211,7 @@ class TableView(App[None]):
         if isinstance(self.game, OnlineGame):  # the rules agreed, or those on offer
             session = self.game.online.session
             self._show_target(session.rules or session.rules_offered, session.rules is None)
-        text = self.online_state.capitalize()
+        text = words.capital(self.online_state)
         if isinstance(self.game, OnlineGame) and self.game.seat == 0:
             text += " · o shows the invite link again"
         self.query_one("#prompt", Static).update(text)
@@ -224,7 +225,7 @@ class TableView(App[None]):
     def _opponent_title(self) -> str:
         game = self.game
         if isinstance(game, OnlineGame):
-            return f"Your friend · {self.online_state}"
+            return f"Your friend · {self.online_label or self.online_state}"
         return f"Computer ({game.vs})" if game is not None else "Computer"
 
     # -- showing the state ----------------------------------------------------
@@ -280,7 +281,7 @@ class TableView(App[None]):
                                               dimmed=obs.just_taken, hint=hint_card)
         self.query_one("#loose", Label).update(self._loose_text(obs, counts))
 
-        text = self.message or words.prompt(obs, bool(counts), them)
+        text = self.message or self._held_up(obs) or words.prompt(obs, bool(counts), them)
         if hint is not None and not self.message:
             text = f"Hint: {hint.reason}"  # the reason names the move
         self.query_one("#prompt", Static).update(text)
@@ -295,6 +296,11 @@ class TableView(App[None]):
         self._show_side(obs, game)
         self.refresh_bindings()
 
+    def _held_up(self, obs: Observation) -> str | None:
+        """What play waits for when it is not the player's to make (online: the
+        friend's device, or the connection), else None."""
+        return None
+
     def _loose_text(self, obs: Observation, counts: dict[Card, int]) -> str:
         text = f"Loose cards: {best_arrangement(obs.hand).deadwood}"
         if counts:
@@ -308,7 +314,10 @@ class TableView(App[None]):
 
     def _show_side(self, obs: Observation, game: Game | OnlineGame) -> None:
         column = "Friend" if isinstance(game, OnlineGame) else "Computer"
-        self.query_one("#status", Static).update(words.status(obs, self._them(), column))
+        # Narrow, the line stands alone at the top: short enough for 80 columns.
+        narrow = self.screen_stack[0].has_class("-narrow")
+        self.query_one("#status", Static).update(words.status(obs, self._them(), column,
+                                                              compact=narrow))
         me, other = obs.player, 1 - obs.player
         rows = [("", "You", column),
                 ("Game", str(obs.scores[me]), str(obs.scores[other])),
@@ -353,6 +362,8 @@ class TableView(App[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size)
+        if self.game is not None:
+            self.refresh_table()  # the status line's words follow the width
 
     def _fit(self, size: Size) -> None:
         """Fit the table to the terminal: the side panel only when there is room,

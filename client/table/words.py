@@ -20,6 +20,7 @@ from gin import (
 )
 
 if TYPE_CHECKING:  # the online session's modules load only for online play
+    from client.table.scoresheet import SheetRow
     from gin.protocol.session_events import Failure
 
 THEM = "The computer"
@@ -118,14 +119,20 @@ def knocked(obs: Observation, them: str) -> str:
             "← → show other ways.")
 
 
-def status(obs: Observation, them: str = THEM, column: str = "Computer") -> str:
+def status(obs: Observation, them: str = THEM, column: str = "Computer",
+           compact: bool = False) -> str:
     """One line always on show: the hand, the scores, who dealt, the knock limit.
-    ``them`` names the opponent in a sentence, ``column`` in one word."""
+    ``them`` names the opponent in a sentence, ``column`` in one word. ``compact``:
+    short enough for 80 columns (the opponent by ``column``, the limit as "≤ N")."""
     me = obs.player
-    dealer = "you dealt" if obs.dealer == me else f"{mid_sentence(them)} dealt"
+    if compact:
+        dealer = "you dealt" if obs.dealer == me else f"{column.lower()} dealt"
+        limit = "gin only" if obs.knock_limit == 0 else f"knock ≤ {obs.knock_limit}"
+    else:
+        dealer = "you dealt" if obs.dealer == me else f"{mid_sentence(them)} dealt"
+        limit = knock_limit_words(obs)
     return (f"Hand {obs.hand_number} · You {obs.scores[me]} – {column} "
-            f"{obs.scores[1 - me]} (to {obs.rules.target}) · {dealer} · "
-            f"{knock_limit_words(obs)}")
+            f"{obs.scores[1 - me]} (to {obs.rules.target}) · {dealer} · {limit}")
 
 
 def describe(event: Event, me: int, them: str = THEM, laid_off: Sequence[Card] = ()
@@ -316,7 +323,9 @@ hand again later.
 ## Keys
 
 Press **f** to show or hide the side panel, **?** for every key, **h** for a hint
-(against the computer).
+(against the computer), **c** for the score sheet (every hand of the match).
+Against the computer, **u** takes back your last throw while the computer has not
+started its answer (the short pause before it moves); online there is no undo.
 """
 
 
@@ -342,3 +351,98 @@ def failure_words(failure: Failure, seat: int) -> tuple[str, str]:
     if failure.who == SEATS[1 - seat]:
         text += " The match is forfeited to you."
     return title, text
+
+
+# -- online: what play waits for (the browser's OWED in board/words.ts) ----------------
+
+#: What the friend's device owes, by the protocol's message type (protocol.md).
+OWED = {
+    "welcome": "to answer your invitation",
+    "hello": "to say hello",
+    "start": "to start the match",
+    "commit": "to seal its secret number for this deck",
+    "deck": "to send its part of the shuffle",
+    "challenge": "to check the shuffle",
+    "shuffle": "to send its shuffle",
+    "proof": "to prove its shuffle",
+    "deal": "to deal",
+    "key": "to send the key to your card",
+    "show": "to show its knock",
+    "seed": "to reveal its secret number, to check the deck",
+}
+
+
+def held_up(owed: str | None) -> str:
+    """This player's move waits for the friend's device (``owed``: the message type)."""
+    if owed is None or owed == "move":
+        return "Sending your move…"
+    return f"Waiting for your friend's device {OWED.get(owed, f'({owed})')}…"
+
+
+def capital(text: str) -> str:
+    """``text`` as the start of a line: its first letter a capital."""
+    return text[:1].upper() + text[1:]
+
+
+def reach_note(reach: str | None, host: str) -> str:
+    """Who can open an invite link (``reach`` from :func:`client.net.links.reach`), as
+    the browser's invite window says it for its own address."""
+    if reach == "computer":
+        return (f"This link works only on this computer ({host} is its own address): "
+                "another browser or gin join here. To play a friend elsewhere, host on a "
+                "relay they can reach.")
+    if reach == "network":
+        return (f"This link works only on your network ({host} is a local address): a "
+                "friend elsewhere cannot open it. For one, host on a public relay "
+                "(gin host --relay URL).")
+    return ""
+
+
+# -- undo and the score sheet --------------------------------------------------
+
+UNDO_NONE = ("Nothing to take back: only your last throw can be, before the computer "
+             "starts its answer.")
+UNDO_ONLINE = "There is no undo online: your friend sees your throw at once."
+SHEET_ONLINE = "The score sheet is for matches against the computer; the side shows the scores."
+
+
+def undone(card: Card) -> str:
+    return f"Throw taken back: the {card.glyph} is in your hand again. Throw a card."
+
+
+def sheet_columns(them: str = THEM) -> tuple[str, ...]:
+    """The score sheet's column heads (the opponent by name: "Computer", "Friend")."""
+    column = "Friend" if them == FRIEND else "Computer"
+    return ("Hand", "Result", "Points", "You", column, "Boxes")
+
+
+def sheet_result(row: SheetRow, me: int, them: str = THEM) -> str:
+    """How one hand ended, from seat ``me``: "You knocked", "The computer went gin"."""
+    if row.kind == "dead":
+        return "Dead hand"
+    who = _who(row.knocker, me, them)
+    if row.kind == "undercut":
+        return f"{who} knocked, {mid_sentence(_who(row.winner, me, them))} undercut"
+    return f"{who} " + {"gin": "went gin", "big_gin": "went big gin"}.get(row.kind, "knocked")
+
+
+def sheet_rows(rows: Sequence[SheetRow], me: int = 0, them: str = THEM
+               ) -> list[tuple[str, ...]]:
+    """The sheet's cells, a tuple per hand, in the order of :func:`sheet_columns`."""
+    out: list[tuple[str, ...]] = []
+    for row in rows:
+        points = ("—" if row.winner is None
+                  else f"{row.points} to {mid_sentence(_who(row.winner, me, them))}")
+        out.append((str(row.number), sheet_result(row, me, them), points,
+                    str(row.totals[me]), str(row.totals[1 - me]),
+                    f"{row.boxes[me]}–{row.boxes[1 - me]}"))
+    return out
+
+
+def sheet_note(totals: MatchTotals | None, me: int = 0, them: str = THEM) -> str:
+    """Under the sheet: no hand yet, the match in play, or its final totals."""
+    if totals is None:
+        return "Points for each hand won; boxes count the hands each player won."
+    you, other = totals.totals[me], totals.totals[1 - me]
+    winner = "You win" if totals.winner == me else f"{them} wins"
+    return f"{winner} the match, {you} to {other} with the bonuses."

@@ -9,7 +9,8 @@ Building the cases is pure (generators of plain dicts, randomness from seeded
 ``random.Random``); only ``__main__`` writes files. The generators live beside
 what they cover: :mod:`gin.conformance.engine_cases` (engine and players),
 :mod:`gin.conformance.protocol_cases` (messages, channel, deck, proof, the deal's
-audit), :mod:`gin.conformance.records_cases` (hand records and their audit) and
+audit), :mod:`gin.conformance.records_cases` (hand records and their audit),
+:mod:`gin.conformance.evidence_cases` (a failed proof's evidence) and
 :mod:`gin.conformance.session_cases` (whole online matches, frame by frame).
 """
 
@@ -29,6 +30,7 @@ from gin.conformance.engine_cases import (
     rules_cases,
     settle_cases,
 )
+from gin.conformance.evidence_cases import evidence_cases
 from gin.conformance.protocol_cases import (
     audit_cases,
     channel_cases,
@@ -63,5 +65,6 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
         "records.jsonl": chain(record_cases(), record_text_cases(400 * scale)),
         "record_audit.jsonl": chain(record_audit_cases(), record_chain_cases(),
                                     record_fuzz_cases(20 * scale)),
+        "evidence.jsonl": evidence_cases(),
         "session.jsonl": session_cases(),
     }

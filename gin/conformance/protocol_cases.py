@@ -1,10 +1,11 @@
 """Conformance cases for the protocol's building blocks: what ``gin.protocol.wire.unpack``
 accepts and refuses (kind ``unpack``), the sealed channel over a hostile relay (kind
-``channel``), the deck mathematics (kind ``deck``), the shuffle proof (kind
-``shuffle_proof``) and the fair deal's hand-end audit (kind ``audit``), all from fixed
-seeds. Hand records and their audit are in :mod:`gin.conformance.records_cases`.
-``python -m gin.conformance`` writes them with the engine's cases; the TypeScript twins
-in ``client/web/src/protocol`` must reproduce them byte for byte.
+``channel``), the deck mathematics (kind ``deck``), message 2's check with its
+shuffle proof (kind ``shuffle_proof``) and the fair deal's hand-end audit (kind
+``audit``), all from fixed seeds. Hand records and their audit are in
+:mod:`gin.conformance.records_cases`. ``python -m gin.conformance`` writes them with
+the engine's cases; the TypeScript twins in ``client/web/src/protocol`` must reproduce
+them byte for byte.
 
 Pure: generators of plain dicts, randomness from seeded ``random.Random``.
 """
@@ -15,14 +16,14 @@ import contextlib
 import math
 import random
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import msgpack
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from gin.engine.errors import PeerFault
-from gin.protocol import ecc, fairdeal, shuffle_proof, wire
+from gin.protocol import fairdeal, group, shuffle_proof, wire
 
 Case = dict[str, Any]
 
@@ -80,7 +81,7 @@ def unpack_case(data: bytes) -> Case:
     return case
 
 
-_HEAD = b"\x83\xa1t\xa1x\xa1v\x02\xa1n"  # {"t": "x", "v": 2, "n": <value follows>}
+_HEAD = b"\x83\xa1t\xa1x\xa1v\x03\xa1n"  # {"t": "x", "v": 3, "n": <value follows>}
 
 
 def _bases() -> list[bytes]:
@@ -115,7 +116,7 @@ def _edge_cases() -> Iterator[bytes]:
         yield _HEAD + b"\xdd" + n.to_bytes(4, "big") + b"\xc0" * n
     for n in (64, 65):
         fields = b"".join(b"\xa3" + f"k{i:02d}".encode() + b"\x01" for i in range(n - 2))
-        yield b"\xde" + n.to_bytes(2, "big") + b"\xa1t\xa1x\xa1v\x02" + fields
+        yield b"\xde" + n.to_bytes(2, "big") + b"\xa1t\xa1x\xa1v\x03" + fields
         yield _HEAD + b"\xde" + n.to_bytes(2, "big") + b"".join(
             b"\xa3" + f"k{i:02d}".encode() + b"\xc0" for i in range(n))
     # Nesting: the top map and the containers inside it, empty ones included.
@@ -137,26 +138,26 @@ def _edge_cases() -> Iterator[bytes]:
         yield _HEAD + bytes((0xA0 | len(bad),)) + bad
         yield _HEAD + b"\x81" + bytes((0xA0 | len(bad),)) + bad + b"\xc0"
     # Map keys: repeated (text, bytes, at the top), mixed, and of other types.
-    yield b"\x83\xa1t\xa1x\xa1v\x02\xa1t\xa1y"
+    yield b"\x83\xa1t\xa1x\xa1v\x03\xa1t\xa1y"
     yield _HEAD + b"\x82\xa1a\x01\xa1a\x02"
     yield _HEAD + b"\x82\xc4\x01a\x01\xc4\x01a\x02"
     yield _HEAD + b"\x82\xc4\x01a\x01\xa1a\x02"
     yield _HEAD + b"\x92\x81\xa1a\x01\x81\xa1a\x02"
     for key in (b"\x01", b"\xc0", b"\xc3", b"\xca\x00\x00\x00\x00", b"\x90", b"\x80", b"\xff"):
         yield _HEAD + b"\x81" + key + b"\x01"
-        yield b"\x84\xa1t\xa1x\xa1v\x02" + key + b"\x01"
-    yield b"\x83\xa1t\xa1x\xa1v\x02\xc4\x01n\xc0"  # a bytes field name at the top
+        yield b"\x84\xa1t\xa1x\xa1v\x03" + key + b"\x01"
+    yield b"\x83\xa1t\xa1x\xa1v\x03\xc4\x01n\xc0"  # a bytes field name at the top
     # The type and the version.
     for t in (b"\xa0", b"\x01", b"\xc0", b"\xc4\x01x", _str(64, "é".encode()),
               _str(65, "é".encode()), _str(64, b"z"), _str(65, b"z"), b"\x91\xa1x"):
-        yield b"\x82\xa1t" + t + b"\xa1v\x02"
-    for v in (b"\x02", b"\xcc\x02", b"\xcd\x00\x02", b"\xce\x00\x00\x00\x02",
-              b"\xcf" + (2).to_bytes(8, "big"), b"\xd0\x02", b"\xd3" + (2).to_bytes(8, "big"),
-              b"\xc3", b"\xcb" + struct.pack(">d", 2.0), b"\xca" + struct.pack(">f", 2.0),
-              b"\x01", b"\x03", b"\xff", b"\xcd\xff\xff", b"\xce\x00\x01\x00\x00",
+        yield b"\x82\xa1t" + t + b"\xa1v\x03"
+    for v in (b"\x03", b"\xcc\x03", b"\xcd\x00\x03", b"\xce\x00\x00\x00\x03",
+              b"\xcf" + (3).to_bytes(8, "big"), b"\xd0\x03", b"\xd3" + (3).to_bytes(8, "big"),
+              b"\xc3", b"\xcb" + struct.pack(">d", 3.0), b"\xca" + struct.pack(">f", 3.0),
+              b"\x01", b"\x02", b"\x04", b"\xff", b"\xcd\xff\xff", b"\xce\x00\x01\x00\x00",
               b"\xcf" + bytes((255,)) * 8, b"\xa1\x02", b"\xc0"):
         yield b"\x82\xa1t\xa1x\xa1v" + v
-    yield b"\x81\xa1v\x02"
+    yield b"\x81\xa1v\x03"
     yield b"\x81\xa1t\xa1x"
     yield b"\x80"
     # What is not a map, and what is no value at all.
@@ -181,7 +182,7 @@ def _edge_cases() -> Iterator[bytes]:
 
 
 def _sized(size: int) -> bytes:
-    """{"t": "x", "v": 2, "n": [16 byte strings]} of exactly ``size`` bytes."""
+    """{"t": "x", "v": 3, "n": [16 byte strings]} of exactly ``size`` bytes."""
     head = _HEAD + b"\xdc\x00\x10"
     items = 16
     each, extra = divmod(size - len(head), items)
@@ -222,19 +223,20 @@ def unpack_cases(n: int, seed: int = 1) -> Iterator[Case]:
 
 
 def _hex_keys(keys: tuple[int, ...]) -> list[str]:
-    return [f"{k:064x}" for k in keys]
+    return [fairdeal.key_bytes(k).hex() for k in keys]
 
 
 def deck_case(rng: random.Random) -> Case:
     """One hand's deck computations from two seeds: derivations, commitments, the
-    three messages, the dealt deck, and a wrong key refused with the sender's blame."""
+    three messages with message 2's proof, the dealt deck, and a wrong key refused
+    with the sender's blame."""
     first_seed, second_seed = rng.randbytes(32), rng.randbytes(32)
     match_id = rng.randbytes(rng.choice((1, 16, 40)))
     hand = rng.choice((0, 1, 7, 2**32 - 1))
     first = fairdeal.SeedMaterial.from_seed(first_seed)
     second = fairdeal.SeedMaterial.from_seed(second_seed)
     m1 = fairdeal.build_message1(first)
-    m2 = fairdeal.build_message2(second, m1)
+    m2, proof = fairdeal.build_message2(second, m1, fairdeal.context(match_id, hand))
     m3 = fairdeal.build_message3(first, m2)
     position = rng.randrange(fairdeal.DECK_SIZE)
     wrong = second.position_keys[(position + 1) % fairdeal.DECK_SIZE]
@@ -252,18 +254,22 @@ def deck_case(rng: random.Random) -> Case:
         "hand": hand,
         "first_permutation": list(first.permutation),
         "second_permutation": list(second.permutation),
-        "first_deck_key": f"{first.deck_key:064x}",
-        "second_deck_key": f"{second.deck_key:064x}",
+        "first_deck_key": fairdeal.key_bytes(first.deck_key).hex(),
+        "second_deck_key": fairdeal.key_bytes(second.deck_key).hex(),
         "first_position_keys": _hex_keys(first.position_keys),
         "second_position_keys": _hex_keys(second.position_keys),
+        "nonce_keys": [first.nonce_key.hex(), second.nonce_key.hex()],
         "commitments": [
             fairdeal.commitment(first_seed, match_id, hand, fairdeal.Role.FIRST).hex(),
             fairdeal.commitment(second_seed, match_id, hand, fairdeal.Role.SECOND).hex(),
         ],
         "messages": [[x.hex() for x in m] for m in (m1, m2, m3)],
+        "proof": proof.hex(),
         "deck": list(fairdeal.deck_order(first.permutation, second.permutation)),
-        "wrong_key": {"position": position, "key": f"{wrong:064x}", "blame": blame},
-        "card_points": [x.hex() for x in ecc.card_points()],
+        "wrong_key": {"position": position, "key": fairdeal.key_bytes(wrong).hex(),
+                      "blame": blame},
+        "card_points": [x.hex() for x in group.card_points()],
+        "generator_h": group.generator_h().hex(),
     }
 
 
@@ -363,52 +369,93 @@ def channel_cases(n: int, seed: int = 1) -> Iterator[Case]:
         yield channel_case(rng, 150)
 
 
-def _opening(opening: shuffle_proof.Opening) -> dict[str, Any]:
-    return {"seed": None if opening.seed is None else opening.seed.hex(),
-            "tau": list(opening.tau), "keys": _hex_keys(opening.keys)}
+def duplicating(first: fairdeal.SeedMaterial, second: fairdeal.SeedMaterial,
+                message1: fairdeal.Deck) -> tuple[list[int], fairdeal.Deck]:
+    """Issue 19's cheat: the second shuffler's own ten positions (10..19 when the first
+    deals) re-key the message-1 entries of the dealer's ten (0..9) under their own
+    keys. The entries differ, so only the proof can tell; the cheater's cards would
+    open to the dealer's hand. Returns the sources it used and its message 2."""
+    source = list(second.permutation)
+    source[10:20] = source[0:10]
+    return source, tuple(group.mul(message1[source[j]], second.position_keys[j])
+                         for j in range(fairdeal.DECK_SIZE))
+
+
+def _other_point(label: str) -> bytes:
+    return group.hash_to_point(label.encode())
+
+
+def _forgeries(ctx: bytes, first: fairdeal.SeedMaterial, second: fairdeal.SeedMaterial,
+               m1: fairdeal.Deck, m2: fairdeal.Deck, proof: bytes
+               ) -> Iterator[tuple[str, fairdeal.Deck, bytes]]:
+    """Message 2 and proof bytes a cheater (or a broken peer) might send."""
+    yield "honest", m2, proof
+    perm, keys, nonce_key = second.permutation, second.position_keys, second.nonce_key
+    _, dup = duplicating(first, second, m1)
+    yield "duplicating, honest permutation claimed", dup, shuffle_proof.prove(
+        ctx, m1, dup, perm, keys, nonce_key).to_bytes()
+    kappa = 1
+    for b in keys:
+        kappa = kappa * pow(b, -1, group.L) % group.L
+    source, _ = duplicating(first, second, m1)
+    yield "duplicating, its own map", dup, shuffle_proof.prove_with(
+        ctx, m1, dup, kappa, lambda u: [u[source[j]] * pow(keys[j], -1, group.L) % group.L
+                                        for j in range(52)], nonce_key).to_bytes()
+    combo = list(m2)
+    combo[10] = group.mul(group.add(m1[perm[10]], m1[perm[0]]), keys[10])
+
+    def solve(u: Sequence[int]) -> list[int]:
+        v = [u[perm[j]] * pow(keys[j], -1, group.L) % group.L for j in range(52)]
+        v[0] = (u[perm[0]] - u[perm[10]]) * pow(keys[0], -1, group.L) % group.L
+        return v
+
+    yield "a sum of two entries", tuple(combo), shuffle_proof.prove_with(
+        ctx, m1, tuple(combo), kappa, solve, nonce_key).to_bytes()
+    repeated = (*m2[:51], m2[0])
+    yield "a repeated entry", repeated, proof
+    yield "the identity", (*m2[:51], group.IDENTITY), proof
+    yield "another hand's proof", m2, fairdeal.build_message2(
+        second, m1, ctx + b"x")[1]
+    swapped = list(m2)
+    swapped[3], swapped[4] = swapped[4], swapped[3]
+    yield "entries swapped", tuple(swapped), proof
+    words = shuffle_proof.words(proof)
+    for name, at, value in (("K replaced", 0, _other_point("x")),
+                            ("a chain link replaced", 7, _other_point("y")),
+                            ("t_C replaced", 105, _other_point("z")),
+                            ("s_0 changed", 107, ((group.scalar_from_bytes(words[107]) + 1)
+                                                  % group.L).to_bytes(32, "little")),
+                            ("s_D changed", 211, ((group.scalar_from_bytes(words[211]) + 1)
+                                                  % group.L).to_bytes(32, "little")),
+                            ("a scalar not reduced", 150, (group.L + 5).to_bytes(32, "little")),
+                            ("the identity in the proof", 60, group.IDENTITY)):
+        changed = list(words)
+        changed[at] = value
+        yield name, m2, b"".join(changed)
+    yield "cut short", m2, proof[:-1]
 
 
 def proof_case(rng: random.Random) -> Case:
-    """One hand's shuffle proof (§8.9): the shadows, the openings for a challenge,
-    and gin's verdict on the honest openings and on altered ones."""
+    """One hand's shuffle proof (§8.8): the honest proof's bytes, and gin's verdict
+    (where, why) on it and on forged messages 2 and proofs, issue 19's duplicating
+    second shuffler among them."""
     first = fairdeal.SeedMaterial.from_seed(rng.randbytes(32))
     second = fairdeal.SeedMaterial.from_seed(rng.randbytes(32))
+    ctx = fairdeal.context(rng.randbytes(16), rng.randrange(1, 40))
     m1 = fairdeal.build_message1(first)
-    m2 = fairdeal.build_message2(second, m1)
-    shadows = shuffle_proof.shadows(second, m1)
-    challenge = rng.randrange(1, 2**shuffle_proof.ROUNDS - 1)  # both kinds of opening
-    openings = shuffle_proof.open_rounds(second, challenge)
-    bits = [challenge >> r & 1 for r in range(shuffle_proof.ROUNDS)]
-    one = bits.index(1)
-    zero = bits.index(0)
-    o1, o0 = openings[one], openings[zero]
-    j = rng.randrange(fairdeal.DECK_SIZE)
-    swapped = list(o1.tau)
-    swapped[j], swapped[(j + 1) % 52] = swapped[(j + 1) % 52], swapped[j]
-    zero_key = list(o1.keys)
-    zero_key[j] = 0
-    altered = [
-        (one, o1),
-        (zero, o0),
-        (one, shuffle_proof.Opening(tau=tuple(swapped), keys=o1.keys)),
-        (one, shuffle_proof.Opening(tau=o1.tau[:-1] + (o1.tau[0],), keys=o1.keys)),
-        (one, shuffle_proof.Opening(tau=o1.tau, keys=tuple(zero_key))),
-        (one, shuffle_proof.Opening(tau=o1.tau, keys=o1.keys[:-1])),
-        (one, o0),
-        (zero, o1),
-        (zero, shuffle_proof.Opening(seed=shuffle_proof.round_seed(second.seed, one))),
-    ]
+    m2, proof = fairdeal.build_message2(second, m1, ctx)
+    checks = []
+    for name, message2, data in _forgeries(ctx, first, second, m1, m2, proof):
+        refusal = fairdeal.message2_refusal(ctx, m1, message2, data)
+        checks.append([name, None if message2 == m2 else [x.hex() for x in message2],
+                       data.hex(), None if refusal is None else list(refusal)])
     return {
         "kind": "shuffle_proof",
         "first_seed": first.seed.hex(),
         "second_seed": second.seed.hex(),
-        "shadows": [[x.hex() for x in s] for s in shadows],
-        "challenge": challenge,
-        "openings": [_opening(o) for o in openings],
-        "checks": [
-            [r, _opening(o), shuffle_proof.check_round(m1, m2, shadows[r], bits[r], o)]
-            for r, o in altered
-        ],
+        "context": ctx.hex(),
+        "proof": proof.hex(),
+        "checks": checks,
     }
 
 
@@ -428,28 +475,28 @@ def _tamper(rng: random.Random, kind: str, first: fairdeal.SeedMaterial,
     if kind == "swap1":
         m1[i], m1[j] = m1[j], m1[i]
     elif kind == "stranger1":
-        m1[i] = ecc.mul(ecc.card_points()[first.permutation[i]], second.deck_key)
+        m1[i] = group.mul(group.card_points()[first.permutation[i]], second.deck_key)
     elif kind == "duplicate2":
-        m2[i] = ecc.mul(m1[second.permutation[j]], second.position_keys[i])
+        m2[i] = group.mul(m1[second.permutation[j]], second.position_keys[i])
     elif kind == "stranger2":
-        m2[i] = ecc.card_points()[rng.randrange(52)]
+        m2[i] = group.card_points()[rng.randrange(52)]
     elif kind == "rekey3":
-        m3[i] = ecc.mul(m2[j], ecc.product(ecc.inverse(first.deck_key), first.position_keys[i]))
+        m3[i] = group.mul(m2[j], group.smul(group.sinv(first.deck_key), first.position_keys[i]))
     elif kind == "short3":
         del m3[i]
     elif kind == "repeat2":
         m2[i] = m2[j]
     if kind in ("swap1", "stranger1"):
-        m2[:] = fairdeal.build_message2(second, m1)
+        m2[:] = fairdeal.reencrypt(second, m1)
     if kind in ("swap1", "stranger1", "duplicate2", "stranger2"):
         m3[:] = fairdeal.build_message3(first, m2)
 
 
 # Each tampering with the audit's point of view: a third party (None) or the honest
 # player, never the side that tampered (its own messages are taken as honest).
-_AUDITS = (("honest", "second"), ("swap1", None), ("stranger1", "second"), ("duplicate2", "first"),
-           ("stranger2", None), ("rekey3", "second"), ("short3", None), ("repeat2", "first"),
-           ("commitment", "second"), ("keys", None))
+_AUDITS = (("honest", "second"), ("honest", None), ("swap1", None), ("stranger1", "second"),
+           ("duplicate2", "first"), ("stranger2", None), ("rekey3", "second"), ("short3", None),
+           ("repeat2", "first"), ("commitment", "second"), ("keys", None), ("proof", None))
 
 
 def audit_case(rng: random.Random, kind: str, trust: fairdeal.Role | None) -> Case:
@@ -459,9 +506,12 @@ def audit_case(rng: random.Random, kind: str, trust: fairdeal.Role | None) -> Ca
     first = fairdeal.SeedMaterial.from_seed(first_seed)
     second = fairdeal.SeedMaterial.from_seed(second_seed)
     m1 = list(fairdeal.build_message1(first))
-    m2 = list(fairdeal.build_message2(second, m1))
-    messages = [m1, m2, list(fairdeal.build_message3(first, m2))]
+    m2, proof = fairdeal.build_message2(second, m1, fairdeal.context(match_id, hand))
+    messages = [m1, list(m2), list(fairdeal.build_message3(first, m2))]
     _tamper(rng, kind, first, second, messages)
+    # Only a third party rebuilds the proof; "proof": a digest the seed does not make.
+    digest = None if trust is not None else fairdeal.proof_digest(
+        proof + b"x" if kind == "proof" else proof)
     commitments = [fairdeal.commitment(first_seed, match_id, hand, fairdeal.Role.FIRST),
                    fairdeal.commitment(second_seed, match_id, hand, fairdeal.Role.SECOND)]
     if kind == "commitment":
@@ -477,14 +527,16 @@ def audit_case(rng: random.Random, kind: str, trust: fairdeal.Role | None) -> Ca
         match_id=match_id, hand_number=hand, first_seed=first_seed, second_seed=second_seed,
         first_commitment=commitments[0], second_commitment=commitments[1],
         message1=messages[0], message2=messages[1], message3=messages[2],
-        revealed_keys=keys, trust=trust)
+        revealed_keys=keys, proof=digest, trust=trust)
     return {
         "kind": "audit", "tampering": kind, "trust": None if trust is None else trust.value,
         "match_id": match_id.hex(), "hand": hand,
         "seeds": [first_seed.hex(), second_seed.hex()],
         "commitments": [c.hex() for c in commitments],
         "messages": [[x.hex() for x in m] for m in messages],
-        "keys": [[role.value, position, f"{key:064x}"] for role, position, key in keys],
+        "proof": None if digest is None else digest.hex(),
+        "keys": [[role.value, position, fairdeal.key_bytes(key).hex()]
+                 for role, position, key in keys],
         "deviations": [[d.role.value, d.field, d.position, d.detail, str(d)]
                        for d in report.deviations],
         "deck": None if report.deck is None else list(report.deck),

@@ -33,7 +33,7 @@ Case = dict[str, Any]
 _GIN_ONLY = STANDARD.with_options(name="gin-only", knock_limit=0, big_gin_bonus=31, target=60)
 # (rules, the randomness's tag, the players): between them every way a hand ends,
 # big gin and dead hands from the gin-only rules.
-_RECORD_MATCHES = ((CLASSIC, "0", ("normal", "normal")), (_GIN_ONLY, "4", ("hard", "hard")),
+_RECORD_MATCHES = ((CLASSIC, "0", ("normal", "normal")), (_GIN_ONLY, "9", ("hard", "hard")),
                    (_GIN_ONLY, "5", ("hard", "hard")))
 
 
@@ -117,6 +117,7 @@ def _tamperings(played: _Played, record: HandRecord
     yield "wrong seed", signed(lambda d: d["seeds"].update(first="00" * 32)), None
     yield "message1 swapped", signed(lambda d: swap(d, "message1", 3, 9)), None
     yield "message2 swapped", signed(lambda d: swap(d, "message2", 50, 51)), dealer
+    yield "proof not the seed's", signed(lambda d: d.update(proof="00" * 32)), None
     yield "message3 repeated", signed(
         lambda d: d["messages"]["message3"].__setitem__(7, d["messages"]["message3"][8])), other
     keyed = _index(record, lambda s: bool(s.keys))
@@ -140,7 +141,7 @@ def _tamperings(played: _Played, record: HandRecord
     yield "knock key removed", signed(lambda d: d["steps"][show - 1]["keys"].pop()), other
     last = 1 - steps[-1].seat
     seed = record.seeds[0 if last == dealer else 1]
-    true_key = fairdeal.derive_position_key(seed, 51).to_bytes(32, "big").hex()
+    true_key = fairdeal.key_bytes(fairdeal.derive_position_key(seed, 51)).hex()
     yield "true key never sent", signed(
         lambda d: d["steps"].append({"seat": last, "keys": [[51, true_key]]})), dealer
     yield "key answers the wrong step", signed(
@@ -232,14 +233,15 @@ def record_chain_cases() -> Iterator[Case]:
 
 def record_text_case(text: str) -> Case:
     """parse_record's verdict on ``text``: the record as gin writes it again, or the
-    refusal (only its start for what Python's json refuses in its own words)."""
+    refusal (only its start for what Python's json refuses in its own words; gin's
+    own refusal of deep nesting word for word)."""
     try:
         record = parse_record(text)
     except MalformedInput as exc:
         message = str(exc)
     else:
         return {"kind": "record_text", "text": text, "parsed": record.to_json()}
-    if message.startswith("hand record: not JSON ("):
+    if message.startswith("hand record: not JSON (") and " nested at char " not in message:
         return {"kind": "record_text", "text": text, "error_prefix": "hand record: not JSON ("}
     return {"kind": "record_text", "text": text, "error": message}
 
@@ -299,7 +301,13 @@ _SPOILERS: tuple[Callable[[dict[str, Any]], object], ...] = (
 
 _NOT_RECORDS = ("", "{", "{}x", "\ufeff{}", "{'a': 1}", "[1,]", "01", "nul", '{"a" 1}',
                 '"\\x"', '"a\nb"', "[" * 2000 + "]" * 2000, "[" * 100 + "]" * 100, "{}", "[]",
-                '"x"', "null", "1e5", "-Infinity")
+                '"x"', "null", "1e5", "-Infinity",
+                # Nesting: at gin's limit (64), past it (a RecursionError in Python's json
+                # at 100,000), in objects, after strings holding brackets, quotes and
+                # characters beyond UTF-16's first plane (places count code points).
+                "[" * 64 + "]" * 64, "[" * 65 + "]" * 65, "[" * 100_000 + "]" * 100_000,
+                '{"a": ' * 65 + "1" + "}" * 65, '["[[[]", "\\"[", "é😀", ' + "[" * 70,
+                '["\\\\", ' + "[" * 70, '["\\", ' + "[" * 70, "]]]" + "[" * 66)
 
 
 # Values a mutation puts anywhere in a record's data.

@@ -9,8 +9,9 @@ it was given, every random draw it made (in order) and its inputs in order —
 ``accept``, ``decline``, ``timeout``, ``save`` (its :meth:`~Session.to_state`,
 msgpack, hex) and ``restore`` (:meth:`Session.from_state` of that save) — each with
 the frames it queued after that input (hex) and its events (summarised as plain
-JSON by :func:`event_summary`, hand records as their JSON text). A cheat case is
-the honest side's: its last events name the failure (kind, who, field, reason).
+JSON by :func:`gin.conformance.session_peer.event_summary`, records as their JSON
+text). A cheat case is the honest side's: its last events name the failure (kind,
+who, field, reason).
 
 Pure: fixed seeds, ``random.Random`` sources; no I/O.
 """
@@ -18,296 +19,73 @@ Pure: fixed seeds, ``random.Random`` sources; no I/O.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from itertools import islice
 from typing import Any
 
-import msgpack
-
+from gin.conformance.session_peer import (
+    LONG_GIN,
+    QUICK,
+    Case,
+    Fields,
+    LossyLink,
+    Peer,
+    computer_players,
+    pair,
+    restore,
+    step,
+)
 from gin.engine.actions import Discard, DrawPile
 from gin.engine.cards import DECK
-from gin.engine.rules import STANDARD, Ruleset
-from gin.players import Player, get
-from gin.protocol import ecc
+from gin.engine.rules import STANDARD
+from gin.players import Player
+from gin.protocol import cosign, group, shuffle_proof
+from gin.protocol import fairdeal as fd
 from gin.protocol.session import Session, play_local, pump
-from gin.protocol.session_events import (
-    CardDrawn,
-    CheatDetected,
-    Failure,
-    HandDealt,
-    HandScored,
-    HandVerified,
-    MatchOver,
-    MatchStarted,
-    Moved,
-    RulesOffered,
-    SessionEvent,
-)
-
-Case = dict[str, Any]
-Fields = dict[str, Any]
-SECRET = bytes(range(32))
-# Matches kept short (a low target) so that the TS replay of the corpus stays quick.
-QUICK = STANDARD.with_options(name="quick", target=30)
-LONG_GIN = STANDARD.with_options(name="long gin", target=40, big_gin_bonus=31, winner_deals=True,
-                                 knock_limit=7)
-
-
-def event_summary(event: SessionEvent) -> list[Any]:
-    """An event as plain JSON: its class name, then its fields (records as JSON text)."""
-    name = type(event).__name__
-    if isinstance(event, Failure):
-        record = event.record if isinstance(event, CheatDetected) else None
-        return [name, event.who, event.field, event.reason, event.proven,
-                None if record is None else record.to_json()]
-    if isinstance(event, MatchStarted):
-        return [name, event.rules.to_dict(), event.seat, event.first_dealer, event.match_id.hex()]
-    if isinstance(event, RulesOffered):
-        return [name, event.rules.to_dict()]
-    if isinstance(event, HandDealt):
-        return [name, event.hand_number, event.dealer, [str(c) for c in event.cards],
-                str(event.upcard)]
-    if isinstance(event, Moved):
-        return [name, event.seat, str(event.action)]
-    if isinstance(event, CardDrawn):
-        return [name, str(event.card)]
-    if isinstance(event, HandScored):
-        r = event.result
-        return [name, event.hand_number, [r.kind, r.knocker, r.winner, r.points],
-                list(event.scores)]
-    if isinstance(event, HandVerified):
-        return [name, event.hand_number, event.record.to_json()]
-    assert isinstance(event, MatchOver)
-    return [name, event.winner, event.forfeited_by,
-            None if event.totals is None else list(event.totals.totals)]
-
-
-class Draws:
-    """A seeded source of random bytes that remembers what it gave."""
-
-    def __init__(self, label: str) -> None:
-        self._rng = random.Random(label)
-        self.given: list[bytes] = []
-
-    def __call__(self, n: int) -> bytes:
-        value = self._rng.randbytes(n)
-        self.given.append(value)
-        return value
-
-
-Tamper = Callable[["Peer", str, Fields], Fields | None]
-
-
-class Peer(Session):
-    """A session that notes each input with the frames and events it produced, and
-    passes its outgoing messages through ``tamper`` (a cheat; None drops one)."""
-
-    steps: list[list[Any]]
-    _held: list[bytes]
-    draws: Draws
-    tamper: Tamper | None = None
-
-    def __init__(self, role: str, rules: Ruleset | None, draws: Draws,
-                 tamper: Tamper | None = None) -> None:
-        self.steps, self._held, self.draws, self.tamper = [], [], draws, tamper
-        self.given_rules = rules
-        super().__init__("host" if role == "host" else "guest", SECRET, rules, draws)
-        self.note("init", None)
-
-    def note(self, op: str, arg: object) -> None:
-        frames = super().data_to_send()
-        self._held += frames
-        self.steps.append([op, arg, [f.hex() for f in frames],
-                           [event_summary(e) for e in super().events()]])
-
-    def data_to_send(self) -> list[bytes]:
-        out, self._held = self._held, []
-        return out
-
-    def receive(self, frame: bytes) -> None:
-        super().receive(frame)
-        self.note("in", frame.hex())
-
-    def act(self, action: Any) -> None:
-        super().act(action)
-        self.note("act", str(action))
-
-    def accept_rules(self) -> None:
-        super().accept_rules()
-        self.note("accept", None)
-
-    def decline_rules(self, reason: str = "you declined the host's custom rules") -> None:
-        super().decline_rules(reason)
-        self.note("decline", None)
-
-    def poll(self, now: float) -> bool:
-        queued = super().poll(now)
-        self.note("poll", now)
-        return queued
-
-    def resend(self) -> list[bytes]:
-        frames = super().resend()
-        self.steps.append(["resend", None, [f.hex() for f in frames], []])
-        return frames
-
-    def peer_timed_out(self) -> None:
-        super().peer_timed_out()
-        self.note("timeout", None)
-
-    def _send(self, msg_type: str, fields: Mapping[str, object]) -> None:
-        out: Fields | None = dict(fields)
-        if self.tamper is not None:
-            out = self.tamper(self, msg_type, dict(fields))
-        if out is not None:
-            super()._send(msg_type, out)
-
-    def case(self, name: str) -> Case:
-        return {"kind": "session", "name": name, "role": self.role, "secret": SECRET.hex(),
-                "rules": None if self.given_rules is None else self.given_rules.to_dict(),
-                "random": [d.hex() for d in self.draws.given], "steps": self.steps}
-
-
-def restore(peer: Peer) -> Peer:
-    """``peer`` saved (noted as ``save``) and restored from that save with fresh
-    randomness (noted as ``restore``, with the frames it queues): the peer from now on."""
-    packed = msgpack.packb(peer.to_state(), use_bin_type=True)
-    peer.steps.append(["save", packed.hex(), [], []])
-    state = msgpack.unpackb(packed, raw=False)
-    back = Peer.from_state(SECRET, state, peer.draws)
-    assert isinstance(back, Peer)
-    back.steps, back._held, back.draws, back.given_rules = peer.steps, [], peer.draws, \
-        peer.given_rules
-    back.tamper = None
-    back.note("restore", packed.hex())
-    return back
-
-
-def _players(seed: int) -> list[Player]:
-    return [get("normal", random.Random(f"{seed}/p{i}")) for i in (0, 1)]
-
-
-def _pair(seed: int, rules: Ruleset, guest_rules: Ruleset | None,
-          host_tamper: Tamper | None = None) -> tuple[Peer, Peer]:
-    return (Peer("host", rules, Draws(f"{seed}/host"), host_tamper),
-            Peer("guest", guest_rules, Draws(f"{seed}/guest")))
-
-
-def _step(host: Peer, guest: Peer, players: list[Player]) -> bool:
-    """One move, as play_local makes it; False when nobody can move."""
-    mover = next((s for s in (host, guest) if s.legal_actions()), None)
-    if mover is None:
-        return False
-    observation = mover.observation()
-    assert observation is not None
-    mover.act(players[mover.seat].choose(observation, mover.legal_actions()))
-    pump(host, guest)
-    return True
-
-
-class _LossyLink:
-    """Two peers through a relay that drops, duplicates, delays and reorders frames
-    (a fixed seed), a clock that drives their re-send timers, and reconnects that
-    lose what is in flight: the slow path of a match, as tests/gin/protocol/test_session.py's
-    lossy relay plays it."""
-
-    def __init__(self, host: Peer, guest: Peer, seed: int) -> None:
-        self.s = (host, guest)
-        self.rng = random.Random(seed)
-        self.held: list[tuple[bytes, int]] = []
-        self.now = 0.0
-        self.sent = 0
-
-    def route(self, frame: bytes, to: int) -> list[tuple[bytes, int]]:
-        roll = self.rng.random()
-        if roll < 0.15:
-            return []
-        if roll < 0.3:
-            self.held.append((frame, to))
-            return []
-        return [(frame, to), (frame, to)] if roll < 0.4 else [(frame, to)]
-
-    def pump(self) -> None:
-        while True:
-            frames = [(f, 1) for f in self.s[0].data_to_send()]
-            frames += [(f, 0) for f in self.s[1].data_to_send()]
-            routed = [r for f, to in frames for r in self.route(f, to)]
-            if not routed:
-                routed, self.held = self.held, []
-                self.rng.shuffle(routed)
-            if not routed:
-                if not frames:
-                    return
-                continue
-            for frame, to in routed:
-                self.sent += 1
-                if self.sent % 97 == 0:  # the connection drops: both re-send on reconnect
-                    for i in (0, 1):
-                        for again in self.s[i].resend():
-                            if not self.s[1 - i].over:
-                                self.s[1 - i].receive(again)
-                    break
-                if not self.s[to].over:
-                    self.s[to].receive(frame)
-
-    def run(self, players: list[Player]) -> None:
-        while not all(s.over for s in self.s):
-            self.pump()
-            if self.s[1].rules_offered is not None:
-                self.s[1].accept_rules()
-                continue
-            mover = next((s for s in self.s if s.legal_actions()), None)
-            if mover is None:  # let time pass: the re-send timers fire
-                assert self.now < 10_000 and not any(s.failure for s in self.s)
-                self.now += 1.0
-                for s in self.s:
-                    s.poll(self.now)
-                continue
-            observation = mover.observation()
-            assert observation is not None
-            mover.act(players[mover.seat].choose(observation, mover.legal_actions()))
+from gin.protocol.session_events import CheatDetected
 
 
 def match_cases() -> Iterator[Case]:
     """Whole matches: custom rules the guest accepts; rules the guest insists on, with
     the guest saved and restored mid-hand; custom rules the guest declines."""
-    host, guest = _pair(1, QUICK, None)
-    play_local(host, guest, _players(1))
+    host, guest = pair(1, QUICK, None)
+    play_local(host, guest, computer_players(1))
     assert host.failure is None and guest.failure is None and host.over and guest.over
     yield host.case("quick-accepted")
     yield guest.case("quick-accepted")
 
-    host, guest = _pair(2, LONG_GIN, LONG_GIN)
-    players = _players(2)
+    host, guest = pair(2, LONG_GIN, LONG_GIN)
+    players = computer_players(2)
     pump(host, guest)
     for _ in range(7):
-        assert _step(host, guest, players)
+        assert step(host, guest, players)
     guest = restore(guest)
     play_local(host, guest, players)
     assert host.failure is None and guest.failure is None and host.over and guest.over
     yield host.case("insisted-resumed")
     yield guest.case("insisted-resumed")
 
-    host, guest = _pair(4, QUICK, None)
-    _LossyLink(host, guest, 4).run(_players(4))
+    host, guest = pair(4, QUICK, None)
+    LossyLink(host, guest, 4).run(computer_players(4))
     assert host.failure is None and guest.failure is None
     yield host.case("lossy-relay")
     yield guest.case("lossy-relay")
 
     # A relay replays a whole earlier match on this link to a new guest: nothing
     # opens (the guest's fresh contribution is in every key); the real host then plays.
-    first_host, first_guest = _pair(5, QUICK, None)
-    play_local(first_host, first_guest, _players(5))
+    first_host, first_guest = pair(5, QUICK, None)
+    play_local(first_host, first_guest, computer_players(5))
     replayed = [bytes.fromhex(step[1]) for step in first_guest.steps if step[0] == "in"]
-    host, guest = _pair(6, QUICK, None)
+    host, guest = pair(6, QUICK, None)
     for frame in replayed:
         guest.receive(frame)
     assert guest.received == 0 and guest.failure is None
-    play_local(host, guest, _players(6))
+    play_local(host, guest, computer_players(6))
     assert host.failure is None and guest.failure is None and guest.over
     yield guest.case("replayed-earlier-match")
 
     # The offer, and then the acceptance, survive a restart of the guest.
-    host, guest = _pair(7, QUICK, None)
+    host, guest = pair(7, QUICK, None)
     pump(host, guest)
     guest = restore(guest)
     assert guest.rules_offered is not None
@@ -318,7 +96,7 @@ def match_cases() -> Iterator[Case]:
     assert guest.failure is None and guest.observation() is not None
     yield guest.case("offer-survives-restart")
 
-    host, guest = _pair(3, QUICK, None)
+    host, guest = pair(3, QUICK, None)
     pump(host, guest)
     guest.decline_rules()
     pump(host, guest)
@@ -335,9 +113,9 @@ def _cheat_once(msg_type: str, change: Callable[[Peer, Fields], Fields | None],
     """A match where ``change`` alters the first ``msg_type`` message it changes; from
     then on only that side (the cheater) is changed. Returns (honest, cheater)."""
     cheater: list[Session] = []
-    host, guest = _pair(seed, STANDARD, None)
+    host, guest = pair(seed, STANDARD, None)
     host.tamper = guest.tamper = tamper_once(msg_type, change, silence_after, cheater)
-    play_local(host, guest, _players(seed))
+    play_local(host, guest, computer_players(seed))
     assert cheater, f"no {msg_type} message was tampered with"
     return (guest, host) if cheater[0] is host else (host, guest)
 
@@ -364,20 +142,47 @@ def tamper_once(msg_type: str, change: Callable[[Any, Fields], Fields | None],
 
 def other_scalar(key: bytes) -> bytes:
     """Another valid scalar than ``key`` (a wrong key that is still well formed)."""
-    return (int.from_bytes(key, "big") % (ecc.N - 1) + 1).to_bytes(32, "big")
+    return fd.key_bytes(fd.key_from_bytes(key) % (group.L - 1) + 1)
+
+
+def signed_message2(s: Session, f: Fields, deck: list[bytes], proof: bytes) -> Fields:
+    """Message 2 ``deck`` with ``proof``, signed by its sender as a cheater signs what
+    it sends (an unsigned one would be a protocol error without evidence)."""
+    hs = s._flow.state()
+    m1 = hs.messages[0]
+    assert m1 is not None
+    ctx = fd.context(hs.match_id, hs.number)
+    assert s._flow.signer is not None
+    sig = s._flow.signer.sign(cosign.message2_digest(s.seat, ctx, m1, deck, proof))
+    return f | {"deck": deck, "proof": shuffle_proof.words(proof), "sig": sig}
 
 
 def duplicate_in_message2(s: Session, f: Fields) -> Fields | None:
-    """A second shuffler's cheat: position 51 of message 2 re-encrypts the card of
-    position 50 under its own key (distinct bytes that both open to a card)."""
+    """Issue 19's cheat of the second shuffler: its own ten dealt positions re-key the
+    message-1 entries of the dealer's ten under its own keys (distinct entries that
+    would open to copies of the dealer's hand), with the proof of its honest
+    permutation (no proof of any other map passes: tests/gin/protocol/test_shuffle_proof.py)."""
     if f["n"] != 2:
         return None
     hs = s._flow.state()
     m1 = hs.messages[0]
     assert m1 is not None
-    deck = list(f["deck"])
-    deck[51] = ecc.mul(m1[hs.mine.permutation[50]], hs.mine.position_keys[51])
-    return f | {"deck": deck}
+    mine = hs.mine
+    source = list(mine.permutation)
+    own = [p for p in range(20) if p % 2 == 0]  # the non-dealer's dealt positions
+    for j, dealer in zip(own, [p + 1 for p in own], strict=True):
+        source[j] = source[dealer]
+    deck = [group.mul(m1[source[j]], mine.position_keys[j]) for j in range(fd.DECK_SIZE)]
+    proof = shuffle_proof.prove(fd.context(hs.match_id, hs.number), m1, deck,
+                                mine.permutation, mine.position_keys, mine.nonce_key)
+    return signed_message2(s, f, deck, proof.to_bytes())
+
+
+def _repeat_in_message2(s: Session, f: Fields) -> Fields | None:
+    if f["n"] != 2:
+        return None
+    deck = [*f["deck"][:51], f["deck"][0]]
+    return signed_message2(s, f, deck, b"".join(f["proof"]))
 
 
 def _refuse_seed(s: Peer, f: Fields) -> Fields | None:
@@ -390,11 +195,14 @@ _CHEATS: list[tuple[str, str, Callable[[Peer, Fields], Fields | None], bool]] = 
     ("message1-duplicate", "deck",
      lambda s, f: f | {"deck": [f["deck"][0], *f["deck"][:51]]} if f["n"] == 1 else None, False),
     ("message2-duplicate", "deck", duplicate_in_message2, False),
+    ("message2-repeat", "deck", _repeat_in_message2, False),
+    ("message2-unsigned", "deck",
+     lambda s, f: f | {"sig": bytes(64)} if f["n"] == 2 else None, False),
     ("message1-substitute", "deck",
-     lambda s, f: f | {"deck": [ecc.mul(f["deck"][0], 2), *f["deck"][1:]]} if f["n"] == 1
+     lambda s, f: f | {"deck": [group.mul(f["deck"][0], 2), *f["deck"][1:]]} if f["n"] == 1
      else None, False),
     ("message1-marker", "deck",
-     lambda s, f: f | {"deck": [f["deck"][0], ecc.mul(f["deck"][0], 2), *f["deck"][2:]]}
+     lambda s, f: f | {"deck": [f["deck"][0], group.mul(f["deck"][0], 2), *f["deck"][2:]]}
      if f["n"] == 1 else None, False),
     ("deal-wrong-key", "deal",
      lambda s, f: f | {"keys": [other_scalar(f["keys"][0]), *f["keys"][1:]]}, False),
@@ -411,7 +219,7 @@ def _play_until(host: Peer, guest: Peer, players: list[Player], ready: Callable[
         guest.accept_rules()
         pump(host, guest)
     while not (found := [s for s in (host, guest) if s.legal_actions() and ready(s)]):
-        assert _step(host, guest, players)
+        assert step(host, guest, players)
     return found[0]
 
 
@@ -428,8 +236,8 @@ def _can_discard(s: Peer) -> bool:
 
 def _move_cheats() -> Iterator[tuple[str, Peer]]:
     """Illegal moves injected by a side (the honest side of each, by name)."""
-    host, guest = _pair(4, STANDARD, None)
-    players = _players(4)
+    host, guest = pair(4, STANDARD, None)
+    players = computer_players(4)
     s = _play_until(host, guest, players, _can_discard)
     other = (guest if s is host else host).observation()
     assert other is not None
@@ -437,13 +245,13 @@ def _move_cheats() -> Iterator[tuple[str, Peer]]:
     yield "discard-opponents-card", guest if s is host else host
 
     # A superscript digit passes Python's str.isdigit: once a crash, now malformed.
-    host, guest = _pair(4, STANDARD, None)
-    s = _play_until(host, guest, _players(4), _can_discard)
+    host, guest = pair(4, STANDARD, None)
+    s = _play_until(host, guest, computer_players(4), _can_discard)
     _inject(host, guest, s, "layoff 8h>\u00b2", [], [])
     yield "action-unicode-digit", guest if s is host else host
 
-    host, guest = _pair(5, STANDARD, None)
-    players = _players(5)
+    host, guest = pair(5, STANDARD, None)
+    players = computer_players(5)
     s = _play_until(host, guest, players, _can_discard)
     obs, other = s.observation(), (guest if s is host else host).observation()
     assert obs is not None and other is not None
@@ -451,18 +259,18 @@ def _move_cheats() -> Iterator[tuple[str, Peer]]:
     fake = next(c for c in DECK if c not in seen)
     pos = s._flow.position_of(obs.hand[0])
     _inject(host, guest, s, f"discard {fake}", [pos],
-            [s._flow.state().mine.position_keys[pos].to_bytes(32, "big")])
+            [fd.key_bytes(s._flow.state().mine.position_keys[pos])])
     yield "discard-unheld-real-key", guest if s is host else host
 
-    host, guest = _pair(0, STANDARD.with_options(big_gin_bonus=31), None)
-    players = _players(0)
+    host, guest = pair(0, STANDARD.with_options(big_gin_bonus=31), None)
+    players = computer_players(0)
     s = _play_until(host, guest, players, lambda s: _can_discard(s) and not (
         guest if s is host else host)._flow.engine().cards(s.seat))
     _inject(host, guest, s, "biggin", [], [])
     yield "biggin-hidden", guest if s is host else host
 
-    host, guest = _pair(7, STANDARD, None)
-    players = _players(7)
+    host, guest = pair(7, STANDARD, None)
+    players = computer_players(7)
     s = _play_until(host, guest, players, lambda s: DrawPile() in s.legal_actions())
     obs = s.observation()
     assert obs is not None and obs.top_of_pile is not None
@@ -492,12 +300,12 @@ def _protocol_cheats() -> Iterator[tuple[str, Peer]]:
                 return None
             return f
 
-        host, guest = _pair(8, STANDARD, None)
+        host, guest = pair(8, STANDARD, None)
         host.tamper = replace_commit
         pump(host, guest)
         yield name, guest
 
-    host, guest = _pair(9, STANDARD, None)
+    host, guest = pair(9, STANDARD, None)
     host.tamper = lambda s, t, f: f | {"nonce": bytes(32)} if t == "start" else f
     pump(host, guest)
     yield "coin-not-opened", guest
@@ -508,11 +316,11 @@ def _protocol_cheats() -> Iterator[tuple[str, Peer]]:
         def liar(s: Peer, t: str, f: Fields, rules: Fields = rules) -> Fields | None:
             return f | {"rules": rules} if t == "hello" else f
 
-        host, guest = _pair(10, STANDARD, None, liar)
+        host, guest = pair(10, STANDARD, None, liar)
         pump(host, guest)
         yield name, guest
 
-    host, guest = _pair(11, STANDARD, STANDARD.with_options(name="house"))
+    host, guest = pair(11, STANDARD, STANDARD.with_options(name="house"))
     pump(host, guest)
     yield "rules-not-agreed", guest
 
@@ -520,7 +328,7 @@ def _protocol_cheats() -> Iterator[tuple[str, Peer]]:
     honest.peer_timed_out()
     yield "seed-withheld", honest
 
-    host, guest = _pair(12, STANDARD, None)
+    host, guest = pair(12, STANDARD, None)
     pump(host, guest)
     Session._send(host, "abort", {"why": "cheat", "field": "deal.keys",
                                   "reason": "guest cheated: at fault: guest"})
@@ -529,10 +337,37 @@ def _protocol_cheats() -> Iterator[tuple[str, Peer]]:
     yield "abort-is-a-claim", guest
 
 
+def _then_abort(s: Session, t: str, f: Fields) -> Fields | None:
+    """The duplicating second shuffler sends its message 2 and at once an abort, as a
+    cheater that expects to be caught might: the proof arrived first, so it is caught."""
+    changed = duplicate_in_message2(s, f) if t == "deck" else None
+    if changed is None:
+        return f
+    Session._send(s, "deck", changed)
+    Session._send(s, "abort", {"why": "timeout", "field": "deck", "reason": "gone"})
+    return None
+
+
+def _version_cheats() -> Iterator[tuple[str, Peer]]:
+    """A peer of protocol version 2 (its messages as v2 code packs them), either side."""
+    host, guest = pair(14, STANDARD, None, lambda s, t, f: Session._send(s, t, f, 2))
+    pump(host, guest)
+    yield "v2-host-hello", guest
+
+    host, guest = pair(15, STANDARD, None)
+    guest.tamper = lambda s, t, f: None  # a v2 guest answers a v3 hello with its abort
+    pump(host, guest)
+    Session._send(guest, "abort", {"why": "protocol", "field": "v",
+                                   "reason": "unsupported protocol version 3"}, 2)
+    guest.note("inject", "abort")
+    pump(host, guest)
+    yield "v2-guest-abort", host
+
+
 def _frame_cheats() -> Iterator[tuple[str, Peer]]:
     """Frames the relay altered, reflected, took from another link or cut short."""
     for name in ("tampered", "reflected", "foreign-link", "truncated"):
-        host, guest = _pair(13, STANDARD, None)
+        host, guest = pair(13, STANDARD, None)
         host_offer, guest_offer = host.data_to_send(), guest.data_to_send()
         host.receive(guest_offer[0])
         guest.receive(host_offer[0])
@@ -558,18 +393,25 @@ def cheat_cases() -> Iterator[Case]:
         honest, _ = _cheat_once(msg_type, change, silence)
         assert honest.failure is not None, name  # a tampering that stopped working
         yield honest.case(name)
-    for name, honest in (*_move_cheats(), *_protocol_cheats(), *_frame_cheats()):
+    host, guest = pair(2, STANDARD, None)
+    host.tamper = guest.tamper = _then_abort
+    play_local(host, guest, computer_players(2))
+    honest = next(p for p in (host, guest) if isinstance(p.failure, CheatDetected))
+    assert isinstance(honest.failure, CheatDetected) and honest.failure.record is not None
+    yield honest.case("message2-duplicate-then-abort")
+    for name, honest in (*_move_cheats(), *_protocol_cheats(), *_version_cheats(),
+                         *_frame_cheats()):
         assert honest.failure is not None, name
         yield honest.case(name)
 
 
 def session_cases(small: bool = False) -> Iterator[Case]:
-    """Every session case, or (``small``) a match's guest and two cheats, one caught
-    on arrival and one at hand end."""
+    """Every session case, or (``small``) a match's guest and three cheats: one caught
+    at hand end, a duplicating second shuffler refused with its evidence, a wrong key."""
     if small:
         yield from islice(match_cases(), 1, 2)  # the quick match, its guest
         for name, msg_type, change, silence in _CHEATS:
-            if name in ("wrong-commitment", "deal-wrong-key"):
+            if name in ("wrong-commitment", "message2-duplicate", "deal-wrong-key"):
                 honest, _ = _cheat_once(msg_type, change, silence)
                 assert honest.failure is not None, name
                 yield honest.case(name)

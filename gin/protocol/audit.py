@@ -11,7 +11,9 @@ after the hand before plus this hand's result. A failure names the seat at
 fault (``host`` or ``guest``; ``record`` when the record contradicts itself)
 and where. What the records given cannot prove (the scores before a hand
 whose predecessor's record is missing) is listed as unproven, never shown as
-verified. Pure: the session runs the same function at every hand end.
+verified. Deal evidence (:mod:`gin.protocol.evidence`: a signed message 2 whose
+proof failed) is checked by :func:`audit_evidence`. Pure: the session runs the same
+function at every hand end.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from gin.engine.observation import Event
 from gin.engine.scoring import Outcome
 from gin.protocol import cosign
 from gin.protocol import fairdeal as fd
+from gin.protocol.evidence import DealEvidence
 from gin.protocol.records import SEATS, HandRecord, Score, Step
 from gin.protocol.reveals import Reveals
 
@@ -85,6 +88,8 @@ def audit_record(
         message3=record.messages[2],
         revealed_keys=[(record.role_of(s.seat), pos, key)
                        for s in record.steps for pos, key in s.keys],
+        # A player checked the proof on arrival (or made it): only an auditor rebuilds it.
+        proof=record.proof if trust_seat is None else None,
         trust=None if trust_seat is None else record.role_of(trust_seat),
     )
     findings = [
@@ -128,8 +133,37 @@ def _check_signatures(record: HandRecord) -> tuple[tuple[Finding, ...], tuple[st
         if not cosign.verify(record.signing_keys[seat], digest, record.signatures[seat])), ()
 
 
+def audit_evidence(evidence: DealEvidence) -> AuditResult:
+    """Check deal evidence: the match id and the second shuffler's signature (else the
+    file is not evidence of anything: ``record`` at fault), then message 2 and its
+    proof against message 1. A refusal is the second shuffler's proven cheat; a proof
+    that holds shows none (``record``). Never ok: no hand was played to verify."""
+    second = SEATS[evidence.second]
+    replay = (f"Hand {evidence.hand_number} of match {evidence.match_id.hex()}: "
+              f"{SEATS[evidence.dealer]} deals and shuffles first; {second} signed message 2 "
+              "and its shuffle proof, which the dealer refused",)
+    if evidence.match_id != cosign.match_id_for(evidence.link_id, *evidence.signing_keys):
+        return AuditResult((Finding("record", "match_id", "the match id is not the one the "
+                                    "link id and the signing keys make"),), replay)
+    if not cosign.verify(evidence.signing_keys[evidence.second], evidence.digest(),
+                         evidence.signature):
+        return AuditResult((Finding("record", "signature", f"the {second}'s signature does "
+                                    "not sign this message 2"),), replay)
+    try:
+        message1 = fd.validate_message(evidence.message1, "message1")
+    except fd.MalformedDeck as exc:  # an honest second shuffler signs no answer to it
+        return AuditResult((Finding(second, "message1", f"signed an answer to a malformed "
+                                    f"message 1 ({exc})"),), replay)
+    refusal = fd.message2_refusal(fd.context(evidence.match_id, evidence.hand_number),
+                                  message1, evidence.message2, evidence.proof)
+    if refusal is None:
+        return AuditResult((Finding("record", "proof", "message 2 is proven a shuffle of "
+                                    "message 1: this evidence shows no cheat"),), replay)
+    return AuditResult((Finding(second, *refusal),), replay)
+
+
 def audit_records(
-    records: Sequence[HandRecord], names: Sequence[str] | None = None
+    records: Sequence[HandRecord | DealEvidence], names: Sequence[str] | None = None
 ) -> tuple[AuditResult, ...]:
     """Audit several records, in the order given, chaining the hands of each match.
 
@@ -137,21 +171,25 @@ def audit_records(
     is among ``records`` and verified with proven scores, so a run of records from
     hand 1 proves every total. Two records of one hand (the two players' copies)
     must agree in everything but the interleaving of the keys both sent at once.
-    ``names`` label the records in findings (default: "record 1", ...).
+    ``names`` label the records in findings (default: "record 1", ...). Deal evidence
+    among them is checked on its own (:func:`audit_evidence`).
     """
     labels = list(names) if names is not None else [f"record {i + 1}" for i in range(len(records))]
-    order = sorted(range(len(records)),
+    results: dict[int, AuditResult] = {
+        i: audit_evidence(e) for i, e in enumerate(records) if isinstance(e, DealEvidence)}
+    hands = [r for r in records if isinstance(r, HandRecord)]
+    order = sorted((i for i, r in enumerate(records) if isinstance(r, HandRecord)),
                    key=lambda i: (records[i].match_id, records[i].hand_number))
-    results: dict[int, AuditResult] = {}
     proven: dict[tuple[bytes, int], HandRecord] = {}  # verified, scores proven
     for i in order:
         record = records[i]
+        assert isinstance(record, HandRecord)
         previous = proven.get((record.match_id, record.hand_number - 1))
         result = audit_record(record, previous=previous)
         if record.hand_number > 1 and previous is None:
-            result = _without_previous(result, record, records)
-        twins = [j for j in range(len(records)) if j != i and _same_hand(records[j], record)]
-        clash = [labels[j] for j in twins if _differs(records[j], record)]
+            result = _without_previous(result, record, hands)
+        clash = [labels[j] for j, other in enumerate(records) if j != i and isinstance(
+            other, HandRecord) and _same_hand(other, record) and _differs(other, record)]
         if clash:
             result = replace(result, findings=(*result.findings, Finding(
                 "record", "hand", f"{', '.join(clash)} of the same hand tells it otherwise; "

@@ -1,10 +1,13 @@
-"""Co-signed hands: each side's per-match Ed25519 key, the match id it is bound to,
-and the digest of a hand that both sides sign at hand end (protocol.md §4, §10).
+"""Signatures: each side's per-match Ed25519 key, the match id it is bound to, the
+digest of message 2 that the second shuffler signs with its proof, and the digest
+of a hand that both sides sign at hand end (protocol.md §4, §7.2, §10).
 
 A side draws 32 random bytes for its signing key when the match starts and sends
 the public key in the handshake; the match id is derived from the invite link and
 both public keys, so a record names exactly one pair of keys. At hand end each
-side signs :func:`hand_digest` of the hand as it played it. The digest does not
+side signs :func:`hand_digest` of the hand as it played it; the second shuffler
+signs :func:`message2_digest` of its deck message, so that a proof that fails is
+evidence anyone can check (:mod:`gin.protocol.evidence`). The digest does not
 depend on the order in which the two sides processed the deal's keys, so both
 peers' records of a hand have the same digest. Pure: no randomness, no I/O.
 """
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
@@ -20,6 +24,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from gin.engine.errors import MalformedInput
+from gin.protocol import fairdeal as fd
 from gin.protocol.records import HandRecord
 
 DOMAIN = b"gin/session/v2/"
@@ -68,6 +73,14 @@ def verify(public: bytes, digest: bytes, signature: bytes) -> bool:
     return True
 
 
+def message2_digest(seat: int, ctx: bytes, message1: Sequence[bytes],
+                    message2: Sequence[bytes], proof: bytes) -> bytes:
+    """SHA-256("gin/session/v2/deck2" ‖ 00 ‖ u8(seat) ‖ ctx ‖ m1 ‖ m2 ‖ proof): what the
+    second shuffler (``seat``) signs with message 2, binding the message 1 it answered."""
+    return hashlib.sha256(DOMAIN + b"deck2\x00" + bytes((seat,)) + ctx + b"".join(message1)
+                          + b"".join(message2) + proof).digest()
+
+
 def transcript(record: HandRecord) -> dict[str, Any]:
     """What both sides sign, as plain data: the hand without its seeds (their
     commitments bind them) and with the revealed keys in a canonical order."""
@@ -79,8 +92,9 @@ def transcript(record: HandRecord) -> dict[str, Any]:
         "rules": record.rules.to_dict(),
         "commitments": [c.hex() for c in record.commitments],
         "messages": [hashlib.sha256(b"".join(m)).hexdigest() for m in record.messages],
+        "proof": record.proof.hex(),
         "actions": [[s.seat, str(s.action)] for s in record.steps if s.action is not None],
-        "keys": [[seat, pos, key.to_bytes(32, "big").hex()] for seat, pos, key in keys],
+        "keys": [[seat, pos, fd.key_bytes(key).hex()] for seat, pos, key in keys],
         "result": {"kind": record.score.kind, "knocker": record.score.knocker,
                    "winner": record.score.winner, "points": record.score.points},
         "scores": list(record.scores),

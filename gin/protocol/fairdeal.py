@@ -1,16 +1,17 @@
-"""The fair deal: commutative encryption of a 52-card deck by two shufflers.
+"""The fair deal: a 52-card deck encrypted by two shufflers in ristretto255.
 
 Each shuffler derives from a secret 32-byte seed a permutation of 52, one
-whole-deck key and 52 per-position keys (scalars of P-256, see :mod:`gin.protocol.ecc`).
-Three deck messages follow:
+whole-deck key, 52 per-position keys (scalars, see :mod:`gin.protocol.group`) and
+the key of its shuffle proof's nonces. Three deck messages follow:
 
 1. the first shuffler (role FIRST, keys ``a``, ``a_k``, permutation ``πA``) sends
-   ``m1[i] = E_a(M_{πA[i]})``;
+   ``m1[i] = a·M_{πA[i]}``;
 2. the second (role SECOND, keys ``b_j``, permutation ``πB``) sends
-   ``m2[j] = E_{b_j}(m1[πB[j]])`` — its keys are indexed by the position after
-   its own permutation;
+   ``m2[j] = b_j·m1[πB[j]]`` — its keys are indexed by the position after its own
+   permutation — and, in the same signed message, the proof
+   (:mod:`gin.protocol.shuffle_proof`) that ``m2`` is such a shuffle of ``m1``;
 3. the first swaps its single key for per-position keys, without permuting:
-   ``m3[k] = E_{a_k}(D_a(m2[k]))``.
+   ``m3[k] = (a_k·a⁻¹)·m2[k]``.
 
 So final position ``k`` holds card ``deck[k] = πA[πB[k]]`` under keys ``a_k`` and
 ``b_k``; whoever holds both opens it. The byte-exact derivations are documented
@@ -27,11 +28,13 @@ from enum import Enum
 
 from gin.engine.cards import Card
 from gin.engine.errors import MalformedInput, PeerFault
-from gin.protocol import ecc
+from gin.protocol import group as g
+from gin.protocol import shuffle_proof as sp
 
-DOMAIN = b"gin/fairdeal/v1"
+DOMAIN = g.DOMAIN
 SEED_BYTES = 32
-DECK_SIZE = 52
+KEY_BYTES = g.SCALAR_BYTES
+DECK_SIZE = g.CARDS
 MAX_MATCH_ID_BYTES = 0xFFFF
 MAX_HAND_NUMBER = 0xFFFFFFFF
 
@@ -72,28 +75,31 @@ def _check_seed(seed: bytes) -> bytes:
     return seed
 
 
+def _prefix(label: bytes, seed: bytes) -> bytes:
+    # Labels are fixed strings of distinct lengths, so inputs never collide.
+    return DOMAIN + b"\x00" + label + b"\x00" + _check_seed(seed)
+
+
 def _blocks(label: bytes, seed: bytes) -> Iterator[bytes]:
     # Counter mode: block i = SHA-256(DOMAIN ‖ 00 ‖ label ‖ 00 ‖ seed ‖ u32be(i)).
-    # Labels are fixed strings of distinct lengths, so inputs never collide.
-    prefix = DOMAIN + b"\x00" + label + b"\x00" + _check_seed(seed)
+    prefix = _prefix(label, seed)
     counter = 0
     while True:
         yield hashlib.sha256(prefix + counter.to_bytes(4, "big")).digest()
         counter += 1
 
 
-def derive_bytes(label: bytes, seed: bytes) -> bytes:
-    """32 bytes for ``label``: the first block of its stream, ``block(label, seed, 0)``."""
-    return next(_blocks(label, seed))
-
-
-def _scalar(label: bytes, seed: bytes) -> int:
-    # Rejection sampling keeps the key uniform in [1, n-1] (a reject has odds ~2^-32).
-    for block in _blocks(label, seed):
-        value = int.from_bytes(block, "big")
-        if 1 <= value < ecc.N:
+def derive_scalar(label: bytes, seed: bytes) -> int:
+    """The key for ``label``: ``LE(SHA-512(DOMAIN ‖ 00 ‖ label ‖ 00 ‖ seed ‖ u32be(i))) mod L``
+    for the first ``i`` that gives a nonzero value (the reduction is libsodium's,
+    constant-time; its bias is below 2⁻²⁵⁹)."""
+    prefix = _prefix(label, seed)
+    counter = 0
+    while True:
+        value = g.hash_to_scalar(prefix, counter.to_bytes(4, "big"))
+        if value:
             return value
-    raise AssertionError("unreachable")  # pragma: no cover
+        counter += 1  # pragma: no cover  (probability 2⁻²⁵²)
 
 
 def derive_permutation(seed: bytes) -> tuple[int, ...]:
@@ -116,15 +122,10 @@ def derive_permutation(seed: bytes) -> tuple[int, ...]:
     return tuple(order)
 
 
-def derive_deck_key(seed: bytes) -> int:
-    """The first shuffler's whole-deck key (label ``deck-key``)."""
-    return _scalar(b"deck-key", seed)
-
-
 def derive_position_key(seed: bytes, position: int) -> int:
     """The per-position key for final position ``position`` (label ``position-key`` ‖ byte)."""
     _check_position(position)
-    return _scalar(b"position-key" + bytes((position,)), seed)
+    return derive_scalar(b"position-key" + bytes((position,)), seed)
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,7 @@ class SeedMaterial:
     permutation: tuple[int, ...] = field(repr=False)
     deck_key: int = field(repr=False)
     position_keys: tuple[int, ...] = field(repr=False)
+    nonce_key: bytes = field(repr=False)  # the shuffle proof's nonces (§8.8)
 
     @classmethod
     def from_seed(cls, seed: bytes) -> SeedMaterial:
@@ -142,19 +144,31 @@ class SeedMaterial:
         return cls(
             seed=_check_seed(seed),
             permutation=derive_permutation(seed),
-            deck_key=derive_deck_key(seed),
+            deck_key=derive_scalar(b"deck-key", seed),
             position_keys=tuple(derive_position_key(seed, k) for k in range(DECK_SIZE)),
+            nonce_key=hashlib.sha512(_prefix(b"shuffle-nonce-key", seed)).digest(),
         )
 
 
-# --- commitment ---------------------------------------------------------------
+def key_bytes(key: int) -> bytes:
+    """A key as it travels and is recorded: 32 bytes little-endian."""
+    return key.to_bytes(KEY_BYTES, "little")
 
 
-def commitment(seed: bytes, match_id: bytes, hand_number: int, role: Role) -> bytes:
-    """SHA-256(DOMAIN ‖ 00 ‖ "commitment" ‖ 00 ‖ u16be(len id) ‖ id ‖ u32be(hand) ‖ role ‖ seed).
+def key_from_bytes(data: bytes) -> int:
+    """The integer a 32-byte key names (any value: whether it is a key is checked
+    where it is used)."""
+    return int.from_bytes(data, "little")
 
-    Binding the match, hand and role stops a commitment being copied from the
-    other player or replayed from another hand. Raises MalformedInput.
+
+# --- commitment and context ---------------------------------------------------
+
+
+def context(match_id: bytes, hand_number: int) -> bytes:
+    """``u16be(len id) ‖ id ‖ u32be(hand)``: what commitments and proofs are bound to.
+
+    Raises MalformedInput for a match id of 0 or over 65535 bytes or a hand number
+    outside 0..2³²−1.
     """
     if not isinstance(match_id, bytes) or not 1 <= len(match_id) <= MAX_MATCH_ID_BYTES:
         raise MalformedInput("match id must be 1..65535 bytes")
@@ -163,13 +177,17 @@ def commitment(seed: bytes, match_id: bytes, hand_number: int, role: Role) -> by
         or not 0 <= hand_number <= MAX_HAND_NUMBER
     ):
         raise MalformedInput(f"hand number must be 0..{MAX_HAND_NUMBER}, got {hand_number!r}")
-    data = (
-        DOMAIN + b"\x00commitment\x00"
-        + len(match_id).to_bytes(2, "big") + match_id
-        + hand_number.to_bytes(4, "big")
-        + bytes((role.code,))
-        + _check_seed(seed)
-    )
+    return len(match_id).to_bytes(2, "big") + match_id + hand_number.to_bytes(4, "big")
+
+
+def commitment(seed: bytes, match_id: bytes, hand_number: int, role: Role) -> bytes:
+    """SHA-256(DOMAIN ‖ 00 ‖ "commitment" ‖ 00 ‖ u16be(len id) ‖ id ‖ u32be(hand) ‖ role ‖ seed).
+
+    Binding the match, hand and role stops a commitment being copied from the
+    other player or replayed from another hand. Raises MalformedInput.
+    """
+    data = (DOMAIN + b"\x00commitment\x00" + context(match_id, hand_number)
+            + bytes((role.code,)) + _check_seed(seed))
     return hashlib.sha256(data).digest()
 
 
@@ -187,29 +205,35 @@ def verify_commitment(
 
 def build_message1(first: SeedMaterial) -> Deck:
     """Message 1: every card point under the whole-deck key, in the order πA."""
-    points = ecc.card_points()
-    return ecc.mul_many((points[c] for c in first.permutation), first.deck_key)
+    points = g.card_points()
+    return tuple(g.mul(points[c], first.deck_key) for c in first.permutation)
 
 
-def build_message2(second: SeedMaterial, message1: Sequence[bytes]) -> Deck:
-    """Message 2: ``m2[j] = E_{b_j}(m1[πB[j]])``. Raises InvalidPoint on a bad entry."""
-    return tuple(
-        ecc.mul(message1[second.permutation[j]], second.position_keys[j])
-        for j in range(DECK_SIZE)
-    )
+def build_message2(second: SeedMaterial, message1: Sequence[bytes], ctx: bytes
+                   ) -> tuple[Deck, bytes]:
+    """Message 2, ``m2[j] = b_j·m1[πB[j]]``, and its shuffle proof's bytes for the
+    hand ``ctx`` (:func:`context`). ``message1`` MUST have been validated."""
+    m2 = reencrypt(second, message1)
+    proof = sp.prove(ctx, message1, m2, second.permutation, second.position_keys,
+                     second.nonce_key)
+    return m2, proof.to_bytes()
+
+
+def reencrypt(second: SeedMaterial, message1: Sequence[bytes]) -> Deck:
+    """Message 2's entries alone (what the hand-end audit recomputes)."""
+    return tuple(g.mul(message1[second.permutation[j]], second.position_keys[j])
+                 for j in range(DECK_SIZE))
 
 
 def build_message3(first: SeedMaterial, message2: Sequence[bytes]) -> Deck:
-    """Message 3: ``m3[k] = E_{a_k}(D_a(m2[k]))``, one multiplication by ``a_k·a⁻¹``."""
-    undo = ecc.inverse(first.deck_key)
-    return tuple(
-        ecc.mul(message2[k], ecc.product(undo, first.position_keys[k]))
-        for k in range(DECK_SIZE)
-    )
+    """Message 3: ``m3[k] = (a_k·a⁻¹)·m2[k]``, one multiplication per position."""
+    undo = g.sinv(first.deck_key)
+    return tuple(g.mul(message2[k], g.smul(undo, first.position_keys[k]))
+                 for k in range(DECK_SIZE))
 
 
 def validate_message(value: object, field: str) -> Deck:
-    """Check a received deck message: 52 distinct x-coordinates of points on P-256.
+    """Check a received deck message: 52 distinct ristretto255 elements, none the identity.
 
     ``field`` names it in errors ("message2"); raises :class:`MalformedDeck` naming
     the position of the first bad entry.
@@ -223,20 +247,46 @@ def validate_message(value: object, field: str) -> Deck:
     seen: dict[bytes, int] = {}
     for position, entry in enumerate(value):
         where = f"{field}[{position}]"
-        if not isinstance(entry, bytes) or len(entry) != ecc.COORD_BYTES:
+        if not isinstance(entry, bytes) or len(entry) != g.POINT_BYTES:
             raise MalformedDeck(
-                f"{where}: expected {ecc.COORD_BYTES} bytes", field=field, position=position
+                f"{where}: expected {g.POINT_BYTES} bytes", field=field, position=position
             )
         if entry in seen:
             raise MalformedDeck(
                 f"{where}: repeats position {seen[entry]}", field=field, position=position
             )
-        if not ecc.is_valid_x(entry):
-            raise MalformedDeck(
-                f"{where}: not a point on P-256", field=field, position=position
-            )
+        try:
+            g.check_point(entry)
+        except g.InvalidPoint:
+            raise MalformedDeck(f"{where}: not a ristretto255 element other than the identity",
+                                field=field, position=position) from None
         seen[entry] = position
     return tuple(value)
+
+
+def proof_digest(proof: bytes) -> bytes:
+    """SHA-256 of a shuffle proof's bytes: what records and the hand digest keep of it."""
+    return hashlib.sha256(proof).digest()
+
+
+def message2_refusal(ctx: bytes, message1: Deck, message2: Sequence[bytes], proof: bytes
+                     ) -> tuple[str, str] | None:
+    """Why a message 2 (any 52 entries of 32 bytes) and its proof's bytes do not show a
+    shuffle of the valid ``message1`` for the hand ``ctx``: (where, why) — ``message2[k]``
+    for a bad entry, ``proof`` for a proof that is malformed or fails — or None."""
+    try:
+        m2 = validate_message(list(message2), "message2")
+    except MalformedDeck as exc:
+        return (exc.field if exc.position is None else f"{exc.field}[{exc.position}]",
+                str(exc))
+    try:
+        parsed = sp.ShuffleProof.from_bytes(proof)
+    except sp.ProofMalformed as exc:
+        return "proof", f"message 2's shuffle proof is malformed: {exc}"
+    why = sp.verify(ctx, message1, m2, parsed)
+    if why is not None:
+        return "proof", f"message 2 is not proven a shuffle of message 1: {why}"
+    return None
 
 
 # --- opening positions --------------------------------------------------------
@@ -258,26 +308,21 @@ def open_card(final: Deck, position: int, own_key: int, their_key: int, their_ro
     field="key[position]"). Raises MalformedInput for a bad position or scalar.
     """
     _check_position(position)
-    ecc.check_scalar(own_key)
+    g.check_secret(own_key)
     try:
-        undo = ecc.inverse(ecc.product(own_key, their_key))
-    except ecc.InvalidScalar:
+        undo = g.sinv(g.smul(own_key, g.check_secret(their_key)))
+    except g.InvalidScalar:
         raise PeerFault(
             f"key for position {position} is not a valid scalar",
             who=their_role.value, field=f"key[{position}]",
         ) from None
-    card = ecc.card_of(ecc.mul(final[position], undo))
+    card = g.card_of(g.mul(final[position], undo))
     if card is None:
         raise PeerFault(
             f"key for position {position} does not open it to a card",
             who=their_role.value, field=f"key[{position}]",
         )
     return card
-
-
-def verify_key(seed: bytes, position: int, key: int) -> bool:
-    """Whether ``key`` is the per-position key that ``seed`` derives for ``position``."""
-    return key == derive_position_key(seed, position)
 
 
 def deck_order(
@@ -295,7 +340,7 @@ class Deviation:
     """One way a side departed from what its seed dictates."""
 
     role: Role
-    field: str  # "commitment", "message1", "message2", "message3" or "key"
+    field: str  # "commitment", "message1", "message2", "proof", "message3" or "key"
     position: int | None
     detail: str
 
@@ -320,17 +365,6 @@ class AuditReport:
     def ok(self) -> bool:
         return not self.deviations
 
-    @property
-    def at_fault(self) -> frozenset[Role]:
-        return frozenset(d.role for d in self.deviations)
-
-    def raise_for_fault(self) -> None:
-        """Raise PeerFault for the first deviation, if any."""
-        if self.deviations:
-            first = self.deviations[0]
-            where = first.field if first.position is None else f"{first.field}[{first.position}]"
-            raise PeerFault(str(first), who=first.role.value, field=where)
-
 
 def _card_text(card: int) -> str:
     return str(Card.from_index(card))
@@ -343,14 +377,14 @@ def _differences(
     """A deviation, attributed to ``role``, at every position where a received
     message differs from its recomputation."""
     return [
-        Deviation(role, field, k, explain(k, g))
-        for k, (g, w) in enumerate(zip(got, want, strict=True))
-        if g != w
+        Deviation(role, field, k, explain(k, x))
+        for k, (x, w) in enumerate(zip(got, want, strict=True))
+        if x != w
     ]
 
 
 def _explain1(first: SeedMaterial, got: bytes, position: int) -> str:
-    card = ecc.card_of(ecc.mul(got, ecc.inverse(first.deck_key)))
+    card = g.card_of(g.mul(got, g.sinv(first.deck_key)))
     expected = _card_text(first.permutation[position])
     if card is None:
         return f"not a card under the deck key (expected {expected})"
@@ -359,7 +393,7 @@ def _explain1(first: SeedMaterial, got: bytes, position: int) -> str:
 
 
 def _explain2(second: SeedMaterial, message1: Deck, got: bytes, position: int) -> str:
-    source = ecc.mul(got, ecc.inverse(second.position_keys[position]))
+    source = g.mul(got, g.sinv(second.position_keys[position]))
     expected = second.permutation[position]
     if source in message1:
         return f"re-encrypts message1[{message1.index(source)}] instead of message1[{expected}]"
@@ -367,15 +401,15 @@ def _explain2(second: SeedMaterial, message1: Deck, got: bytes, position: int) -
 
 
 def _explain3(first: SeedMaterial, message2: Deck, got: bytes, position: int) -> str:
-    source = ecc.mul(got, ecc.product(first.deck_key, ecc.inverse(first.position_keys[position])))
+    source = g.mul(got, g.smul(first.deck_key, g.sinv(first.position_keys[position])))
     if source in message2:
         return f"re-keys message2[{message2.index(source)}] instead of message2[{position}]"
     return "not a re-keying of any message2 entry"
 
 
 def _encrypt_cards(deck: Sequence[int], keys: Sequence[int]) -> Deck:
-    points = ecc.card_points()
-    return tuple(ecc.mul(points[deck[k]], keys[k]) for k in range(DECK_SIZE))
+    points = g.card_points()
+    return tuple(g.mul(points[deck[k]], keys[k]) for k in range(DECK_SIZE))
 
 
 def _shape(value: Sequence[bytes], name: str, role: Role, out: list[Deviation]) -> Deck | None:
@@ -398,6 +432,7 @@ def audit_hand(
     message2: Sequence[bytes],
     message3: Sequence[bytes],
     revealed_keys: Iterable[tuple[Role, int, int]] = (),
+    proof: bytes | None = None,
     trust: Role | None = None,
 ) -> AuditReport:
     """Recompute the hand's deck messages from both seeds and attribute any deviation.
@@ -405,11 +440,14 @@ def audit_hand(
     Each message is recomputed from its sender's seed and the predecessor message
     as actually received, so a deviation is pinned on the side that sent it even
     when an earlier message was also wrong. ``revealed_keys`` lists (revealer,
-    position, key) for every key sent during the hand. ``trust`` is the caller's
-    own role when it is a player: its messages, which it produced itself, are
-    taken as honest and not recomputed (passing a message it did not produce
-    under ``trust`` gives meaningless results). Never raises for a deviation: it
-    is reported; MalformedInput for a bad match id or hand number.
+    position, key) for every key sent during the hand. ``proof`` is the digest of
+    message 2's proof (:func:`proof_digest`): when given and message 2 is honest, the
+    proof the second shuffler's seed makes must have that digest (a player, which
+    checked the proof on arrival or made it, passes None). ``trust`` is the caller's
+    own role when it is a player: its messages, which it produced itself, are taken
+    as honest and not recomputed (passing a message it did not produce under
+    ``trust`` gives meaningless results). Never raises for a deviation: it is
+    reported; MalformedInput for a bad match id or hand number.
     """
     deviations: list[Deviation] = []
     material: dict[Role, SeedMaterial] = {}
@@ -444,24 +482,30 @@ def audit_hand(
                                    lambda k, got: _explain1(first, got, k))
     if second is not None and trust is not Role.SECOND and m1 is not None and m2 is not None:
         if trust is Role.FIRST and first is not None and deck is not None:
-            # Our own m1 is honest, so m1[πB[j]] = E_a(M_deck[j]): the same bytes come
-            # from the card points, which stay decoded, instead of decoding m1 again.
+            # Our own m1 is honest, so m1[πB[j]] = a·M_deck[j]: the same bytes come
+            # from the card points, which the TypeScript twin keeps precomputed.
             want2 = _encrypt_cards(
-                deck, [ecc.product(first.deck_key, b) for b in second.position_keys]
+                deck, [g.smul(first.deck_key, b) for b in second.position_keys]
             )
         else:
-            want2 = build_message2(second, m1)
-        deviations += _differences(Role.SECOND, "message2", m2, want2,
-                                   lambda k, got: _explain2(second, m1, got, k))
+            want2 = reencrypt(second, m1)
+        found = _differences(Role.SECOND, "message2", m2, want2,
+                             lambda k, got: _explain2(second, m1, got, k))
+        deviations += found
+        if proof is not None and not found and not hmac.compare_digest(proof, proof_digest(
+                sp.prove(context(match_id, hand_number), m1, m2, second.permutation,
+                         second.position_keys, second.nonce_key).to_bytes())):
+            deviations.append(Deviation(Role.SECOND, "proof", None,
+                                        "not the shuffle proof the seed makes"))
     if first is not None and trust is not Role.FIRST and m2 is not None and m3 is not None:
         m1_honest = not any(d.field == "message1" for d in deviations)
         if trust is Role.SECOND and second is not None and deck is not None and m1_honest:
-            # Likewise our own honest m2[k] = E_{b_k}(E_a(M_deck[k])), but only when
-            # m1 was honest too: our m2 re-encrypts the m1 we received.
+            # Likewise our own honest m2[k] = b_k·a·M_deck[k], but only when m1 was
+            # honest too: our m2 re-encrypts the m1 we received.
             want3 = _encrypt_cards(
                 deck,
-                [ecc.product(a, b) for a, b in zip(first.position_keys, second.position_keys,
-                                                   strict=True)],
+                [g.smul(a, b) for a, b in zip(first.position_keys, second.position_keys,
+                                              strict=True)],
             )
         else:
             want3 = build_message3(first, m2)

@@ -1,7 +1,8 @@
 """Hand records: everything needed to re-verify one online hand, as strict JSON.
 
 A record holds the ruleset, the match id, the hand number, the dealer (the first
-shuffler), both commitments, the three deck messages, every step of the hand in
+shuffler), both commitments, the three deck messages, the digest of message 2's
+shuffle proof (the second shuffler's seed rebuilds the proof), every step of the hand in
 the order the recording peer processed it (an action and/or the keys a seat
 revealed with it), both seeds and the result. Bytes travel as lowercase hex.
 :func:`parse_record` is strict: unknown or missing fields, wrong lengths and
@@ -24,14 +25,17 @@ from gin.engine.rules import Ruleset
 from gin.protocol import fairdeal as fd
 
 FORMAT = "gin-hand-record"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 SEATS = ("host", "guest")
 MAX_RECORD_BYTES = 1 << 20
 MAX_STEPS = 512
 MAX_ACTION_CHARS = 256
+#: Arrays and objects open at once (a record needs 4); deeper text is not a record.
+MAX_NESTING = 64
 RESULT_KINDS = ("knock", "gin", "big_gin", "undercut", "dead")
-_KEY_BYTES = 32
 _HEX = re.compile("[0-9a-fA-F]*")
+# A string (to its closing quote, or the end of the text) or a bracket.
+_NESTING_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +71,7 @@ class HandRecord:
     dealer: int
     commitments: tuple[bytes, bytes]  # (first shuffler's, second's)
     messages: tuple[fd.Deck, fd.Deck, fd.Deck]
+    proof: bytes  # SHA-256 of message 2's shuffle proof (fairdeal.proof_digest)
     steps: tuple[Step, ...]
     seeds: tuple[bytes, bytes]  # (first shuffler's, second's)
     score: Score
@@ -106,6 +111,7 @@ class HandRecord:
             "seeds": {"first": self.seeds[0].hex(), "second": self.seeds[1].hex()},
             "messages": {f"message{n}": [x.hex() for x in m]
                          for n, m in enumerate(self.messages, 1)},
+            "proof": self.proof.hex(),
             "steps": [step(s) for s in self.steps],
             "result": {"kind": self.score.kind, "knocker": self.score.knocker,
                        "winner": self.score.winner, "points": self.score.points},
@@ -122,7 +128,7 @@ class HandRecord:
 
 
 def _key_hex(key: int) -> str:
-    return key.to_bytes(_KEY_BYTES, "big").hex()
+    return fd.key_bytes(key).hex()
 
 
 # --- strict parsing ---------------------------------------------------------------
@@ -220,11 +226,27 @@ def _step(value: object, path: str) -> Step:
             where = f"{r.at('keys')}[{i}]"
             items = _array(pair, where, 2, 2)
             position = _integer(items[0], f"{where}[0]", 0, fd.DECK_SIZE - 1)
-            keys.append((position, int.from_bytes(_hex(items[1], f"{where}[1]", _KEY_BYTES),
-                                                  "big")))
+            keys.append((position, fd.key_from_bytes(_hex(items[1], f"{where}[1]",
+                                                          fd.KEY_BYTES))))
     if action is None and not keys:
         _fail(path, "a step needs an action or keys")
     return Step(seat, action, tuple(keys))
+
+
+def _too_deep(text: str) -> str | None:
+    """Why ``text`` nests too deep to read, before reading it: the first bracket that
+    opens more than MAX_NESTING arrays and objects at once, outside strings, whether
+    or not the text is otherwise JSON (the browser's parser words it the same)."""
+    depth = 0
+    for token in _NESTING_TOKEN.finditer(text):
+        bracket = token.group()
+        if bracket in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return f"more than {MAX_NESTING} arrays and objects nested at char {token.start()}"
+        elif bracket in "]}":
+            depth = max(depth - 1, 0)
+    return None
 
 
 def parse_record(data: str | bytes) -> HandRecord:
@@ -232,12 +254,21 @@ def parse_record(data: str | bytes) -> HandRecord:
     if len(data) > MAX_RECORD_BYTES:
         raise MalformedInput(f"hand record: {len(data)} bytes, more than {MAX_RECORD_BYTES}")
     try:
-        value = json.loads(data)
+        # Bytes decoded as json.loads decodes them, to look at the nesting first:
+        # Python's json recurses once per level and fails at its stack's limit.
+        text = data if isinstance(data, str) else data.decode(json.detect_encoding(data),
+                                                              "surrogatepass")
+        deep = _too_deep(text)
+        if deep is not None:
+            raise MalformedInput(f"hand record: not JSON ({deep})")
+        value = json.loads(text)
+    except MalformedInput:
+        raise
     except (ValueError, RecursionError) as exc:
         raise MalformedInput(f"hand record: not JSON ({exc})") from None
     r = _Reader(value, "record")
     r.only(("format", "version", "match_id", "hand", "seats", "dealer", "rules",
-            "commitments", "seeds", "messages", "steps", "result", "scores", "link",
+            "commitments", "seeds", "messages", "proof", "steps", "result", "scores", "link",
             "signing_keys", "signatures"))
     if r.get("format") != FORMAT:
         _fail(r.at("format"), f"expected {FORMAT!r}")
@@ -282,6 +313,7 @@ def parse_record(data: str | bytes) -> HandRecord:
         dealer=r.integer("dealer", 0, 1),
         commitments=pairs["commitments"],
         messages=(messages[0], messages[1], messages[2]),
+        proof=r.hex("proof", 32),
         steps=steps,
         seeds=pairs["seeds"],
         score=score,

@@ -57,18 +57,20 @@ from gin.protocol.session_events import (
     ProtocolError,
     RulesDeclined,
     SessionEvent,
+    VersionMismatch,
 )
 from gin.protocol.session_flow import (
     MAX_FIELD_CHARS,
     MAX_REASON_CHARS,
     MESSAGE_TYPES,
+    CheatFault,
     MatchFlow,
     Outlet,
     ProtocolFault,
     SessionRole,
 )
 
-STATE_VERSION = 2
+STATE_VERSION = 3
 # Re-send what the peer has not acknowledged after this long, doubling each time.
 RESEND_AFTER = 2.0
 MAX_RESEND_AFTER = 32.0
@@ -393,8 +395,9 @@ class Session:
         self._log.append(["rand", value])
         return value
 
-    def _send(self, msg_type: str, fields: Mapping[str, object]) -> None:
-        message = wire.pack(msg_type, fields)
+    def _send(self, msg_type: str, fields: Mapping[str, object],
+              version: int = wire.PROTOCOL_VERSION) -> None:
+        message = wire.pack(msg_type, fields, version=version)
         if self._muted:
             self._replayed.append(message)
         else:
@@ -422,6 +425,13 @@ class Session:
                "cheat" if isinstance(failure, CheatDetected) else "protocol")
         self._send("abort", {"why": why, "field": failure.field[:MAX_FIELD_CHARS],
                              "reason": failure.reason[:MAX_REASON_CHARS]})
+
+    def _other_version(self, exc: wire.UnsupportedVersion) -> None:
+        """A message of another protocol version: say who must update, here and there (§6.3)."""
+        self._failure, abort = version_mismatch(exc.version)
+        self._emit(self._failure)
+        if exc.msg_type != "abort":  # else the peer has stopped already
+            self._send("abort", abort, version=min(exc.version, wire.PROTOCOL_VERSION))
 
     def _rejected(self, entry: list[object]) -> None:
         """A frame the channel refused: ``["reject", field, text, proven]`` of the log."""
@@ -459,12 +469,28 @@ class Session:
                     f"unexpected {msg.type!r} message while waiting for "
                     f"{owed or 'the local player'}", who=peer, field="t")
             self._flow.handle(msg)
+        except wire.UnsupportedVersion as exc:
+            self._other_version(exc)
         except wire.MalformedMessage as exc:
             self._fail(ProtocolError(peer, exc.field, str(exc)))
         except ProtocolFault as exc:
             self._fail(ProtocolError(peer, exc.field, str(exc)))
+        except CheatFault as exc:
+            self._fail(CheatDetected(peer, exc.field, str(exc), exc.evidence))
         except PeerFault as exc:
             self._fail(CheatDetected(peer, exc.field, str(exc)))
+
+
+def version_mismatch(theirs: int) -> tuple[VersionMismatch, dict[str, object]]:
+    """The failure of meeting a peer of protocol ``theirs``, and the ``abort`` that tells
+    it, in words for that peer (sent in its version when it is older: v2's abort has
+    the same fields)."""
+    ours = wire.PROTOCOL_VERSION
+    friend, you = ("your friend", "you") if theirs < ours else ("you", "your friend")
+    return (VersionMismatch("nobody", "v", f"your friend's gin speaks protocol {theirs}; this "
+                            f"gin speaks {ours}: {friend} must update gin to play this match"),
+            {"why": "protocol", "field": "v", "reason": f"this gin speaks protocol {ours}, "
+             f"yours speaks {theirs}: {you} must update gin to play this match"})
 
 
 def _read_failure(value: object) -> Failure | None:

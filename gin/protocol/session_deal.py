@@ -1,7 +1,7 @@
 """One hand's fair deal before play (protocol.md §7.2, §7.3): the commitments, the
-three deck messages, the shuffle proof and this side's deal — the twin of
-client/web/src/protocol/session_deal.ts. Each handler takes the hand's
-:class:`~gin.protocol.session_hand.HandState`, the peer's message and what it
+three deck messages — the second's signed, with its shuffle proof — and this side's
+deal; the twin of client/web/src/protocol/session_deal.ts. Each handler takes the
+hand's :class:`~gin.protocol.session_hand.HandState`, the peer's message and what it
 needs of the match flow (:class:`DealIo`)."""
 
 from __future__ import annotations
@@ -11,18 +11,12 @@ from typing import Protocol
 
 from gin.engine.errors import PeerFault
 from gin.engine.hand import UPCARD_POSITION, dealt_positions
-from gin.protocol import ecc, wire
+from gin.protocol import cosign, wire
 from gin.protocol import fairdeal as fd
 from gin.protocol import shuffle_proof as sp
+from gin.protocol.evidence import DealEvidence
 from gin.protocol.records import Step
 from gin.protocol.session_hand import HandState
-
-KEY_BYTES = 32
-
-
-def key_bytes(key: int) -> bytes:
-    """A 32-byte key as it travels."""
-    return key.to_bytes(KEY_BYTES, "big")
 
 
 class DealIo(Protocol):
@@ -34,16 +28,25 @@ class DealIo(Protocol):
     @property
     def peer(self) -> int: ...
 
-    def send(self, msg_type: str, fields: Mapping[str, object]) -> None: ...
+    @property
+    def signer(self) -> cosign.Signer | None:
+        """Our per-match signing key (§4)."""
 
-    def random(self, n: int) -> bytes: ...
+    @property
+    def link_id(self) -> bytes: ...
+
+    @property
+    def signing_keys(self) -> tuple[bytes, bytes]: ...
+
+    def send(self, msg_type: str, fields: Mapping[str, object]) -> None: ...
 
     def hand_fields(self, msg: wire.Message, *names: str) -> None:
         """Schema of a hand message: only ``h`` and ``names``, and ``h`` the hand in play."""
 
     def protocol(self, message: str, field: str) -> PeerFault: ...
 
-    def cheat(self, message: str, field: str) -> PeerFault: ...
+    def cheat(self, message: str, field: str, evidence: DealEvidence | None = None
+              ) -> PeerFault: ...
 
 
 def on_commit(hs: HandState, msg: wire.Message, io: DealIo) -> None:
@@ -57,85 +60,62 @@ def on_commit(hs: HandState, msg: wire.Message, io: DealIo) -> None:
 
 
 def on_deck(hs: HandState, msg: wire.Message, io: DealIo) -> None:
-    """A deck message, checked (§8.6); the second answers message 1 with message 2 and
-    its shadows, and deals on message 3."""
-    io.hand_fields(msg, "n", "deck")
+    """A deck message, checked on arrival (§8.6, §8.8): the second answers message 1
+    with message 2 and its proof, signed; the first checks them, answers with message
+    3 and deals; the second deals on message 3."""
     n = msg.integer("n", low=1, high=3)
+    io.hand_fields(msg, "n", "deck", *(("proof", "sig") if n == 2 else ()))
     if n != hs.expected_deck():
         raise io.protocol(f"deck message {n} while waiting for message {hs.expected_deck()}",
                           "deck.n")
     entries = msg.blobs("deck", min_len=fd.DECK_SIZE, max_len=fd.DECK_SIZE, size=32)
+    if n == 2:
+        _on_message2(hs, msg, entries, io)
+        return
     try:
         deck = fd.validate_message(list(entries), f"message{n}")
     except fd.MalformedDeck as exc:
         where = exc.field if exc.position is None else f"{exc.field}[{exc.position}]"
         raise io.cheat(str(exc), where) from None
     hs.messages[n - 1] = deck
-    if n == 1:  # the second shuffle, and the shadows that prove it (§8.9)
-        message2 = fd.build_message2(hs.mine, deck)
+    if n == 1:  # the second shuffle, its proof and our signature of both (§7.2)
+        ctx = fd.context(hs.match_id, hs.number)
+        message2, proof = fd.build_message2(hs.mine, deck, ctx)
         hs.messages[1] = message2
-        io.send("deck", {"h": hs.number, "n": 2, "deck": list(message2)})
-        shadows = sp.shadows(hs.mine, deck)
-        io.send("shuffle", {"h": hs.number, "s": [x for s in shadows for x in s]})
-    elif n == 3:
+        hs.proof = fd.proof_digest(proof)
+        assert io.signer is not None
+        sig = io.signer.sign(cosign.message2_digest(io.seat, ctx, deck, message2, proof))
+        io.send("deck", {"h": hs.number, "n": 2, "deck": list(message2),
+                         "proof": sp.words(proof), "sig": sig})
+    else:
         _send_deal(hs, io)
 
 
-def on_shuffle(hs: HandState, msg: wire.Message, io: DealIo) -> None:
-    """The second's shadows: the first draws its challenge and sends message 3."""
-    io.hand_fields(msg, "s")
-    size = sp.ROUNDS * fd.DECK_SIZE
-    flat = msg.blobs("s", min_len=size, max_len=size, size=ecc.COORD_BYTES)
-    hs.shadows = tuple(tuple(flat[r * fd.DECK_SIZE:(r + 1) * fd.DECK_SIZE])
-                       for r in range(sp.ROUNDS))
-    hs.challenge = int.from_bytes(io.random(1), "big") % (1 << sp.ROUNDS)
-    io.send("challenge", {"h": hs.number, "c": hs.challenge})
-    m2 = hs.messages[1]
-    assert m2 is not None
-    message3 = fd.build_message3(hs.mine, m2)
+def _on_message2(hs: HandState, msg: wire.Message, entries: tuple[bytes, ...],
+                 io: DealIo) -> None:
+    """The second's message 2: its signature, then its entries and proof. A refusal is
+    a cheat with evidence (the signed message) that anyone can check (§10.2)."""
+    words = sp.PROOF_BYTES // 32  # 32-byte words: within the codec's binary limit
+    proof = b"".join(msg.blobs("proof", min_len=words, max_len=words, size=32))
+    sig = msg.blob("sig", size=cosign.SIGNATURE_BYTES)
+    message1 = hs.messages[0]
+    assert message1 is not None
+    evidence = DealEvidence(match_id=hs.match_id, hand_number=hs.number, dealer=hs.dealer,
+                            message1=message1, message2=entries, proof=proof, signature=sig,
+                            link_id=io.link_id, signing_keys=io.signing_keys)
+    if not cosign.verify(evidence.signing_keys[io.peer], evidence.digest(), sig):
+        raise io.protocol("the second shuffler's signature does not sign its message 2",
+                          "deck.sig")
+    refusal = fd.message2_refusal(fd.context(hs.match_id, hs.number), message1, entries,
+                                  proof)
+    if refusal is not None:
+        where, why = refusal
+        raise io.cheat(why, where, evidence)
+    hs.messages[1] = entries
+    hs.proof = fd.proof_digest(proof)
+    message3 = fd.build_message3(hs.mine, entries)
     hs.messages[2] = message3
     io.send("deck", {"h": hs.number, "n": 3, "deck": list(message3)})
-
-
-def on_challenge(hs: HandState, msg: wire.Message, io: DealIo) -> None:
-    """The first's challenge: the second opens the rounds it names."""
-    io.hand_fields(msg, "c")
-    hs.challenge = msg.integer("c", low=0, high=(1 << sp.ROUNDS) - 1)
-    openings = sp.open_rounds(hs.mine, hs.challenge)
-    io.send("proof", {
-        "h": hs.number,
-        "seeds": [o.seed for o in openings if o.seed is not None],
-        "tau": [i for o in openings for i in o.tau],
-        "keys": [key_bytes(k) for o in openings for k in o.keys]})
-
-
-def on_proof(hs: HandState, msg: wire.Message, io: DealIo) -> None:
-    """The second's openings, checked round by round (§8.9); then the first deals."""
-    io.hand_fields(msg, "seeds", "tau", "keys")
-    assert hs.challenge is not None and hs.shadows is not None
-    ones = bin(hs.challenge).count("1")
-    seeds = iter(msg.blobs("seeds", min_len=sp.ROUNDS - ones, max_len=sp.ROUNDS - ones,
-                           size=fd.SEED_BYTES))
-    size = ones * fd.DECK_SIZE
-    taus = msg.integers("tau", min_len=size, max_len=size, low=0, high=fd.DECK_SIZE - 1)
-    keys = msg.blobs("keys", min_len=size, max_len=size, size=KEY_BYTES)
-    m1, m2, _ = hs.messages
-    assert m1 is not None and m2 is not None
-    opened = 0
-    for r in range(sp.ROUNDS):
-        bit = hs.challenge >> r & 1
-        if bit:
-            part = slice(opened * fd.DECK_SIZE, (opened + 1) * fd.DECK_SIZE)
-            opening = sp.Opening(tau=taus[part], keys=tuple(
-                int.from_bytes(k, "big") for k in keys[part]))
-            opened += 1
-        else:
-            opening = sp.Opening(seed=next(seeds))
-        why = sp.check_round(m1, m2, hs.shadows[r], bit, opening)
-        if why is not None:
-            raise io.cheat(f"proof[{r}]: message 2 is not proven a shuffle of message 1: {why}",
-                           f"proof[{r}]")
-    hs.shuffle_proven = True
     _send_deal(hs, io)
 
 
@@ -145,4 +125,4 @@ def _send_deal(hs: HandState, io: DealIo) -> None:
     keys = [hs.mine.position_keys[p] for p in positions]
     hs.keys_sent.update(positions)
     hs.steps.append(Step(io.seat, None, tuple(zip(positions, keys, strict=True))))
-    io.send("deal", {"h": hs.number, "keys": [key_bytes(k) for k in keys]})
+    io.send("deal", {"h": hs.number, "keys": [fd.key_bytes(k) for k in keys]})

@@ -10,7 +10,9 @@ known, because only a proven fault may cost a player the match:
   or a frame failed authentication (:class:`FrameRejected`): the peer or the relay
   may have caused it, nobody forfeits, ``who`` names both;
 * :class:`PeerAborted` — the peer stopped and said why; what it said is shown as
-  its claim (``claim``), never as a verdict.
+  its claim (``claim``), never as a verdict;
+* :class:`VersionMismatch` — the peer's gin speaks another protocol version: nobody
+  is at fault, and the reason says which side must update.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from gin.engine.cards import Card
 from gin.engine.observation import HandResult
 from gin.engine.rules import Ruleset
 from gin.engine.scoring import MatchTotals
+from gin.protocol.evidence import DealEvidence
 from gin.protocol.records import HandRecord
 
 
@@ -115,10 +118,12 @@ class Failure(SessionEvent):
 class CheatDetected(Failure):
     """The peer broke the rules or the fair deal, or refused to reveal its seed.
 
-    ``record`` is the hand's evidence when the hand-end audit found it.
+    ``record`` is the evidence, when there is some anyone can check: the hand's
+    record when the hand-end audit found it, or the signed message 2 whose shuffle
+    proof failed (:class:`~gin.protocol.evidence.DealEvidence`).
     """
 
-    record: HandRecord | None = None
+    record: HandRecord | DealEvidence | None = None
     proven: ClassVar[bool] = True
 
 
@@ -151,11 +156,17 @@ class PeerAborted(Failure):
 
 
 @dataclass(frozen=True)
+class VersionMismatch(Failure):
+    """A message of another protocol version arrived: the two gins cannot play each
+    other. ``who`` is "nobody"; ``reason`` says which side must update."""
+
+
+@dataclass(frozen=True)
 class RulesDeclined(Failure):
     """The local player declined the host's custom rules: the match never began."""
 
 
 FAILURES: dict[str, type[Failure]] = {
     cls.__name__: cls for cls in (CheatDetected, ProtocolError, PeerTimedOut, FrameRejected,
-                                  PeerAborted, RulesDeclined)
+                                  PeerAborted, VersionMismatch, RulesDeclined)
 }

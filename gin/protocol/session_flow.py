@@ -1,6 +1,6 @@
 """The match as one peer of an online session plays it (the game half of the session;
 the twin of client/web/src/protocol/session_flow.ts): the handshake, each hand's fair
-deal and shuffle proof (:mod:`gin.protocol.session_deal`), the moves checked on
+deal with its shuffle proof (:mod:`gin.protocol.session_deal`), the moves checked on
 arrival, the keys sent and the hand's end with its audit and signatures.
 
 A :class:`MatchFlow` sends, emits, draws randomness and fails through its
@@ -26,8 +26,9 @@ from gin.protocol import cosign, wire
 from gin.protocol import fairdeal as fd
 from gin.protocol import session_deal as deal
 from gin.protocol.audit import audit_record
+from gin.protocol.evidence import DealEvidence
 from gin.protocol.records import SEATS, HandRecord, Score, Step
-from gin.protocol.session_deal import KEY_BYTES, DealIo, key_bytes
+from gin.protocol.session_deal import DealIo
 from gin.protocol.session_events import (
     CardDrawn,
     CheatDetected,
@@ -60,7 +61,13 @@ class ProtocolFault(PeerFault):
 
 
 class CheatFault(PeerFault):
-    """The peer's message is well formed but breaks the rules or the fair deal."""
+    """The peer's message is well formed but breaks the rules or the fair deal;
+    ``evidence``, when the peer signed what proves it (a refused message 2)."""
+
+    def __init__(self, message: str, *, who: str, field: str,
+                 evidence: DealEvidence | None = None) -> None:
+        super().__init__(message, who=who, field=field)
+        self.evidence = evidence
 
 
 @dataclass(frozen=True)
@@ -99,10 +106,10 @@ class MatchFlow:
 
     def begin(self) -> None:
         """Draw the signing key; the host proposes its rules and commits to its coin."""
-        self.signer = cosign.Signer(self.random(cosign.KEY_SEED_BYTES))
+        self.signer = cosign.Signer(self._out.random(cosign.KEY_SEED_BYTES))
         if self.role == "host":
             assert self.agreed is not None
-            self._nonce = self.random(NONCE_BYTES)
+            self._nonce = self._out.random(NONCE_BYTES)
             self.send("hello", {"rules": self.agreed.to_dict(),
                                 "coin": coin(self.link_id, self._nonce),
                                 "key": self.signer.public})
@@ -145,9 +152,8 @@ class MatchFlow:
         hs = self.state()
         if hs.role.other not in hs.commits:
             return "commit"
-        owed = hs.owed_before_deal()
-        if owed is not None:
-            return owed
+        if hs.expected_deck() is not None:
+            return "deck"
         if not hs.dealt:
             return "deal"
         hand = self.engine()
@@ -189,8 +195,12 @@ class MatchFlow:
     def send(self, msg_type: str, fields: Mapping[str, object]) -> None:
         self._out.send(msg_type, fields)
 
-    def random(self, n: int) -> bytes:
-        return self._out.random(n)
+    @property
+    def signing_keys(self) -> tuple[bytes, bytes]:
+        """(the host's, the guest's) per-match signing keys, once both are known."""
+        assert self.signer is not None and self._peer_key is not None
+        keys = {self.seat: self.signer.public, self.peer: self._peer_key}
+        return keys[0], keys[1]
 
     def hand_fields(self, msg: wire.Message, *names: str) -> None:
         """Schema of a hand message: only ``h`` and ``names``, and ``h`` the hand in play."""
@@ -203,8 +213,9 @@ class MatchFlow:
     def protocol(self, message: str, field: str) -> ProtocolFault:
         return ProtocolFault(message, who=SEATS[self.peer], field=field)
 
-    def cheat(self, message: str, field: str) -> CheatFault:
-        return CheatFault(message, who=SEATS[self.peer], field=field)
+    def cheat(self, message: str, field: str, evidence: DealEvidence | None = None
+              ) -> CheatFault:
+        return CheatFault(message, who=SEATS[self.peer], field=field, evidence=evidence)
 
     # -- the peer's messages: the handshake ---------------------------------------------
 
@@ -244,7 +255,7 @@ class MatchFlow:
     def _welcome(self, rules: Ruleset) -> None:
         assert self.signer is not None
         self.agreed = rules
-        self._nonce = self.random(NONCE_BYTES)
+        self._nonce = self._out.random(NONCE_BYTES)
         self.send("welcome", {"rules": rules_digest(rules), "nonce": self._nonce,
                               "key": self.signer.public})
 
@@ -279,7 +290,7 @@ class MatchFlow:
     def _start_hand(self) -> None:
         assert self._match is not None and self.match_id is not None
         number = 1 if self._hand is None else self._hand.number + 1
-        hs = HandState(number, self._match.dealer, self.seat, self.random(fd.SEED_BYTES),
+        hs = HandState(number, self._match.dealer, self.seat, self._out.random(fd.SEED_BYTES),
                        self.match_id)
         self._hand = hs
         self.send("commit", {"h": number, "c": hs.commits[hs.role]})
@@ -290,13 +301,13 @@ class MatchFlow:
         self.hand_fields(msg, "keys")
         hs = self.state()
         assert self._match is not None
-        keys = msg.blobs("keys", min_len=HAND_KEYS, max_len=HAND_KEYS, size=KEY_BYTES)
+        keys = msg.blobs("keys", min_len=HAND_KEYS, max_len=HAND_KEYS, size=fd.KEY_BYTES)
         positions = [*dealt_positions(self.seat == hs.dealer), UPCARD_POSITION]
         deck: list[Card | None] = [None] * fd.DECK_SIZE
         pairs = []
         for i, (pos, key) in enumerate(zip(positions, keys, strict=True)):
             deck[pos] = _open(hs, pos, key, f"deal.keys[{i}]", self)
-            pairs.append((pos, int.from_bytes(key, "big")))
+            pairs.append((pos, fd.key_from_bytes(key)))
         try:
             hand = self._match.deal(deck)
         except MalformedInput as exc:
@@ -335,12 +346,12 @@ class MatchFlow:
             key = hs.mine.position_keys[drawn]
             hs.keys_sent.add(drawn)
             hs.steps.append(Step(self.seat, None, ((drawn, key),)))
-            self.send("key", {"h": hs.number, "pos": drawn, "key": key_bytes(key)})
+            self.send("key", {"h": hs.number, "pos": drawn, "key": fd.key_bytes(key)})
         elif isinstance(action, Knock | BigGin):
             pairs = self._unrevealed_keys()
             hs.steps.append(Step(self.seat, None, pairs))
             self.send("show", {"h": hs.number, "pos": [p for p, _ in pairs],
-                               "keys": [key_bytes(k) for _, k in pairs]})
+                               "keys": [fd.key_bytes(k) for _, k in pairs]})
         self._after_move()
 
     def _on_key(self, msg: wire.Message) -> None:
@@ -350,14 +361,14 @@ class MatchFlow:
         if pos != hs.draw_pending:
             raise self.protocol(f"key for position {pos}, but the card drawn is at "
                                 f"{hs.draw_pending}", "key.pos")
-        key = msg.blob("key", size=KEY_BYTES)
+        key = msg.blob("key", size=fd.KEY_BYTES)
         card = _open(hs, pos, key, "key.key", self)
         try:
             self.engine().reveal(pos, card)
         except MalformedInput as exc:
             raise self.cheat(f"key.key: {exc}", "key.key") from None
         hs.draw_pending = None
-        hs.steps.append(Step(self.peer, None, ((pos, int.from_bytes(key, "big")),)))
+        hs.steps.append(Step(self.peer, None, ((pos, fd.key_from_bytes(key)),)))
         self._out.emit(CardDrawn(card))
 
     def _on_show(self, msg: wire.Message) -> None:
@@ -430,7 +441,7 @@ class MatchFlow:
         hs.keys_sent.update(p for p, _ in pairs)
         hs.steps.append(Step(self.seat, action, pairs))
         self.send("move", {"h": hs.number, "a": str(action), "pos": [p for p, _ in pairs],
-                           "keys": [key_bytes(k) for _, k in pairs]})
+                           "keys": [fd.key_bytes(k) for _, k in pairs]})
         if isinstance(action, Knock | BigGin):
             hs.knock_pending = action  # applied once the defender has shown its cards
             return
@@ -466,11 +477,9 @@ class MatchFlow:
     def _record(self) -> HandRecord:
         hand = self.engine()
         assert self._match is not None and hand.result is not None
-        assert self.match_id is not None and self.signer is not None
-        assert self._peer_key is not None
-        keys = {self.seat: self.signer.public, self.peer: self._peer_key}
+        assert self.match_id is not None
         return _hand_record(self.state(), self._match, hand.result, self.match_id,
-                            self.link_id, (keys[0], keys[1]))
+                            self.link_id, self.signing_keys)
 
 
 # The hand's keys and record: functions of the hand (in TS, MatchFlow's methods).
@@ -482,7 +491,7 @@ def _open(hs: HandState, position: int, key: bytes, field: str, io: DealIo) -> C
     assert messages3 is not None
     try:
         index = fd.open_card(messages3, position, hs.mine.position_keys[position],
-                             int.from_bytes(key, "big"), hs.role.other)
+                             fd.key_from_bytes(key), hs.role.other)
     except PeerFault as exc:
         raise io.cheat(f"{field}: {exc}", field) from None
     return Card.from_index(index)
@@ -492,7 +501,7 @@ def _reveal_all(hs: HandState, hand: Hand, msg: wire.Message, name: str, max_key
                 io: DealIo) -> tuple[tuple[int, int], ...]:
     """Open and reveal the peer's hidden positions listed in ``pos``/``keys``."""
     positions = msg.integers("pos", max_len=max_keys, low=0, high=fd.DECK_SIZE - 1)
-    keys = msg.blobs("keys", max_len=max_keys, size=KEY_BYTES)
+    keys = msg.blobs("keys", max_len=max_keys, size=fd.KEY_BYTES)
     if len(positions) != len(keys):
         raise io.protocol(f"{name}: {len(positions)} positions but {len(keys)} keys",
                           f"{name}.keys")
@@ -507,7 +516,7 @@ def _reveal_all(hs: HandState, hand: Hand, msg: wire.Message, name: str, max_key
             hand.reveal(pos, card)
         except MalformedInput as exc:
             raise io.cheat(f"{field}: {exc}", field) from None
-        pairs.append((pos, int.from_bytes(key, "big")))
+        pairs.append((pos, fd.key_from_bytes(key)))
     return tuple(pairs)
 
 
@@ -516,7 +525,7 @@ def _hand_record(hs: HandState, match: Match, result: HandResult, match_id: byte
     """The hand in play as its record. Before the peer's seed arrives the record is
     only signed: its digest leaves the seeds out (their commitments bind them)."""
     m1, m2, m3 = hs.messages
-    assert m1 is not None and m2 is not None and m3 is not None
+    assert m1 is not None and m2 is not None and m3 is not None and hs.proof is not None
     seeds = {hs.role: hs.mine.seed, hs.role.other: hs.their_seed or bytes(fd.SEED_BYTES)}
     return HandRecord(
         rules=match.rules,
@@ -525,6 +534,7 @@ def _hand_record(hs: HandState, match: Match, result: HandResult, match_id: byte
         dealer=hs.dealer,
         commitments=(hs.commits[fd.Role.FIRST], hs.commits[fd.Role.SECOND]),
         messages=(m1, m2, m3),
+        proof=hs.proof,
         steps=tuple(hs.steps),
         seeds=(seeds[fd.Role.FIRST], seeds[fd.Role.SECOND]),
         score=Score.of(result),
@@ -547,9 +557,6 @@ _HANDLERS: dict[str, _Handler] = {
     "start": MatchFlow._on_start,
     "commit": _dealing(deal.on_commit),
     "deck": _dealing(deal.on_deck),
-    "shuffle": _dealing(deal.on_shuffle),
-    "challenge": _dealing(deal.on_challenge),
-    "proof": _dealing(deal.on_proof),
     "deal": MatchFlow._on_deal,
     "move": MatchFlow._on_move,
     "key": MatchFlow._on_key,

@@ -37,6 +37,7 @@ class HandState:
     def __init__(self, number: int, dealer: int, me: int, seed: bytes, match_id: bytes) -> None:
         self.number = number
         self.dealer = dealer
+        self.match_id = match_id
         self.role = fd.Role.FIRST if me == dealer else fd.Role.SECOND
         self.mine = fd.SeedMaterial.from_seed(seed)
         self.commits: dict[fd.Role, bytes] = {
@@ -49,28 +50,13 @@ class HandState:
         self.draw_pending: int | None = None  # our stock draw, awaiting the peer's key
         self.knock_pending: Action | None = None  # our knock, awaiting the peer's show
         self.their_seed: bytes | None = None
-        self.shadows: tuple[fd.Deck, ...] | None = None  # the second's shuffle proof (§8.9)
-        self.challenge: int | None = None
-        self.shuffle_proven = False
+        self.proof: bytes | None = None  # the digest of message 2's proof, once checked
         self.my_signature: bytes | None = None
         self.steps: list[Step] = []
 
     def expected_deck(self) -> int | None:
-        """The deck message (1..3) the peer owes next, or None."""
+        """The deck message (1..3) the peer owes next (§7.2), or None."""
         m1, m2, m3 = self.messages
         if self.role is fd.Role.SECOND:
-            return 1 if m1 is None else (3 if m3 is None and self.challenge is not None else None)
+            return 1 if m1 is None else (3 if m3 is None else None)
         return 2 if m1 is not None and m2 is None else None
-
-    def owed_before_deal(self) -> str | None:
-        """The deck-phase message the peer owes now (§7.2), or None."""
-        if self.expected_deck() is not None:
-            return "deck"
-        if self.role is fd.Role.SECOND:
-            return "challenge" if self.messages[0] is not None and self.challenge is None \
-                else None
-        if self.messages[1] is not None and self.shadows is None:
-            return "shuffle"
-        if self.shadows is not None and not self.shuffle_proven:
-            return "proof"
-        return None

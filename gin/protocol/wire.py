@@ -7,13 +7,11 @@ Two layers, both pure (bytes in, bytes out, no I/O, no clock, randomness passed 
   of :mod:`gin.protocol.msgpack`) and returns a :class:`Message` whose accessors
   check each field and name it in errors;
 * frames: :class:`SealedChannel` carries messages in order, exactly once, sealed
-  with ChaCha20-Poly1305 under traffic keys of the current *epoch*. Each side
-  draws a fresh 32-byte contribution whenever a channel is built (a new session
-  or one restored from a save) and sends it in an *offer* frame authenticated
-  with a key of the invite secret; a direction's key comes from the secret and
-  both sides' current contributions. So no (key, nonce) pair is ever used for
-  two different frames, even by a side restored from a stale save, and frames of
-  an earlier epoch (a relay replaying a whole session) never open.
+  with ChaCha20-Poly1305 under traffic keys of the current *epoch*: each side draws
+  a fresh contribution whenever a channel is built (a new session or one restored
+  from a save) and sends it in an *offer* authenticated with a key of the invite
+  secret. So no (key, nonce) pair serves two frames, even for a side restored from
+  a stale save, and frames of an earlier epoch (a relay's replay) never open.
 
 Frame kinds (protocol.md §5 has the byte layout): offer (the sender's
 contribution and the receiver's as the sender knows it), data (one message, its
@@ -40,7 +38,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from gin.engine.errors import MalformedInput, PeerFault
 from gin.protocol import msgpack
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 FRAME_VERSION = 2
 SECRET_BYTES = 32
 EPOCH_BYTES = 32  # one side's fresh contribution to the traffic keys
@@ -68,6 +66,13 @@ class MalformedMessage(MalformedInput):
     def __init__(self, message: str, *, field: str = "") -> None:
         super().__init__(message)
         self.field = field
+
+
+class UnsupportedVersion(MalformedMessage):
+    """A message of another protocol ``version`` (and type ``msg_type``): another gin."""
+    def __init__(self, version: int, msg_type: str) -> None:
+        super().__init__(f"unsupported protocol version {version}", field="v")
+        self.version, self.msg_type = version, msg_type
 
 
 @dataclass(frozen=True)
@@ -116,16 +121,14 @@ def unpack(data: bytes, *, limits: Limits = DEFAULT_LIMITS,
         raise MalformedMessage("field 't': empty message type", field="t")
     version = top.integer("v", low=0, high=0xFFFF)
     if version not in versions:
-        raise MalformedMessage(f"unsupported protocol version {version}", field="v")
+        raise UnsupportedVersion(version, msg_type)
     return Message(msg_type, version, body, "")
 
 
 class Message:
-    """A decoded message and schema-checking accessors that name the field in errors.
-
-    Each accessor raises :class:`MalformedMessage` whose ``field`` is the dotted
-    path (``deal.keys[3]``) and whose text says what was expected.
-    """
+    """A decoded message and schema-checking accessors: each raises :class:`MalformedMessage`
+    whose ``field`` is the dotted path (``deal.keys[3]``) and whose text says what was
+    expected."""
 
     __slots__ = ("type", "version", "fields", "_path")
 
@@ -265,10 +268,7 @@ class Kind(Enum):
 
 class ChannelFault(PeerFault):
     """The channel was attacked or the peer broke the framing; the channel is now dead.
-
-    ``proven`` is True only when an authentic frame (which only the peer can make)
-    is at fault; otherwise the relay or the peer may have caused it.
-    """
+    ``proven`` only when an authentic frame (only the peer makes one) is at fault."""
 
     proven = False
 

@@ -19,3 +19,19 @@ def test_plain_removes_control_and_format_characters(text: str, shown: str) -> N
 
 def test_lines_keeps_newlines_only() -> None:
     assert plain("a\nb\r\n\tc", lines=True) == "a\nb\nc"
+
+
+# The same characters as client/web/test/online_text.test.ts: the page removes them too.
+_UNSAFE = [*range(0x20), 0x7f, *range(0x80, 0xa0), 0x202a, 0x202b, 0x202c, 0x202d, 0x202e,
+           0x2066, 0x2067, 0x2068, 0x2069, 0x200e, 0x200f, 0x061c, 0x200b, 0x200c, 0x200d,
+           0x2060, 0xfeff, 0x00ad, 0xfff9, 0xe0001, 0xd800, 0xdfff]
+
+
+@pytest.mark.parametrize("code", _UNSAFE, ids=hex)
+def test_every_bidi_control_mark_invisible_and_control_goes(code: int) -> None:
+    assert plain(f"a{chr(code)}b") == "ab"
+
+
+@pytest.mark.parametrize("kept", ["\u00a0", "\u2028", "\u05d0", "\u0645", "\U0001f600", "\u3000"])
+def test_printable_and_separators_stay(kept: str) -> None:
+    assert plain(f"a{kept}b") == f"a{kept}b"

@@ -34,3 +34,16 @@ def test_nothing_tells_a_person_to_install_the_unrelated_gin_from_pypi() -> None
             # Only as the warning that it installs something else.
             near = flat[found.start():found.end() + 60]
             assert "unrelated" in near, f"{where}: {near}"
+
+
+def test_no_page_says_the_browser_cannot_play() -> None:
+    """The board plays in the browser: an unknown room means a wrong link or a relay
+    that was replaced, and a relay without the board says it serves none."""
+    for valid in (True, False):
+        for board in (True, False):
+            page = invite_page(valid, board)
+            assert "not in the browser" not in page, (valid, board)
+    unknown = invite_page(False, board=True)
+    assert "the link is wrong" in unknown and "was replaced" in unknown
+    assert "opens the game right here in the browser" in unknown
+    assert "does not serve the board" in invite_page(False) + invite_page(True)

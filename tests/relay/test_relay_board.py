@@ -65,8 +65,12 @@ async def test_a_forged_invite_gets_the_page_that_says_so(
 ) -> None:
     relay = await start_relay()
     status, _, body = await http_get(relay, f"/j/{RoomIds(b'z' * 32).issue()}")
-    assert status == 200 and "This relay did not issue this invite" in body.decode()
-    assert "opens the game in your browser" not in body.decode()  # it would not
+    page = body.decode()
+    assert status == 200 and "This relay did not issue this invite" in page
+    assert "opens the game in your browser" not in page  # it would not
+    # The board plays in the browser: the page says what an unknown room means.
+    assert "not in the browser" not in page and "right here in the browser" in page
+    assert "the link is wrong" in page and "relay that made it was replaced" in page
 
 
 async def test_the_steps_for_the_terminal_stay_reachable(

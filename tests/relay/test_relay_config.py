@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import logging
 import stat
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -88,6 +91,23 @@ def test_key_file_is_created_private_and_then_reused(tmp_path: Path) -> None:
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     assert load_or_create_key(path) == key
+    assert [p.name for p in path.parent.iterdir()] == ["relay.key"]  # no draft left
+
+
+def test_relays_started_together_all_get_the_one_key(tmp_path: Path) -> None:
+    """One relay per core, started at once by systemd: none reads a half-written key."""
+    path = tmp_path / "relay.key"
+    # Each imports first, then all go at the same moment.
+    code = ("import sys, time, pathlib; from relay.roomid import load_or_create_key as k\n"
+            "while time.time() < float(sys.argv[2]): pass\n"
+            "print(k(pathlib.Path(sys.argv[1])).hex())")
+    start = str(time.time() + 2)
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(path), start],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(6)]
+    outputs = [proc.communicate(timeout=60) for proc in procs]
+    assert all(proc.returncode == 0 for proc in procs), [err for _, err in outputs]
+    assert {out.strip() for out, _ in outputs} == {path.read_text().strip()}
 
 
 @pytest.mark.parametrize(
@@ -133,3 +153,18 @@ def test_default_key_file_lives_in_the_gin_data_folder(monkeypatch: pytest.Monke
     assert "/srv/gindata/relay.key" in " ".join(build_parser().format_help().split())
     monkeypatch.delenv("GIN_DATA_DIR")
     assert default_key_path() == Path("/xdg/gin/relay.key")
+
+
+def test_metrics_listen_takes_host_and_port() -> None:
+    def parse(text: str) -> object:
+        return config_from_args(build_parser().parse_args([]),
+                                {"GIN_RELAY_METRICS_LISTEN": text}).metrics_listen
+
+    assert parse("127.0.0.2:9100") == ("127.0.0.2", 9100)
+    assert parse("[::1]:9100") == ("::1", 9100)
+    assert parse("off") is None
+    assert config_from_args(build_parser().parse_args(["--metrics-listen", "10.0.0.5:0"]),
+                            {}).metrics_listen == ("10.0.0.5", 0)
+    for bad in ("9100", ":9100", "host:http", "host:70000"):
+        with pytest.raises(ConfigError, match="GIN_RELAY_METRICS_LISTEN="):
+            parse(bad)

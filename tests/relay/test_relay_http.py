@@ -52,6 +52,7 @@ async def test_metrics_report_rooms_traffic_and_refusals(start_relay: StartRelay
         'gin_relay_refusals_total{reason="unknown_room"} 1.0',
         'gin_relay_refusals_total{reason="bad_request"} 1.0',
         "# TYPE gin_relay_refusals_total counter",
+        "# TYPE process_cpu_seconds_total counter",  # a relay's one core: how busy
     ):
         assert expected in lines, expected
 
@@ -76,7 +77,7 @@ async def test_browser_opening_an_invite_gets_instructions(
     assert "gin_rummy-*.whl" in page and "gin join" in page and "GIN_LINK" in page
     assert "never send it to this relay" in page
     assert "did not issue" not in page
-    assert "not in the browser" in page and "?terminal" not in page
+    assert "does not serve the board" in page and "?terminal" not in page
 
 
 async def test_browser_opening_a_forged_invite_is_told(start_relay: StartRelay) -> None:
@@ -95,3 +96,27 @@ async def test_home_page_and_unknown_paths(
     status, _, body = await http_get(relay, "/favicon.ico")
     assert (status, body) == (404, b"not found\n")
     assert relay.stats.refusals["not_found"] == 1
+
+
+async def test_metrics_on_their_own_address_are_not_on_the_public_port(
+    start_relay: StartRelay,
+) -> None:
+    relay = await start_relay(metrics_listen=("127.0.0.1", 0))
+    assert relay.metrics_port is not None and relay.metrics_port != relay.port
+    host, guest = await pair(relay)
+    await host.ws.send(b"x")
+    await guest.frame()
+    assert (await http_get(relay, "/metrics"))[0] == 404
+    assert (await http_get(relay, "/healthz"))[0] == 200
+
+    class Private:
+        port = relay.metrics_port
+
+    status, headers, body = await http_get(Private(), "/metrics")
+    assert status == 200 and headers["content-type"].startswith("text/plain; version=0.0.4")
+    assert b"gin_relay_frames_received_total 1.0" in body
+    assert (await http_get(Private(), "/healthz"))[0] == 200
+    assert (await http_get(Private(), "/new?token=" + TOKEN_C))[0] == 404  # nothing else
+    await relay.close()
+    with pytest.raises(OSError):
+        await http_get(Private(), "/metrics")  # closed with the relay

@@ -24,7 +24,7 @@ from relay.testing import (
     assert_forwarding,
     http_get,
     join,
-    new_room,
+    legacy_new_room,
     open_raw,
     pair,
     ws_url,
@@ -49,7 +49,7 @@ async def test_connections_per_address_cap(start_relay: StartRelay) -> None:
     await assert_forwarding(host, guest)
     await guest.ws.close()
     await asyncio.sleep(0.05)
-    third = await new_room(relay, TOKEN_C)  # the slot is free again
+    third = await legacy_new_room(relay, TOKEN_C)  # the slot is free again
     assert third.hello["type"] == "created"
 
 
@@ -63,7 +63,7 @@ async def test_handshakes_in_progress_count_against_the_cap(start_relay: StartRe
     for _, writer in silent:
         writer.close()
     await asyncio.sleep(0.05)
-    host = await new_room(relay)  # their slots are free again
+    host = await legacy_new_room(relay)  # their slots are free again
     assert host.hello["type"] == "created"
 
 
@@ -72,7 +72,7 @@ async def test_plain_http_requests_give_their_slot_back(start_relay: StartRelay)
     for _ in range(3):
         assert (await http_get(relay, "/healthz"))[0] == 200
         await asyncio.sleep(0.05)  # the relay sees the client's close
-    host = await new_room(relay)
+    host = await legacy_new_room(relay)
     assert host.hello["type"] == "created"
 
 

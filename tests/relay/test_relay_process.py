@@ -54,7 +54,7 @@ async def test_restart_with_the_same_key_keeps_the_room(tmp_path: Path) -> None:
         assert await next_event(guest, Frame) == Frame(b"after")
         await guest.send(b"reply")
         assert await next_event(host, Frame) == Frame(b"reply")
-        assert second.stats.rooms_restored == 1 and second.rooms == 1
+        assert second.stats.rooms_opened == 1 and second.rooms == 1
     finally:
         await host.close()
         await guest.close()

@@ -26,9 +26,9 @@ StartRelay = Callable[..., Awaitable[Relay]]
 
 async def test_new_room_then_guest_and_frames_both_ways(start_relay: StartRelay) -> None:
     relay = await start_relay()
-    host = await new_room(relay)
+    host = await new_room(relay)  # GET /new, then /j/ROOM?seat=0 with its ticket
     assert host.hello == {
-        "type": "created",
+        "type": "joined",
         "room": host.room,
         "seat": 0,
         "peer": "absent",
@@ -178,7 +178,7 @@ async def test_empty_room_is_forgotten_and_restored_on_return(
     # The id still verifies, so the host can come back to the same room.
     back = await join(relay, room, seat=0, token=TOKEN_A)
     assert back.hello["peer"] == "absent"
-    assert relay.rooms == 1 and relay.stats.rooms_restored == 1
+    assert relay.rooms == 1 and relay.stats.rooms_opened == 2
 
 
 async def test_buffer_overflow_discards_until_the_seat_returns(start_relay: StartRelay) -> None:

@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import unicodedata
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -227,9 +228,11 @@ def test_online_the_local_choices_are_hidden_and_the_connection_is_always_shown(
     assert page.text("#net-connection") == "Connected to your friend"
     assert page.text("#opponent-label").startswith("Your friend (guest)")
     assert page.text("#score-them") == "Friend"
+    # One vocabulary: "away" while the relay keeps the friend's seat, "left" once not.
     steps = [("reconnecting", "Connection lost — reconnecting…", "playing"),
-             ("peer-left", "Your friend left — waiting for them to come back", "waiting"),
+             ("peer-left", "Your friend is away — waiting for them to come back", "waiting"),
              ("waiting", "Your friend is away — waiting for them to come back", "waiting"),
+             ("peer-gone", "Your friend left — waiting in case they come back", "waiting"),
              ("connected", "Connected to your friend", "playing")]
     for connection, words, state in steps:
         page.fake(f"peer.setConnection({json.dumps(connection)});")
@@ -245,6 +248,26 @@ def test_online_the_local_choices_are_hidden_and_the_connection_is_always_shown(
     page.page.wait_for_function("() => document.querySelector('#net-turn').textContent !== ''")
     assert page.text("#net-turn") in ("Your move", "Your friend's move")
     assert page.fake("return peer.sent;") == ["pass"]
+
+
+def test_on_the_friends_move_the_prompt_says_when_they_are_not_there(open_page: Any) -> None:
+    """"Your friend is thinking…" only while they are connected: away, gone, or this
+    side reconnecting, the prompt says so."""
+    page = open_page(setup={"friendDelay": 600_000})
+    host(page)
+    page.page.keyboard.press("Escape")
+    page.fake("peer.arrive();")
+    page.wait_state("playing")
+    page.page.click("#btn-pass")  # the friend's move now, which never comes
+    page.page.wait_for_function(
+        "() => document.querySelector('#prompt').textContent === 'Your friend is thinking…'")
+    for connection, said in (
+            ("peer-left", "Your friend is away — waiting for them to come back"),
+            ("peer-gone", "Your friend left — waiting in case they come back"),
+            ("reconnecting", "Connection lost — reconnecting…"),
+            ("connected", "Your friend is thinking…")):
+        page.fake(f"peer.setConnection({json.dumps(connection)});")
+        assert page.text("#prompt") == said, connection
 
 
 def test_a_guest_opening_the_link_joins_at_once_and_sits_at_the_bottom(open_page: Any) -> None:
@@ -284,10 +307,31 @@ def test_a_failure_is_shown_as_plain_text_naming_what_failed_and_who(
     assert "What failed: deal.keys." in body
     assert "At fault: host (proven: the match is forfeited)." in body
     assert page.page.locator("#dialog-body b, #dialog-body img").count() == 0
-    assert page.text("#net-turn") == "The match was stopped"
+    assert page.text("#net-connection") == "The match was stopped"
+    assert page.text("#net-turn") == ""  # said once, on the connection line
     assert page.text("#prompt") == "Cheating detected. No more moves are played."
     page.page.screenshot(path=str(artifacts / "online-failure-360x640.png"))
     assert not page.page.is_visible("#btn-take") and not page.page.is_visible("#btn-pass")
+
+
+def test_a_friends_abort_is_shown_without_bidi_or_control_characters(open_page: Any) -> None:
+    """Issue 19: a peer's abort text reached the page with its right-to-left override
+    and controls; the page now removes them as the terminal does (client/text.py)."""
+    page = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True})
+    page.wait_state("playing")
+    said = "I \u202eniw\u202c, \u2066you\u2069 cheated\x1b[2J\x07\u200f\u0085 bye"
+    reason = f"the host ended the match (left), saying: {said}"
+    page.fake("peer.fail({kind: 'PeerAborted', who: 'nobody\u200e', field: 'abort\x00', "
+              f"reason: {json.dumps(reason)}, proven: false}});")
+    page.wait_state("failed")
+    assert page.text("#dialog-title") == "Your friend ended the match"
+    body = page.page.text_content("#dialog-body")
+    assert body is not None
+    assert "saying: I niw, you cheated[2J bye" in body
+    assert "What failed: abort." in body and "At fault: nobody." in body
+    unsafe = [c for c in body if unicodedata.category(c) in ("Cc", "Cf", "Cs")]
+    assert unsafe == [], [hex(ord(c)) for c in unsafe]
+    page.check_clean()
 
 
 def test_a_finished_matchs_link_says_so(open_page: Any) -> None:
@@ -378,6 +422,11 @@ def test_a_bot_plays_the_guests_seat_from_the_link(open_page: Any) -> None:
     page.wait_state("match-over", timeout=60_000)
     played = page.fake("return [peer.seat, peer.match.over, peer.sent.length > 0];")
     assert played == [1, True, True]
+    # A normal end: the friend leaving and the connection closing do not change it.
+    for connection in ("peer-gone", "closed"):
+        page.fake(f"peer.setConnection({json.dumps(connection)});")
+        assert page.text("#net-connection") == "The match is over", connection
+        assert page.text("#net-turn") == ""
     # Nobody sits at a bot's seat to close the hands' windows: each closes by itself,
     # and the last gives way to the match's result.
     page.page.wait_for_function(

@@ -93,10 +93,11 @@ def relay(board_built: None, tmp_path: Path) -> Iterator[RelayProcess]:
 class Terminal:
     """`gin host` or `gin join` with a bot, its records in its own data folder."""
 
-    def __init__(self, argv: list[str], data: Path, stdin: str | None = None) -> None:
+    def __init__(self, argv: list[str], data: Path, stdin: str | None = None,
+                 delay: float = 0) -> None:
         self.data = data
         self.proc = subprocess.Popen(
-            argv + ["--data-dir", str(data), "--bot-delay", "0"],
+            argv + ["--data-dir", str(data), "--bot-delay", str(delay)],
             stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if stdin is not None:
@@ -125,8 +126,10 @@ class Terminal:
 class Page:
     """One Chromium page of the board, with what it logged."""
 
-    def __init__(self, browser: Any) -> None:
-        self.context = browser.new_context()
+    def __init__(self, browser: Any, tab_of: Page | None = None) -> None:
+        """A page in a browser of its own, or ``tab_of``: another tab of that page's."""
+        self.owns_context = tab_of is None
+        self.context = browser.new_context() if tab_of is None else tab_of.context
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
@@ -180,7 +183,8 @@ class Page:
         assert errors == [], errors
 
     def close(self) -> None:
-        self.context.close()
+        if self.owns_context:
+            self.context.close()
 
 
 @pytest.fixture
@@ -241,6 +245,36 @@ def test_a_terminal_host_and_a_browser_guest_play_a_match_across_a_relay_restart
     assert entry["state"] is None and entry["finished"]
     # Chromium logs each refused connection while the relay was down: nothing else.
     guest.check_clean(expected="Error in connection establishment: net::ERR_CONNECTION_REFUSED")
+
+
+def test_a_third_person_opening_a_used_link_is_told_someone_has_joined(
+    relay: RelayProcess, browser: Any, pages: list[Page], tmp_path: Path
+) -> None:
+    """The seat is taken (the relay closes with 4409): the page says someone has
+    already joined with this link and stops, instead of reconnecting for ever."""
+    host = Terminal(gin("host", "--relay", relay.url, "--bot", "easy"), tmp_path / "host",
+                    delay=60)
+    link = host.link()
+    guest = Terminal(gin("join", "--bot", "easy"), tmp_path / "guest", stdin=link, delay=60)
+    try:
+        assert guest.proc.stderr is not None
+        while "connected" not in (line := guest.proc.stderr.readline()):
+            assert line, "the guest ended before it joined"
+        pages.append(third := Page(browser))
+        third.page.goto(link)
+        assert third.wait_state("failed", "playing", timeout=20_000) == "failed"
+        title = str(third.page.inner_text("#dialog-title"))
+        assert title == "Someone has already joined with this link"
+        said = str(third.page.inner_text("#dialog"))
+        assert "ask your friend for a new link" in said and "At fault" not in said
+        assert "reconnecting" not in str(third.page.inner_text("#net-connection")).lower()
+        # Nothing is kept of a seat never held: the page does not offer to continue it.
+        assert third.stored("gin-online:") == {}
+        third.check_clean()
+    finally:
+        for side in (host, guest):
+            side.proc.kill()
+            side.finish()
 
 
 def host_in_browser(page: Page, relay: RelayProcess, target: int) -> str:
@@ -395,6 +429,39 @@ def test_a_frame_altered_on_its_way_ends_the_match_blaming_the_peer_or_the_relay
     text = guest.page.inner_text("body")
     assert "host or the relay" in text, text[-2000:]
     assert "forfeit" not in text.lower() or "nobody forfeits" in text.lower()
+
+
+def test_a_second_tab_of_the_match_is_named_so_and_blames_nobody(
+    relay: RelayProcess, browser: Any, pages: list[Page]
+) -> None:
+    """Issue 19: opening the match in a second tab made the first say "At fault: the
+    relay". The second tab takes the seat with this browser's token (the relay closes
+    the older connection, 4000); the first says the match was opened in another tab."""
+    pages.append(first := Page(browser))
+    link = host_in_browser(first, relay, 100)
+    first.wait_state("waiting")
+    first.page.keyboard.press("Escape")  # the invite window
+    pages.append(second := Page(browser, tab_of=first))
+    second.page.goto(link)
+    assert first.wait_state("failed", timeout=30_000) == "failed"
+    first.page.wait_for_selector("dialog[open]")
+    assert first.page.inner_text("#dialog-title") == "This match was opened in another tab"
+    body = first.page.inner_text("#dialog-body")
+    assert "opened in another tab or window of this browser" in body
+    assert "At fault: nobody." in body and "relay" not in body, body
+    # The second tab holds the seat and keeps the match; closing the first forgets nothing.
+    second.page.wait_for_selector("#net-connection[data-connection=waiting]", timeout=30_000)
+    assert second.state() == "waiting"
+    first.page.keyboard.press("Escape")
+    first.page.click("#btn-leave")
+    first.page.click("#dialog-buttons button:has-text('Leave')")
+    assert second.entry(link)["state"] is not None
+    time_left = time.monotonic() + 3
+    while time.monotonic() < time_left:  # the relay does not close the second tab
+        assert second.page.get_attribute("#net-connection", "data-connection") == "waiting"
+        time.sleep(0.2)
+    first.check_clean()
+    second.check_clean()
 
 
 def test_behind_a_path_prefix_the_link_opens_the_board_which_joins_and_plays(

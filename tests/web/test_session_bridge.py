@@ -5,9 +5,7 @@ side as guest and as host. Both sides' hand records agree and pass ``gin audit``
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -28,14 +26,6 @@ WEB = ROOT / "client" / "web"
 SECRET = bytes(range(32))
 # Custom rules (the guest must accept them) and a low target keep the matches short.
 QUICK = STANDARD.with_options(name="bridge", target=40, big_gin_bonus=31)
-
-
-def _node_ready() -> str | None:
-    if shutil.which("node") is None:
-        return "node is not installed"
-    if not (WEB / "node_modules" / ".bin" / "tsx").exists():
-        return "client/web has no node_modules (run npm ci there)"
-    return None
 
 
 class Bridge:
@@ -74,12 +64,7 @@ class Bridge:
 
 
 @pytest.fixture
-def bridge() -> Iterator[type[Bridge]]:
-    why = _node_ready()
-    if why is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the session bridge cannot run in CI: {why}")
-        pytest.skip(why)
+def bridge(typescript: Path) -> Iterator[type[Bridge]]:
     yield Bridge
 
 

@@ -1,11 +1,13 @@
 /**
  * Conformance checks for the protocol's building blocks (cases written by
- * gin/conformance/protocol_cases.py and records_cases.py): `unpack` — gin.protocol.wire.unpack's verdict on a byte string
- * and what it decodes to; `deck` — one hand's deck computations from two seeds.
+ * gin/conformance/protocol_cases.py, records_cases.py and evidence_cases.py): `unpack` —
+ * gin.protocol.wire.unpack's verdict on a byte string and what it decodes to; `deck` —
+ * one hand's deck computations from two seeds, message 2's proof bytes included.
  * Each check returns null when the TypeScript twin gives exactly what gin/ gave,
  * or a sentence saying what differs. `channel` — two sealed channels over a hostile
  * relay: every frame sent, message delivered and fault, in order; `shuffle_proof` —
- * one hand's shadows, openings and the verdicts on honest and altered openings;
+ * message 2 and its proof checked (honest, issue 19's duplicating second shuffler and
+ * other forgeries): every verdict, word for word;
  * `audit` — the hand-end audit of a tampered hand: every deviation, word for word;
  * `record` — a hand record of a whole local online match: parsed and written again
  * to the same text, its transcript and digest, and each signature's verdict;
@@ -13,17 +15,18 @@
  * or after the hand before) or of several together: every finding and what is
  * unproven, word for word; `record_text` — parseRecord's verdict on a text: the
  * record written again, or gin's refusal word for word (only "not JSON" for what
- * Python's json refuses in its own words).
+ * Python's json refuses in its own words); `evidence` — a failed proof's evidence:
+ * parsed and written again, and its audit's findings, or the refusal word for word.
  */
 
 import { MalformedInput, PeerFault } from "../src/engine/errors.ts";
-import { type AuditResult, auditRecord, auditRecords } from "../src/protocol/audit.ts";
+import { type AuditResult, auditEvidence, auditRecord, auditRecords } from "../src/protocol/audit.ts";
 import * as cosign from "../src/protocol/cosign.ts";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
-import * as ecc from "../src/protocol/ecc.ts";
+import { DealEvidence, parseFile } from "../src/protocol/evidence.ts";
 import * as fd from "../src/protocol/fairdeal.ts";
+import * as g from "../src/protocol/group.ts";
 import * as msgpack from "../src/protocol/msgpack.ts";
-import * as proof from "../src/protocol/shuffle_proof.ts";
 import { Float, type Value } from "../src/protocol/msgpack.ts";
 import { SESSION_CHECKS } from "./session_checks.ts";
 import { parseRecord } from "../src/protocol/records.ts";
@@ -90,7 +93,7 @@ function checkUnpack(c: CaseObject): string | null {
     ?? ("canonical" in c ? same("re-encoding is the input", c.canonical, canonical) : null);
 }
 
-const hexKey = (k: bigint): string => k.toString(16).padStart(64, "0");
+const hexKey = (k: bigint): string => bytesToHex(fd.keyBytes(k));
 
 function checkDeck(c: CaseObject): string | null {
   const first = fd.SeedMaterial.fromSeed(hexToBytes(str(c, "first_seed")));
@@ -98,28 +101,31 @@ function checkDeck(c: CaseObject): string | null {
   const matchId = hexToBytes(str(c, "match_id"));
   const hand = c.hand as number;
   const m1 = fd.buildMessage1(first);
-  const m2 = fd.buildMessage2(second, m1);
+  const [m2, proofBytes] = fd.buildMessage2(second, m1, fd.context(matchId, hand));
   const m3 = fd.buildMessage3(first, m2);
   const wrong = c.wrong_key as { position: number; key: string; blame: Json };
   let blame: Json = null;
   try {
-    fd.openCard(m3, wrong.position, first.positionKeys[wrong.position]!, BigInt("0x" + wrong.key), "second");
+    fd.openCard(m3, wrong.position, first.positionKeys[wrong.position]!, fd.keyFromBytes(hexToBytes(wrong.key)), "second");
   } catch (exc) {
     if (!(exc instanceof PeerFault)) throw exc;
     blame = [exc.who, exc.field, exc.message];
   }
-  return same("card points", c.card_points, ecc.cardPoints().map(bytesToHex))
+  return same("card points", c.card_points, g.cardPoints().map(g.encode).map(bytesToHex))
+    ?? same("generator H", c.generator_h, g.generatorH().toHex())
     ?? same("first permutation", c.first_permutation, first.permutation)
     ?? same("second permutation", c.second_permutation, second.permutation)
     ?? same("first deck key", c.first_deck_key, hexKey(first.deckKey))
     ?? same("second deck key", c.second_deck_key, hexKey(second.deckKey))
     ?? same("first position keys", c.first_position_keys, first.positionKeys.map(hexKey))
     ?? same("second position keys", c.second_position_keys, second.positionKeys.map(hexKey))
+    ?? same("nonce keys", c.nonce_keys, [bytesToHex(first.nonceKey), bytesToHex(second.nonceKey)])
     ?? same("commitments", c.commitments, [
       bytesToHex(fd.commitment(first.seed, matchId, hand, "first")),
       bytesToHex(fd.commitment(second.seed, matchId, hand, "second")),
     ])
     ?? same("messages", c.messages, [m1, m2, m3].map((m) => m.map(bytesToHex)))
+    ?? same("proof", c.proof, bytesToHex(proofBytes))
     ?? same("deck", c.deck, fd.deckOrder(first.permutation, second.permutation))
     ?? same("opened deck", c.deck, m3.map((_, k) =>
       fd.openCard(m3, k, first.positionKeys[k]!, second.positionKeys[k]!, "second")))
@@ -162,30 +168,19 @@ function checkChannel(c: CaseObject): string | null {
   });
 }
 
-type OpeningJson = { seed: string | null; tau: number[]; keys: string[] };
-
-const openingJson = (o: proof.Opening): OpeningJson => ({
-  seed: o.seed === null ? null : bytesToHex(o.seed), tau: [...o.tau], keys: o.keys.map(hexKey),
-});
-
-const openingOf = (o: OpeningJson): proof.Opening => ({
-  seed: o.seed === null ? null : hexToBytes(o.seed), tau: o.tau, keys: o.keys.map((k) => BigInt("0x" + k)),
-});
+type ProofCheck = [string, string[] | null, string, [string, string] | null];
 
 function checkProof(c: CaseObject): string | null {
   const first = fd.SeedMaterial.fromSeed(hexToBytes(str(c, "first_seed")));
   const second = fd.SeedMaterial.fromSeed(hexToBytes(str(c, "second_seed")));
+  const ctx = hexToBytes(str(c, "context"));
   const m1 = fd.buildMessage1(first);
-  const m2 = fd.buildMessage2(second, m1);
-  const shadows = proof.shadows(second, m1);
-  const challenge = c.challenge as number;
-  const why = same("shadows", c.shadows, shadows.map((s) => s.map(bytesToHex)))
-    ?? same("openings", c.openings, proof.openRounds(second, challenge).map(openingJson));
+  const [m2, proofBytes] = fd.buildMessage2(second, m1, ctx);
+  const why = same("honest proof", c.proof, bytesToHex(proofBytes));
   if (why) return why;
-  for (const [i, check] of (c.checks as [number, OpeningJson, string | null][]).entries()) {
-    const [round, opening, verdict] = check;
-    const got = proof.checkRound(m1, m2, shadows[round]!, (challenge >> round) & 1, openingOf(opening));
-    const differ = same(`check ${i} (round ${round})`, verdict, got);
+  for (const [name, message2, data, verdict] of c.checks as ProofCheck[]) {
+    const got = fd.message2Refusal(ctx, m1, message2 === null ? m2 : message2.map(hexToBytes), hexToBytes(data));
+    const differ = same(`verdict (${name})`, verdict, got);
     if (differ) return differ;
   }
   return null;
@@ -201,7 +196,8 @@ function checkAudit(c: CaseObject): string | null {
     firstCommitment: firstCommitment!, secondCommitment: secondCommitment!,
     message1: message1!, message2: message2!, message3: message3!,
     revealedKeys: (c.keys as [fd.Role, number, string][]).map(([role, position, key]) =>
-      [role, position, BigInt("0x" + key)] as [fd.Role, number, bigint]),
+      [role, position, fd.keyFromBytes(hexToBytes(key))] as [fd.Role, number, bigint]),
+    proof: c.proof === null ? null : hexToBytes(str(c, "proof")),
     trust: c.trust as fd.Role | null,
   });
   return same(`deviations (${String(c.tampering)})`, c.deviations,
@@ -252,6 +248,22 @@ function checkRecordText(c: CaseObject): string | null {
   return same("the record read", c.parsed, parsed);
 }
 
+function checkEvidence(c: CaseObject): string | null {
+  let parsed;
+  try {
+    parsed = parseFile(str(c, "text"));
+  } catch (exc) {
+    if (!(exc instanceof MalformedInput)) throw exc;
+    if (!("error" in c)) return `gin/ reads evidence (${String(c.name)}), the TS side refuses it: ${exc.message}`;
+    return same(`refusal (${String(c.name)})`, c.error, exc.message);
+  }
+  if ("error" in c) return `gin/ refuses evidence (${String(c.name)}), the TS side reads it`;
+  if (!(parsed instanceof DealEvidence)) return `the TS side reads evidence (${String(c.name)}) as a hand record`;
+  return same(`evidence read (${String(c.name)})`, c.parsed, parsed.toJson())
+    ?? same(`audit (${String(c.name)})`, c.findings,
+      auditEvidence(parsed).findings.map((f) => [f.who, f.where, f.detail, String(f)]));
+}
+
 export const PROTOCOL_CHECKS: Record<string, (c: CaseObject) => string | null> = {
   unpack: checkUnpack,
   deck: checkDeck,
@@ -263,4 +275,5 @@ export const PROTOCOL_CHECKS: Record<string, (c: CaseObject) => string | null> =
   record_audit: checkRecordAudit,
   record_chain: checkRecordChain,
   record_text: checkRecordText,
+  evidence: checkEvidence,
 };

@@ -3,11 +3,12 @@
  * `python -m relay.conformance`): `relay_wire` — the constants of relay/wire.py
  * against the copy the browser's relay client exports (src/online/relay.ts): every
  * close code by name, the codes after which the client stops retrying, the control
- * messages' types and fields, and a welcome's peer states.
+ * messages' types and fields, a welcome's peer states, and the fields of the
+ * answer to a plain `GET /new`.
  */
 
 import * as data from "../src/engine/data.ts";
-import { CLOSE, CONTROL, CONTROL_FIELDS, FINAL_CLOSE_CODES, PEER, WELCOMES } from "../src/online/relay.ts";
+import { CLOSE, CONTROL, CONTROL_FIELDS, FINAL_CLOSE_CODES, NEW_ROOM_FIELDS, PEER, WELCOMES } from "../src/online/relay.ts";
 
 type Case = Readonly<Record<string, unknown>>;
 
@@ -37,7 +38,8 @@ function checkRelayWire(c: Case): string | null {
     ?? tableDiff("control", c.control, CONTROL)
     ?? listDiff("welcomes", c.welcomes, [...WELCOMES].map(String).sort())
     ?? tableDiff("fields", c.fields, CONTROL_FIELDS)
-    ?? tableDiff("peer", c.peer, PEER);
+    ?? tableDiff("peer", c.peer, PEER)
+    ?? listDiff("new_room", c.new_room, [...NEW_ROOM_FIELDS]);
 }
 
 export const RELAY_CHECKS: Record<string, (c: Case) => string | null> = {

@@ -21,7 +21,7 @@ type CaseObject = { [key: string]: Json };
 /** Limits wide enough for a saved session (its log has thousands of entries). */
 export const STATE_LIMITS: msgpack.Limits = { maxStrLen: 1 << 20, maxBinLen: 1 << 20, maxArrayLen: 1 << 20, maxMapLen: 64 };
 
-/** An event as plain JSON, exactly as gin/conformance/session_cases.py's `event_summary` gives it. */
+/** An event as plain JSON, exactly as gin/conformance/session_peer.py's `event_summary` gives it. */
 export function eventSummary(event: SessionEvent): Json {
   switch (event.kind) {
     case "MatchStarted":

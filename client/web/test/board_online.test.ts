@@ -11,10 +11,11 @@ import { Match } from "../src/engine/match.ts";
 import { Phase } from "../src/engine/observation.ts";
 import { STANDARD } from "../src/engine/rules.ts";
 import type { OnlinePeer, PeerNotice, PeerView } from "../src/online/api.ts";
-import { onlyThisComputer } from "../src/board/friend.ts";
+import { onlyThisComputer, onlyThisNetwork } from "../src/board/friend.ts";
 import { FRIEND, OnlineGame } from "../src/board/online.ts";
 import {
-  connectionWords, describe, explainResult, failureLines, failureTitle, gameLine, pageState, shortName, THEM, turnWords,
+  connectionWords, describe, explainResult, failureLines, failureTitle, gameLine, pageState, shortName, statusWords, THEM,
+  turnWords,
 } from "../src/board/words.ts";
 import { FakePeer } from "./web/fake_peer.ts";
 
@@ -93,6 +94,9 @@ test("after a move is sent, nothing more is offered until the peer answers", () 
   assert.equal(game.holdUp(), "Sending your move…");
   silent.listener!({ ...silent.view, legal: [], waitingFor: "key" }, []);
   assert.equal(game.holdUp(), "Waiting for your friend's device to send the key to your card…");
+  silent.listener!({ ...silent.view, legal: [], waitingFor: "key", connection: "reconnecting" }, []);
+  assert.equal(game.holdUp(),
+    "Waiting for your friend's device to send the key to your card… (connection lost — reconnecting…)");
   silent.listener!(silent.view, []);
   silent.listener!(silent.view, [{ kind: "notice", text: "refused: pass" }]);
   assert.ok(game.legal().length > 0); // refused: the player may move again
@@ -103,8 +107,14 @@ test("the connection, whose move, the page's state and a failure in words", () =
   assert.equal(connectionWords("waiting", "host", false), "Waiting for your friend to open the link");
   assert.equal(connectionWords("waiting", "guest", false), "Waiting for your friend, the host");
   assert.equal(connectionWords("waiting", "guest", true), "Your friend is away — waiting for them to come back");
-  assert.equal(connectionWords("peer-left", "host", true), "Your friend left — waiting for them to come back");
+  // One vocabulary: "away" while the relay keeps the friend's seat, "left" once it gave it up.
+  assert.equal(connectionWords("peer-left", "host", true), "Your friend is away — waiting for them to come back");
+  assert.equal(connectionWords("peer-gone", "host", true), "Your friend left — waiting in case they come back");
   assert.equal(connectionWords("reconnecting", "host", true), "Connection lost — reconnecting…");
+  const ended = { connection: "closed" as const, role: "guest" as const, observation: {} };
+  assert.equal(statusWords({ ...ended, over: true, failure: null }), "The match is over");
+  assert.equal(statusWords({ ...ended, connection: "peer-gone", over: true, failure: null }), "The match is over");
+  assert.equal(statusWords({ ...ended, over: false, failure: null }), "Disconnected");
   const base = { legal: [] as string[], waitingFor: null as string | null, over: false, failure: null, rulesOffered: null,
     connection: "connected" as const };
   assert.equal(turnWords({ ...base, legal: ["pass"] }), "Your move");
@@ -153,4 +163,10 @@ test("an invite link on this computer's loopback address is said to work only he
     "http://127.8.0.1/j/R#s"]) assert.equal(onlyThisComputer(link), true, link);
   for (const link of ["http://192.168.1.20:40123/j/R#s", "https://relay.example.org/j/R#s",
     "http://127.0.0.1.example.org/j/R#s", "not a link"]) assert.equal(onlyThisComputer(link), false, link);
+  // A local network's address: the invite says the link works only there (as the terminal's does).
+  for (const link of ["http://192.168.1.5:8765/j/R#s", "http://10.0.0.7/j/R#s", "http://172.20.1.1/j/R#s",
+    "http://192.0.2.2:30300/j/R#s", "http://[fe80::1]:80/j/R#s", "http://[fd12::3]/j/R#s", "http://myhost:8765/j/R#s",
+    "http://gin.local/j/R#s"]) assert.equal(onlyThisNetwork(link), true, link);
+  for (const link of ["https://relay.example.org/j/R#s", "http://127.0.0.1/j/R#s", "http://172.32.0.1/j/R#s",
+    "http://8.8.8.8/j/R#s", "not a link"]) assert.equal(onlyThisNetwork(link), false, link);
 });

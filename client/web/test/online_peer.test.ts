@@ -15,8 +15,9 @@ import type { PeerNotice, PeerView } from "../src/online/api.ts";
 import { type EventLike, type FailureLike, PeerCore, type SessionLike, type SessionMaker } from "../src/online/core.ts";
 import { decodeSecret, encodeSecret, formatInvite, InvalidLink, linkIdHex, parseInvite, relayOfPage } from "../src/online/links.ts";
 import { createOnline, type PeerWorker } from "../src/online/peer.ts";
-import { backoff, paceFor, RelayClient, type RelayEvent, type SocketLike, type Timers } from "../src/online/relay.ts";
+import { backoff, type HttpAnswer, paceFor, RelayClient, type RelayEvent, type SocketLike, type Timers } from "../src/online/relay.ts";
 import { decodeState, encodeState, toBase64 } from "../src/online/state_codec.ts";
+import { failureLines, failureTitle } from "../src/board/words.ts";
 
 const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i);
 const SECRET_TEXT = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
@@ -147,8 +148,14 @@ class FakeSession implements SessionLike {
   toState(): Map<string, Value> { return new Map<string, Value>([["role", this.role], ["log", [...this.log]]]); }
 }
 
+/** The relay's answer to `GET /new`: a room and the host's ticket. */
+const NEW_ROOM: HttpAnswer = { status: 200, body: JSON.stringify({ room: ROOM, seat: 0, ticket: TICKET }) };
+
 interface World {
   journal: string[];
+  /** What the next `GET /new` gets (a rejected promise: the relay cannot be reached). */
+  newRoom: () => Promise<HttpAnswer>;
+  requests: string[];
   storage: MemoryStorage;
   timers: FakeTimers;
   sockets: FakeSocket[];
@@ -160,7 +167,10 @@ interface World {
 
 function world(storage?: MemoryStorage, noWorker = false): World {
   const journal: string[] = [];
-  const w: Partial<World> = { journal, timers: new FakeTimers(), sockets: [], sessions: [], addresses: [], restoredWith: [] };
+  const w: Partial<World> = {
+    journal, timers: new FakeTimers(), sockets: [], sessions: [], addresses: [], restoredWith: [], requests: [],
+    newRoom: () => Promise.resolve(NEW_ROOM),
+  };
   w.storage = storage ?? new MemoryStorage(journal);
   const maker: SessionMaker = {
     create: (role) => { const s = new FakeSession(role); w.sessions!.push(s); return s; },
@@ -189,6 +199,7 @@ function world(storage?: MemoryStorage, noWorker = false): World {
     randomBytes: () => SECRET.slice(),
     relayOptions: {
       openSocket: (url) => { const s = new FakeSocket(url, journal); w.sockets!.push(s); return s; },
+      request: (url) => { w.requests!.push(url); return w.newRoom!(); },
       random: () => 0.5,
     },
   });
@@ -254,10 +265,13 @@ test("a host opens a room, shows the link in its address, and stores its state b
   const peer = w.online.host(STANDARD.toDict());
   const seen = watch(peer);
   await settle();
+  // A room from GET /new, then seat 0 like any seat (behind a balancer: where the room is routed).
+  assert.equal(w.requests.length, 1);
+  const token = /^http:\/\/relay\.test:8765\/new\?token=([0-9a-f]{32})$/.exec(w.requests[0]!)![1];
   const socket = w.sockets[0]!;
-  assert.match(socket.url, /^ws:\/\/relay\.test:8765\/new\?token=[0-9a-f]{32}$/);
-  assert.deepEqual(socket.sent, []); // no room yet, so no save, so nothing sent
-  socket.welcome({ type: "created", room: ROOM, seat: 0, peer: "absent" });
+  assert.equal(socket.url, `ws://relay.test:8765/j/${ROOM}?seat=0&token=${token}&ticket=${TICKET}`);
+  assert.deepEqual(socket.sent, []); // not welcomed yet, so no save, so nothing sent
+  socket.welcome({ type: "joined", room: ROOM, seat: 0, peer: "absent" });
   await settle();
   const link = `http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`;
   assert.deepEqual(w.addresses, [link]);
@@ -280,18 +294,93 @@ test("a host opens a room, shows the link in its address, and stores its state b
   assert.equal(entry.ticket, TICKET);
 });
 
-test("a host whose first attempt fails gets its room and link when a retry is welcomed", async () => {
+test("a host whose first attempts fail gets its room and link when a retry is welcomed", async () => {
   const w = world();
+  w.newRoom = () => Promise.reject(new TypeError("Failed to fetch")); // the relay is not up yet
   const seen = watch(w.online.host(STANDARD.toDict()));
   await settle();
-  w.sockets[0]!.drop(1006); // the relay was not up yet
+  assert.equal(seen.view?.connection, "reconnecting");
+  assert.equal(w.sockets.length, 0);
+  w.newRoom = () => Promise.resolve(NEW_ROOM);
   w.timers.advance(375);
-  w.sockets[1]!.welcome({ type: "created", room: ROOM, seat: 0, peer: "absent" });
+  await settle();
+  w.sockets[0]!.drop(1006); // the room is known now: only its seat is retried
+  w.timers.advance(750); // the second attempt of the same outage
+  assert.equal(w.requests.length, 2);
+  w.sockets[1]!.welcome({ type: "joined", room: ROOM, seat: 0, peer: "absent" });
   await settle();
   const link = `http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`;
   assert.equal(seen.view?.link, link);
   assert.deepEqual(w.addresses, [link]);
   assert.deepEqual(w.sockets[1]!.sent, ["offer", "hello"]); // saved, so sent
+});
+
+test("a refused new room is retried or not as the relay's code says; nonsense ends it", async () => {
+  const run = async (answers: HttpAnswer[]): Promise<[RelayEvent[], number]> => {
+    const events: RelayEvent[] = [];
+    const timers = new FakeTimers();
+    let asked = 0;
+    const client = new RelayClient({
+      relay: "wss://relay.test/gin", room: null, seat: 0, token: "a".repeat(32), ticket: null, timers, random: () => 0.5,
+      openSocket: (url) => new FakeSocket(url, []),
+      request: (url) => {
+        assert.equal(url, `https://relay.test/gin/new?token=${"a".repeat(32)}`);
+        return Promise.resolve(answers[Math.min(asked++, answers.length - 1)]!);
+      },
+    }, (event) => events.push(event));
+    client.start();
+    for (let i = 0; i < 3; i++) {
+      await settle();
+      timers.advance(1000);
+    }
+    return [events, asked];
+  };
+  const error = (status: number, code: number, reason: string): HttpAnswer =>
+    ({ status, body: JSON.stringify({ type: "error", code, reason }) });
+  const [busy, askedBusy] = await run([error(429, 4429, "too many new rooms from your address; try again in 6 s"), NEW_ROOM]);
+  assert.deepEqual(busy[0], { kind: "reconnecting", attempt: 1, delay: 0.375, code: 4429,
+    reason: "the relay refused a new room: too many new rooms from your address; try again in 6 s (code 4429)" });
+  assert.equal(askedBusy, 2);
+  const [bad, askedBad] = await run([error(400, 4400, "token must be 32 lowercase hex digits")]);
+  assert.deepEqual(bad, [{ kind: "closed", code: 4400, reason: "the relay refused a new room: token must be 32 lowercase hex digits" }]);
+  assert.equal(askedBad, 1);
+  const [odd] = await run([{ status: 200, body: "<html>" }]);
+  assert.deepEqual(odd, [{ kind: "closed", code: 1002, reason: "the relay's answer to a new room is not a gin relay's: '<html>'" }]);
+  const [lost] = await run([{ status: 404, body: "not found\n" }]);
+  assert.deepEqual(lost, [{ kind: "closed", code: null, reason: "the relay answered HTTP 404: not found" }]);
+});
+
+test("while the other seat stays away, the client reconnects now and then to be routed afresh", () => {
+  const timers = new FakeTimers();
+  const sockets: FakeSocket[] = [];
+  const events: RelayEvent[] = [];
+  const client = new RelayClient({
+    relay: "ws://relay.test", room: ROOM, seat: 1, token: "a".repeat(32), ticket: null, timers, rerouteAfter: 10,
+    openSocket: (url) => { const s = new FakeSocket(url, []); sockets.push(s); return s; },
+  }, (event) => events.push(event));
+  client.start();
+  sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
+  timers.advance(60_000);
+  assert.equal(sockets.length, 1); // the peer is there: nothing to look for
+  sockets[0]!.control("peer_left");
+  timers.advance(9_999);
+  assert.equal(sockets[0]!.closedWith, null);
+  timers.advance(1);
+  assert.equal(sockets[0]!.closedWith, 4001); // not 1000, which would give the seat up
+  sockets[0]!.drop(4001, "the other seat is away: reconnecting");
+  assert.equal(sockets.length, 2); // at once, and with the seat's ticket
+  assert.equal(sockets[1]!.url, `ws://relay.test/j/${ROOM}?seat=1&token=${"a".repeat(32)}&ticket=${TICKET}`);
+  sockets[1]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "absent" });
+  timers.advance(19_999); // the second look waits twice as long
+  assert.equal(sockets.length, 2);
+  timers.advance(1);
+  sockets[1]!.drop(4001);
+  sockets[2]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" }); // found
+  timers.advance(600_000);
+  assert.equal(sockets.length, 3);
+  // Quietly: no "reconnecting", and no "reconnected", which would give the away peer its whole time again.
+  assert.deepEqual(events.filter((e) => e.kind === "reconnecting" || e.kind === "reconnected"), []);
+  assert.deepEqual(events.slice(-2), [{ kind: "waiting" }, { kind: "peer-joined", returning: false }]);
 });
 
 test("a hand that failed its audit is offered as evidence, never counted as verified", async () => {
@@ -314,7 +403,7 @@ test("a reload continues the stored match in its role, with the seat's token and
   const first = world();
   first.online.host(STANDARD.toDict());
   await settle();
-  first.sockets[0]!.welcome({ type: "created", room: ROOM, seat: 0, peer: "connected" });
+  first.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 0, peer: "connected" });
   first.sockets[0]!.frame("welcome");
   await settle();
   const token = /token=([0-9a-f]{32})/.exec(first.sockets[0]!.url)![1];
@@ -351,6 +440,12 @@ test("a guest joins the link's room in seat 1, the link in the page's address", 
   assert.equal(seen.view?.role, "guest");
   assert.equal(seen.view?.link, null);
   assert.deepEqual(w.sockets[0]!.sent, ["offer", "resend 0"]);
+  // The friend's seat dropped (kept for them), then given up: "away", then "left".
+  w.sockets[0]!.onmessage?.({ data: JSON.stringify({ type: "peer_left", grace: 120 }) });
+  assert.equal(seen.view?.connection, "peer-left");
+  w.sockets[0]!.control("peer_gone");
+  assert.equal(seen.view?.connection, "peer-gone");
+  assert.deepEqual(seen.notices.filter((n) => n.kind === "notice"), []); // the connection line says it
 });
 
 test("with storage full nothing is sent and the player is told; the save is retried, then play goes on", async () => {
@@ -448,6 +543,32 @@ test("a refusal for good ends the connection; an outage past the give-up time to
   assert.ok(v.timers.now() >= 300_000 && v.timers.now() <= 330_000);
 });
 
+test("a used link (the seat taken, 4409) says someone has already joined and stops, keeping nothing", async () => {
+  const w = world();
+  const seen = watch(w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
+  await settle();
+  w.sockets[0]!.onmessage?.({ data: JSON.stringify({ type: "error", code: 4409, reason: "seat 1 is taken" }) });
+  w.sockets[0]!.drop(4409, "seat 1 is taken");
+  await settle();
+  w.timers.advance(60_000);
+  assert.equal(w.sockets.length, 1); // not retried
+  assert.equal(seen.view?.connection, "closed");
+  assert.equal(seen.view?.failure?.kind, "SeatTaken");
+  assert.match(seen.view!.failure!.reason, /^Someone has already joined with this link .*ask your friend for a new link\.$/);
+  assert.equal(seen.view?.failure?.who, "");
+  assert.equal(w.storage.getItem(`gin-online:${linkIdHex(SECRET)}`), null);
+
+  // A seat once held here (a ticket) is retried: after a relay restart its holder wins it back.
+  const v = world();
+  const held = watch(v.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
+  await settle();
+  v.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
+  v.sockets[0]!.drop(4409, "seat 1 is taken");
+  await settle();
+  assert.equal(held.view?.connection, "reconnecting");
+  assert.equal(held.view?.failure, null);
+});
+
 test("what the peer owes has a time limit: then the session is told, and blames nobody for sure", async () => {
   const w = world();
   const seen = watch(w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
@@ -501,6 +622,39 @@ test("a finished match keeps no secrets, and its link says it is over", async ()
   assert.equal(told.view?.over, true);
   assert.match(JSON.stringify(told.notices), /is over/);
   assert.deepEqual(again.online.stored(), []);
+});
+
+test("a second tab of the match takes the seat: the first names it, blames nobody, and keeps the match", async () => {
+  const first = world();
+  const link = `http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`;
+  const peer = first.online.join(link);
+  const seen = watch(peer);
+  await settle();
+  first.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
+  await settle();
+  // Another tab: the same storage, so the same seat token; the relay closes the older.
+  const second = world(first.storage);
+  second.online.join(link);
+  await settle();
+  const token = (url: string): string => /token=([0-9a-f]{32})/.exec(url)![1]!;
+  assert.equal(token(second.sockets[0]!.url), token(first.sockets[0]!.url));
+  first.sockets[0]!.drop(4000, "replaced by a newer connection for this seat");
+  await settle();
+  first.timers.advance(60_000);
+  await settle();
+  assert.equal(first.sockets.length, 1); // no reconnecting: that would take the seat back
+  assert.equal(seen.view?.connection, "closed");
+  const failure = seen.view!.failure!;
+  assert.equal(failure.kind, "OpenedElsewhere");
+  assert.equal(failure.who, "nobody");
+  assert.equal(failure.reason, "This match was opened in another tab or window of this browser, which plays it now: "
+    + "this page stops here (close it, and go on in the other).");
+  assert.doesNotMatch(failure.reason, /relay/);
+  assert.equal(failureTitle(failure), "This match was opened in another tab");
+  assert.deepEqual(failureLines(failure).at(-1), "At fault: nobody.");
+  // Closing this page's match leaves the other tab's stored match alone.
+  peer.leave();
+  assert.notEqual(first.storage.getItem(`gin-online:${linkIdHex(SECRET)}`), null);
 });
 
 test("leaving closes the seat for good (code 1000) and forgets the match", async () => {

@@ -129,7 +129,7 @@ function playedRecord(): HandRecord {
   const [first, second] = [fd.SeedMaterial.fromSeed(range(0, 32)), fd.SeedMaterial.fromSeed(range(32, 64))];
   const matchId = utf8ToBytes("audit-test");
   const m1 = fd.buildMessage1(first);
-  const m2 = fd.buildMessage2(second, m1);
+  const [m2, proof] = fd.buildMessage2(second, m1, fd.context(matchId, 1));
   const deck = fd.deckOrder(first.permutation, second.permutation).map((c) => Card.fromIndex(c));
   const hand = new Hand(deck, 0, STANDARD);
   const reveals = new Reveals(hand);
@@ -166,7 +166,7 @@ function playedRecord(): HandRecord {
   return new HandRecord({
     rules: STANDARD, matchId, handNumber: 1, dealer: 0,
     commitments: [fd.commitment(first.seed, matchId, 1, "first"), fd.commitment(second.seed, matchId, 1, "second")],
-    messages: [m1, m2, fd.buildMessage3(first, m2)], steps, seeds: [first.seed, second.seed],
+    messages: [m1, m2, fd.buildMessage3(first, m2)], proof: fd.proofDigest(proof), steps, seeds: [first.seed, second.seed],
     score: Score.of(hand.result), scores: [0, 0],
   });
 }

@@ -1,34 +1,53 @@
 // The deck mathematics in TypeScript against protocol.md §13 (produced by gin/):
-// card points, derivations, commitments, the three deck messages, opening.
+// the group, card points, derivations, commitments, the three deck messages with
+// message 2's proof, opening, message 2's check and the hand-end audit.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { MalformedInput, PeerFault } from "../src/engine/errors.ts";
-import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { fromBigInt } from "../src/protocol/bytes.ts";
-import * as ecc from "../src/protocol/ecc.ts";
+import { bytesToHex, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
+
+import { PeerFault } from "../src/engine/errors.ts";
 import * as fd from "../src/protocol/fairdeal.ts";
+import * as g from "../src/protocol/group.ts";
 import { numbers, range, vector } from "./protocol_vectors.ts";
 
 const FIRST = fd.SeedMaterial.fromSeed(range(0, 32));
 const SECOND = fd.SeedMaterial.fromSeed(range(32, 64));
 const MATCH = utf8ToBytes("vector-match");
-const bytes32 = (v: bigint): Uint8Array => fromBigInt(v, 32);
-const hexKey = (k: bigint): string => k.toString(16).padStart(64, "0");
+const CTX = fd.context(MATCH, 1);
+const hexKey = (k: bigint): string => bytesToHex(fd.keyBytes(k));
 
-test("card points: the vectors' coordinates and counters, 52 distinct points", () => {
-  for (const c of [0, 1, 13, 51]) {
-    const [x, counter] = ecc.hashToX(c);
-    assert.equal(bytesToHex(x), vector(`card_point_${c}`));
-    assert.equal(counter, Number(vector(`card_counter_${c}`)));
-    assert.equal(ecc.cardOf(x), c);
+test("ristretto255: RFC 9496's multiples of the generator and refused encodings", () => {
+  const multiples = [
+    "e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76",
+    "6a493210f7499cd17fecb510ae0cea23a110e8d5b901f8acadd3095c73a3b919",
+    "94741f5d5d52755ece4f23f044ee27d5d1ea1e2bd196b462166b16152a9d0259",
+  ];
+  multiples.forEach((hex, i) => assert.equal(g.G.multiply(BigInt(i + 1)).toHex(), hex));
+  for (const bad of ["00ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+    "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+    "0100000000000000000000000000000000000000000000000000000000000000", "00".repeat(32)]) {
+    assert.throws(() => g.decode(hexToBytes(bad)), g.InvalidPoint);
   }
-  const points = ecc.cardPoints();
-  assert.equal(new Set(points.map(bytesToHex)).size, 52);
-  assert.throws(() => ecc.hashToX(52), MalformedInput);
+  const p = g.cardPoints()[9]!;
+  const k = FIRST.deckKey;
+  assert.ok(g.mul(g.mul(p, k), g.inv(k)).equals(p));
+  assert.ok(g.mul(p, k).equals(g.mulPublic(p, k)));
+  assert.throws(() => g.mul(p, 0n), g.InvalidScalar);
+  assert.throws(() => g.mul(p, g.L), g.InvalidScalar);
+  assert.throws(() => g.scalarFromBytes(fd.keyBytes(g.L)), /not reduced/);
 });
 
-test("derivations from the vector seeds: permutations and keys", () => {
+test("card points and H: the vectors' points, 52 distinct", () => {
+  for (const c of [0, 1, 13, 51]) {
+    assert.equal(g.cardPoints()[c]!.toHex(), vector(`card_point_${c}`));
+    assert.equal(g.cardOf(g.cardPoints()[c]!), c);
+  }
+  assert.equal(g.generatorH().toHex(), vector("generator_h"));
+  assert.equal(new Set(g.cardPoints().map((p) => p.toHex())).size, 52);
+});
+
+test("derivations from the vector seeds: permutations, keys, the nonce key", () => {
   assert.deepEqual([...FIRST.permutation], numbers("first_permutation"));
   assert.deepEqual([...SECOND.permutation], numbers("second_permutation"));
   assert.equal(hexKey(FIRST.deckKey), vector("first_deck_key"));
@@ -36,8 +55,10 @@ test("derivations from the vector seeds: permutations and keys", () => {
     assert.equal(hexKey(FIRST.positionKeys[k]!), vector(`first_position_key_${k}`));
     assert.equal(hexKey(SECOND.positionKeys[k]!), vector(`second_position_key_${k}`));
   }
+  assert.equal(bytesToHex(SECOND.nonceKey), vector("second_nonce_key"));
   assert.deepEqual(fd.deckOrder(FIRST.permutation, SECOND.permutation), numbers("deck"));
   assert.throws(() => fd.SeedMaterial.fromSeed(range(0, 31)), /seed must be 32 bytes/);
+  assert.equal(fd.keyFromBytes(fd.keyBytes(12345n)), 12345n);
 });
 
 test("commitments bind match, hand and role", () => {
@@ -52,14 +73,19 @@ test("commitments bind match, hand and role", () => {
   assert.throws(() => fd.commitment(FIRST.seed, MATCH, 2 ** 32, "first"), /hand number/);
 });
 
-test("the three deck messages and opening every position", () => {
+test("the three deck messages, message 2's proof, and opening every position", () => {
   const m1 = fd.buildMessage1(FIRST);
-  const m2 = fd.buildMessage2(SECOND, fd.validateMessage(m1, "message1"));
+  const [m2, proof] = fd.buildMessage2(SECOND, fd.validateMessage(m1, "message1"), CTX);
   const m3 = fd.buildMessage3(FIRST, fd.validateMessage(m2, "message2"));
   fd.validateMessage(m3, "message3");
   assert.equal(bytesToHex(m1[0]!), vector("message1_0"));
   assert.equal(bytesToHex(m2[0]!), vector("message2_0"));
   assert.equal(bytesToHex(m3[0]!), vector("message3_0"));
+  assert.equal(proof.length, 6784);
+  assert.equal(bytesToHex(proof.subarray(0, 32)), vector("proof_k"));
+  assert.equal(bytesToHex(proof.subarray(6752)), vector("proof_s_d"));
+  assert.equal(bytesToHex(fd.proofDigest(proof)), vector("proof_sha256"));
+  assert.equal(fd.message2Refusal(CTX, m1, m2, proof), null);
   const deck = numbers("deck");
   for (let k = 0; k < 52; k++) {
     assert.equal(fd.openCard(m3, k, FIRST.positionKeys[k]!, SECOND.positionKeys[k]!, "second"), deck[k]);
@@ -69,12 +95,12 @@ test("the three deck messages and opening every position", () => {
     () => fd.openCard(m3, 5, FIRST.positionKeys[5]!, SECOND.positionKeys[6]!, "second"),
     (exc: unknown) => exc instanceof PeerFault && exc.who === "second" && exc.field === "key[5]",
   );
-  assert.throws(
-    () => fd.openCard(m3, 5, FIRST.positionKeys[5]!, 0n, "second"),
-    (exc: unknown) => exc instanceof PeerFault && /not a valid scalar/.test(exc.message),
-  );
-  assert.ok(fd.verifyKey(SECOND.seed, 3, SECOND.positionKeys[3]!));
-  assert.ok(!fd.verifyKey(SECOND.seed, 3, SECOND.positionKeys[4]!));
+  for (const bad of [0n, g.L + 1n]) {
+    assert.throws(
+      () => fd.openCard(m3, 5, FIRST.positionKeys[5]!, bad, "second"),
+      (exc: unknown) => exc instanceof PeerFault && /not a valid scalar/.test(exc.message),
+    );
+  }
 });
 
 test("a received deck message is checked entry by entry, naming the first bad position", () => {
@@ -86,27 +112,14 @@ test("a received deck message is checked entry by entry, naming the first bad po
   bad(m1.slice(1), /expected 52 entries, got 51/, null);
   bad([...m1.slice(0, 9), m1[9]!.slice(1), ...m1.slice(10)], /message1\[9\]: expected 32 bytes/, 9);
   bad([...m1.slice(0, 17), m1[3]!, ...m1.slice(18)], /message1\[17\]: repeats position 3/, 17);
-  // About half of all x name no point: take the first from 5 up.
-  let x = 5n;
-  while (ecc.isValidX(bytes32(x))) x += 1n;
-  bad([...m1.slice(0, 20), bytes32(x), ...m1.slice(21)], /message1\[20\]: not a point on P-256/, 20);
-  bad([...m1.slice(0, 2), bytes32(ecc.P), ...m1.slice(3)], /message1\[2\]: not a point/, 2);
-});
-
-test("scalars: range checked, inverse undoes, products compose", () => {
-  const x = ecc.cardPoints()[7]!;
-  const k = FIRST.deckKey;
-  assert.deepEqual(ecc.mul(ecc.mul(x, k), ecc.inverse(k)), x);
-  const b = SECOND.positionKeys[0]!;
-  assert.deepEqual(ecc.mul(ecc.mul(x, k), b), ecc.mul(x, ecc.product(k, b)));
-  assert.throws(() => ecc.mul(x, 0n), ecc.InvalidScalar);
-  assert.throws(() => ecc.mul(x, ecc.N), ecc.InvalidScalar);
-  assert.throws(() => ecc.point(bytes32(ecc.P)), /not reduced modulo p/);
+  const element = /message1\[20\]: not a ristretto255 element other than the identity/;
+  bad([...m1.slice(0, 20), new Uint8Array(32).fill(0xff), ...m1.slice(21)], element, 20);
+  bad([...m1.slice(0, 20), new Uint8Array(32), ...m1.slice(21)], element, 20);
 });
 
 test("the hand-end audit: an honest hand passes, a swapped message 1 blames the first shuffler", () => {
   const m1 = fd.buildMessage1(FIRST);
-  const m2 = fd.buildMessage2(SECOND, m1);
+  const [m2, proof] = fd.buildMessage2(SECOND, m1, CTX);
   const evidence = {
     matchId: MATCH, handNumber: 1, firstSeed: FIRST.seed, secondSeed: SECOND.seed,
     firstCommitment: fd.commitment(FIRST.seed, MATCH, 1, "first"),
@@ -116,17 +129,15 @@ test("the hand-end audit: an honest hand passes, a swapped message 1 blames the 
   const honest = fd.auditHand({ ...evidence, trust: "second" });
   assert.ok(honest.ok);
   assert.deepEqual(honest.deck, numbers("deck"));
-  // Positions 0 and 1 hold cards 29 (4h) and 11 (Qc): swap them.
-  const swapped = [m1[1]!, m1[0]!, ...m1.slice(2)];
-  const m2s = fd.buildMessage2(SECOND, swapped);
-  const report = fd.auditHand({ ...evidence, message1: swapped, message2: m2s, message3: fd.buildMessage3(FIRST, m2s) });
-  assert.deepEqual(report.deviations.map(String), [
-    "first shuffler, message1[0]: holds Qc instead of 4h (that card belongs at 1)",
-    "first shuffler, message1[1]: holds 4h instead of Qc (that card belongs at 0)",
+  assert.ok(fd.auditHand({ ...evidence, proof: fd.proofDigest(proof) }).ok);
+  assert.deepEqual(fd.auditHand({ ...evidence, proof: new Uint8Array(32) }).deviations.map(String), [
+    "second shuffler, proof: not the shuffle proof the seed makes",
   ]);
-  assert.deepEqual([...report.atFault], ["first"]);
-  assert.throws(() => report.raiseForFault(),
-    (exc: unknown) => exc instanceof PeerFault && exc.who === "first" && exc.field === "message1[0]");
+  const swapped = [m1[1]!, m1[0]!, ...m1.slice(2)];
+  const m2s = fd.reencrypt(SECOND, swapped);
+  const report = fd.auditHand({ ...evidence, message1: swapped, message2: m2s, message3: fd.buildMessage3(FIRST, m2s) });
+  assert.deepEqual(report.deviations.map((d) => [d.role, d.where]), [["first", "message1[0]"], ["first", "message1[1]"]]);
+  assert.match(String(report.deviations[0]), /^first shuffler, message1\[0\]: holds \w\w instead of \w\w \(that card belongs at 1\)$/);
   const wrongSeed = fd.auditHand({ ...evidence, secondSeed: FIRST.seed, revealedKeys: [["first", 3, 5n]] });
   assert.deepEqual(wrongSeed.deviations.map(String), [
     "second shuffler, commitment: seed does not open the commitment",

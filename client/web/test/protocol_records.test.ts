@@ -29,7 +29,7 @@ const TRANSCRIPT = /```transcript\n(.*)\n```/.exec(
 function vectorRecord(): HandRecord {
   const matchId = hexToBytes(vector("session_match_id"));
   const m1 = fd.buildMessage1(FIRST);
-  const m2 = fd.buildMessage2(SECOND, m1);
+  const [m2, proof] = fd.buildMessage2(SECOND, m1, fd.context(matchId, 1));
   const unsigned = new HandRecord({
     rules: STANDARD,
     matchId,
@@ -37,6 +37,7 @@ function vectorRecord(): HandRecord {
     dealer: 0,
     commitments: [fd.commitment(FIRST.seed, matchId, 1, "first"), fd.commitment(SECOND.seed, matchId, 1, "second")],
     messages: [m1, m2, fd.buildMessage3(FIRST, m2)],
+    proof: fd.proofDigest(proof),
     steps: [new Step(0, null, [[1, FIRST.positionKeys[1]!]]), new Step(1, null, [[0, SECOND.positionKeys[0]!]]),
       new Step(1, new Pass()), new Step(0, new Pass())],
     seeds: [FIRST.seed, SECOND.seed],
@@ -70,6 +71,17 @@ test("hand-signature vectors: the transcript, the digest and both signatures byt
   assert.equal(bytesToHex(RECORD.signatures[1]), vector("hand_signature_guest"));
   assert.ok(cosign.verify(HOST.public, digest, RECORD.signatures[0]));
   assert.ok(!cosign.verify(GUEST.public, digest, RECORD.signatures[0]));
+});
+
+test("message 2's signed digest: the vector of hand 1 of the session vectors' match", () => {
+  const matchId = hexToBytes(vector("session_match_id"));
+  const ctx = fd.context(matchId, 1);
+  const m1 = fd.buildMessage1(FIRST);
+  const [m2, proof] = fd.buildMessage2(SECOND, m1, ctx);
+  const digest = cosign.message2Digest(1, ctx, m1, m2, proof);
+  assert.equal(bytesToHex(digest), vector("message2_digest"));
+  assert.equal(bytesToHex(GUEST.sign(digest)), vector("message2_signature_guest"));
+  assert.notEqual(bytesToHex(cosign.message2Digest(0, ctx, m1, m2, proof)), vector("message2_digest"));
 });
 
 test("the digest does not depend on the order the deal's keys were processed in", () => {
@@ -120,7 +132,7 @@ test("verification is false, never a throw, on garbage", () => {
 
 test("a record written and read again is the same record, as text and as bytes", () => {
   const text = RECORD.toJson();
-  assert.ok(text.endsWith("}\n") && text.startsWith('{\n "format": "gin-hand-record",\n "version": 2,'));
+  assert.ok(text.endsWith("}\n") && text.startsWith('{\n "format": "gin-hand-record",\n "version": 3,'));
   assert.ok(parseRecord(text).equals(RECORD));
   assert.ok(parseRecord(new TextEncoder().encode(text)).equals(RECORD));
   const upper = text.replace(`"${bytesToHex(RECORD.linkId)}"`, `"${bytesToHex(RECORD.linkId).toUpperCase()}"`);
@@ -142,6 +154,23 @@ test("parseRecord refuses what is too big, not UTF-8 or not JSON, naming it", ()
 test("a record's hex with whitespace is refused (gin's bytes.fromhex would skip it)", () => {
   const text = RECORD.toJson().replace(`"${bytesToHex(RECORD.linkId)}"`, `"${bytesToHex(RECORD.linkId).slice(0, 30)} 0"`);
   assert.throws(() => parseRecord(text), { message: "hand record: record.link: not hexadecimal" });
+});
+
+test("deep nesting is not a record, in gin's words and before parsing", () => {
+  // gin/ once met 100,000 brackets with a RecursionError; both now refuse past 64.
+  const cases: [string | Uint8Array, number][] = [
+    ["[".repeat(100_000) + "]".repeat(100_000), 64], ["[".repeat(65) + "]".repeat(65), 64],
+    ['{"a": '.repeat(65) + "1" + "}".repeat(65), 64 * 6], [utf8ToBytes("[".repeat(100_000)), 64],
+    ['["]\\\\", ' + "[".repeat(70), 71], ['"é😀" ' + "[".repeat(70), 69],
+  ];
+  for (const [text, at] of cases) {
+    assert.throws(() => parseRecord(text), {
+      message: `hand record: not JSON (more than 64 arrays and objects nested at char ${at})`,
+    });
+  }
+  assert.throws(() => parseRecord("[".repeat(64) + "]".repeat(64)), { message: "hand record: record: expected an object, got list" });
+  // A backslash keeps the string open: brackets after it are inside the string.
+  assert.throws(() => parseRecord('["]\\", ' + "[".repeat(70)), (exc: Error) => !exc.message.includes("nested"));
 });
 
 test("Python's JSON: integers, floats and objects kept as Python loads them", () => {

@@ -6,7 +6,15 @@ import { test } from "node:test";
 
 import { DrawPile, Pass } from "../src/engine/actions.ts";
 import { get } from "../src/players/index.ts";
-import { auditRecords } from "../src/protocol/audit.ts";
+import { auditEvidence, auditRecords } from "../src/protocol/audit.ts";
+import * as cosign from "../src/protocol/cosign.ts";
+import { DealEvidence, parseFile } from "../src/protocol/evidence.ts";
+import * as fd from "../src/protocol/fairdeal.ts";
+import * as g from "../src/protocol/group.ts";
+import type { Fields } from "../src/protocol/session_flow.ts";
+import type { HandState } from "../src/protocol/session_hand.ts";
+import * as sp from "../src/protocol/shuffle_proof.ts";
+import * as wire from "../src/protocol/wire.ts";
 import { IllegalAction, MalformedInput, PeerFault } from "../src/engine/errors.ts";
 import { STANDARD } from "../src/engine/rules.ts";
 import { bytesToHex } from "@noble/hashes/utils.js";
@@ -17,7 +25,7 @@ import { parseRecord } from "../src/protocol/records.ts";
 import {
   coin, CorruptState, firstDealerFor, linkIdFor, playLocal, pump, rulesDigest, Session,
 } from "../src/protocol/session.ts";
-import { FrameRejected, type SessionEvent } from "../src/protocol/session_events.ts";
+import { CheatDetected, FrameRejected, type SessionEvent, VersionMismatch } from "../src/protocol/session_events.ts";
 import { STATE_LIMITS } from "../scripts/session_checks.ts";
 import { hexVector, range, vector } from "./protocol_vectors.ts";
 
@@ -144,4 +152,76 @@ test("the re-send timer waits, doubles up to its longest wait, and refuses a bad
   const fired = [0, 1, 2, 3, 4, 6, 7, 10, 11, 14, 15].filter((now) => host.poll(now));
   assert.deepEqual(fired, [1, 3, 7, 11, 15]); // after 1, 2, 4, then 4 (the longest) each time
   assert.equal(host.dataToSend().length, 5); // the offer each time: nothing can be sealed yet
+});
+
+/** A second shuffler that duplicates the dealer's hand into its own (issue 19's cheat), signing what it sends;
+ * `after` "abort": it sends an abort at once. */
+class Duplicator extends Session {
+  after = "";
+  cheated = false;
+
+  protected override send(msgType: string, fields: Fields, version = wire.PROTOCOL_VERSION): void {
+    const n = fields.find(([k]) => k === "n")?.[1];
+    if (msgType !== "deck" || n !== 2 || this.cheated) return super.send(msgType, fields, version);
+    const flow = (this as unknown as { flow: { hand: HandState; signer: cosign.Signer } }).flow;
+    const hs = flow.hand;
+    const m1 = hs.messages[0]!;
+    const source = [...hs.mine.permutation];
+    for (let own = 0; own < 20; own += 2) source[own] = source[own + 1]!; // its cards: the dealer's
+    const deck = source.map((src, j) => g.encode(g.mul(g.decode(m1[src]!), hs.mine.positionKeys[j]!)));
+    const ctx = fd.context(hs.matchId, hs.number);
+    const proof = sp.proofToBytes(sp.prove(ctx, m1, deck, hs.mine.permutation, hs.mine.positionKeys, hs.mine.nonceKey));
+    const sig = flow.signer.sign(cosign.message2Digest(this.seat, ctx, m1, deck, proof));
+    this.cheated = true;
+    super.send("deck", [["h", hs.number], ["n", 2], ["deck", deck], ["proof", sp.words(proof)], ["sig", sig]]);
+    if (this.after === "abort") super.send("abort", [["why", "timeout"], ["field", "deck"], ["reason", "gone"]]);
+  }
+}
+
+test("a duplicating second shuffler is a proven cheat every time, with evidence anyone can check", () => {
+  for (const [seed, after] of [[21, ""], [23, "abort"], [25, ""]] as const) {
+    const host = new Duplicator("host", SECRET, STANDARD, source(seed));
+    const guest = new Duplicator("guest", SECRET, null, source(seed + 1));
+    host.after = guest.after = after;
+    pump(host, guest);
+    const [honest, cheater] = host.cheated ? [guest, host] : [host, guest];
+    const failure = honest.failure;
+    assert.ok(failure instanceof CheatDetected && failure.proven, `seed ${seed}`);
+    assert.equal(failure.who, cheater.role);
+    assert.equal(failure.field, "proof");
+    assert.match(failure.reason, /^message 2 is not proven a shuffle of message 1: /);
+    assert.equal(cheater.observation(), null); // it never saw a card of the hand
+    const evidence = failure.record;
+    assert.ok(evidence instanceof DealEvidence);
+    const parsed = parseFile(evidence.toJson());
+    assert.ok(parsed instanceof DealEvidence && parsed.toJson() === evidence.toJson());
+    assert.deepEqual(auditEvidence(parsed).findings.map((f) => [f.who, f.where]), [[cheater.role, "proof"]]);
+  }
+});
+
+/** A peer whose messages say protocol `version` (2: as v2 code packs them). */
+class OtherVersion extends Session {
+  version = 2;
+  protected override send(msgType: string, fields: Fields): void {
+    super.send(msgType, fields, this.version);
+  }
+}
+
+test("a v2 hello meets a v3 peer cleanly: nobody at fault, each side told who must update", () => {
+  const host = new OtherVersion("host", SECRET, STANDARD, source(31));
+  const guest = new Session("guest", SECRET, null, source(32));
+  for (let round = 0; round < 6; round++) {
+    for (const frame of host.dataToSend()) if (!guest.over) guest.receive(frame);
+    for (const frame of guest.dataToSend()) if (!host.over) host.receive(frame);
+  }
+  const failure = guest.failure;
+  assert.ok(failure instanceof VersionMismatch && !failure.proven);
+  assert.deepEqual([failure.who, failure.field], ["nobody", "v"]);
+  assert.equal(failure.reason, "your friend's gin speaks protocol 2; this gin speaks 3: your friend must update gin to play this match");
+  assert.ok(!guest.events().some((e) => e.kind === "MatchOver"));
+  // The host (a v3 session speaking 2 here) received the guest's abort, in protocol 2.
+  const log = (roundTrip(host).get("log") as Value[][]).filter((e) => e[0] === "in");
+  const abort = wire.unpack(log[log.length - 1]![1] as Uint8Array, undefined, [2]);
+  assert.deepEqual([abort.type, abort.version, abort.text("why", 16), abort.text("field", 64)], ["abort", 2, "protocol", "v"]);
+  assert.equal(abort.text("reason", 400), "this gin speaks protocol 3, yours speaks 2: you must update gin to play this match");
 });

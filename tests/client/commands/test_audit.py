@@ -55,6 +55,21 @@ def test_a_tampered_record_says_what_and_who(record: HandRecord, tmp_path: Path,
     assert "verified" not in out
 
 
+def test_a_failed_proofs_evidence_names_the_second_shuffler(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # What the first shuffler keeps when a signed message 2's shuffle proof fails.
+    from gin.conformance.evidence_cases import _evidence
+
+    evidence, _, _ = _evidence()
+    path = write(tmp_path, "gin-hand-01-failed.json", evidence.to_json())
+    assert main(["audit", path]) == 1
+    out = capsys.readouterr().out
+    cheat = ("host", "guest")[evidence.second]
+    assert "signed message 2 and its shuffle proof" in out
+    assert "FAILED proof: message 2 is not proven a shuffle of message 1" in out
+    assert out.rstrip().endswith(f"(at fault: {cheat})") and "verified" not in out
+
+
 @pytest.mark.parametrize(("content", "text"), [
     (None, "cannot read"),
     ("{not json", "not JSON"),
@@ -98,7 +113,7 @@ def test_what_one_record_cannot_prove_is_not_called_verified(
     two_hands: list[HandRecord], tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
     first, second = (write(tmp_path, f"{r.hand_number}.json", r.to_json()) for r in two_hands)
-    assert main(["audit", "-q", second]) == 0
+    assert main(["audit", "-q", second]) == 3  # verified, but not everything is proven
     out = capsys.readouterr().out
     assert out.startswith(f"{second}:\nverified, except what these records cannot prove:\n")
     assert "  not verified: the match scores before hand 2" in out
@@ -115,3 +130,41 @@ def test_a_record_is_printed_as_plain_text(record: HandRecord, tmp_path: Path,
     captured = capsys.readouterr()
     assert "\x1b" not in captured.err and "\x07" not in captured.err
     assert "the rules' name must be" in captured.err
+
+
+def test_deep_nesting_is_not_a_record_and_no_traceback(
+    record: HandRecord, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    deep = write(tmp_path, "deep.json", "[" * 100_000 + "]" * 100_000)
+    assert main(["audit", deep]) == 2  # was a RecursionError's traceback, exit 1
+    captured = capsys.readouterr()
+    assert captured.err == (f"gin audit: {deep}: hand record: not JSON (more than 64 arrays "
+                            "and objects nested at char 64)\n")
+    assert captured.out == ""
+
+
+def test_the_exit_status_of_several_files_is_the_worst(
+    record: HandRecord, two_hands: list[HandRecord], tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """2 (not a record) before 1 (failed) before 3 (unproven) before 0 (proven)."""
+    good = write(tmp_path, "good.json", record.to_json())
+    later = write(tmp_path, "later.json", two_hands[1].to_json())
+    data = record.to_dict()
+    data["scores"] = [0, 99]
+    bad = write(tmp_path, "bad.json", json.dumps(data))
+    junk = write(tmp_path, "junk.json", "{")
+    assert main(["audit", "-q", good]) == 0
+    assert main(["audit", "-q", good, later]) == 3
+    assert main(["audit", "-q", later, bad]) == 1
+    assert main(["audit", "-q", bad, junk, later]) == 2
+    capsys.readouterr()
+
+
+def test_the_help_tells_every_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for status in ("0: every record verified", "1: a record failed", "2: a file is missing",
+                   "3: every record verified except"):
+        assert status in text

@@ -4,9 +4,11 @@ process on 127.0.0.1, the embedded relay, and their one-line errors."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,8 +18,12 @@ import pytest
 from client.cli import main as gin_main
 from client.net import lobby, peer, store
 from client.net.links import parse_invite
+from client.net.peer import outcome_line
+from client.net.store import LocalRelay
+from client.net.transport import TransportSettings
 from client.storage import Storage
 from gin import players
+from gin.engine.rules import STANDARD
 
 TIMEOUT = 90
 BOT = ["--bot", "easy", "--bot-delay", "0"]
@@ -99,6 +105,34 @@ async def test_gin_host_and_gin_join_bots_play_a_match_through_python_m_relay(
     assert gin_main(["audit", "-q", *host_records, *guest_records]) == 0
 
 
+async def test_a_third_person_with_a_used_link_is_told_someone_has_joined(
+        tmp_path: Path) -> None:
+    relay = await start(sys.executable, "-m", "relay", env={
+        "GIN_RELAY_HOST": "127.0.0.1", "GIN_RELAY_PORT": "0",
+        "GIN_RELAY_KEY_FILE": str(tmp_path / "relay.key")})
+    try:
+        port = await relay_port(relay)
+        host = await lobby.host(f"http://127.0.0.1:{port}", STANDARD,
+                                Storage(tmp_path / "host"))
+        guest = await lobby.join(host.invite, Storage(tmp_path / "guest"))
+        try:
+            third = await start(*gin("join", *BOT, "--data-dir", str(tmp_path / "third")),
+                                stdin=asyncio.subprocess.PIPE)
+            assert third.stdin is not None
+            third.stdin.write(host.invite.url.encode() + b"\n")
+            third.stdin.close()
+            rc, _, err = await finish(third)
+        finally:
+            await host.transport.close()
+            await guest.transport.close()
+    finally:
+        relay.terminate()
+        await relay.wait()
+    assert rc == 1
+    assert err.startswith("gin join: someone has already joined with this link"), err
+    assert "ask your friend for a new link" in err and "Traceback" not in err
+
+
 async def test_gin_host_with_its_embedded_relay(tmp_path: Path) -> None:
     host = await start(*gin("host", "--bind", "127.0.0.1", *BOT, "--rules", "classic",
                             "--data-dir", str(tmp_path / "host")))
@@ -117,6 +151,60 @@ async def test_gin_host_with_its_embedded_relay(tmp_path: Path) -> None:
     assert guest.failure is None and guest.result is not None
     assert guest.session.rules is not None and guest.session.rules.name == "classic"
     assert len(records(tmp_path / "host")) == len(records(tmp_path / "guest"))
+
+
+async def test_gin_host_comes_back_with_its_embedded_relay_and_the_match_finishes(
+        tmp_path: Path) -> None:
+    """Hosted without --relay, the host stops mid-match (killed, as a closed terminal
+    would be); `gin host` again continues it: the relay is back at the link's address
+    and port with the same key, the friend's program reconnects, the match finishes."""
+    data = ["--data-dir", str(tmp_path / "host")]
+    first = await start(*gin("host", "--bind", "127.0.0.1", *BOT, *data))
+    link = await read_link(first)
+    invite = parse_invite(link)
+    quick = peer.OnlineSettings(transport=TransportSettings(backoff=lambda a: 0.2))
+    guest = await lobby.join(invite, Storage(tmp_path / "guest"), quick)
+    play = asyncio.gather(guest.run(), peer.play_bot(guest, players.get("easy",
+                                                                        random.Random(1))))
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            while guest.verified < 1:
+                await asyncio.sleep(0.05)
+        first.kill()  # the host and the relay inside it are gone mid-match
+        await first.wait()
+        async with asyncio.timeout(10):
+            while guest.link is not peer.Link.RECONNECTING:
+                await asyncio.sleep(0.05)
+        again = await start(*gin("host", *BOT, *data))  # no --bind, no --port: as saved
+        assert await read_link(again) == link
+        async with asyncio.timeout(TIMEOUT):
+            await play
+        rc, _, err = await finish(again)
+    finally:
+        play.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await play
+    assert "continuing the match you host" in err
+    assert rc == 0, err
+    assert guest.failure is None and guest.result is not None, outcome_line(guest)
+
+
+async def test_a_saved_matchs_relay_that_cannot_listen_again_says_why(
+        tmp_path: Path) -> None:
+    with socket.socket() as holder:  # another program holds the port now
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        with pytest.raises(lobby.LocalRelayError) as caught:
+            await lobby.restart_local_relay(LocalRelay("127.0.0.1", port),
+                                            tmp_path / "relay.key")
+    said = str(caught.value)
+    assert said.startswith(f"the relay inside gin cannot listen at 127.0.0.1:{port} again, "
+                           "where your friend's link points: another program is using "
+                           f"port {port} now")
+    with pytest.raises(lobby.LocalRelayError, match="no longer has the address 192.0.2.77"):
+        await lobby.restart_local_relay(LocalRelay("192.0.2.77", 30300),
+                                        tmp_path / "relay.key")
 
 
 def one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
@@ -152,6 +240,25 @@ def test_host_reports_an_unreachable_relay(tmp_path: Path,
     assert capsys.readouterr().out == ""
 
 
+@pytest.mark.parametrize("relay", ["127.0.0.1:1", "localhost:1"])
+def test_host_takes_a_relay_address_without_http(
+        relay: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bare HOST:PORT is read as http://HOST:PORT: the relay is tried (and is not
+    there), with no traceback."""
+    assert gin_main(["host", *BOT, "--relay", relay, "--data-dir", str(tmp_path)]) == 1
+    err = one_line_error(capsys)
+    assert err.startswith("gin host: cannot use the relay: cannot reach relay"), err
+
+
+def test_host_with_a_relay_address_it_cannot_read_says_so_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert gin_main(["host", *BOT, "--relay", "ftp://relay.example.org",
+                     "--data-dir", str(tmp_path)]) == 2
+    err = one_line_error(capsys)
+    assert err.startswith("gin host: bad relay address: the relay address must start "
+                          "with http:// or https://"), err
+
+
 def test_host_and_join_help_explain_the_link(capsys: pytest.CaptureFixture[str]) -> None:
     for command in ("host", "join"):
         with pytest.raises(SystemExit):
@@ -159,3 +266,4 @@ def test_host_and_join_help_explain_the_link(capsys: pytest.CaptureFixture[str])
     out = " ".join(capsys.readouterr().out.split())
     assert "never reaches the relay" in out and "local-network" in out
     assert "GIN_LINK" in out and "standard input" in out
+    assert "without http:// or https:// is taken as http:// when it is an IP address" in out

@@ -98,7 +98,29 @@ def test_relay_addresses() -> None:
     with pytest.raises(InvalidLinkError, match="did you paste an invite link"):
         parse_relay(f"https://r.example/j/{ROOM}#{SECRET_TEXT}")
     with pytest.raises(InvalidLinkError, match="relay address must start with http"):
-        parse_relay("relay.example.org")
+        parse_relay("ftp://relay.example.org")
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("127.0.0.1:30200", "http://127.0.0.1:30200"),
+    ("192.0.2.2", "http://192.0.2.2"),
+    ("[::1]:8765", "http://[::1]:8765"),
+    ("localhost:8765", "http://localhost:8765"),
+    ("relay.example.org:8765", "http://relay.example.org:8765"),
+    ("relay.example.org", "https://relay.example.org"),
+    (" relay.example.org/gin/ ", "https://relay.example.org/gin"),
+    ("relay.example.org:443", "https://relay.example.org:443"),
+])
+def test_a_relay_address_without_its_scheme_is_read_as_a_person_means_it(
+        typed: str, meant: str) -> None:
+    assert parse_relay(typed).http_url == meant
+
+
+def test_a_bare_relay_address_that_is_still_wrong_says_what_is_wrong() -> None:
+    with pytest.raises(InvalidLinkError, match="not a valid URL"):
+        parse_relay("127.0.0.1:port")
+    with pytest.raises(InvalidLinkError, match="spaces"):
+        parse_relay("relay example org")
 
 
 def test_read_link_prefers_argument_then_environment_then_stdin() -> None:
@@ -110,3 +132,20 @@ def test_read_link_prefers_argument_then_environment_then_stdin() -> None:
     assert read_link("-", env, io.StringIO("  dash means stdin \n")) == "dash means stdin"
     with pytest.raises(InvalidLinkError, match="give it as an argument, set GIN_LINK"):
         read_link(None, {"GIN_LINK": "  "}, io.StringIO(""))
+
+
+def test_a_link_copied_in_several_lines_from_a_narrow_window_is_taken_whole() -> None:
+    link = f"http://192.0.2.2:30300/j/{ROOM}#{SECRET_TEXT}"
+    lines = "  \n".join(link[i:i + 33] for i in range(0, len(link), 33)) + "   \n"
+    assert parse_invite(lines) == parse_invite(link)
+    with pytest.raises(InvalidLinkError, match="spaces"):
+        parse_invite(link.replace("/j/", "/j /"))  # a space is not a line break
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    typed = Terminal("\n".join(link[i:i + 33] for i in range(0, len(link), 33)) + "\n")
+    assert read_link(None, {}, typed, io.StringIO()) == link
+    cut = Terminal(link[:60] + "\n\n")  # a link really cut short: an empty line ends it
+    assert read_link(None, {}, cut, io.StringIO()) == link[:60]

@@ -27,9 +27,11 @@ from client.net import lobby, peer, store
 from client.net.links import Invite, RelayAddress, new_secret
 from client.net.relay_events import Closed
 from client.net.transport import TransportSettings
+from client.record import friend_key
 from client.storage import Storage, StorageError
 from gin import players
 from gin.engine.rules import STANDARD
+from gin.protocol.cosign import link_id_for
 from gin.protocol.session_events import (
     HandDealt,
     HandScored,
@@ -139,7 +141,22 @@ async def test_two_bots_play_a_whole_match_and_both_records_audit_clean(
     assert [u.hand_number for u in verified] == list(range(1, len(verified) + 1))
     assert isinstance(seen[-2 if isinstance(seen[-1], peer.LinkChanged) else -1],
                       MatchOver | peer.LinkChanged)
+    # After a normal end the friend leaving is no news, and the words say the end.
+    over = next(i for i, u in enumerate(seen) if isinstance(u, MatchOver))
+    assert not [u for u in seen[over:] if isinstance(u, peer.LinkChanged)
+                and u.link in (peer.Link.FRIEND_AWAY, peer.Link.FRIEND_GONE)]
+    assert host.status() == guest.status() == "the match is over"
+    assert host.status(short=True) == "the match is over"
     assert_clean_and_identical(tmp_path / "host", tmp_path / "guest", capsys)
+    # Each side's record has the match, the friend known by the invite link's id.
+    assert host.result is not None and host.result.totals is not None
+    for side, folder in ((host, "host"), (guest, "guest")):
+        (entry,) = Storage(tmp_path / folder).load_record()
+        assert entry["opponent"] == friend_key(link_id_for(host.invite.secret))
+        assert entry["won"] == (host.result.winner == side.seat)
+        assert len(entry["hands"]) == side.verified
+        assert entry["totals"] == [host.result.totals.totals[side.seat],
+                                   host.result.totals.totals[1 - side.seat]]
 
 
 class Cutter:
@@ -503,6 +520,7 @@ async def test_hands_that_could_not_be_recorded_are_counted_and_fail_the_bot(
 
 def test_a_connection_ended_names_the_relay_only_when_it_closed_it() -> None:
     assert peer.connection_fault(Closed(4404, "unknown room")) == "relay"
+    assert peer.connection_fault(Closed(4000, "opened elsewhere")) == "nobody"  # same save
     assert peer.connection_fault(Closed(None, "gave up after trying for 1 s")) == (
         "relay or this computer's network")
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from client.net import peer
 from client.net.relay_events import (
     Closed,
     Connected,
@@ -244,6 +245,28 @@ async def test_close_is_final_and_the_peer_is_told(relay: Relay) -> None:
     await host.close()  # idempotent
 
 
+async def test_a_seat_opened_elsewhere_is_named_so_not_blamed_on_the_relay(
+    relay: Relay,
+) -> None:
+    """Issue 19: a second gin with the same save (the seat's token) takes the seat; the
+    first ends for good (4000), saying the match was opened elsewhere."""
+    host = await RelayTransport.host(url(relay.port), settings=settings())
+    guest = await RelayTransport.join(url(relay.port), host.room, settings=settings())
+    await events(host, 3)
+    await events(guest, 2)
+    again = await RelayTransport.join(url(relay.port), host.room, token=guest.token,
+                                      ticket=guest.ticket, settings=settings())
+    assert await events(again, 2) == [Connected(host.room, 1), PeerJoined(False)]
+    assert await events(guest, 1) == [Closed(4000, "this match was opened elsewhere "
+                                              "(another gin with the same save)")]
+    assert peer.connection_fault(guest.closed) == "nobody"  # type: ignore[arg-type]
+    # The newer one plays on: the host reaches it.
+    assert await host.send(b"to the newer")
+    assert await events(again, 1) == [Frame(b"to the newer")]
+    for transport in (host, again):
+        await transport.close()
+
+
 async def test_frames_over_the_relay_limit_fail_locally(relay: Relay) -> None:
     small = await serve(replace(TEST_CONFIG, max_frame=100))
     try:
@@ -399,7 +422,8 @@ async def test_a_taken_seat_is_retried_until_it_is_free(tmp_path: Path) -> None:
     try:
         intruder = await join(second, host.room, seat=1, token=TOKEN_C)
         taken = [e for e in await events(guest, 4) if isinstance(e, Reconnecting)]
-        assert any("seat 1 is taken (code 4409)" in e.reason for e in taken)
+        assert any(e.reason.startswith("someone has already joined with this link")
+                   and "seat 1 is taken, code 4409" in e.reason for e in taken)
         assert guest.closed is None  # still trying
         await intruder.ws.close()  # 1000: it leaves, the seat is free
         assert isinstance((await until(guest, Reconnected))[-1], Reconnected)

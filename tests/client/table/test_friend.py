@@ -24,11 +24,11 @@ from client.table import words
 from client.table.app import GinApp, make_app
 from client.table.config import AppConfig
 from client.table.controller import OnlineGame
+from client.table.invite import InviteScreen
 from client.table.screens import (
     AlertScreen,
     ConfirmScreen,
     HandOverScreen,
-    InviteScreen,
     OnlineScreen,
 )
 from gin import Discard, DrawPile, DrawStock, Knock, LayOff, Pass, players
@@ -132,18 +132,18 @@ async def test_host_shows_the_link_and_state_then_plays_a_verified_hand(
         assert isinstance(screen, InviteScreen)
         link = str(screen.query_one("#invite-link", Static).render())
         assert link.startswith(relay_url(relay) + "/j/") and "#" in link
-        await until(pilot, lambda: "waiting for your friend" in
+        await until(pilot, lambda: "Waiting for your friend" in
                     str(screen.query_one("#invite-state", Static).render()))
         assert "█" in str(screen.query_one("#invite-qr", Static).render())
-        # The link has a line of its own, whole.
+        # The link is shown whole, on lines of its own; on more than one, the screen
+        # says so (Copy takes it in one piece).
         shown = screen.query_one("#invite-link", Static)
-        assert shown.region.height == 1 and str(shown.render()) == link
-        # Narrower than the link (101 characters at 100 columns): the screen says so.
-        assert screen.query_one("#invite-fit").display == (shown.size.width < len(link))
+        assert str(shown.render()) == link
+        assert screen.query_one("#invite-fit").display == (shown.region.height > 1)
         await pilot.click("#copy")
         await pilot.pause()
         assert app.clipboard == link
-        assert "Your friend · waiting for your friend" in str(
+        assert "Your friend · waiting for them to join" in str(
             app.screen_stack[0].query_one("#opponent-label").render())
 
         guest = await lobby.join(parse_invite(link), Storage(tmp_path / "guest"),
@@ -234,6 +234,27 @@ async def test_an_unreachable_relay_keeps_the_online_screen_to_retry(
         assert app.screen_stack[0].query_one("#mode-computer").value
 
 
+async def test_a_relay_address_typed_without_http_is_tried_and_a_bad_one_is_refused(
+        tmp_path: Path, storage: Storage) -> None:
+    """Typed in Friend online: 127.0.0.1:1 means http://127.0.0.1:1 (tried, nothing
+    there); an address that cannot be read is refused with its reason, no traceback."""
+    app = make_app(AppConfig(storage=storage, online_settings=replace(
+        FAST, transport=TransportSettings(open_timeout=2)), delay=0, offer_resume=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_online_screen(pilot, app)
+        app.screen.query_one("#relay", Input).value = "127.0.0.1:1"
+        await pilot.click("#host")
+        await until(pilot, lambda: isinstance(app.screen, OnlineScreen)
+                    and bool(app.screen.error))
+        assert "cannot reach relay" in app.screen.error  # type: ignore[attr-defined]
+        app.screen.query_one("#relay", Input).value = "ftp://relay.example.org"
+        await pilot.click("#host")
+        await until(pilot, lambda: isinstance(app.screen, OnlineScreen)
+                    and "That relay address cannot be used" in app.screen.error)
+        assert app.is_running and app.return_code is None
+        assert app.screen.query_one("#relay", Input).value == "ftp://relay.example.org"
+
+
 async def test_a_failed_join_from_the_command_line_offers_a_retry(
         tmp_path: Path, storage: Storage) -> None:
     """`gin join` with a relay that is gone: no computer match starts by itself."""
@@ -305,12 +326,14 @@ async def test_copied_is_said_only_when_a_clipboard_program_copied(
             await pilot.click("#copy")
             await pilot.pause()
             assert said in str(app.screen.query_one("#invite-copied", Static).render())
-            # At 80 columns this 86-character link does not fit: the screen says so;
-            # at 120 it has a line of its own, whole.
+            # At 80 columns this 97-character link takes several lines: the screen says
+            # so; at 170 it has one line, whole, beside the QR code.
             assert app.screen.query_one("#invite-fit").display
-            await pilot.resize_terminal(120, 30)
-            await pilot.pause()
-            assert not app.screen.query_one("#invite-fit").display
+            await pilot.resize_terminal(170, 30)
+            fit = app.screen.query_one("#invite-fit")
+            async with asyncio.timeout(10):
+                while fit.display:  # until the link's new width is laid out
+                    await pilot.pause(0.02)
             assert app.screen.query_one("#invite-link").size.width >= len(link)
     assert (tmp_path / "clip.txt").read_text() == link
 
@@ -357,6 +380,64 @@ async def test_the_host_keeps_the_link_and_gin_offers_the_online_match_again(
         friend.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await friend
+
+
+@pytest.mark.parametrize("again", ["gin", "gin host"])
+async def test_a_match_hosted_on_the_relay_inside_gin_is_continued_there(
+        tmp_path: Path, again: str) -> None:
+    """Hosted without --relay and left mid-match: `gin` (Continue online) or `gin host`
+    (Continue it) brings the relay back where the link points, with its key, and the
+    friend's program reconnects and plays on."""
+    storage = Storage(tmp_path / "host")
+    start = lobby.OnlineStart("host", bind="127.0.0.1", rules=STANDARD)
+    app = make_app(AppConfig(storage=storage, online=start, online_settings=FAST, delay=0))
+    friend: asyncio.Future[object] | None = None
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, InviteScreen))
+            assert isinstance(app.game, OnlineGame)
+            link = app.game.online.invite.url
+            guest = await lobby.join(parse_invite(link), Storage(tmp_path / "guest"), FAST)
+            friend = await bot_side(guest)
+            await until(pilot, lambda: isinstance(app.game, OnlineGame) and app.game.dealt)
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            question = app.screen.question  # type: ignore[attr-defined]
+            assert "its relay runs inside gin" in question
+            assert f"comes back at {relay_of(link)}" in question
+            await pilot.press("y")
+        async with asyncio.timeout(10):
+            while guest.link is not peer.Link.RECONNECTING:
+                await asyncio.sleep(0.02)
+        if again == "gin":
+            config = AppConfig(storage=storage, online_settings=FAST, delay=0)
+        else:  # as `gin host` finds it
+            saved = lobby.hosted_here(storage)
+            assert saved is not None and saved.link == link
+            config = AppConfig(storage=storage, online_settings=FAST, delay=0,
+                               offer_resume=False,
+                               online=replace(start, saved=parse_invite(saved.link)))
+        back = make_app(config)
+        async with back.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(back.screen, ConfirmScreen))
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(back.game, OnlineGame) and back.game.dealt)
+            game = back.game
+            assert isinstance(game, OnlineGame)
+            assert game.online.invite.url == link and game.seat == 0
+            await until(pilot, lambda: "Online: connected" in table_text(back, "#online"))
+            # Play goes on: a move of ours, and the friend's answer arrives.
+            await until(pilot, lambda: bool(game.legal()))
+            seen = game.online.session.received
+            await play_one_move(pilot, back)
+            await until(pilot, lambda: game.online.session.received > seen)
+    finally:
+        if friend is not None and not friend.done():
+            await stop(friend)
+
+
+def relay_of(link: str) -> str:
+    return parse_invite(link).relay.http_url
 
 
 async def test_q_asks_before_leaving_the_computer_table() -> None:

@@ -8,13 +8,9 @@ never in CI (``CI=true``), where a skip is a failure.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 from itertools import chain, islice
 from pathlib import Path
-
-import pytest
 
 from gin import best_arrangement, best_discard, parse_cards
 from gin.conformance import corpus
@@ -26,6 +22,7 @@ from gin.conformance.engine_cases import (
     peer_cases,
     settle_cases,
 )
+from gin.conformance.evidence_cases import evidence_cases
 from gin.conformance.protocol_cases import (
     audit_cases,
     channel_cases,
@@ -42,8 +39,6 @@ from gin.conformance.records_cases import (
 )
 from gin.conformance.session_cases import session_cases
 from gin.engine.cards import cards_mask
-
-WEB = Path(__file__).resolve().parents[3] / "client" / "web"
 
 
 def test_arrange_case_of_ten_and_of_eleven_cards() -> None:
@@ -66,21 +61,8 @@ def test_arrange_cases_are_fixed_by_the_seed_and_cover_both_sizes() -> None:
     assert len(first) == 6 * 20
 
 
-def _node_ready() -> str | None:
-    """Why the TS check cannot run here, or None when it can."""
-    if shutil.which("node") is None or shutil.which("npm") is None:
-        return "node/npm are not installed"
-    if not (WEB / "node_modules" / ".bin" / "tsx").exists():
-        return "client/web has no node_modules (run npm ci there)"
-    return None
-
-
-def test_the_typescript_engine_agrees_with_a_small_corpus(tmp_path: Path) -> None:
-    why = _node_ready()
-    if why is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"conformance check cannot run in CI: {why}")
-        pytest.skip(f"TypeScript conformance check skipped: {why}")
+def test_the_typescript_engine_agrees_with_a_small_corpus(
+        tmp_path: Path, typescript: Path) -> None:
     files = []
     small = {  # a little of every kind: CI checks the whole corpus separately
         "arrange.jsonl": arrange_cases(50),
@@ -96,6 +78,7 @@ def test_the_typescript_engine_agrees_with_a_small_corpus(tmp_path: Path) -> Non
         "records.jsonl": chain(islice(record_cases(), 3), record_text_cases(50)),
         "record_audit.jsonl": chain(islice(record_audit_cases(), 4),
                                     islice(record_chain_cases(), 1, 2), record_fuzz_cases(2)),
+        "evidence.jsonl": islice(evidence_cases(), 3),
         "session.jsonl": session_cases(small=True),
     }
     assert small.keys() == corpus().keys()
@@ -107,7 +90,7 @@ def test_the_typescript_engine_agrees_with_a_small_corpus(tmp_path: Path) -> Non
         files.append(str(path))
     run = subprocess.run(
         ["npm", "run", "-s", "conformance", "--", *files],
-        cwd=WEB, capture_output=True, text=True, timeout=300, check=False,
+        cwd=typescript, capture_output=True, text=True, timeout=300, check=False,
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.strip().endswith(" 0 failed")

@@ -95,7 +95,8 @@ def mutate(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> st
     (lambda d: d.pop("seeds"), "record.seeds: missing"),
     (lambda d: d.update(extra=1), "record.extra: unexpected field"),
     (lambda d: d.update(format="other"), "record.format"),
-    (lambda d: d.update(version=1), "record.version: 1 is outside 2..2"),
+    (lambda d: d.update(version=2), "record.version: 2 is outside 3..3"),
+    (lambda d: d.update(proof="00" * 31), "record.proof: expected 64 hex digits"),
     (lambda d: d["signatures"].update(host="00"), "record.signatures.host: expected 128"),
     (lambda d: d.pop("signing_keys"), "record.signing_keys: missing"),
     (lambda d: d.update(dealer=2), "record.dealer: 2 is outside 0..1"),
@@ -112,7 +113,7 @@ def mutate(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> st
     (lambda d: d["result"].update(kind="win"), "record.result.kind"),
     (lambda d: d["rules"].update(target=-1), "record.rules"),
     (lambda d: d.update(seats=["guest", "host"]), "record.seats"),
-], ids=["missing", "unknown", "format", "version", "signature", "signing-keys", "dealer",
+], ids=["missing", "unknown", "format", "version", "proof", "signature", "signing-keys", "dealer",
         "bool", "hex", "hex-spaces", "length",
         "entries", "position", "empty-step", "action", "kind", "rules", "seats"])
 def test_parsing_is_strict_and_names_the_path(
@@ -128,6 +129,28 @@ def test_parsing_is_strict_and_names_the_path(
 def test_garbage_is_malformed(data: bytes) -> None:
     with pytest.raises(MalformedInput, match="hand record"):
         parse_record(data)
+
+
+@pytest.mark.parametrize(("text", "at"), [
+    ("[" * 100_000 + "]" * 100_000, 64), ("[" * 65 + "]" * 65, 64),
+    ('{"a": ' * 65 + "1" + "}" * 65, 64 * 6), (b"[" * 100_000, 64),
+    (r'["]\\", ' + "[" * 70, 71), ('"é" ' + "[" * 70, 68),
+], ids=["100000-deep", "65-deep", "objects", "bytes-unclosed", "after-a-string", "code-points"])
+def test_deep_nesting_is_not_a_record(text: str | bytes, at: int) -> None:
+    """Refused before Python's json recurses (100,000 deep was a RecursionError)."""
+    with pytest.raises(MalformedInput) as info:
+        parse_record(text)
+    assert str(info.value) == ("hand record: not JSON (more than 64 arrays and objects "
+                               f"nested at char {at})")
+
+
+def test_nesting_inside_strings_or_at_the_limit_is_read(record: HandRecord) -> None:
+    with pytest.raises(MalformedInput, match="record: expected an object, got list"):
+        parse_record("[" * 64 + "]" * 64)
+    text = record.to_json().replace('"steps": [', '"steps": [' + '{"seat": 0, "action": "' +
+                                    "[" * 200 + '"},', 1)
+    with pytest.raises(MalformedInput, match=r"record\.steps\[0\]\.action"):
+        parse_record(text)
 
 
 def signed(record: HandRecord) -> HandRecord:
@@ -157,6 +180,17 @@ def test_swapped_message2_entries_are_the_second_shufflers(record: HandRecord) -
     assert {(f.who, f.where) for f in result.findings} >= {
         (SEATS[1 - record.dealer], "message2[50]"), (SEATS[1 - record.dealer], "message2[51]")}
     assert "message1" in result.findings[0].detail
+
+
+def test_the_proof_the_record_names_must_be_the_one_the_seed_makes(record: HandRecord
+                                                                   ) -> None:
+    # The record keeps the proof's digest; the second's seed rebuilds the proof.
+    (finding,) = audited(record, lambda d: d.update(proof="00" * 32)).findings
+    assert (finding.who, finding.where) == (SEATS[1 - record.dealer], "proof")
+    assert finding.detail == "not the shuffle proof the seed makes"
+    # A player checked it on arrival: its own audit does not rebuild it.
+    changed = signed(parse_record(mutate(record, lambda d: d.update(proof="00" * 32))))
+    assert audit_record(changed, trust_seat=record.dealer).ok
 
 
 def test_wrong_revealed_key_names_its_step(record: HandRecord) -> None:
@@ -362,7 +396,7 @@ def test_a_true_key_the_protocol_never_sent_is_noticed(record: HandRecord) -> No
     seed = record.seeds[0 if seat == record.dealer else 1]
     position = 51  # a stock card nobody drew in this hand
     assert not any(p == position for s in record.steps for p, _ in s.keys)
-    key = fd.derive_position_key(seed, position).to_bytes(32, "big").hex()
+    key = fd.key_bytes(fd.derive_position_key(seed, position)).hex()
     result = audited(record, lambda d: d["steps"].append({"seat": seat,
                                                           "keys": [[position, key]]}))
     (finding,) = result.findings

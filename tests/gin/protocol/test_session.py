@@ -20,10 +20,12 @@ from gin.engine.errors import IllegalAction, PeerFault
 from gin.engine.hand import UPCARD_POSITION, dealt_positions
 from gin.engine.rules import OKLAHOMA, STANDARD, Ruleset
 from gin.players import Player, get
-from gin.protocol import cosign, ecc, wire
+from gin.protocol import cosign, wire
 from gin.protocol import fairdeal as fd
-from gin.protocol.audit import audit_record
+from gin.protocol import group as g
+from gin.protocol.audit import audit_evidence, audit_record
 from gin.protocol.cosign import link_id_for
+from gin.protocol.evidence import DealEvidence, parse_file
 from gin.protocol.records import SEATS, HandRecord, Score, Step, parse_record
 from gin.protocol.session import CorruptState, Session
 from gin.protocol.session_events import (
@@ -38,7 +40,9 @@ from gin.protocol.session_events import (
     ProtocolError,
     SessionEvent,
     Unresolved,
+    VersionMismatch,
 )
+from gin.protocol.session_flow import SessionRole
 from gin.protocol.session_hand import coin, first_dealer_for, rules_digest
 
 PROTOCOL = Path(__file__).resolve().parents[3] / "protocol.md"
@@ -52,12 +56,13 @@ class Cheater(Session):
 
     tamper: Tamper | None = None
 
-    def _send(self, msg_type: str, fields: Mapping[str, object]) -> None:
+    def _send(self, msg_type: str, fields: Mapping[str, object],
+              version: int = wire.PROTOCOL_VERSION) -> None:
         out: Fields | None = dict(fields)
         if self.tamper is not None and out is not None:
             out = self.tamper(self, msg_type, out)
         if out is not None:
-            super()._send(msg_type, out)
+            super()._send(msg_type, out, version)
 
 
 def source(label: str) -> Callable[[int], bytes]:
@@ -307,19 +312,54 @@ def test_duplicated_card_in_message1_is_refused_on_arrival() -> None:
     assert failure.field == "message1[1]" and "repeats position 0" in failure.reason
 
 
-def test_duplicated_card_in_message2_is_caught_before_any_card_is_dealt() -> None:
-    # The shuffle proof (§8.9) catches it before the honest first shuffler sends a
-    # single key.
-    link, cheater = cheat_once("deck", duplicate_in_message2)
+def duplicating_match(seed: int, after: str = "") -> tuple[Link, str]:
+    """A match whose second shuffler of hand 1 duplicates the dealer's hand into its
+    own (issue 19's cheat) and signs it; ``after`` "abort": it sends an abort at once,
+    "silent": nothing more."""
+    cheater: list[Session] = []
+
+    def tamper(s: Session, t: str, f: Fields) -> Fields | None:
+        if cheater and s is cheater[0] and after == "silent":
+            return None
+        if t == "deck" and not cheater and (changed := duplicate_in_message2(s, f)):
+            cheater.append(s)
+            if after == "abort":
+                Session._send(s, "deck", changed)
+                Session._send(s, "abort", {"why": "timeout", "field": "deck", "reason": ""})
+                return None
+            return changed
+        return f
+
+    link = Link(cls=Cheater, seed=seed)
+    for side in link.s:
+        assert isinstance(side, Cheater)
+        side.tamper = tamper
+    link.run()
+    assert cheater
+    return link, cheater[0].role
+
+
+@pytest.mark.parametrize("after", ["", "abort", "silent"])
+@pytest.mark.parametrize("seed", range(4))
+def test_a_duplicating_second_shuffler_is_a_proven_cheat_every_time(seed: int, after: str
+                                                                    ) -> None:
+    # Issue 19: the proof arrives with message 2, so the verdict comes before the
+    # cheater could learn anything or walk away; it is signed evidence for anyone.
+    link, cheater = duplicating_match(seed, after)
     failure = caught(link, cheater)
-    assert failure.field.startswith("proof[") and "not proven a shuffle" in failure.reason
+    assert failure.field == "proof" and "not proven a shuffle" in failure.reason
     assert not link.of(HandDealt, SEATS.index(cheater))  # it never saw a card of the hand
+    evidence = failure.record
+    assert isinstance(evidence, DealEvidence)
+    assert parse_file(evidence.to_json()) == evidence  # as gin audit reads the saved file
+    (finding,) = audit_evidence(evidence).findings
+    assert (finding.who, finding.where) == (cheater, "proof")
 
 
 def test_substituted_card_in_message1_is_caught() -> None:
     # One card point replaced by another point (twice it): no card opens there.
     def substitute(s: Session, f: Fields) -> Fields | None:
-        return f | {"deck": [ecc.mul(f["deck"][0], 2), *f["deck"][1:]]} if f["n"] == 1 else None
+        return f | {"deck": [g.mul(f["deck"][0], 2), *f["deck"][1:]]} if f["n"] == 1 else None
 
     failure = caught(*cheat_once("deck", substitute))
     assert "message1[0]" in failure.field or "does not open" in failure.reason
@@ -334,15 +374,15 @@ def test_marker_on_the_second_shuffle_finds_nothing_and_is_caught() -> None:
     def plant(s: Session, f: Fields) -> Fields | None:
         if f["n"] == 1:
             deck = list(f["deck"])
-            deck[1] = ecc.mul(deck[0], 2)
+            deck[1] = g.mul(deck[0], 2)
             return f | {"deck": deck}
         if f["n"] == 3:
             hs = s._flow.state()
             m2 = hs.messages[1]
             assert m2 is not None
-            undo = ecc.inverse(hs.mine.deck_key)
-            stripped = [ecc.mul(x, undo) for x in m2]
-            doubled = {ecc.mul(x, 2) for x in stripped}
+            undo = g.sinv(hs.mine.deck_key)
+            stripped = [g.mul(x, undo) for x in m2]
+            doubled = {g.mul(x, 2) for x in stripped}
             hits.extend(j for j, x in enumerate(stripped) if x in doubled)
             searched.append(True)
         return None
@@ -405,8 +445,8 @@ def test_discard_of_a_card_not_held_with_a_real_key() -> None:
     seen = set(obs.hand) | set(other.hand) | set(obs.pile)
     fake = next(c for c in DECK if c not in seen)
     pos = s._flow.position_of(obs.hand[0])  # a real hidden position, its real key
-    inject(link, s, f"discard {fake}", [pos], [s._flow.state().mine.position_keys[pos].to_bytes(
-        32, "big")])
+    inject(link, s, f"discard {fake}", [pos], [fd.key_bytes(
+        s._flow.state().mine.position_keys[pos])])
     failure = caught(link, s.role)
     assert failure.field == "move.keys[0]" and f"not the discarded {fake}" in failure.reason
 
@@ -491,6 +531,85 @@ def test_an_abort_is_shown_as_the_peers_claim_never_as_a_verdict() -> None:
     assert failure.who == "host"  # the side that ended the match, not the one it blames
     assert failure.reason.startswith("the host ended the match (cheat), saying: ")
     assert not link.of(MatchOver, 1)
+
+
+# --- another protocol version ----------------------------------------------------------------
+
+
+class OtherVersion(Session):
+    """A peer whose messages say protocol ``version`` (2: as v2 code packs them)."""
+
+    def __init__(self, role: SessionRole, secret: bytes, rules: Ruleset | None,
+                 random_bytes: Callable[[int], bytes], version: int = 2) -> None:
+        self.version = version
+        super().__init__(role, secret, rules, random_bytes)
+
+    def _send(self, msg_type: str, fields: Mapping[str, object],
+              version: int = wire.PROTOCOL_VERSION) -> None:
+        super()._send(msg_type, fields, self.version)
+
+
+def delivered(s: Session, version: int) -> list[wire.Message]:
+    """The messages ``s`` received, decoded as a peer of protocol ``version`` would."""
+    return [wire.unpack(entry[1], versions=(version,)) for entry in s._log
+            if entry[0] == "in" and isinstance(entry[1], bytes)]
+
+
+def test_a_v2_hello_meets_a_v3_peer_cleanly() -> None:
+    # A host of protocol 2 (its messages as v2 code packs them) and a guest of 3.
+    link = Link()
+    host = link.s[0] = OtherVersion("host", SECRET, STANDARD, link.random[0])
+    link.pump()
+    failure = link.s[1].failure
+    assert isinstance(failure, VersionMismatch) and not failure.proven
+    assert (failure.who, failure.field) == ("nobody", "v")
+    assert failure.reason == ("your friend's gin speaks protocol 2; this gin speaks 3: your "
+                              "friend must update gin to play this match")
+    assert not link.of(MatchOver, 1)
+    # What the v2 host reads: an abort of protocol 2 with the fields and kinds v2
+    # checks, telling its player to update (v2 shows it as the guest's own words).
+    (abort,) = delivered(host, 2)
+    assert (abort.type, abort.version) == ("abort", 2)
+    assert abort.text("why", max_len=16, choices=(
+        "cheat", "protocol", "tampered", "timeout", "declined")) == "protocol"
+    assert abort.text("field", max_len=64) == "v"
+    assert abort.text("reason", max_len=400) == (
+        "this gin speaks protocol 3, yours speaks 2: you must update gin to play this match")
+
+
+def test_a_v3_hello_meets_a_v2_peer_cleanly() -> None:
+    # What v2 code does on a v3 hello: its unpack refuses the version, naming field
+    # "v" (shown as a protocol error of the host, in v2's words), and it sends an abort.
+    with pytest.raises(wire.MalformedMessage) as info:
+        wire.unpack(wire.pack("hello", {"n": 1}), versions=(2,))
+    assert (info.value.field, str(info.value)) == ("v", "unsupported protocol version 3")
+    # That abort (v2) reaches the v3 host: the other side must update, and the host
+    # sends nothing back to a peer that has stopped.
+    link = Link(cls=Cheater)
+    guest = link.s[1]
+    assert isinstance(guest, Cheater)
+    guest.tamper = lambda s, t, f: None  # a v2 guest answers nothing but its abort
+    link.pump()
+    Session._send(guest, "abort", {"why": "protocol", "field": "v",
+                                   "reason": "unsupported protocol version 3"}, 2)
+    link.pump()
+    host = link.s[0]
+    failure = host.failure
+    assert isinstance(failure, VersionMismatch) and not failure.proven
+    assert failure.reason == ("your friend's gin speaks protocol 2; this gin speaks 3: your "
+                              "friend must update gin to play this match")
+    assert not link.of(MatchOver, 0)
+    assert [m.type for m in delivered(guest, 3)] == ["hello"]  # no abort came back
+
+
+def test_a_newer_peer_tells_this_side_to_update() -> None:
+    link = Link()
+    link.s[0] = OtherVersion("host", SECRET, STANDARD, link.random[0], version=4)
+    link.pump()
+    failure = link.s[1].failure
+    assert isinstance(failure, VersionMismatch)
+    assert failure.reason.endswith("speaks protocol 4; this gin speaks 3: you must update gin "
+                                   "to play this match")
 
 
 # --- hostile frames and malformed messages ----------------------------------------------------
@@ -700,7 +819,7 @@ def test_after_the_deal_nothing_held_opens_a_hidden_position() -> None:
         for pos in set(range(52)) - mine:
             own = hs.mine.position_keys[pos]
             for key in [*received, hs.mine.deck_key, 1]:
-                assert ecc.card_of(ecc.mul(m3[pos], ecc.inverse(ecc.product(own, key)))) is None
+                assert g.card_of(g.mul(m3[pos], g.sinv(g.smul(own, key)))) is None
 
 
 # --- resumption -------------------------------------------------------------------------
@@ -823,13 +942,13 @@ def test_hand_signature_vectors_in_protocol_md() -> None:
     first, second = bytes(range(32)), bytes(range(32, 64))
     a, b = fd.SeedMaterial.from_seed(first), fd.SeedMaterial.from_seed(second)
     m1 = fd.build_message1(a)
-    m2 = fd.build_message2(b, m1)
     match_id = bytes.fromhex(v["session_match_id"])
+    m2, proof = fd.build_message2(b, m1, fd.context(match_id, 1))
     record = HandRecord(
         rules=STANDARD, match_id=match_id, hand_number=1, dealer=0,
         commitments=(fd.commitment(first, match_id, 1, fd.Role.FIRST),
                      fd.commitment(second, match_id, 1, fd.Role.SECOND)),
-        messages=(m1, m2, fd.build_message3(a, m2)),
+        messages=(m1, m2, fd.build_message3(a, m2)), proof=fd.proof_digest(proof),
         steps=(Step(1, None, ((0, b.position_keys[0]),)),
                Step(0, None, ((1, a.position_keys[1]),)),
                Step(1, parse_action("pass")), Step(0, parse_action("pass"))),
@@ -837,6 +956,11 @@ def test_hand_signature_vectors_in_protocol_md() -> None:
     assert json.dumps(cosign.transcript(record), sort_keys=True, separators=(",", ":")) == literal
     digest = cosign.hand_digest(record)
     assert digest.hex() == v["hand_digest"]
+    # Message 2 of that hand, signed by its second shuffler (the guest: the host deals).
+    signed = cosign.message2_digest(1, fd.context(match_id, 1), m1, m2, proof)
+    assert signed.hex() == v["message2_digest"]
+    guest = cosign.Signer(bytes(range(64, 96)))
+    assert guest.sign(signed).hex() == v["message2_signature_guest"]
     for seat, seed in (("host", bytes(range(32, 64))), ("guest", bytes(range(64, 96)))):
         signer = cosign.Signer(seed)
         assert signer.sign(digest).hex() == v[f"hand_signature_{seat}"]

@@ -99,6 +99,7 @@ def test_pack_rejects_reserved_fields() -> None:
         (msgpack.packb({"v": 1}), "field 't': missing"),
         (msgpack.packb({"t": 5, "v": 1}), "field 't': expected text"),
         (msgpack.packb({"t": "x", "v": 1}), "unsupported protocol version 1"),
+        (msgpack.packb({"t": "hello", "v": 2}), "unsupported protocol version 2"),
         (msgpack.packb({"t": "", "v": 1}), "empty message type"),
         (b"\x83\xa1t\xa1a\xa1v\x01\xa1t\xa1b", "repeats a key"),
         (msgpack.packb({"t": "x", "v": 1, "m": {"a": 1}})[:-4] + b"\x82\xa1a\x01\xa1a\x02",
@@ -118,7 +119,10 @@ def test_unpack_limits_are_configurable() -> None:
         wire.unpack(data, limits=wire.Limits(max_array_len=2))
     with pytest.raises(wire.MalformedMessage, match="limit"):
         wire.unpack(data, limits=wire.Limits(max_message_bytes=4))
-    assert wire.unpack(data, versions=(1, 2)).type == "x"
+    assert wire.unpack(data, versions=(2, 3)).type == "x"
+    with pytest.raises(wire.UnsupportedVersion) as info:
+        wire.unpack(data, versions=(1, 2))
+    assert (info.value.version, info.value.msg_type, info.value.field) == (3, "x", "v")
 
 
 def test_schema_errors_name_the_field() -> None:

@@ -22,6 +22,7 @@ import { byId, el } from "./dom.ts";
 import { FriendPanel, hostDialog } from "./friend.ts";
 import { Game, type Strength, STRENGTHS } from "./game.ts";
 import { OnlineGame } from "./online.ts";
+import { setUpRecordPanel } from "./recordview.ts";
 import { Table } from "./table.ts";
 
 
@@ -82,6 +83,7 @@ export function startBoard(online: Online | null): void {
   const localGame = local;
   const table = new Table(localGame, delay, store);
   table.start();
+  setUpRecordPanel(store);
   performance.mark("gin-table"); // the dealt hand is on the table (benchmarks/board.py)
 
   let bot: players.Player | null = null;

@@ -222,6 +222,16 @@ export function howToPlayDialog(rules: Ruleset): void {
   openDialog("How to play", body, [{ label: "Close", primary: true }]);
 }
 
+/** The score sheet: a row per hand (cells from words.ts), and a note under it. */
+export function sheetDialog(columns: readonly string[], rows: readonly string[][], note: string): void {
+  const body: Node[] = rows.length
+    ? [el("table", { id: "sheet" },
+      el("thead", {}, el("tr", {}, ...columns.map((c) => el("th", { scope: "col" }, c)))),
+      el("tbody", {}, ...rows.map((cells) => el("tr", {}, ...cells.map((c) => el("td", {}, c))))))]
+    : [p("No hand has finished yet.")];
+  openDialog("Score sheet", [...body, p(note)], [{ label: "Close", primary: true }]);
+}
+
 export function keysDialog(): void {
   const table = el("table", {}, el("tbody", {}, ...KEYS.map(([k, what]) =>
     el("tr", {}, el("th", { scope: "row" }, k), el("td", {}, what)))));

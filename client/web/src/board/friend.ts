@@ -7,11 +7,12 @@
 
 import { PRESETS, Ruleset, RulesError } from "../engine/rules.ts";
 import type { FailureView, PeerNotice, PeerView, RecordView } from "../online/api.ts";
+import { plain } from "../online/text.ts";
 import { closeDialog, dialogOpen, openDialog } from "./dialogs.ts";
 import { byId, el, fill } from "./dom.ts";
 import type { OnlineGame } from "./online.ts";
 import { qrCanvas } from "./qr.ts";
-import { connectionWords, failureLines, failureTitle, pageState, turnWords } from "./words.ts";
+import { failureLines, failureTitle, pageState, statusWords, turnWords } from "./words.ts";
 
 const p = (text: string, cls = ""): HTMLElement => el("p", cls ? { class: cls } : {}, text);
 
@@ -87,6 +88,25 @@ export function onlyThisComputer(link: string): boolean {
   return host === "localhost" || host.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(host) || host === "[::1]";
 }
 
+/** True when the link's relay is at a private or link-local address (192.168.…, 10.…,
+ * 172.16–31.…, 169.254.…, fd…/fe80… in IPv6) or a local name: only this network reaches
+ * it. As the terminal's client/net/links.py reach() says. */
+export function onlyThisNetwork(link: string): boolean {
+  let host: string;
+  try {
+    host = new URL(link).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (onlyThisComputer(link)) return false;
+  if (host.startsWith("[")) return /^\[(f[cd]|fe[89ab])[0-9a-f]*:/.test(host);
+  const ip = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  if (ip === null) return !host.includes(".") || /\.(local|lan|home\.arpa)$/.test(host);
+  const [a, b, c] = [Number(ip[1]), Number(ip[2]), Number(ip[3])];
+  return a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254)
+    || (a === 192 && b === 0 && c === 2) || (a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113);
+}
+
 /** The invite: the link (whole, wrapped anywhere), a Copy button and a QR code. */
 export function inviteDialog(link: string): void {
   const linkBox = el("p", { id: "invite-link", class: "link" }, link);
@@ -119,13 +139,17 @@ export function inviteDialog(link: string): void {
       "This board was opened at an address only this computer can reach, so the link works only "
       + "here (another browser or gin join on this computer). To play a friend elsewhere, open the "
       + "board from a relay they can reach: gin relay --host 0.0.0.0 on your network, or a public relay.")] : []),
+    ...(onlyThisNetwork(link) ? [el("p", { id: "invite-network", class: "small" },
+      `This link works only on your network (${new URL(link).hostname} is a local address): a friend elsewhere `
+      + "cannot open it. For one, open the board from a public relay.")] : []),
   ], [{ label: "Close", primary: true }]);
 }
 
 /** Custom rules from the host: every rule in words, accept or decline. */
 export function rulesOfferDialog(rules: Ruleset, accept: () => void, decline: () => void,
                                  escape: () => void): void {
-  const lines = rules.describeLines(); // the first names the preset the changes are from
+  // the first names the preset the changes are from; the rules came from the host
+  const lines = rules.describeLines().map(([line, changed]): [string, boolean] => [plain(line), changed]);
   openDialog("Your friend proposes custom rules", [
     p("Your friend, the host, wants to play these rules. Accept them to start the match, or decline "
       + "to end it (the host can then offer one of the usual rulesets)."),
@@ -187,7 +211,9 @@ export class FriendPanel {
 
   private confirmLeave(): void {
     const view = this.game.view;
-    const question = view.over || view.failure !== null
+    const question = view.failure?.kind === "OpenedElsewhere"
+      ? "Close this match here? It goes on in the other tab or window, which keeps it."
+      : view.over || view.failure !== null
       ? "Close this online match? It is forgotten in this browser (download the records you want first)."
       : "Leave the online match? Your friend is told, and the match cannot be continued.";
     openDialog("Leave", [p(question)], [{ label: "Cancel" }, { label: "Leave", primary: true, run: this.leave }]);
@@ -195,9 +221,11 @@ export class FriendPanel {
 
   private update(view: PeerView, notices: readonly PeerNotice[]): void {
     document.body.dataset.state = pageState(view);
-    byId("net-connection").textContent = connectionWords(view.connection, view.role, view.observation !== null);
+    const status = statusWords(view);
+    byId("net-connection").textContent = status;
     byId("net-connection").dataset.connection = view.connection;
-    byId("net-turn").textContent = turnWords(view);
+    const turn = turnWords(view);
+    byId("net-turn").textContent = turn === status ? "" : turn; // "The match is over" once
     const last = view.verified.at(-1);
     byId("net-verified").textContent = last === undefined ? "" : `Deck verified for hand ${last}`;
     this.renderRecords(view.records);
@@ -228,7 +256,7 @@ export class FriendPanel {
         if (!(exc instanceof RulesError)) throw exc;
         // Rules this page cannot even read are not agreed to: declined once the player has read why.
         const decline = (): void => this.game.peer.declineRules();
-        openDialog("Your friend's rules", [p(`The host's rules cannot be played: ${exc.message}.`)],
+        openDialog("Your friend's rules", [p(`The host's rules cannot be played: ${plain(exc.message)}.`)],
           [{ label: "Decline", primary: true, run: decline }], decline);
         return;
       }

@@ -1,6 +1,6 @@
 /**
  * The board's controller: every game decision outside the page (the browser twin
- * of client/game.py's Game).
+ * of client/table/controller.py's Game).
  *
  * A {@link Game} holds the {@link Match}, shuffles each deck with its own random
  * stream, asks the computer for its moves, applies the player's actions and saves
@@ -9,7 +9,7 @@
  */
 
 import type { Action } from "../engine/actions.ts";
-import { Knock } from "../engine/actions.ts";
+import { Discard, Knock } from "../engine/actions.ts";
 import { type Card, cardsMask } from "../engine/cards.ts";
 import { GinError, IllegalAction, MalformedInput } from "../engine/errors.ts";
 import { shuffledDeck } from "../engine/hand.ts";
@@ -21,7 +21,9 @@ import { PRESETS, type Ruleset } from "../engine/rules.ts";
 import type { MatchTotals } from "../engine/scoring.ts";
 import * as players from "../players/index.ts";
 import { Rand } from "../rand.ts";
+import { matchEntry, RecordBook } from "./record.ts";
 import type { AutoMove, HintView, Play } from "./play.ts";
+import { scoreSheet, type SheetRow } from "./scoresheet.ts";
 import { THEM } from "./words.ts";
 
 export const HUMAN = 0;
@@ -193,6 +195,35 @@ export class Game implements Play {
     return knockCounts(this.observation(), this.legal());
   }
 
+  /** Every finished hand of the match, with the running totals and boxes. */
+  scoreSheet(): SheetRow[] {
+    return scoreSheet(this.match.results);
+  }
+
+  /** The player's last throw may still be taken back: the computer has not seen it.
+   * It decides and moves in one step when its pause ends, so until then it has not. */
+  get canUndo(): boolean {
+    const hand = this.match.hand;
+    if (hand === null || hand.phase === Phase.OVER || !hand.actions.length) return false;
+    const [player, action] = hand.actions[hand.actions.length - 1]!;
+    return player === HUMAN && action instanceof Discard;
+  }
+
+  /** Take back the player's last throw (IllegalAction if it may not be): the match
+   * is replayed without it, so the position is exactly the one before. Returns the
+   * card taken back. */
+  undo(): Card {
+    const hand = this.match.hand;
+    if (hand === null || !this.canUndo) throw new IllegalAction("there is no throw to take back: the computer has seen it");
+    const thrown = hand.actions[hand.actions.length - 1]![1] as Discard;
+    const data = this.match.toDict();
+    data.hands[data.hands.length - 1]!.actions.pop();
+    this.match = Match.fromDict(data);
+    this.save();
+    this.changed();
+    return thrown.card;
+  }
+
   /** Hard's move for the player now, with its reason. */
   hint(): HintView {
     const legal = this.legal();
@@ -263,6 +294,11 @@ export class Game implements Play {
   private apply(player: number, action: Action): HandResult | null {
     const result = this.match.apply(player, action);
     this.save();
+    const totals = this.match.totals;
+    if (result !== null && totals !== null && this.store !== null) { // your record (record.ts)
+      this.warnings.push(...new RecordBook(this.store).add(matchEntry(`computer:${this.vs}`, HUMAN,
+        totals.winner, this.match.results, totals, new Date().toISOString())));
+    }
     this.changed();
     return result;
   }

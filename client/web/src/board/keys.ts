@@ -16,6 +16,8 @@ export interface KeyActions {
   knock(): void;
   layOff(): void;
   hint(): void;
+  undo(): void;
+  scoreSheet(): void;
   wholePile(): void;
   toggleGrouping(): void;
   fullScreen(): void;
@@ -56,6 +58,8 @@ export function keyAction(e: KeyboardEvent, act: KeyActions): (() => void) | nul
     k: () => act.knock(),
     l: () => act.layOff(),
     h: () => act.hint(),
+    u: () => act.undo(),
+    c: () => act.scoreSheet(),
     v: () => act.wholePile(),
     g: () => act.toggleGrouping(),
     f: () => act.fullScreen(),

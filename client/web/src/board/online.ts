@@ -15,16 +15,29 @@ import { Observation, Phase } from "../engine/observation.ts";
 import { Ruleset } from "../engine/rules.ts";
 import { matchTotals, matchWinner, type MatchTotals } from "../engine/scoring.ts";
 import type { OnlinePeer, PeerNotice, PeerView } from "../online/api.ts";
+import { pageStorage } from "../online/store.ts";
+import { plainFailure, plainNotice } from "../online/text.ts";
 import * as players from "../players/index.ts";
 import { bestThrow, knockCounts } from "./game.ts";
 import type { AutoMove, HintView, Play } from "./play.ts";
-import { failureTitle, turnWords } from "./words.ts";
+import { friendKey, type HandLine, matchEntry, RecordBook, type TextStore } from "./record.ts";
+import { failureTitle, statusWords, turnWords } from "./words.ts";
 
 export const FRIEND = "Your friend";
 
 /** Identifies a moment of play: a move in flight is settled once it changes. */
 function momentOf(obs: Observation | null): string {
   return obs === null ? "" : `${obs.handNumber}:${obs.history.length}:${obs.phase}`;
+}
+
+/** A hand record's JSON (gin/protocol/records.py's to_dict), or null if it is not an object. */
+function readRecord(json: string): { result?: Partial<HandLine>; link?: unknown } | null {
+  try {
+    const data: unknown = JSON.parse(json);
+    return data !== null && typeof data === "object" ? data : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The host's offered rules, or null when there are none or they cannot be read. */
@@ -56,7 +69,9 @@ export class OnlineGame implements Play {
   private readonly viewListeners: ((view: PeerView, notices: readonly PeerNotice[]) => void)[] = [];
 
   /** `bot`: the computer that plays this seat (`?bot=LEVEL`), or null for the person. */
-  constructor(readonly peer: OnlinePeer, private readonly bot: players.Player | null = null) {
+  /** `records`: where your record is kept (this page's storage; a map in tests). */
+  constructor(readonly peer: OnlinePeer, private readonly bot: players.Player | null = null,
+              private readonly records: TextStore | null = pageStorage()) {
     this.botPlays = bot !== null;
     peer.subscribe((view, notices) => this.update(view, notices));
     if (this.view === undefined) throw new Error("the online peer did not report its view on subscribe");
@@ -68,7 +83,11 @@ export class OnlineGame implements Play {
     listener(this.view, []);
   }
 
-  private update(view: PeerView, notices: readonly PeerNotice[]): void {
+  private update(given: PeerView, told: readonly PeerNotice[]): void {
+    // What a view quotes (a friend's abort, the relay's words, a failure's field) is
+    // shown without control or format characters, as the terminal shows it.
+    const view = given.failure === null ? given : { ...given, failure: plainFailure(given.failure) };
+    const notices = told.map(plainNotice);
     this.view = view;
     try {
       this.obs = view.observation === null ? null : Observation.fromDict(view.observation);
@@ -85,6 +104,8 @@ export class OnlineGame implements Play {
       this.sentAt = null; // the move was applied, or refused with a notice
     }
     for (const n of notices) if (n.kind === "notice") this.warnings.push(n.text);
+    const over = notices.find((n) => n.kind === "match-over");
+    if (over !== undefined) this.record(over.winner);
     for (const listener of this.listeners) listener();
     for (const listener of this.viewListeners) listener(view, notices);
   }
@@ -161,15 +182,39 @@ export class OnlineGame implements Play {
     return { opponent: false, run: () => this.play(bot.choose(obs, legal)) };
   }
 
+  /** Add the match to your record (record.ts), the friend known by the invite link's id. */
+  private record(winner: number): void {
+    const hands: HandLine[] = [];
+    let link = "";
+    for (const r of this.view.records) {
+      if (r.failed) continue;
+      const data = readRecord(r.json);
+      if (data === null) continue; // the peer wrote it: unreadable is a bug there, not a lost match
+      const h = data.result;
+      if (h && typeof h.kind === "string" && typeof h.points === "number") {
+        hands.push({ kind: h.kind, knocker: h.knocker ?? null, winner: h.winner ?? null, points: h.points });
+      }
+      if (typeof data.link === "string") link = data.link;
+    }
+    this.warnings.push(...new RecordBook(this.records).add(matchEntry(friendKey(link), this.view.seat, winner,
+      hands, this.totals, new Date().toISOString())));
+  }
+
   nextHand(): void {
     // The peers deal the next hand between them; nothing to do here.
   }
 
   holdUp(): string | null {
     const obs = this.obs;
-    if (obs === null || !obs.myTurn || this.legal().length || this.view.failure !== null) return null;
-    const owed = turnWords({ ...this.view, legal: [] });
-    return owed && owed !== "Your friend's move" ? `${owed}…` : "Sending your move…";
+    const view = this.view;
+    if (obs === null || this.legal().length || view.failure !== null || view.over) return null;
+    if (!obs.myTurn) {
+      // The friend's move: "thinking" only while they are there to think.
+      return view.connection === "connected" || obs.phase === Phase.OVER ? null : statusWords(view);
+    }
+    const owed = turnWords({ ...view, legal: [], connection: "connected" });
+    const held = owed && owed !== "Your friend's move" ? `${owed}…` : "Sending your move…";
+    return view.connection === "reconnecting" ? `${held} (${statusWords(view).toLowerCase()})` : held;
   }
 
   stopped(): string | null {

@@ -18,17 +18,17 @@ import { Phase } from "../engine/observation.ts";
 import { PRESETS } from "../engine/rules.ts";
 import {
   alertDialog, closeDialog, confirm, dialogCount, dialogOpen, handOverDialog, howToPlayDialog, keysDialog,
-  knockDialog, matchEndDialog, pileDialog,
+  knockDialog, matchEndDialog, pileDialog, sheetDialog,
 } from "./dialogs.ts";
 import { byId } from "./dom.ts";
 import { wireDrag } from "./drag.ts";
-import { Game, knockChoice, knockLayouts, STRENGTHS, type Strength } from "./game.ts";
+import { Game, HUMAN as HUMAN_SEAT, knockChoice, knockLayouts, STRENGTHS, type Strength } from "./game.ts";
 import { grouped, moved, movedBefore, ownOrder } from "./layout.ts";
 import { buildSide, showLocalChoices } from "./side.ts";
 import { keyAction, type KeyActions } from "./keys.ts";
 import type { HintView, Play } from "./play.ts";
 import { type ActionKey, cardButton, drawEmpty, drawTable, KINDS } from "./tableview.ts";
-import { NO_HINT_ONLINE } from "./words.ts";
+import { NO_HINT_ONLINE, sheetColumns, sheetNote, sheetRows, UNDO_NONE, undone } from "./words.ts";
 
 const PREFS_KEY = "gin.board.prefs";
 
@@ -113,6 +113,8 @@ export class Table implements KeyActions {
     on("btn-layoff", () => this.layOff());
     on("btn-next", () => this.next());
     on("btn-hint", () => this.hint());
+    on("btn-undo", () => this.undo());
+    on("btn-sheet", () => this.scoreSheet());
     on("btn-rules-help", () => this.howToPlay());
     on("btn-keys", () => this.keys());
     on("btn-full", () => this.fullScreen());
@@ -148,6 +150,10 @@ export class Table implements KeyActions {
       selected: this.selected, order: this.order, grouping: this.grouping, hint: this.currentHint(obs),
       message: this.message, thinking: this.thinking, vs: this.local?.vs ?? null,
     });
+    const undo = byId<HTMLButtonElement>("btn-undo");
+    undo.hidden = this.local === null;
+    undo.disabled = !this.local?.canUndo;
+    byId("btn-sheet").hidden = this.local === null; // the online session keeps its hands to itself
   }
 
   private currentHint(obs: Observation): HintView | null {
@@ -278,6 +284,33 @@ export class Table implements KeyActions {
     const why = card === null ? null : this.game.refusal(new Knock(card));
     if (why !== null) this.message = `You can't knock yet: ${refusalWords(why)}.`;
     this.render();
+  }
+
+  /** Take back the last throw while the computer has not seen it (its pause). */
+  undo(): void {
+    const local = this.local;
+    if (local === null) return;
+    if (!local.canUndo) {
+      this.message = UNDO_NONE;
+      this.render();
+      return;
+    }
+    this.generation += 1; // the computer's pending move is dropped
+    this.autoPending = false;
+    this.shownHint = null;
+    this.message = "";
+    const card = local.undo(); // announced: changed() draws the position again
+    this.selected = card;
+    this.held = local.observation().hand;
+    this.message = undone(card);
+    this.render();
+  }
+
+  scoreSheet(): void {
+    const local = this.local;
+    if (local === null) return;
+    sheetDialog(sheetColumns(local.them), sheetRows(local.scoreSheet(), HUMAN_SEAT, local.them),
+      sheetNote(local.totals, HUMAN_SEAT, local.them));
   }
 
   hint(): void {

@@ -13,6 +13,7 @@ import { Phase } from "../engine/observation.ts";
 import type { Ruleset } from "../engine/rules.ts";
 import type { MatchTotals } from "../engine/scoring.ts";
 import type { Connection, FailureView, PeerView } from "../online/api.ts";
+import type { SheetRow } from "./scoresheet.ts";
 
 export const THEM = "The computer";
 /** What h says online (How to play gives the rule): the terminal says the same. */
@@ -288,6 +289,9 @@ export function howToPlay(rules: Ruleset): HelpSection[] {
           + "again (or press Throw) to throw it; you can also drag it onto the discard pile. "
           + "With “Group my sets and runs for me” off, drag cards or use shift+← → to "
           + "arrange your hand yourself.",
+        "Threw the wrong card? Against the computer, Undo (U) takes your last throw back while "
+          + "the computer has not started its answer (the short pause before it moves); online "
+          + "there is no undo. Score sheet (C) lists every hand of the match with the running totals.",
         "Every action has a key (press ? to see them all). Press F for a full-screen table. "
           + "The match is kept in this browser: reload the page and it goes on where you were. "
           + "An online match goes on after a reload too, from its invite link (the page's own address "
@@ -310,6 +314,8 @@ export const KEYS: [string, string][] = [
   ["l", "lay off after the computer knocks"],
   ["Enter or space", "next hand, when a hand is over"],
   ["h", "hint: Hard's move and why (against the computer)"],
+  ["u", "take back your last throw (against the computer, before it moves)"],
+  ["c", "the score sheet: every hand of the match"],
   ["v", "the whole discard pile"],
   ["g", "group my sets and runs on / off"],
   ["1 2 3", "easy, normal, hard"],
@@ -321,18 +327,32 @@ export const KEYS: [string, string][] = [
 
 // -- online ---------------------------------------------------------------------
 
-/** How the link to the friend stands, as one phrase. `started`: a hand was dealt. */
+/**
+ * How the link to the friend stands, as one phrase: the terminal's words too
+ * (client/net/peer.py, Link). "Away" while the relay keeps the friend's seat, "left"
+ * once it gave the seat up. `started`: a hand was dealt.
+ */
 export function connectionWords(connection: Connection, role: "host" | "guest", started: boolean): string {
   switch (connection) {
     case "connecting": return "Connecting to the relay…";
     case "waiting":
-      if (started) return "Your friend is away — waiting for them to come back";
+      if (started) return AWAY;
       return role === "host" ? "Waiting for your friend to open the link" : "Waiting for your friend, the host";
     case "connected": return "Connected to your friend";
     case "reconnecting": return "Connection lost — reconnecting…";
-    case "peer-left": return "Your friend left — waiting for them to come back";
+    case "peer-left": return AWAY;
+    case "peer-gone": return "Your friend left — waiting in case they come back";
     case "closed": return "Disconnected";
   }
+}
+
+const AWAY = "Your friend is away — waiting for them to come back";
+
+/** The connection line: how the match ended once it has, else {@link connectionWords}. */
+export function statusWords(view: Pick<PeerView, "connection" | "role" | "observation" | "over" | "failure">): string {
+  if (view.failure !== null) return "The match was stopped";
+  if (view.over) return "The match is over";
+  return connectionWords(view.connection, view.role, view.observation !== null);
 }
 
 /** What the friend's device owes now (a message type of protocol.md), in words. */
@@ -342,9 +362,6 @@ const OWED: Record<string, string> = {
   start: "to start the match",
   commit: "to seal its secret number for this deck",
   deck: "to send its part of the shuffle",
-  challenge: "to check the shuffle",
-  shuffle: "to send its shuffle",
-  proof: "to prove its shuffle",
   deal: "to deal",
   key: "to send the key to your card",
   show: "to show its knock",
@@ -372,7 +389,8 @@ export type PageState = "waiting" | "playing" | "match-over" | "failed";
 export function pageState(view: Pick<PeerView, "failure" | "over" | "observation" | "connection">): PageState {
   if (view.failure !== null) return "failed";
   if (view.over) return "match-over";
-  const away = view.connection === "waiting" || view.connection === "peer-left" || view.connection === "connecting";
+  const away = view.connection === "waiting" || view.connection === "peer-left" || view.connection === "peer-gone"
+    || view.connection === "connecting";
   return view.observation === null || away ? "waiting" : "playing";
 }
 
@@ -380,7 +398,7 @@ export function pageState(view: Pick<PeerView, "failure" | "over" | "observation
 export function failureLines(failure: FailureView): string[] {
   const lines = [failure.reason];
   if (failure.field) lines.push(`What failed: ${failure.field}.`);
-  lines.push(`At fault: ${failure.who}${failure.proven ? " (proven: the match is forfeited)" : ""}.`);
+  if (failure.who) lines.push(`At fault: ${failure.who}${failure.proven ? " (proven: the match is forfeited)" : ""}.`);
   return lines;
 }
 
@@ -389,8 +407,56 @@ export function failureTitle(failure: FailureView): string {
   switch (failure.kind) {
     case "CheatDetected": return "Cheating detected";
     case "PeerTimedOut": return "Your friend stopped answering";
-    case "PeerAborted": return "Your friend left the match";
+    case "PeerAborted": return "Your friend ended the match";
     case "RulesDeclined": return "The rules were declined";
+    case "OpenedElsewhere": return "This match was opened in another tab";
+    case "SeatTaken": return "Someone has already joined with this link";
     default: return "The match was stopped";
   }
+}
+
+// -- undo and the score sheet ---------------------------------------------------
+
+export const UNDO_NONE = "Nothing to take back: only your last throw can be, before the computer "
+  + "starts its answer.";
+
+export function undone(card: Card): string {
+  return `Throw taken back: the ${card.glyph} is in your hand again. Throw a card.`;
+}
+
+/** The score sheet's column heads. */
+export function sheetColumns(them: string = THEM): string[] {
+  return ["Hand", "Result", "Points", "You", them === THEM ? "Computer" : "Friend", "Boxes"];
+}
+
+function whoName(player: number | null, me: number, them: string): string {
+  return player === me ? "You" : them;
+}
+
+function midSentence(name: string): string {
+  return name.slice(0, 1).toLowerCase() + name.slice(1);
+}
+
+/** How one hand ended, from seat `me`: "You knocked", "The computer went gin". */
+export function sheetResult(row: SheetRow, me: number, them: string = THEM): string {
+  if (row.kind === "dead") return "Dead hand";
+  const who = whoName(row.knocker, me, them);
+  if (row.kind === "undercut") return `${who} knocked, ${midSentence(whoName(row.winner, me, them))} undercut`;
+  return `${who} ${row.kind === "gin" ? "went gin" : row.kind === "big_gin" ? "went big gin" : "knocked"}`;
+}
+
+/** The sheet's cells, a row per hand, in the order of {@link sheetColumns}. */
+export function sheetRows(rows: readonly SheetRow[], me = 0, them: string = THEM): string[][] {
+  return rows.map((row) => [
+    String(row.number), sheetResult(row, me, them),
+    row.winner === null ? "—" : `${row.points} to ${midSentence(whoName(row.winner, me, them))}`,
+    String(row.totals[me]), String(row.totals[1 - me]), `${row.boxes[me]}–${row.boxes[1 - me]}`,
+  ]);
+}
+
+/** Under the sheet: the match in play, or its final totals. */
+export function sheetNote(totals: MatchTotals | null, me = 0, them: string = THEM): string {
+  if (totals === null) return "Points for each hand won; boxes count the hands each player won.";
+  const winner = totals.winner === me ? "You win" : `${them} wins`;
+  return `${winner} the match, ${totals.totals[me]} to ${totals.totals[1 - me]} with the bonuses.`;
 }

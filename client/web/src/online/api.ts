@@ -26,14 +26,19 @@ export type Connection =
   | "waiting" // in the room, the friend has not come (yet, or back)
   | "connected" // both in the room, frames flowing
   | "reconnecting" // the relay's connection dropped; trying again with back-off
-  | "peer-left" // the relay says the friend's connection closed; waiting for it to return
+  | "peer-left" // the relay says the friend's connection closed; it keeps their seat for them
+  | "peer-gone" // the relay gave the friend's seat up (they left); waiting in case they come back
   | "closed"; // the match ended or was given up; nothing more is sent
 
 /** A failure as the session states it (gin/protocol/session_events.py's Failure kinds). */
 export interface FailureView {
-  /** "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "RulesDeclined" | "LocalError" */
+  /** "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "VersionMismatch"
+   * | "RulesDeclined" | "LocalError" | "ConnectionFailed"
+   * | "OpenedElsewhere" (another tab or window of this browser took the match over)
+   * | "SeatTaken" (someone else holds this seat: the link was used already). */
   readonly kind: string;
-  /** Who is at fault, as proven: "host", "guest", "host or the relay", "guest or the relay", or "this browser". */
+  /** Who is at fault, as proven: "host", "guest", "host or the relay", "guest or the relay", "the relay",
+   * "this browser", or "nobody"; "" when no fault is named (a used link). */
   readonly who: string;
   /** The protocol field that failed (for example "deal.keys", "seed"). */
   readonly field: string;

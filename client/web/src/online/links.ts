@@ -1,5 +1,5 @@
 /**
- * Invite links, the twin of client/links.py: `http[s]://RELAY/j/ROOM#SECRET`, the
+ * Invite links, the twin of client/net/links.py: `http[s]://RELAY/j/ROOM#SECRET`, the
  * secret 32 bytes in url-safe base64 without padding. The secret lives only in the
  * fragment, which a browser never sends to a server; it is never stored.
  */

@@ -2,7 +2,7 @@
  * The online peer on the page's thread: {@link Online} and {@link OnlinePeer} of
  * api.ts. It holds the relay's websocket (relay.ts), the timers and the browser's
  * storage (store.ts); the session itself runs in a Web Worker (worker.ts, core.ts)
- * so the deck's crypto never freezes the page. The twin of client/online.py.
+ * so the deck's crypto never freezes the page. The twin of client/net/peer.py.
  *
  * Write-ahead (protocol.md §5.4, §11.2): the session's state is stored before the
  * frames it produced are sent. When storage refuses, nothing more is sent (re-sends
@@ -16,7 +16,9 @@ import type {
 } from "./api.ts";
 import { formatInvite, type Invite, InvalidLink, linkIdHex, parseInvite, relayOfPage, SECRET_BYTES, websocketBase } from "./links.ts";
 import type { Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
-import { BROWSER_TIMERS, newToken, RelayClient, type RelayEvent, type RelayOptions, type Timers } from "./relay.ts";
+import {
+  BROWSER_TIMERS, CLOSE, newToken, RelayClient, type RelayEvent, type RelayOptions, seatTakenWords, type Timers,
+} from "./relay.ts";
 import { MatchStore, pageStorage, StoreError } from "./store.ts";
 
 /** The worker, or anything that answers requests in order (tests run core.ts in-process). */
@@ -85,7 +87,9 @@ class Peer implements OnlinePeer {
   private timer: unknown = null;
   private timerKey: string | null = null;
   private peerSeen = false;
+  private welcomed = false; // the relay welcomed this page at least once
   private ended = false; // closed: nothing more is sent
+  private superseded = false; // another tab of this browser took the match over
   private overAt: number | null = null;
   private pendingNotices: PeerNotice[] = [];
 
@@ -172,7 +176,7 @@ class Peer implements OnlinePeer {
 
   leave(): void {
     this.close();
-    this.store.remove(this.linkId);
+    if (!this.superseded) this.store.remove(this.linkId); // else the other tab's match
     this.tell([]);
   }
 
@@ -283,6 +287,7 @@ class Peer implements OnlinePeer {
         this.post({ op: "receive", frame: event.data });
         return;
       case "connected":
+        this.welcomed = true;
         this.ticket = event.ticket;
         if (this.room === null) {
           this.room = event.room;
@@ -311,15 +316,31 @@ class Peer implements OnlinePeer {
         this.connection = "peer-left";
         break;
       case "peer-gone":
-        this.connection = "peer-left";
-        this.pendingNotices.push({ kind: "notice", text: "Your friend left the room." });
+        this.connection = "peer-gone";
         break;
       case "reconnecting":
+        if (event.code === CLOSE.SEAT_TAKEN && this.ticket === null && !this.welcomed) {
+          // Someone else holds this seat, and without the relay's ticket this page can
+          // never win it back: say so instead of retrying. Nothing was ever sent from
+          // here, so nothing is kept either.
+          this.store.remove(this.linkId);
+          const words = seatTakenWords(this.role === "host" ? 0 : 1);
+          this.fail(failure("SeatTaken", "", "", `${words[0]!.toUpperCase()}${words.slice(1)}.`));
+          return;
+        }
         this.connection = "reconnecting";
         break;
       case "closed":
         this.connection = "closed";
-        if (!this.ended && !(this.snapshot?.over ?? false)) {
+        if (event.code === CLOSE.SUPERSEDED) {
+          // Another tab took the seat with this browser's token: it plays on, and keeps
+          // the stored match; nobody is at fault, and leaving here must not forget it.
+          this.superseded = true;
+          this.localFailure = failure("OpenedElsewhere", "nobody", "connection",
+            `${event.reason[0]!.toUpperCase()}${event.reason.slice(1)}, which plays it now: `
+            + "this page stops here (close it, and go on in the other).");
+          this.pendingNotices.push({ kind: "failed", failure: this.localFailure });
+        } else if (!this.ended && !(this.snapshot?.over ?? false)) {
           // A relay that closed for good is the one that ended it; one never reached
           // again may be down, or this device's network may be.
           const who = event.code === null ? "the relay or this device's network" : "the relay";

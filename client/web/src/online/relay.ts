@@ -1,12 +1,17 @@
 /**
  * One seat in one room of a gin relay, over the browser's WebSocket: the twin of
- * client/transport.py (docs/running-a-relay.md is the protocol).
+ * client/net/transport.py (docs/running-a-relay.md is the protocol).
  *
- * The host's client asks `/new` for a room, the guest's `/j/ROOM?seat=1`; both
- * present a random seat token and, once they have it, the relay's seat ticket, so
- * the seat is theirs again after a drop or a relay restart. A dropped connection is
- * retried with exponential back-off and jitter until an outage lasts `giveUpAfter`
- * seconds, or at once ends when the relay refuses the seat for good.
+ * The host's client asks for a room with a plain `GET /new` (an id and its seat
+ * ticket, made from the relay's key alone), then takes seat 0 at `/j/ROOM?seat=0`
+ * like the guest takes `/j/ROOM?seat=1`, so that behind a balancer of several relays
+ * both reach the one the room is routed to. Both present a random seat token and the
+ * relay's seat ticket once they have it, so the seat is theirs again after a drop or
+ * a relay restart. A dropped connection is retried with exponential back-off and
+ * jitter until an outage lasts `giveUpAfter` seconds, or at once ends when the relay
+ * refuses the seat for good. While the other seat stays away, the client reconnects
+ * now and then (`rerouteAfter`): if the balancer's choice of relay for the room
+ * changed, the other seat may be waiting on another relay.
  *
  * It never queues a frame across a reconnect: `send` while disconnected sends
  * nothing, and the layer above re-sends what is unacknowledged after
@@ -23,8 +28,15 @@ export type RelayEvent =
   | { readonly kind: "peer-joined"; readonly returning: boolean }
   | { readonly kind: "peer-left"; readonly grace: number }
   | { readonly kind: "peer-gone" }
-  | { readonly kind: "reconnecting"; readonly attempt: number; readonly delay: number; readonly reason: string }
+  | { readonly kind: "reconnecting"; readonly attempt: number; readonly delay: number; readonly reason: string;
+      readonly code: number | null } // the close code of the drop (null: not reached)
   | { readonly kind: "closed"; readonly code: number | null; readonly reason: string }; // always the last
+
+/** The status and body of a plain HTTP answer. */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly body: string;
+}
 
 /** What the client needs of the browser's WebSocket (tests give a fake). */
 export interface SocketLike {
@@ -61,7 +73,11 @@ export interface RelayOptions {
   readonly ticket: string | null;
   /** Seconds an outage may last before the client gives up (the terminal's --give-up-after). */
   readonly giveUpAfter?: number;
+  /** Seconds the other seat may stay away before this side reconnects (doubling, to 8×); null: never. */
+  readonly rerouteAfter?: number | null;
   readonly openSocket?: (url: string) => SocketLike;
+  /** A plain GET, for `/new` (tests give a fake). */
+  readonly request?: (url: string, timeoutMs: number) => Promise<HttpAnswer>;
   readonly timers?: Timers;
   readonly random?: () => number;
 }
@@ -79,6 +95,7 @@ export const CLOSE = {
   FLOOD: 1008,
   TOO_BIG: 1009,
   MANDATORY_EXTENSION: 1010,
+  RECONNECTING: 4001, // from a client: it drops this connection to open another at once
   NO_PONG: 1011,
   TOO_SLOW: 1013,
   SUPERSEDED: 4000,
@@ -90,6 +107,11 @@ export const CLOSE = {
   RELAY_FULL: 4503,
 } as const;
 
+/** Why the relay closed with CLOSE.SUPERSEDED: the seat's token is kept in this
+ * browser's storage, so only another tab or window of it opens the match so (the
+ * terminal says "another gin with the same save"). */
+export const SUPERSEDED_REASON = "this match was opened in another tab or window of this browser";
+
 /** Close codes after which retrying cannot help (the relay's table); 4409 is retried. */
 export const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
   CLOSE.LEFT, CLOSE.PROTOCOL_ERROR, CLOSE.TEXT_FRAME, CLOSE.INVALID_DATA, CLOSE.FLOOD, CLOSE.TOO_BIG,
@@ -98,7 +120,7 @@ export const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
 
 /** The `type` of each control message (a JSON text frame from the relay). */
 export const CONTROL = {
-  CREATED: "created",
+  CREATED: "created", // the welcome on a WebSocket /new (older clients)
   JOINED: "joined",
   PEER_JOINED: "peer_joined",
   PEER_RECONNECTED: "peer_reconnected",
@@ -123,6 +145,9 @@ export const CONTROL_FIELDS = {
   [CONTROL.ERROR]: ["code", "reason"],
 } as const;
 
+/** The fields of the JSON a plain `GET /new` answers: a room, its seat (0) and that seat's ticket. */
+export const NEW_ROOM_FIELDS = ["room", "seat", "ticket"] as const;
+
 /** A welcome's `peer`: the other seat's state. */
 export const PEER = { CONNECTED: "connected", AWAY: "away", ABSENT: "absent" } as const;
 
@@ -130,8 +155,9 @@ export const PEER = { CONNECTED: "connected", AWAY: "away", ABSENT: "absent" } a
 type Welcome = { readonly [F in "type" | (typeof WELCOME_FIELDS)[number]]?: unknown };
 
 const TICKET = /^[A-Za-z0-9_-]{32}$/;
+const ROOM_ID = /^[A-Za-z0-9_-]{32}$/;
 const OPEN = 1;
-// Below the relay's flood limit, as the terminal paces (client/transport.py's pace_for):
+// Below the relay's flood limit, as the terminal paces (client/net/transport.py's pace_for):
 // a share of the rate and burst its welcome states, or these (under a default relay's
 // 20 frames/s, bursts of 100) when it states none.
 const SEND_RATE = 15;
@@ -147,6 +173,27 @@ export function paceFor(hello: Welcome): [number, number] {
     : [SEND_RATE, SEND_BURST];
 }
 const OPEN_TIMEOUT_MS = 10_000;
+const REROUTE_AFTER = 10;
+
+/** A plain GET with the browser's fetch, given up after `timeoutMs`. */
+async function fetchAnswer(url: string, timeoutMs: number): Promise<HttpAnswer> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(new Error("no answer in time")), timeoutMs);
+  try {
+    const response = await fetch(url, { cache: "no-store", signal: abort.signal, headers: { Accept: "application/json" } });
+    return { status: response.status, body: await response.text() };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** What a taken seat (4409) means, by seat: the terminal's words (client/net/transport.py). */
+export function seatTakenWords(seat: number): string {
+  return seat === 1
+    ? "someone has already joined with this link (maybe you, in another browser or on another device): "
+      + "only two can play, so ask your friend for a new link"
+    : "someone else holds the host's seat of this match (is it open in another tab or program?)";
+}
 
 /** A random seat token: 32 lowercase hex digits. */
 export function newToken(): string {
@@ -180,10 +227,16 @@ export class RelayClient {
   private tokens = SEND_BURST;
   private tokensAt: number | null = null;
   private pacer: unknown = null;
+  private alone: unknown = null; // while the other seat is away: when to go and look for it
+  private reroutes = 0; // such reconnects in a row
+  private rerouting: SocketLike | null = null; // closed by this side to reconnect at once
+  private quiet = false; // the next welcome ends a reroute: no "reconnected"
   private readonly timers: Timers;
   private readonly random: () => number;
   private readonly openSocket: (url: string) => SocketLike;
   private readonly giveUpAfter: number;
+  private readonly rerouteAfter: number | null;
+  private readonly request: (url: string, timeoutMs: number) => Promise<HttpAnswer>;
 
   constructor(private readonly options: RelayOptions, private readonly listener: (event: RelayEvent) => void) {
     this.room = options.room;
@@ -193,6 +246,8 @@ export class RelayClient {
     this.timers = options.timers ?? BROWSER_TIMERS;
     this.random = options.random ?? Math.random;
     this.giveUpAfter = options.giveUpAfter ?? 300;
+    this.rerouteAfter = options.rerouteAfter === undefined ? REROUTE_AFTER : options.rerouteAfter;
+    this.request = options.request ?? fetchAnswer;
     this.openSocket = options.openSocket ?? ((url) => {
       const socket = new WebSocket(url) as unknown as SocketLike;
       return socket;
@@ -231,13 +286,48 @@ export class RelayClient {
   }
 
   private url(): string {
-    const base = this.options.relay;
-    if (this.room === null) return `${base}/new?token=${this.token}`;
-    const url = `${base}/j/${this.room}?seat=${this.seat}&token=${this.token}`;
+    const url = `${this.options.relay}/j/${this.room}?seat=${this.seat}&token=${this.token}`;
     return this.ticket === null ? url : `${url}&ticket=${this.ticket}`;
   }
 
+  /** `GET /new`: a room and this seat's ticket, then the seat like any other. */
+  private create(): void {
+    const url = `${this.options.relay.replace(/^ws/, "http")}/new?token=${this.token}`;
+    this.request(url, OPEN_TIMEOUT_MS).then((answer) => this.created(answer), (exc: unknown) => {
+      if (!this.finished) this.dropped(null, `cannot reach the relay: ${exc instanceof Error ? exc.message : String(exc)}`);
+    });
+  }
+
+  private created(answer: HttpAnswer): void {
+    if (this.finished) return;
+    const body = control(answer.body);
+    if (answer.status === 200) {
+      if (body !== null && NEW_ROOM_FIELDS.every((field) => field in body) && typeof body.room === "string" && ROOM_ID.test(body.room) && body.seat === this.seat
+        && typeof body.ticket === "string" && TICKET.test(body.ticket)) {
+        this.room = body.room;
+        this.ticket = body.ticket;
+        this.open();
+      } else {
+        this.finish(CLOSE.PROTOCOL_ERROR, `the relay's answer to a new room is not a gin relay's: ${pyRepr(answer.body.slice(0, 80))}`);
+      }
+      return;
+    }
+    if (body !== null && body.type === CONTROL.ERROR && typeof body.code === "number") {
+      this.dropped(body.code, `the relay refused a new room: ${String(body.reason ?? "refused")}`);
+      return;
+    }
+    const said = answer.body.trim().slice(0, 200);
+    const why = `the relay answered HTTP ${answer.status}${said === "" ? "" : `: ${said}`}`;
+    // 5xx and 429 come from an overloaded or restarting relay or proxy.
+    if (answer.status >= 500 || answer.status === 408 || answer.status === 429) this.dropped(null, why);
+    else this.finish(null, why);
+  }
+
   private open(): void {
+    if (this.room === null) {
+      this.create();
+      return;
+    }
     let socket: SocketLike;
     try {
       socket = this.openSocket(this.url());
@@ -249,7 +339,7 @@ export class RelayClient {
     this.pending = socket;
     let welcomed = false;
     this.openTimer = this.timers.setTimeout(() => {
-      if (!welcomed && this.pending === socket) socket.close(4001, "no welcome in time") // not 1000: that gives the seat up;
+      if (!welcomed && this.pending === socket) socket.close(CLOSE.RECONNECTING, "no welcome in time"); // not 1000: that gives the seat up
     }, OPEN_TIMEOUT_MS);
     socket.onmessage = (ev) => {
       if (this.finished) return;
@@ -285,6 +375,12 @@ export class RelayClient {
       this.timers.clearTimeout(this.openTimer);
       if (this.socket !== socket && this.pending !== socket) return;
       this.socket = this.pending = null;
+      if (this.rerouting === socket) {
+        this.rerouting = null; // at once, and quietly: a failure is an outage as any
+        this.quiet = true;
+        this.open();
+        return;
+      }
       this.dropped(ev.code, ev.reason || (welcomed ? "connection lost" : "cannot reach the relay"));
     };
     socket.onerror = () => {}; // a close event follows with the code
@@ -309,14 +405,33 @@ export class RelayClient {
     this.outageSince = null;
     this.queue = [];
     // The first welcome ever is "connected", even after failed attempts: only it
-    // brings the host its room (and so its invite link).
-    this.listener(!this.everConnected
-      ? { kind: "connected", room: hello.room, ticket: this.ticket }
-      : { kind: "reconnected", attempts, ticket: this.ticket });
+    // brings the host its room (and so its invite link). After a reroute there is no
+    // "reconnected": the peer was away, and its timers keep running; the welcome's
+    // peer state says whether it is there now ("peer-joined": re-send).
+    if (!this.everConnected) this.listener({ kind: "connected", room: hello.room, ticket: this.ticket });
+    else if (!this.quiet) this.listener({ kind: "reconnected", attempts, ticket: this.ticket });
+    this.quiet = false;
     this.everConnected = true;
     if (hello.peer === PEER.CONNECTED) this.listener({ kind: "peer-joined", returning: false });
     else if (hello.peer === PEER.AWAY) this.listener({ kind: "peer-left", grace: Number(hello.grace) || 0 });
     else this.listener({ kind: "waiting" });
+    this.peerThere(hello.peer === PEER.CONNECTED);
+  }
+
+  /** The other seat came or went: while it is away, go and look for it now and then. */
+  private peerThere(there: boolean): void {
+    if (this.alone !== null) this.timers.clearTimeout(this.alone);
+    this.alone = null;
+    if (there) this.reroutes = 0;
+    const socket = this.socket;
+    if (there || this.rerouteAfter === null || socket === null) return;
+    this.alone = this.timers.setTimeout(() => {
+      this.alone = null;
+      if (this.finished || this.socket !== socket) return;
+      this.reroutes += 1;
+      this.rerouting = socket;
+      socket.close(CLOSE.RECONNECTING, "the other seat is away: reconnecting");
+    }, this.rerouteAfter * 1000 * 2 ** Math.min(this.reroutes, 3));
   }
 
   /** The relay broke its own protocol: close and end for good (1002), as the terminal does. */
@@ -333,12 +448,16 @@ export class RelayClient {
       case CONTROL.PEER_RECONNECTED: this.listener({ kind: "peer-joined", returning: true }); break;
       case CONTROL.PEER_LEFT: this.listener({ kind: "peer-left", grace: Number(message.grace) || 0 }); break;
       case CONTROL.PEER_GONE: this.listener({ kind: "peer-gone" }); break;
+      default: return;
     }
+    this.peerThere(message.type === CONTROL.PEER_JOINED || message.type === CONTROL.PEER_RECONNECTED);
   }
 
   private dropped(code: number | null, reason: string): void {
     if (this.finished) return;
     this.queue = [];
+    this.quiet = false;
+    this.peerThere(false); // no socket: only stops the search
     if (code !== null && FINAL_CLOSE_CODES.has(code)) {
       this.finish(code, reason);
       return;
@@ -353,8 +472,9 @@ export class RelayClient {
     }
     this.attempt += 1;
     const delay = Math.min(backoff(this.attempt, this.random), left / 1000);
-    const why = code === null ? reason : `${reason} (code ${code})`;
-    this.listener({ kind: "reconnecting", attempt: this.attempt, delay, reason: why });
+    const why = code === null ? reason : code === CLOSE.SEAT_TAKEN
+      ? `${seatTakenWords(this.seat)} (the relay says: ${reason}, code ${code})` : `${reason} (code ${code})`;
+    this.listener({ kind: "reconnecting", attempt: this.attempt, delay, reason: why, code });
     this.retry = this.timers.setTimeout(() => {
       this.retry = null;
       if (!this.finished) this.open();
@@ -364,9 +484,12 @@ export class RelayClient {
   private finish(code: number | null, reason: string): void {
     if (this.finished) return;
     this.finished = true;
+    // A newer connection took this seat with this browser's token: not the relay's doing.
+    if (code === CLOSE.SUPERSEDED) reason = SUPERSEDED_REASON;
     this.queue = [];
     if (this.retry !== null) this.timers.clearTimeout(this.retry);
     if (this.pacer !== null) this.timers.clearTimeout(this.pacer);
+    if (this.alone !== null) this.timers.clearTimeout(this.alone);
     this.listener({ kind: "closed", code, reason });
   }
 

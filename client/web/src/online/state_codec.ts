@@ -1,5 +1,5 @@
 /**
- * The session's state as one storage string: msgpack (as client/online.py saves it
+ * The session's state as one storage string: msgpack (as client/net/store.py saves it
  * with msgpack-python) in standard base64. Decoding allows a whole match's log,
  * far beyond a single message's limits; Session.fromState checks the contents.
  */

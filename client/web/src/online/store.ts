@@ -1,6 +1,6 @@
 /**
  * Online matches kept in the browser's storage (localStorage), so a reload or a
- * closed tab continues the match: the twin of client/online.py's MatchFiles.
+ * closed tab continues the match: the twin of client/net/store.py's MatchFiles.
  *
  * One entry per match, named by its link id (protocol.md §4), holding the
  * session's state (this hand's secret seed and signing key: it stays in this

@@ -11,8 +11,9 @@
  * before plus this hand's result. A failure names the seat at fault (`host` or
  * `guest`; `record` when the record contradicts itself) and where, in exactly
  * gin's words. What the records given cannot prove is listed as unproven, never
- * shown as verified. (gin's replay told as text is not ported: the board shows
- * the hand itself.)
+ * shown as verified. Deal evidence (evidence.ts: a signed message 2 whose proof
+ * failed) is checked by {@link auditEvidence}. (gin's replay told as text is not
+ * ported: the board shows the hand itself.)
  */
 
 import { Card } from "../engine/cards.ts";
@@ -20,8 +21,9 @@ import { Hand } from "../engine/hand.ts";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
+import { DealEvidence } from "./evidence.ts";
 import * as fd from "./fairdeal.ts";
-import { type HandRecord, Score, SEATS, type Step } from "./records.ts";
+import { HandRecord, Score, SEATS, type Step } from "./records.ts";
 import { Reveals } from "./reveals.ts";
 
 /** One failed check: `who` is at fault ("host", "guest" or "record"). */
@@ -82,6 +84,8 @@ export function auditRecord(
     message3: record.messages[2],
     revealedKeys: record.steps.flatMap((s) =>
       s.keys.map(([pos, key]) => [record.roleOf(s.seat), pos, key] as [fd.Role, number, bigint])),
+    // A player checked the proof on arrival (or made it): only an auditor rebuilds it.
+    proof: trustSeat === null ? record.proof : null,
     trust: trustSeat === null ? null : record.roleOf(trustSeat),
   });
   const findings = report.deviations.map((d) =>
@@ -122,30 +126,65 @@ function checkSignatures(record: HandRecord): [Finding[], string[]] {
 }
 
 /**
+ * Check deal evidence: the match id and the second shuffler's signature (else the
+ * file is not evidence of anything: `record` at fault), then message 2 and its proof
+ * against message 1. A refusal is the second shuffler's proven cheat; a proof that
+ * holds shows none (`record`). Never ok: no hand was played to verify.
+ */
+export function auditEvidence(evidence: DealEvidence): AuditResult {
+  const second = SEATS[evidence.second]!;
+  if (!equalBytes(evidence.matchId, cosign.matchIdFor(evidence.linkId, evidence.signingKeys[0], evidence.signingKeys[1]))) {
+    return new AuditResult([new Finding("record", "match_id", "the match id is not the one the link id and the signing keys make")]);
+  }
+  if (!cosign.verify(evidence.signingKeys[evidence.second]!, evidence.digest(), evidence.signature)) {
+    return new AuditResult([new Finding("record", "signature", `the ${second}'s signature does not sign this message 2`)]);
+  }
+  let message1: fd.Deck;
+  try {
+    message1 = fd.validateMessage([...evidence.message1], "message1");
+  } catch (exc) { // an honest second shuffler signs no answer to it
+    if (!(exc instanceof fd.MalformedDeck)) throw exc;
+    return new AuditResult([new Finding(second, "message1", `signed an answer to a malformed message 1 (${exc.message})`)]);
+  }
+  const refusal = fd.message2Refusal(fd.context(evidence.matchId, evidence.handNumber), message1, evidence.message2,
+    evidence.proof);
+  if (refusal === null) {
+    return new AuditResult([new Finding("record", "proof", "message 2 is proven a shuffle of message 1: this evidence shows no cheat")]);
+  }
+  return new AuditResult([new Finding(second, ...refusal)]);
+}
+
+/**
  * Audit several records, in the order given, chaining the hands of each match.
  *
  * Each hand is checked against the hand before it in its match when that record
  * is among `records` and verified with proven scores, so a run of records from
  * hand 1 proves every total. Two records of one hand (the two players' copies)
  * must agree in everything but the interleaving of the keys both sent at once.
- * `names` label the records in findings (default: "record 1", ...).
+ * `names` label the records in findings (default: "record 1", ...). Deal evidence
+ * among them is checked on its own ({@link auditEvidence}).
  */
-export function auditRecords(records: readonly HandRecord[], names: readonly string[] | null = null): AuditResult[] {
+export function auditRecords(records: readonly (HandRecord | DealEvidence)[],
+  names: readonly string[] | null = null): AuditResult[] {
   const labels = names !== null ? [...names] : records.map((_, i) => `record ${i + 1}`);
   const id = (r: HandRecord): string => bytesToHex(r.matchId);
-  const order = records.map((_, i) => i).sort((i, j) => {
+  const results = new Map<number, AuditResult>();
+  records.forEach((e, i) => {
+    if (e instanceof DealEvidence) results.set(i, auditEvidence(e));
+  });
+  const hands = records.filter((r): r is HandRecord => r instanceof HandRecord);
+  const order = records.flatMap((r, i) => (r instanceof HandRecord ? [i] : [])).sort((i, j) => {
     const [a, b] = [records[i]!, records[j]!];
     return compareBytes(a.matchId, b.matchId) || a.handNumber - b.handNumber || i - j;
   });
-  const results = new Map<number, AuditResult>();
   const proven = new Map<string, HandRecord>(); // verified, scores proven
   for (const i of order) {
-    const record = records[i]!;
+    const record = records[i] as HandRecord;
     const previous = proven.get(`${id(record)}/${record.handNumber - 1}`) ?? null;
     let result = auditRecord(record, null, previous);
-    if (record.handNumber > 1 && previous === null) result = withoutPrevious(result, record, records);
-    const clash = records.flatMap((other, j) =>
-      j !== i && sameHand(other, record) && differs(other, record) ? [labels[j]!] : []);
+    if (record.handNumber > 1 && previous === null) result = withoutPrevious(result, record, hands);
+    const clash = records.flatMap((other, j) => j !== i && other instanceof HandRecord && sameHand(other, record)
+      && differs(other, record) ? [labels[j]!] : []);
     if (clash.length) {
       result = new AuditResult([...result.findings, new Finding("record", "hand",
         `${clash.join(", ")} of the same hand tells it otherwise; at most one of them is true`)], result.unproven);

@@ -1,7 +1,8 @@
 /**
- * Co-signed hands: each side's per-match Ed25519 key, the match id it is bound to,
- * and the digest of a hand that both sides sign at hand end (gin/protocol/cosign.py,
- * protocol.md §4, §10).
+ * Signatures: each side's per-match Ed25519 key, the match id it is bound to, the
+ * digest of message 2 that the second shuffler signs with its proof, and the digest
+ * of a hand that both sides sign at hand end (gin/protocol/cosign.py, protocol.md §4,
+ * §7.2, §10).
  *
  * A side draws 32 random bytes for its signing key when the match starts and sends
  * the public key in the handshake; the match id is derived from the invite link and
@@ -21,7 +22,8 @@ import { sha256, sha512 } from "@noble/hashes/sha2.js";
 import { bytesToHex, concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 
 import { MalformedInput } from "../engine/errors.ts";
-import { equalBytes, fromBigInt } from "./bytes.ts";
+import { equalBytes } from "./bytes.ts";
+import { keyBytes } from "./fairdeal.ts";
 import type { HandRecord } from "./records.ts";
 
 export const DOMAIN = utf8ToBytes("gin/session/v2/");
@@ -96,6 +98,13 @@ export function verify(publicKey: Uint8Array, digest: Uint8Array, signature: Uin
   return equalBytes(check.toBytes(), r);
 }
 
+/** SHA-256("gin/session/v2/deck2" ‖ 00 ‖ u8(seat) ‖ ctx ‖ m1 ‖ m2 ‖ proof): what the second
+ * shuffler (`seat`) signs with message 2, binding the message 1 it answered. */
+export function message2Digest(seat: number, ctx: Uint8Array, message1: readonly Uint8Array[],
+  message2: readonly Uint8Array[], proof: Uint8Array): Uint8Array {
+  return sha256(concatBytes(DOMAIN, utf8ToBytes("deck2\x00"), Uint8Array.of(seat), ctx, ...message1, ...message2, proof));
+}
+
 /** What both sides sign, as plain data: the hand without its seeds (their
  * commitments bind them) and with the revealed keys in a canonical order. */
 export function transcript(record: HandRecord): Record<string, unknown> {
@@ -108,8 +117,9 @@ export function transcript(record: HandRecord): Record<string, unknown> {
     rules: record.rules.toDict(),
     commitments: record.commitments.map(bytesToHex),
     messages: record.messages.map((m) => bytesToHex(sha256(concatBytes(...m)))),
+    proof: bytesToHex(record.proof),
     actions: record.steps.filter((s) => s.action !== null).map((s) => [s.seat, String(s.action)]),
-    keys: keys.map(([seat, pos, key]) => [seat, pos, bytesToHex(fromBigInt(key, 32))]),
+    keys: keys.map(([seat, pos, key]) => [seat, pos, bytesToHex(keyBytes(key))]),
     result: { kind: record.score.kind, knocker: record.score.knocker, winner: record.score.winner,
       points: record.score.points },
     scores: [...record.scores],

@@ -14,7 +14,8 @@ export type PyJson = null | boolean | bigint | PyFloat | string | PyJson[] | Map
 
 /** Python refuses integer literals longer than this (`sys.get_int_max_str_digits`). */
 const MAX_INT_DIGITS = 4300;
-/** Deeper nesting is refused (Python's own limit, about 1000, depends on its stack). */
+/** Deeper nesting is refused (Python's own limit, about 1000, depends on its stack);
+ * a record refuses nesting deeper than its MAX_NESTING before reading (records.ts). */
 export const MAX_DEPTH = 512;
 
 /** Text that Python's `json.loads` would refuse; the message says where. */

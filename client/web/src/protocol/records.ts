@@ -3,7 +3,8 @@
  * (gin/protocol/records.py, protocol.md §10).
  *
  * A record holds the ruleset, the match id, the hand number, the dealer (the first
- * shuffler), both commitments, the three deck messages, every step of the hand in
+ * shuffler), both commitments, the three deck messages, the digest of message 2's
+ * shuffle proof (the second shuffler's seed rebuilds the proof), every step of the hand in
  * the order the recording peer processed it (an action and/or the keys a seat
  * revealed with it), both seeds and the result. Bytes travel as lowercase hex.
  * {@link HandRecord.toJson} writes exactly gin's text; {@link parseRecord} is as
@@ -17,21 +18,20 @@ import type { HandResult } from "../engine/observation.ts";
 import { PyFloat } from "../engine/pyrepr.ts";
 import { Ruleset } from "../engine/rules.ts";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
-import { fromBigInt, toBigInt } from "./bytes.ts";
-import { DECK_SIZE, type Deck, MAX_HAND_NUMBER, type Role } from "./fairdeal.ts";
+import { DECK_SIZE, type Deck, KEY_BYTES, keyBytes, keyFromBytes, MAX_HAND_NUMBER, type Role } from "./fairdeal.ts";
 import { JsonSyntaxError, parsePyJson, type PyJson } from "./pyjson.ts";
 
 export const FORMAT = "gin-hand-record";
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 export const SEATS = ["host", "guest"] as const;
 export type Seat = (typeof SEATS)[number];
 export const MAX_RECORD_BYTES = 1 << 20;
 export const MAX_STEPS = 512;
 export const MAX_ACTION_CHARS = 256;
+/** Arrays and objects open at once (a record needs 4); deeper text is not a record. */
+export const MAX_NESTING = 64;
 export const RESULT_KINDS = ["knock", "gin", "big_gin", "undercut", "dead"] as const;
 export type ResultKind = (typeof RESULT_KINDS)[number];
-const KEY_BYTES = 32;
-/** As fairdeal's: a commitment binds the hand number as u32. */
 
 /** A revealed key: (deck position, the key as a scalar). */
 export type RevealedKey = readonly [number, bigint];
@@ -92,6 +92,8 @@ export interface HandRecordFields {
   /** (the first shuffler's, the second's) */
   commitments: readonly [Uint8Array, Uint8Array];
   messages: readonly [Deck, Deck, Deck];
+  /** SHA-256 of message 2's shuffle proof (fairdeal's proofDigest). */
+  proof: Uint8Array;
   steps: readonly Step[];
   /** (the first shuffler's, the second's) */
   seeds: readonly [Uint8Array, Uint8Array];
@@ -114,6 +116,7 @@ export class HandRecord implements Readonly<Required<HandRecordFields>> {
   readonly dealer: number;
   readonly commitments: readonly [Uint8Array, Uint8Array];
   readonly messages: readonly [Deck, Deck, Deck];
+  readonly proof: Uint8Array;
   readonly steps: readonly Step[];
   readonly seeds: readonly [Uint8Array, Uint8Array];
   readonly score: Score;
@@ -129,6 +132,7 @@ export class HandRecord implements Readonly<Required<HandRecordFields>> {
     this.dealer = fields.dealer;
     this.commitments = Object.freeze([...fields.commitments] as [Uint8Array, Uint8Array]);
     this.messages = Object.freeze(fields.messages.map((m) => Object.freeze([...m])) as [Deck, Deck, Deck]);
+    this.proof = fields.proof;
     this.steps = Object.freeze([...fields.steps]);
     this.seeds = Object.freeze([...fields.seeds] as [Uint8Array, Uint8Array]);
     this.score = fields.score;
@@ -170,6 +174,7 @@ export class HandRecord implements Readonly<Required<HandRecordFields>> {
         message2: this.messages[1].map(bytesToHex),
         message3: this.messages[2].map(bytesToHex),
       },
+      proof: bytesToHex(this.proof),
       steps: this.steps.map((s) => s.toDict()),
       result: { kind: this.score.kind, knocker: this.score.knocker, winner: this.score.winner, points: this.score.points },
       scores: [...this.scores],
@@ -204,6 +209,7 @@ export interface RecordData {
   commitments: { first: string; second: string };
   seeds: { first: string; second: string };
   messages: { message1: string[]; message2: string[]; message3: string[] };
+  proof: string;
   steps: StepData[];
   result: { kind: string; knocker: number | null; winner: number | null; points: number };
   scores: number[];
@@ -212,7 +218,7 @@ export interface RecordData {
   signatures: { host: string; guest: string };
 }
 
-const keyHex = (key: bigint): string => bytesToHex(fromBigInt(key, KEY_BYTES));
+const keyHex = (key: bigint): string => bytesToHex(keyBytes(key));
 
 // --- strict parsing ---------------------------------------------------------------
 
@@ -331,7 +337,7 @@ function step(value: PyJson, path: string): Step {
       const where = `${r.at("keys")}[${i}]`;
       const items = array(pair, where, 2, 2);
       const position = integer(items[0], `${where}[0]`, 0, DECK_SIZE - 1);
-      keys.push([position, toBigInt(hex(items[1], `${where}[1]`, KEY_BYTES))]);
+      keys.push([position, keyFromBytes(hex(items[1], `${where}[1]`, KEY_BYTES))]);
     });
   }
   if (action === null && !keys.length) fail(path, "a step needs an action or keys");
@@ -359,20 +365,50 @@ function utf8(data: Uint8Array): string {
   }
 }
 
+/** gin's `_too_deep`: why `text` nests too deep to read, before reading it — the
+ * first bracket outside strings that opens more than MAX_NESTING arrays and
+ * objects at once, whether or not the text is otherwise JSON. A string runs to its
+ * closing quote or the end of the text; the place counts code points, as Python. */
+export function tooDeep(text: string): string | null {
+  let depth = 0;
+  let at = 0;
+  let inString = false;
+  let escaped = false;
+  for (const ch of text) {
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === "\\") escaped = true;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') {
+      inString = true;
+    } else if (ch === "[" || ch === "{") {
+      depth += 1;
+      if (depth > MAX_NESTING) return `more than ${MAX_NESTING} arrays and objects nested at char ${at}`;
+    } else if (ch === "]" || ch === "}") {
+      depth = Math.max(depth - 1, 0);
+    }
+    at += 1;
+  }
+  return null;
+}
+
 /** Parse a record's JSON text under the limits; MalformedInput names what is wrong. */
 export function parseRecord(data: string | Uint8Array): HandRecord {
   const size = typeof data === "string" ? pyLen(data) : data.length;
   if (size > MAX_RECORD_BYTES) throw new MalformedInput(`hand record: ${size} bytes, more than ${MAX_RECORD_BYTES}`);
+  const text = typeof data === "string" ? data : utf8(data);
+  const deep = tooDeep(text);
+  if (deep !== null) throw new MalformedInput(`hand record: not JSON (${deep})`);
   let value: PyJson;
   try {
-    value = parsePyJson(typeof data === "string" ? data : utf8(data));
+    value = parsePyJson(text);
   } catch (exc) {
     if (!(exc instanceof JsonSyntaxError)) throw exc;
     throw new MalformedInput(`hand record: not JSON (${exc.message})`);
   }
   const r = new Reader(value, "record");
   r.only(["format", "version", "match_id", "hand", "seats", "dealer", "rules", "commitments", "seeds",
-    "messages", "steps", "result", "scores", "link", "signing_keys", "signatures"]);
+    "messages", "proof", "steps", "result", "scores", "link", "signing_keys", "signatures"]);
   if (r.get("format") !== FORMAT) fail(r.at("format"), `expected '${FORMAT}'`);
   r.integer("version", FORMAT_VERSION, FORMAT_VERSION);
   const matchId = r.get("match_id");
@@ -414,6 +450,7 @@ export function parseRecord(data: string | Uint8Array): HandRecord {
   // The remaining fields in gin's order of checking them.
   const handNumber = r.integer("hand", 1, MAX_HAND_NUMBER);
   const dealer = r.integer("dealer", 0, 1);
+  const proof = r.hex("proof", 32);
   const after: [number, number] = [
     integer(scores[0], r.at("scores[0]"), 0, 1_000_000), integer(scores[1], r.at("scores[1]"), 0, 1_000_000),
   ];
@@ -424,6 +461,7 @@ export function parseRecord(data: string | Uint8Array): HandRecord {
     dealer,
     commitments: pairs.get("commitments")!,
     messages: messages as [Deck, Deck, Deck],
+    proof,
     steps,
     seeds: pairs.get("seeds")!,
     score,

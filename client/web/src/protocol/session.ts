@@ -34,12 +34,12 @@ import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
 import type { MapKey, Value } from "./msgpack.ts";
 import {
-  type Fields, MatchFlow, MAX_FIELD_CHARS, MAX_REASON_CHARS, MESSAGE_TYPES, type Outlet, plain, ProtocolFault,
-  rulesValue, SEATS, type SessionRole,
+  CheatFault, type Fields, MatchFlow, MAX_FIELD_CHARS, MAX_REASON_CHARS, MESSAGE_TYPES, type Outlet, plain,
+  ProtocolFault, rulesValue, SEATS, type SessionRole,
 } from "./session_flow.ts";
 import {
   CheatDetected, type Failure, FAILURES, FrameRejected, MatchOver, PeerAborted, PeerTimedOut, ProtocolError,
-  RulesDeclined, type SessionEvent,
+  RulesDeclined, type SessionEvent, VersionMismatch,
 } from "./session_events.ts";
 import * as wire from "./wire.ts";
 
@@ -47,7 +47,7 @@ export { linkIdFor } from "./cosign.ts";
 export { coin, firstDealerFor, rulesDigest } from "./session_hand.ts";
 export { SEATS, type SessionRole } from "./session_flow.ts";
 
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
 /** Re-send what the peer has not acknowledged after this long (s), doubling each time. */
 export const RESEND_AFTER = 2.0;
 export const MAX_RESEND_AFTER = 32.0;
@@ -412,8 +412,9 @@ export class Session {
     return value;
   }
 
-  private send(msgType: string, fields: Fields): void {
-    const message = wire.pack(msgType, new Map(fields));
+  /** Pack and seal one message (protected: the tests' cheaters send through it). */
+  protected send(msgType: string, fields: Fields, version = wire.PROTOCOL_VERSION): void {
+    const message = wire.pack(msgType, new Map(fields), version);
     if (this.muted) this.replayed.push(message);
     else this.outbox.push(...this.channel.send(message));
   }
@@ -439,6 +440,14 @@ export class Session {
         : failure instanceof CheatDetected ? "cheat" : "protocol";
     this.send("abort", [["why", why], ["field", clip(failure.field, MAX_FIELD_CHARS)],
       ["reason", clip(failure.reason, MAX_REASON_CHARS)]]);
+  }
+
+  /** A message of another protocol version: say who must update, here and there (§6.3). */
+  private otherVersion(exc: wire.UnsupportedVersion): void {
+    const [failure, abort] = versionMismatch(exc.version);
+    this.failed = failure;
+    this.emit(failure);
+    if (exc.msgType !== "abort") this.send("abort", abort, Math.min(exc.version, wire.PROTOCOL_VERSION));
   }
 
   /** A frame the channel refused: ["reject", field, text, proven] of the log. */
@@ -477,12 +486,27 @@ export class Session {
       }
       this.flow.handle(msg);
     } catch (exc) {
-      if (exc instanceof wire.MalformedMessage) this.fail(new ProtocolError(peer, exc.field, exc.message));
+      if (exc instanceof wire.UnsupportedVersion) this.otherVersion(exc);
+      else if (exc instanceof wire.MalformedMessage) this.fail(new ProtocolError(peer, exc.field, exc.message));
       else if (exc instanceof ProtocolFault) this.fail(new ProtocolError(peer, exc.field, exc.message));
+      else if (exc instanceof CheatFault) this.fail(new CheatDetected(peer, exc.field, exc.message, exc.evidence));
       else if (exc instanceof PeerFault) this.fail(new CheatDetected(peer, exc.field, exc.message));
       else throw exc;
     }
   }
+}
+
+/**
+ * The failure of meeting a peer of protocol `theirs`, and the `abort` that tells it, in
+ * words for that peer (sent in its version when it is older: v2's abort has the same fields).
+ */
+export function versionMismatch(theirs: number): [VersionMismatch, Fields] {
+  const ours = wire.PROTOCOL_VERSION;
+  const [friend, you] = theirs < ours ? ["your friend", "you"] : ["you", "your friend"];
+  return [new VersionMismatch("nobody", "v", `your friend's gin speaks protocol ${theirs}; this gin speaks ${ours}: `
+    + `${friend} must update gin to play this match`),
+  [["why", "protocol"], ["field", "v"], ["reason", `this gin speaks protocol ${ours}, yours speaks ${theirs}: `
+    + `${you} must update gin to play this match`]]];
 }
 
 function readFailure(value: Value): Failure | null {

@@ -1,13 +1,15 @@
 /**
- * One hand's fair deal before play (protocol.md §7.2, §7.3): the commitments,
- * the three deck messages, the shuffle proof and this side's deal — the twin of
- * gin/protocol/session_deal.py. Each handler takes the hand's
+ * One hand's fair deal before play (protocol.md §7.2, §7.3): the commitments, the
+ * three deck messages — the second's signed, with its shuffle proof — and this side's
+ * deal; the twin of gin/protocol/session_deal.py. Each handler takes the hand's
  * {@link HandState}, the peer's message and what it needs of the match flow.
  */
 
+import { concatBytes } from "@noble/hashes/utils.js";
+
 import { dealtPositions, UPCARD_POSITION } from "../engine/hand.ts";
-import { fromBigInt, toBigInt } from "./bytes.ts";
-import * as ecc from "./ecc.ts";
+import * as cosign from "./cosign.ts";
+import { DealEvidence } from "./evidence.ts";
 import * as fd from "./fairdeal.ts";
 import type { Value } from "./msgpack.ts";
 import { Step } from "./records.ts";
@@ -15,21 +17,20 @@ import { type HandState, otherRole } from "./session_hand.ts";
 import * as sp from "./shuffle_proof.ts";
 import type * as wire from "./wire.ts";
 
-export const KEY_BYTES = 32;
-
-/** A 32-byte key as it travels. */
-export const keyBytes = (key: bigint): Uint8Array => fromBigInt(key, KEY_BYTES);
-
 /** What the deal's handlers need of the match flow. */
 export interface DealIo {
   readonly seat: number;
   readonly peer: number;
   send(msgType: string, fields: [string, Value][]): void;
-  random(n: number): Uint8Array;
+  /** Our signature (the per-match key, §4) of `digest`. */
+  sign(digest: Uint8Array): Uint8Array;
+  readonly linkId: Uint8Array;
+  /** (the host's, the guest's) per-match signing keys. */
+  signingKeys(): [Uint8Array, Uint8Array];
   /** Schema of a hand message: only `h` and `names`, and `h` the hand in play. */
   handFields(msg: wire.Message, ...names: string[]): void;
   protocol(message: string, field: string): Error;
-  cheat(message: string, field: string): Error;
+  cheat(message: string, field: string, evidence?: DealEvidence): Error;
 }
 
 /** The peer's commitment; the first shuffler then sends message 1. */
@@ -43,14 +44,19 @@ export function onCommit(hs: HandState, msg: wire.Message, io: DealIo): void {
   }
 }
 
-/** A deck message, checked (§8.6); the second answers message 1 with message 2 and its shadows, and deals on message 3. */
+/**
+ * A deck message, checked on arrival (§8.6, §8.8): the second answers message 1 with
+ * message 2 and its proof, signed; the first checks them, answers with message 3 and
+ * deals; the second deals on message 3.
+ */
 export function onDeck(hs: HandState, msg: wire.Message, io: DealIo): void {
-  io.handFields(msg, "n", "deck");
   const n = msg.integer("n", 1, 3);
+  io.handFields(msg, "n", "deck", ...(n === 2 ? ["proof", "sig"] : []));
   if (n !== hs.expectedDeck()) {
     throw io.protocol(`deck message ${n} while waiting for message ${hs.expectedDeck() ?? "None"}`, "deck.n");
   }
   const entries = msg.blobs("deck", fd.DECK_SIZE, { minLen: fd.DECK_SIZE, size: 32 });
+  if (n === 2) return onMessage2(hs, msg, entries, io);
   let deck: fd.Deck;
   try {
     deck = fd.validateMessage(entries, `message${n}`);
@@ -59,72 +65,37 @@ export function onDeck(hs: HandState, msg: wire.Message, io: DealIo): void {
     throw io.cheat(exc.message, exc.position === null ? exc.field : `${exc.field}[${exc.position}]`);
   }
   hs.messages[n - 1] = deck;
-  if (n === 1) { // the second shuffle, and the shadows that prove it (§8.9)
-    const message2 = fd.buildMessage2(hs.mine, deck);
+  if (n === 1) { // the second shuffle, its proof and our signature of both (§7.2)
+    const ctx = fd.context(hs.matchId, hs.number);
+    const [message2, proof] = fd.buildMessage2(hs.mine, deck, ctx);
     hs.messages[1] = message2;
-    io.send("deck", [["h", hs.number], ["n", 2], ["deck", [...message2]]]);
-    const shadows = sp.shadows(hs.mine, deck);
-    io.send("shuffle", [["h", hs.number], ["s", shadows.flat()]]);
-  } else if (n === 3) {
+    hs.proof = fd.proofDigest(proof);
+    const sig = io.sign(cosign.message2Digest(io.seat, ctx, deck, message2, proof));
+    io.send("deck", [["h", hs.number], ["n", 2], ["deck", [...message2]], ["proof", sp.words(proof)], ["sig", sig]]);
+  } else {
     sendDeal(hs, io);
   }
 }
 
-/** The second's shadows: the first draws its challenge and sends message 3. */
-export function onShuffle(hs: HandState, msg: wire.Message, io: DealIo): void {
-  io.handFields(msg, "s");
-  const size = sp.ROUNDS * fd.DECK_SIZE;
-  const flat = msg.blobs("s", size, { minLen: size, size: ecc.COORD_BYTES });
-  hs.shadows = Array.from({ length: sp.ROUNDS }, (_, r) => flat.slice(r * fd.DECK_SIZE, (r + 1) * fd.DECK_SIZE));
-  hs.challenge = io.random(1)[0]! % (1 << sp.ROUNDS);
-  io.send("challenge", [["h", hs.number], ["c", hs.challenge]]);
-  const message3 = fd.buildMessage3(hs.mine, hs.messages[1]!);
+/** The second's message 2: its signature, then its entries and proof. A refusal is a
+ * cheat with evidence (the signed message) that anyone can check (§10.2). */
+function onMessage2(hs: HandState, msg: wire.Message, entries: Uint8Array[], io: DealIo): void {
+  const words = sp.PROOF_BYTES / 32; // 32-byte words: within the codec's binary limit
+  const proof = concatBytes(...msg.blobs("proof", words, { minLen: words, size: 32 }));
+  const sig = msg.blob("sig", cosign.SIGNATURE_BYTES);
+  const evidence = new DealEvidence({ matchId: hs.matchId, handNumber: hs.number, dealer: hs.dealer,
+    message1: hs.messages[0]!, message2: entries, proof, signature: sig, linkId: io.linkId,
+    signingKeys: io.signingKeys() });
+  if (!cosign.verify(evidence.signingKeys[io.peer]!, evidence.digest(), sig)) {
+    throw io.protocol("the second shuffler's signature does not sign its message 2", "deck.sig");
+  }
+  const refusal = fd.message2Refusal(fd.context(hs.matchId, hs.number), hs.messages[0]!, entries, proof);
+  if (refusal !== null) throw io.cheat(refusal[1], refusal[0], evidence);
+  hs.messages[1] = entries;
+  hs.proof = fd.proofDigest(proof);
+  const message3 = fd.buildMessage3(hs.mine, entries);
   hs.messages[2] = message3;
   io.send("deck", [["h", hs.number], ["n", 3], ["deck", [...message3]]]);
-}
-
-/** The first's challenge: the second opens the rounds it names. */
-export function onChallenge(hs: HandState, msg: wire.Message, io: DealIo): void {
-  io.handFields(msg, "c");
-  hs.challenge = msg.integer("c", 0, (1 << sp.ROUNDS) - 1);
-  const openings = sp.openRounds(hs.mine, hs.challenge);
-  io.send("proof", [
-    ["h", hs.number],
-    ["seeds", openings.filter((o) => o.seed !== null).map((o) => o.seed!)],
-    ["tau", openings.flatMap((o) => [...o.tau])],
-    ["keys", openings.flatMap((o) => o.keys.map(keyBytes))],
-  ]);
-}
-
-/** The second's openings, checked round by round (§8.9); then the first deals. */
-export function onProof(hs: HandState, msg: wire.Message, io: DealIo): void {
-  io.handFields(msg, "seeds", "tau", "keys");
-  const challenge = hs.challenge!;
-  let ones = 0;
-  for (let r = 0; r < sp.ROUNDS; r++) ones += (challenge >> r) & 1;
-  const seeds = msg.blobs("seeds", sp.ROUNDS - ones, { minLen: sp.ROUNDS - ones, size: fd.SEED_BYTES });
-  const size = ones * fd.DECK_SIZE;
-  const taus = msg.integers("tau", size, 0, fd.DECK_SIZE - 1, size);
-  const keys = msg.blobs("keys", size, { minLen: size, size: KEY_BYTES });
-  const [m1, m2] = hs.messages;
-  let opened = 0;
-  let seedAt = 0;
-  for (let r = 0; r < sp.ROUNDS; r++) {
-    const bit = (challenge >> r) & 1;
-    let opening: sp.Opening;
-    if (bit) {
-      const part = [opened * fd.DECK_SIZE, (opened + 1) * fd.DECK_SIZE] as const;
-      opening = { seed: null, tau: taus.slice(...part), keys: keys.slice(...part).map(toBigInt) };
-      opened += 1;
-    } else {
-      opening = { seed: seeds[seedAt++]!, tau: [], keys: [] };
-    }
-    const why = sp.checkRound(m1!, m2!, hs.shadows![r]!, bit, opening);
-    if (why !== null) {
-      throw io.cheat(`proof[${r}]: message 2 is not proven a shuffle of message 1: ${why}`, `proof[${r}]`);
-    }
-  }
-  hs.shuffleProven = true;
   sendDeal(hs, io);
 }
 
@@ -134,5 +105,5 @@ function sendDeal(hs: HandState, io: DealIo): void {
   const keys = positions.map((p) => hs.mine.positionKeys[p]!);
   for (const p of positions) hs.keysSent.add(p);
   hs.steps.push(new Step(io.seat, null, positions.map((p, i) => [p, keys[i]!] as const)));
-  io.send("deal", [["h", hs.number], ["keys", keys.map(keyBytes)]]);
+  io.send("deal", [["h", hs.number], ["keys", keys.map(fd.keyBytes)]]);
 }

@@ -12,7 +12,9 @@
  *   or a frame failed authentication ({@link FrameRejected}): the peer or the
  *   relay may have caused it, nobody forfeits, `who` names both;
  * - {@link PeerAborted}: the peer stopped and said why; what it said is shown as
- *   its claim, never as a verdict.
+ *   its claim, never as a verdict;
+ * - {@link VersionMismatch}: the peer's gin speaks another protocol version: nobody
+ *   is at fault, and the reason says which side must update.
  *
  * Every event has `kind`, its gin/ class name, so a switch on it is exhaustive.
  */
@@ -22,6 +24,7 @@ import type { Card } from "../engine/cards.ts";
 import type { HandResult } from "../engine/observation.ts";
 import type { Ruleset } from "../engine/rules.ts";
 import type { MatchTotals } from "../engine/scoring.ts";
+import type { DealEvidence } from "./evidence.ts";
 import type { HandRecord } from "./records.ts";
 
 export class MatchStarted {
@@ -76,7 +79,8 @@ export class MatchOver {
 }
 
 export type FailureKind =
-  | "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "RulesDeclined";
+  | "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "VersionMismatch"
+  | "RulesDeclined";
 
 /**
  * The session stopped. `field` names what failed, `reason` says it in words.
@@ -96,11 +100,12 @@ export abstract class Failure {
 
 /**
  * The peer broke the rules or the fair deal, or refused to reveal its seed.
- * `record` is the hand's evidence when the hand-end audit found it.
+ * `record` is the evidence, when there is some anyone can check: the hand's record
+ * when the hand-end audit found it, or the signed message 2 whose proof failed.
  */
 export class CheatDetected extends Failure {
   readonly kind = "CheatDetected";
-  constructor(who: string, field: string, reason: string, readonly record: HandRecord | null = null) {
+  constructor(who: string, field: string, reason: string, readonly record: HandRecord | DealEvidence | null = null) {
     super(who, field, reason);
   }
 
@@ -135,6 +140,12 @@ export class PeerAborted extends Failure {
   readonly kind = "PeerAborted";
 }
 
+/** A message of another protocol version arrived: the two gins cannot play each other.
+ * `who` is "nobody"; `reason` says which side must update. */
+export class VersionMismatch extends Failure {
+  readonly kind = "VersionMismatch";
+}
+
 /** The local player declined the host's custom rules: the match never began. */
 export class RulesDeclined extends Failure {
   readonly kind = "RulesDeclined";
@@ -142,7 +153,7 @@ export class RulesDeclined extends Failure {
 
 export type SessionEvent =
   | MatchStarted | RulesOffered | HandDealt | Moved | CardDrawn | HandScored | HandVerified | MatchOver
-  | CheatDetected | ProtocolError | PeerTimedOut | FrameRejected | PeerAborted | RulesDeclined;
+  | CheatDetected | ProtocolError | PeerTimedOut | FrameRejected | PeerAborted | VersionMismatch | RulesDeclined;
 
 /** Each failure class by its name (what a saved session stores). */
 export const FAILURES: ReadonlyMap<string, new (who: string, field: string, reason: string) => Failure> = new Map<
@@ -152,5 +163,6 @@ export const FAILURES: ReadonlyMap<string, new (who: string, field: string, reas
   ["PeerTimedOut", PeerTimedOut],
   ["FrameRejected", FrameRejected],
   ["PeerAborted", PeerAborted],
+  ["VersionMismatch", VersionMismatch],
   ["RulesDeclined", RulesDeclined],
 ]);

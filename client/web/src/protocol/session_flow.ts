@@ -1,7 +1,7 @@
 /**
  * The match as one peer of an online session plays it (the twin of
- * gin/protocol/session_flow.py): the handshake, each hand's fair deal and shuffle
- * proof, the moves checked on arrival, the keys sent and the hand's end with its
+ * gin/protocol/session_flow.py): the handshake, each hand's fair deal with its
+ * shuffle proof, the moves checked on arrival, the keys sent and the hand's end with its
  * audit and signatures. It sends, emits, draws randomness and fails through its
  * {@link Outlet}, the session, which owns the channel, the log and the failure.
  * A message that breaks the protocol throws a {@link ProtocolFault}, one that
@@ -17,13 +17,13 @@ import { type Observation, Phase } from "../engine/observation.ts";
 import { pyRepr } from "../engine/pyrepr.ts";
 import { Ruleset } from "../engine/rules.ts";
 import { auditRecord } from "./audit.ts";
-import { equalBytes, toBigInt } from "./bytes.ts";
+import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
+import type { DealEvidence } from "./evidence.ts";
 import * as fd from "./fairdeal.ts";
 import type { MapKey, Value } from "./msgpack.ts";
 import { HandRecord, Score, Step } from "./records.ts";
 import * as deal from "./session_deal.ts";
-import { KEY_BYTES, keyBytes } from "./session_deal.ts";
 import {
   CardDrawn, CheatDetected, type Failure, HandDealt, HandScored, HandVerified, MatchOver, MatchStarted, Moved,
   PeerAborted, RulesDeclined, RulesOffered, type SessionEvent,
@@ -43,8 +43,13 @@ export const ABORT_KINDS = ["cheat", "protocol", "tampered", "timeout", "decline
 
 /** The peer's message is malformed or out of turn. */
 export class ProtocolFault extends PeerFault {}
-/** The peer's message is well formed but breaks the rules or the fair deal. */
-export class CheatFault extends PeerFault {}
+/** The peer's message is well formed but breaks the rules or the fair deal; `evidence`,
+ * when the peer signed what proves it (a refused message 2). */
+export class CheatFault extends PeerFault {
+  constructor(message: string, who: string, field: string, readonly evidence: DealEvidence | null = null) {
+    super(message, who, field);
+  }
+}
 
 /** A message's fields, in the order they are packed. */
 export type Fields = [string, Value][];
@@ -64,8 +69,7 @@ export interface Outlet {
 /** One peer's match: handshake, hands, moves, checks. */
 /** The message types {@link MatchFlow.handle} takes (the session refuses any other). */
 export const MESSAGE_TYPES: ReadonlySet<string> = new Set([
-  "hello", "welcome", "start", "commit", "deck", "shuffle", "challenge", "proof", "deal", "move", "key", "show",
-  "seed", "abort",
+  "hello", "welcome", "start", "commit", "deck", "deal", "move", "key", "show", "seed", "abort",
 ]);
 
 export class MatchFlow {
@@ -92,10 +96,12 @@ export class MatchFlow {
       seat: this.seat,
       peer: this.peer,
       send: (msgType, fields) => out.send(msgType, fields),
-      random: (n) => out.random(n),
+      sign: (digest) => this.signer!.sign(digest),
+      linkId,
+      signingKeys: () => this.signingKeys(),
       handFields: (msg, ...names) => this.handFields(msg, ...names),
       protocol: (message, field) => this.protocol(message, field),
-      cheat: (message, field) => this.cheat(message, field),
+      cheat: (message, field, evidence) => new CheatFault(message, SEATS[this.peer], field, evidence ?? null),
     };
   }
 
@@ -141,8 +147,7 @@ export class MatchFlow {
     }
     const hs = this.state();
     if (!hs.commits.has(otherRole(hs.role))) return "commit";
-    const owed = hs.owedBeforeDeal();
-    if (owed !== null) return owed;
+    if (hs.expectedDeck() !== null) return "deck";
     if (!hs.dealt) return "deal";
     const hand = this.engine();
     if (hand.phase === Phase.OVER) return "seed";
@@ -199,9 +204,6 @@ export class MatchFlow {
       case "start": return this.onStart(msg);
       case "commit": return deal.onCommit(this.state(), msg, this.io);
       case "deck": return deal.onDeck(this.state(), msg, this.io);
-      case "shuffle": return deal.onShuffle(this.state(), msg, this.io);
-      case "challenge": return deal.onChallenge(this.state(), msg, this.io);
-      case "proof": return deal.onProof(this.state(), msg, this.io);
       case "deal": return this.onDeal(msg);
       case "move": return this.onMove(msg);
       case "key": return this.onKey(msg);
@@ -292,13 +294,13 @@ export class MatchFlow {
   private onDeal(msg: wire.Message): void {
     this.handFields(msg, "keys");
     const hs = this.state();
-    const keys = msg.blobs("keys", HAND_KEYS, { minLen: HAND_KEYS, size: KEY_BYTES });
+    const keys = msg.blobs("keys", HAND_KEYS, { minLen: HAND_KEYS, size: fd.KEY_BYTES });
     const positions = [...dealtPositions(this.seat === hs.dealer), UPCARD_POSITION];
     const deck: (Card | null)[] = new Array<Card | null>(fd.DECK_SIZE).fill(null);
     const pairs: (readonly [number, bigint])[] = [];
     positions.forEach((pos, i) => {
       deck[pos] = this.open(pos, keys[i]!, `deal.keys[${i}]`);
-      pairs.push([pos, toBigInt(keys[i]!)]);
+      pairs.push([pos, fd.keyFromBytes(keys[i]!)]);
     });
     let hand: Hand;
     try {
@@ -318,7 +320,8 @@ export class MatchFlow {
     const hs = this.state();
     let index: number;
     try {
-      index = fd.openCard(hs.messages[2]!, position, hs.mine.positionKeys[position]!, toBigInt(key), otherRole(hs.role));
+      index = fd.openCard(hs.messages[2]!, position, hs.mine.positionKeys[position]!, fd.keyFromBytes(key),
+        otherRole(hs.role));
     } catch (exc) {
       if (!(exc instanceof PeerFault)) throw exc;
       throw this.cheat(`${field}: ${exc.message}`, field);
@@ -331,7 +334,7 @@ export class MatchFlow {
     const hs = this.state();
     const hand = this.engine();
     const positions = msg.integers("pos", maxKeys, 0, fd.DECK_SIZE - 1);
-    const keys = msg.blobs("keys", maxKeys, { size: KEY_BYTES });
+    const keys = msg.blobs("keys", maxKeys, { size: fd.KEY_BYTES });
     if (positions.length !== keys.length) {
       throw this.protocol(`${name}: ${positions.length} positions but ${keys.length} keys`, `${name}.keys`);
     }
@@ -348,7 +351,7 @@ export class MatchFlow {
         if (!(exc instanceof MalformedInput)) throw exc;
         throw this.cheat(`${field}: ${exc.message}`, field);
       }
-      pairs.push([pos, toBigInt(keys[i]!)]);
+      pairs.push([pos, fd.keyFromBytes(keys[i]!)]);
     });
     return pairs;
   }
@@ -384,11 +387,11 @@ export class MatchFlow {
       const key = hs.mine.positionKeys[drawn]!;
       hs.keysSent.add(drawn);
       hs.steps.push(new Step(this.seat, null, [[drawn, key]]));
-      this.out.send("key", [["h", hs.number], ["pos", drawn], ["key", keyBytes(key)]]);
+      this.out.send("key", [["h", hs.number], ["pos", drawn], ["key", fd.keyBytes(key)]]);
     } else if (action instanceof Knock || action instanceof BigGin) {
       const shown = this.unrevealedKeys();
       hs.steps.push(new Step(this.seat, null, shown));
-      this.out.send("show", [["h", hs.number], ["pos", shown.map(([p]) => p)], ["keys", shown.map(([, k]) => keyBytes(k))]]);
+      this.out.send("show", [["h", hs.number], ["pos", shown.map(([p]) => p)], ["keys", shown.map(([, k]) => fd.keyBytes(k))]]);
     }
     this.afterMove();
   }
@@ -400,7 +403,7 @@ export class MatchFlow {
     if (pos !== hs.drawPending) {
       throw this.protocol(`key for position ${pos}, but the card drawn is at ${hs.drawPending ?? "None"}`, "key.pos");
     }
-    const key = msg.blob("key", KEY_BYTES);
+    const key = msg.blob("key", fd.KEY_BYTES);
     const card = this.open(pos, key, "key.key");
     try {
       this.engine().reveal(pos, card);
@@ -409,7 +412,7 @@ export class MatchFlow {
       throw this.cheat(`key.key: ${exc.message}`, "key.key");
     }
     hs.drawPending = null;
-    hs.steps.push(new Step(this.peer, null, [[pos, toBigInt(key)]]));
+    hs.steps.push(new Step(this.peer, null, [[pos, fd.keyFromBytes(key)]]));
     this.out.emit(new CardDrawn(card));
   }
 
@@ -483,7 +486,7 @@ export class MatchFlow {
     for (const [p] of pairs) hs.keysSent.add(p);
     hs.steps.push(new Step(this.seat, action, pairs));
     this.out.send("move", [["h", hs.number], ["a", String(action)], ["pos", pairs.map(([p]) => p)],
-      ["keys", pairs.map(([, k]) => keyBytes(k))]]);
+      ["keys", pairs.map(([, k]) => fd.keyBytes(k))]]);
     if (action instanceof Knock || action instanceof BigGin) {
       hs.knockPending = action; // applied once the defender has shown its cards
       return;
@@ -525,8 +528,6 @@ export class MatchFlow {
     // the seeds out (their commitments bind them).
     const theirs = hs.theirSeed ?? new Uint8Array(fd.SEED_BYTES);
     const seeds: [Uint8Array, Uint8Array] = hs.role === "first" ? [hs.mine.seed, theirs] : [theirs, hs.mine.seed];
-    const keys: [Uint8Array, Uint8Array] = this.seat === 0
-      ? [this.signer!.public, this.peerKey!] : [this.peerKey!, this.signer!.public];
     return new HandRecord({
       rules: this.match!.rules,
       matchId: this.matchId!,
@@ -534,13 +535,19 @@ export class MatchFlow {
       dealer: hs.dealer,
       commitments: [hs.commits.get("first")!, hs.commits.get("second")!],
       messages: [m1!, m2!, m3!],
+      proof: hs.proof!,
       steps: [...hs.steps],
       seeds,
       score: Score.of(hand.result!),
       scores: [this.match!.scores[0], this.match!.scores[1]],
       linkId: this.linkId,
-      signingKeys: keys,
+      signingKeys: this.signingKeys(),
     });
+  }
+
+  /** (the host's, the guest's) per-match signing keys. */
+  private signingKeys(): [Uint8Array, Uint8Array] {
+    return this.seat === 0 ? [this.signer!.public, this.peerKey!] : [this.peerKey!, this.signer!.public];
   }
 }
 

@@ -41,35 +41,21 @@ export class HandState {
   drawPending: number | null = null; // our stock draw, awaiting the peer's key
   knockPending: Action | null = null; // our knock, awaiting the peer's show
   theirSeed: Uint8Array | null = null;
-  shadows: fd.Deck[] | null = null; // the second's shuffle proof (§8.9)
-  challenge: number | null = null;
-  shuffleProven = false;
+  proof: Uint8Array | null = null; // the digest of message 2's proof, once checked
   mySignature: Uint8Array | null = null;
   readonly steps: Step[] = [];
 
-  constructor(readonly number: number, readonly dealer: number, me: number, seed: Uint8Array, matchId: Uint8Array) {
+  constructor(readonly number: number, readonly dealer: number, me: number, seed: Uint8Array,
+    readonly matchId: Uint8Array) {
     this.role = me === dealer ? "first" : "second";
     this.mine = fd.SeedMaterial.fromSeed(seed);
     this.commits.set(this.role, fd.commitment(seed, matchId, number, this.role));
   }
 
-  /** The deck message (1..3) the peer owes next, or null. */
+  /** The deck message (1..3) the peer owes next (§7.2), or null. */
   expectedDeck(): number | null {
     const [m1, m2, m3] = this.messages;
-    if (this.role === "second") {
-      return m1 === null ? 1 : (m3 === null && this.challenge !== null ? 3 : null);
-    }
+    if (this.role === "second") return m1 === null ? 1 : (m3 === null ? 3 : null);
     return m1 !== null && m2 === null ? 2 : null;
-  }
-
-  /** The deck-phase message the peer owes now (§7.2), or null. */
-  owedBeforeDeal(): string | null {
-    if (this.expectedDeck() !== null) return "deck";
-    if (this.role === "second") {
-      return this.messages[0] !== null && this.challenge === null ? "challenge" : null;
-    }
-    if (this.messages[1] !== null && this.shadows === null) return "shuffle";
-    if (this.shadows !== null && !this.shuffleProven) return "proof";
-    return null;
   }
 }

@@ -1,10 +1,8 @@
 /**
  * Wire format, the twin of gin/protocol/wire.py: msgpack messages decoded under hard limits
- * (protocol.md §6.1), and the sealed channel's frames (§4, §5).
- *
- * {@link unpack} accepts and refuses exactly the byte strings `gin.protocol.wire.unpack`
- * does, and its {@link Message} accessors check each field and name it in errors
- * with the same text as gin/.
+ * (protocol.md §6.1), and the sealed channel's frames (§4, §5). {@link unpack} accepts and
+ * refuses exactly the byte strings `gin.protocol.wire.unpack` does, and its {@link Message}
+ * accessors check each field and name it in errors with the same text as gin/.
  */
 
 import { chacha20poly1305 } from "@noble/ciphers/chacha.js";
@@ -18,7 +16,7 @@ import { equalBytes, fromBigInt, toBigInt } from "./bytes.ts";
 import * as msgpack from "./msgpack.ts";
 import { Float, intValue, type MapKey, type Value } from "./msgpack.ts";
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 export const FRAME_VERSION = 2;
 export const SECRET_BYTES = 32;
 export const EPOCH_BYTES = 32;
@@ -46,6 +44,11 @@ export class MalformedMessage extends MalformedInput {
     super(message);
     this.field = field;
   }
+}
+
+/** A message of another protocol `version` (and type `msgType`): another gin. */
+export class UnsupportedVersion extends MalformedMessage {
+  constructor(readonly version: number, readonly msgType: string) { super(`unsupported protocol version ${version}`, "v"); }
 }
 
 /** The message size cap and msgpack limits of `gin.protocol.wire.Limits`. */
@@ -123,9 +126,7 @@ export function unpack(data: Uint8Array, limits: Limits = DEFAULT_LIMITS,
   const msgType = top.text("t", 64);
   if (!msgType) throw new MalformedMessage("field 't': empty message type", "t");
   const version = top.integer("v", 0, 0xffff);
-  if (!versions.includes(version)) {
-    throw new MalformedMessage(`unsupported protocol version ${version}`, "v");
-  }
+  if (!versions.includes(version)) throw new UnsupportedVersion(version, msgType);
   return new Message(msgType, version, body, "");
 }
 

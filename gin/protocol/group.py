@@ -1,4 +1,4 @@
-"""ristretto255 for the fair deal of protocol v3 (prototype), via libsodium (``rbcl``).
+"""ristretto255, the group of the fair deal (protocol.md §8.1), via libsodium (``rbcl``).
 
 ristretto255 (RFC 9496) is a prime-order group of order ``L = 2^252 + 2774…8493``
 built on edwards25519: every element has exactly one 32-byte encoding, there is no
@@ -15,7 +15,9 @@ and :func:`sinv` use. Public scalars (challenges, responses, an auditor's keys) 
 use Python integers.
 
 Points travel and are kept as their 32-byte encodings; each operation decodes its
-inputs and encodes its result (libsodium has no point objects). ``rbcl``'s addition
+inputs and encodes its result (libsodium has no point objects). This is the only
+module that imports ``rbcl``: another binding of the same libsodium functions would
+replace it without touching the protocol. ``rbcl``'s addition
 does not report an undecodable input (it returns the identity's encoding), so every
 point from outside MUST pass :func:`check_point` first; the points this module
 computes from checked points are valid by construction.
@@ -79,8 +81,10 @@ def check_secret(k: int) -> int:
 
 
 def hash_to_scalar(*parts: bytes) -> int:
-    """SHA-512 of the concatenated ``parts``, little-endian, reduced modulo L (bias < 2⁻²⁵⁹)."""
-    return int.from_bytes(hashlib.sha512(b"".join(parts)).digest(), "little") % L
+    """SHA-512 of the concatenated ``parts``, little-endian, reduced modulo L (bias < 2⁻²⁵⁹)
+    by libsodium's constant-time reduction: the result may be a secret key or nonce."""
+    return int.from_bytes(rbcl.crypto_core_ristretto255_scalar_reduce(
+        hashlib.sha512(b"".join(parts)).digest()), "little")
 
 
 def smul(a: int, b: int) -> int:
@@ -128,8 +132,9 @@ def mul(p: bytes, k: int) -> bytes:
 
 
 def mul_public(p: bytes, k: int) -> bytes:
-    """``k·P`` for a public ``k`` in ``[0, L)`` (0 gives the identity)."""
-    if k == 0:
+    """``k·P`` for a public ``k`` in ``[0, L)`` and a ``P`` that may be the identity
+    (a verifier's intermediate sum): the identity when either is zero."""
+    if k == 0 or p == IDENTITY:
         return IDENTITY
     try:
         return rbcl.crypto_scalarmult_ristretto255(scalar_to_bytes(k), p)
@@ -145,7 +150,7 @@ def base_mul(k: int) -> bytes:
 
 
 def add(p: bytes, q: bytes) -> bytes:
-    """``P + Q`` (both checked or computed here)."""
+    """``P + Q`` (both checked or computed here; either may be the identity)."""
     return rbcl.crypto_core_ristretto255_add(p, q)
 
 
@@ -175,7 +180,7 @@ def hash_to_point(label: bytes) -> bytes:
         hashlib.sha512(DOMAIN + b"\x00" + label).digest())
 
 
-# The standard generator (RFC 9496 §4.4): k·G for k = 1.
+# The standard generator (RFC 9496): k·G for k = 1.
 G = rbcl.crypto_scalarmult_ristretto255_base((1).to_bytes(SCALAR_BYTES, "little"))
 
 

@@ -1,0 +1,151 @@
+"""Deal evidence: a second shuffler's signed message 2 whose shuffle proof fails, as
+strict JSON that anyone can check with ``gin audit`` (protocol.md §10.2).
+
+The first shuffler keeps it when message 2 is refused on arrival: the match ends
+there, before any card is dealt, so there is no hand record. It holds the match id
+with the link id and both signing keys it derives from, the hand, the dealer, the
+message 1 that was sent, message 2 and its proof as received, and the second
+shuffler's signature of :func:`gin.protocol.cosign.message2_digest`, which binds
+message 1 too: the first shuffler cannot present another message 1 to make an
+honest proof fail. :func:`gin.protocol.audit.audit_evidence` checks it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from gin.engine.errors import MalformedInput
+from gin.protocol import cosign
+from gin.protocol import fairdeal as fd
+from gin.protocol import shuffle_proof as sp
+from gin.protocol.records import MAX_RECORD_BYTES, SEATS, HandRecord, parse_record
+
+FORMAT = "gin-deal-evidence"
+FORMAT_VERSION = 3
+_HEX = re.compile("[0-9a-fA-F]*")
+
+
+@dataclass(frozen=True, slots=True)
+class DealEvidence:
+    """Message 2 of hand ``hand_number`` as the second shuffler (seat ``1 − dealer``)
+    signed it, with the message 1 it answered."""
+
+    match_id: bytes
+    hand_number: int
+    dealer: int
+    message1: fd.Deck
+    message2: tuple[bytes, ...]  # as received: 52 entries of 32 bytes, maybe no points
+    proof: bytes  # as received
+    signature: bytes
+    link_id: bytes
+    signing_keys: tuple[bytes, bytes]
+
+    @property
+    def second(self) -> int:
+        """The seat of the second shuffler, who signed."""
+        return 1 - self.dealer
+
+    def digest(self) -> bytes:
+        """What the second shuffler signed."""
+        return cosign.message2_digest(self.second, fd.context(self.match_id, self.hand_number),
+                                      self.message1, self.message2, self.proof)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "match_id": self.match_id.hex(),
+            "hand": self.hand_number,
+            "seats": list(SEATS),
+            "dealer": self.dealer,
+            "link": self.link_id.hex(),
+            "signing_keys": {seat: key.hex() for seat, key in zip(SEATS, self.signing_keys,
+                                                                   strict=True)},
+            "messages": {"message1": [x.hex() for x in self.message1],
+                         "message2": [x.hex() for x in self.message2]},
+            "proof": self.proof.hex(),
+            "signature": self.signature.hex(),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1) + "\n"
+
+
+def _fail(path: str, why: str) -> NoReturn:
+    raise MalformedInput(f"deal evidence: {path}: {why}")
+
+
+def _hex(value: object, path: str, size: int) -> bytes:
+    if not isinstance(value, str) or len(value) != 2 * size or not _HEX.fullmatch(value):
+        _fail(path, f"expected {2 * size} hex digits")
+    return bytes.fromhex(value)
+
+
+def _object(value: object, path: str, names: tuple[str, ...]) -> dict[str, object]:
+    if not isinstance(value, dict):
+        _fail(path, "expected an object")
+    for key in value:
+        if key not in names:
+            _fail(f"{path}.{key}", "unexpected field")
+    for key in names:
+        if key not in value:
+            _fail(f"{path}.{key}", "missing")
+    return value
+
+
+def _deck(value: object, path: str) -> tuple[bytes, ...]:
+    if not isinstance(value, list) or len(value) != fd.DECK_SIZE:
+        _fail(path, f"expected a list of {fd.DECK_SIZE} entries")
+    return tuple(_hex(x, f"{path}[{i}]", 32) for i, x in enumerate(value))
+
+
+def _integer(value: object, path: str, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
+        _fail(path, f"expected an integer 0..{high}")
+    return value
+
+
+def parse_evidence(value: object) -> DealEvidence:
+    """Deal evidence from its JSON value; MalformedInput names the path of what is wrong."""
+    top = _object(value, "evidence", ("format", "version", "match_id", "hand", "seats",
+                                      "dealer", "link", "signing_keys", "messages", "proof",
+                                      "signature"))
+    if top["format"] != FORMAT:
+        _fail("evidence.format", f"expected {FORMAT!r}")
+    if _integer(top["version"], "evidence.version", 1 << 16) != FORMAT_VERSION:
+        _fail("evidence.version", f"expected {FORMAT_VERSION}")
+    if top["seats"] != list(SEATS):
+        _fail("evidence.seats", f"expected {list(SEATS)}")
+    keys = _object(top["signing_keys"], "evidence.signing_keys", SEATS)
+    messages = _object(top["messages"], "evidence.messages", ("message1", "message2"))
+    hand = _integer(top["hand"], "evidence.hand", fd.MAX_HAND_NUMBER)
+    if hand < 1:
+        _fail("evidence.hand", f"expected an integer 1..{fd.MAX_HAND_NUMBER}")
+    return DealEvidence(
+        match_id=_hex(top["match_id"], "evidence.match_id", cosign.MATCH_ID_BYTES),
+        hand_number=hand,
+        dealer=_integer(top["dealer"], "evidence.dealer", 1),
+        message1=_deck(messages["message1"], "evidence.messages.message1"),
+        message2=_deck(messages["message2"], "evidence.messages.message2"),
+        proof=_hex(top["proof"], "evidence.proof", sp.PROOF_BYTES),
+        signature=_hex(top["signature"], "evidence.signature", cosign.SIGNATURE_BYTES),
+        link_id=_hex(top["link"], "evidence.link", cosign.LINK_ID_BYTES),
+        signing_keys=(_hex(keys["host"], "evidence.signing_keys.host", cosign.KEY_BYTES),
+                      _hex(keys["guest"], "evidence.signing_keys.guest", cosign.KEY_BYTES)),
+    )
+
+
+def parse_file(data: str | bytes) -> HandRecord | DealEvidence:
+    """A hand record or deal evidence from a file's text, told apart by its ``format``;
+    MalformedInput (as :func:`gin.protocol.records.parse_record` words it) otherwise."""
+    if len(data) <= MAX_RECORD_BYTES:
+        try:
+            value = json.loads(data)
+        except (ValueError, RecursionError):
+            value = None
+        if isinstance(value, dict) and value.get("format") == FORMAT:
+            return parse_evidence(value)
+    return parse_record(data)
