@@ -343,13 +343,12 @@ class PlayingTable(TableView):
 
     def action_score_sheet(self) -> None:
         game = self.game
-        if isinstance(game, Game):
-            self.push_screen(ScoreSheetScreen(words.sheet_rows(game.score_sheet()),
+        if game is not None:
+            self.push_screen(ScoreSheetScreen(words.sheet_rows(game.score_sheet(), game.seat,
+                                                               self._them()),
                                               words.sheet_columns(self._them()),
-                                              words.sheet_note(game.totals, them=self._them())))
-        elif game is not None:
-            self.message = words.SHEET_ONLINE
-            self.refresh_table()
+                                              words.sheet_note(game.totals, game.seat,
+                                                               them=self._them())))
 
     def action_view_pile(self) -> None:
         if self.game is not None:

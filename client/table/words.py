@@ -403,7 +403,6 @@ def reach_note(reach: str | None, host: str) -> str:
 UNDO_NONE = ("Nothing to take back: only your last throw can be, before the computer "
              "starts its answer.")
 UNDO_ONLINE = "There is no undo online: your friend sees your throw at once."
-SHEET_ONLINE = "The score sheet is for matches against the computer; the side shows the scores."
 
 
 def undone(card: Card) -> str:

@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from gin.engine.actions import Action, parse_action
 from gin.engine.errors import GinError, IllegalAction, MalformedInput, PeerFault
-from gin.engine.observation import Observation
+from gin.engine.observation import HandResult, Observation
 from gin.engine.rules import Ruleset
 from gin.players import Player
 from gin.protocol import wire
@@ -196,6 +196,11 @@ class Session:
     def rules_offered(self) -> Ruleset | None:
         """The host's custom rules while they await the local player's answer."""
         return self._flow.offered
+
+    @property
+    def hand_results(self) -> tuple[HandResult, ...]:
+        """Every finished hand of the match, in order (the score sheet's source)."""
+        return self._flow.results()
 
     def observation(self) -> Observation | None:
         """What the local player sees, or None before the first deal."""

@@ -127,6 +127,10 @@ class MatchFlow:
             return None
         return self._match.observation(self.seat)
 
+    def results(self) -> tuple[HandResult, ...]:
+        """Every finished hand of the match, in order."""
+        return () if self._match is None else tuple(self._match.results)
+
     def legal_actions(self) -> list[Action]:
         """The local player's legal actions; empty unless it is its move now."""
         if self._local_refusal() is not None:

@@ -414,6 +414,30 @@ def test_a_bot_plays_the_seat_each_hand_is_verified_and_its_record_downloads(
     assert sent and all(isinstance(a, str) for a in sent)
 
 
+def test_the_score_sheet_online_lists_every_hand_from_this_seat(open_page: Any) -> None:
+    """The sheet is there online too: each hand the match played, the friend named."""
+    page = open_page("/?delay=0&bot=normal", setup={"seed": 3})
+    host(page, "custom", {"target": 20})
+    page.page.keyboard.press("Escape")
+    page.fake("peer.arrive();")
+    page.wait_state("match-over", timeout=60_000)
+    for _ in range(3):  # whatever windows the match's end left open
+        page.page.keyboard.press("Escape")
+    page.page.click("#btn-sheet")
+    page.page.wait_for_selector("#sheet")
+    heads = page.page.eval_on_selector_all("#sheet thead th", "hs => hs.map(h => h.textContent)")
+    assert heads[3:5] == ["You", "Friend"]
+    cells = page.page.eval_on_selector_all(
+        "#sheet tbody tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))")
+    results = page.fake("return peer.match.results.map((r) => r.toDict());")
+    assert len(cells) == len(results) >= 1
+    totals = [0, 0]
+    for row, result in zip(cells, results, strict=True):
+        if result["winner"] is not None:
+            totals[result["winner"]] += result["points"]
+        assert (row[3], row[4]) == (str(totals[0]), str(totals[1]))  # the host's seat: You
+
+
 def test_a_bot_plays_the_guests_seat_from_the_link(open_page: Any) -> None:
     offer = {"name": "short", "target": 20}
     page = open_page(f"{FAKE_LINK_PATH}?delay=0&bot=easy#s",

@@ -54,7 +54,7 @@ test("a knock over the limit is refused with the count the throw leaves; a legal
   const view: PeerView = {
     role: "host", seat: 0, connection: "connected", link: null, rules: STANDARD.toDict(), rulesOffered: null,
     observation: match.observation(0).toDict(), legal: match.legalActions().map(String), waitingFor: null,
-    scores: [0, 0], verified: [], records: [], over: false, failure: null,
+    scores: [0, 0], results: [], verified: [], records: [], over: false, failure: null,
   };
   const peer = new SilentPeer(view);
   const game = new OnlineGame(peer);

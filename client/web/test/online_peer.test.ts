@@ -7,6 +7,7 @@ import { test } from "node:test";
 
 import type { Action } from "../src/engine/actions.ts";
 import { IllegalAction } from "../src/engine/errors.ts";
+import type { HandResult } from "../src/engine/observation.ts";
 import { STANDARD, type Ruleset } from "../src/engine/rules.ts";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { linkIdFor } from "../src/protocol/cosign.ts";
@@ -103,6 +104,7 @@ class FakeSession implements SessionLike {
   ended = false;
   rules: Ruleset | null = STANDARD;
   rulesOffered: Ruleset | null = null;
+  readonly handResults: readonly HandResult[] = [];
   timedOut = false;
   get over(): boolean { return this.ended || this.failure !== null; }
   private out: Uint8Array[];

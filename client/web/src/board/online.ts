@@ -11,7 +11,7 @@ import { type Card, cardsMask } from "../engine/cards.ts";
 import { GinError, IllegalAction } from "../engine/errors.ts";
 import { knockLimitRefusal } from "../engine/hand.ts";
 import { discardDeadwoods } from "../engine/melds.ts";
-import { Observation, Phase } from "../engine/observation.ts";
+import { HandResult, Observation, Phase } from "../engine/observation.ts";
 import { Ruleset } from "../engine/rules.ts";
 import { matchTotals, matchWinner, type MatchTotals } from "../engine/scoring.ts";
 import type { OnlinePeer, PeerNotice, PeerView } from "../online/api.ts";
@@ -21,6 +21,7 @@ import * as players from "../players/index.ts";
 import { bestThrow, knockCounts } from "./game.ts";
 import type { AutoMove, HintView, Play } from "./play.ts";
 import { friendKey, type HandLine, matchEntry, RecordBook, type TextStore } from "./record.ts";
+import { scoreSheet, type SheetRow } from "./scoresheet.ts";
 import { failureTitle, statusWords, turnWords } from "./words.ts";
 
 export const FRIEND = "Your friend";
@@ -62,6 +63,7 @@ export class OnlineGame implements Play {
   private legalActions: Action[] = [];
   private rulesInPlay: Ruleset | null = null;
   private offered: Ruleset | null = null;
+  private results: HandResult[] = [];
   /** The moment at which this seat sent a move not yet seen in a view. */
   private sentAt: string | null = null;
   private readonly warnings: string[] = [];
@@ -93,6 +95,7 @@ export class OnlineGame implements Play {
       this.obs = view.observation === null ? null : Observation.fromDict(view.observation);
       this.legalActions = view.legal.map(parseAction);
       this.rulesInPlay = view.rules === null ? null : Ruleset.fromDict(view.rules);
+      this.results = view.results.map((result) => HandResult.fromDict(result));
     } catch (exc) {
       if (!(exc instanceof GinError)) throw exc;
       // The peer runs this page's own code: a view it cannot read is a bug here.
@@ -220,6 +223,10 @@ export class OnlineGame implements Play {
   stopped(): string | null {
     const failure = this.view.failure;
     return failure === null ? null : `${failureTitle(failure)}. No more moves are played.`;
+  }
+
+  scoreSheet(): SheetRow[] {
+    return scoreSheet(this.results);
   }
 
   get totals(): MatchTotals | null {

@@ -153,7 +153,6 @@ export class Table implements KeyActions {
     const undo = byId<HTMLButtonElement>("btn-undo");
     undo.hidden = this.local === null;
     undo.disabled = !this.local?.canUndo;
-    byId("btn-sheet").hidden = this.local === null; // the online session keeps its hands to itself
   }
 
   private currentHint(obs: Observation): HintView | null {
@@ -307,10 +306,10 @@ export class Table implements KeyActions {
   }
 
   scoreSheet(): void {
-    const local = this.local;
-    if (local === null) return;
-    sheetDialog(sheetColumns(local.them), sheetRows(local.scoreSheet(), HUMAN_SEAT, local.them),
-      sheetNote(local.totals, HUMAN_SEAT, local.them));
+    const game = this.game;
+    const me = game.online ? game.observation()?.player ?? HUMAN_SEAT : HUMAN_SEAT;
+    sheetDialog(sheetColumns(game.them), sheetRows(game.scoreSheet(), me, game.them),
+      sheetNote(game.totals, me, game.them));
   }
 
   hint(): void {

@@ -15,6 +15,8 @@
  * `Ruleset.toDict()` (rebuilt with `Ruleset.fromDict`).
  */
 
+import type { HandResultData } from "../engine/observation.ts";
+
 /** `Observation.toDict()`: gin's field names, cards as text. */
 export type ObservationData = Record<string, unknown>;
 /** `Ruleset.toDict()`: gin's field names. */
@@ -94,6 +96,8 @@ export interface PeerView {
   readonly waitingFor: string | null;
   /** Match scores so far, by seat. */
   readonly scores: readonly [number, number];
+  /** Every finished hand of the match, in order (the score sheet's source). */
+  readonly results: readonly HandResultData[];
   /** Hands whose whole deck was verified at hand end. */
   readonly verified: readonly number[];
   readonly records: readonly RecordView[];

@@ -7,7 +7,7 @@
 
 import { parseAction, type Action } from "../engine/actions.ts";
 import { GinError } from "../engine/errors.ts";
-import type { Observation } from "../engine/observation.ts";
+import type { HandResult, Observation } from "../engine/observation.ts";
 import { Ruleset } from "../engine/rules.ts";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { MapKey, Value } from "../protocol/msgpack.ts";
@@ -50,6 +50,7 @@ export interface SessionLike {
   readonly over: boolean;
   readonly rules: Ruleset | null;
   readonly rulesOffered: Ruleset | null;
+  readonly handResults: readonly HandResult[];
   dataToSend(): Uint8Array[];
   events(): EventLike[];
   resend(): Uint8Array[];
@@ -187,6 +188,7 @@ export class PeerCore {
       legal: session.legalActions().map((action) => action.toString()),
       waitingFor: session.waitingFor(),
       scores: [scores[0], scores[1]],
+      results: session.handResults.map((result) => result.toDict()),
       over: session.over,
       failure: session.failure === null ? null : failureView(session.failure),
       unacknowledged: session.unacknowledged,

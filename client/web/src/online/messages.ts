@@ -19,7 +19,7 @@ export type WorkerRequest =
 
 /** The session as the page shows it: the view's session part, and what the timers need. */
 export type Snapshot = Pick<PeerView, "role" | "seat" | "rules" | "rulesOffered" | "observation" | "legal"
-  | "waitingFor" | "scores" | "over" | "failure"> & {
+  | "waitingFor" | "scores" | "results" | "over" | "failure"> & {
   readonly unacknowledged: number;
   /** Messages delivered from the peer so far: a new one restarts the timer on what it owes. */
   readonly received: number;

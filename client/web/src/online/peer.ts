@@ -139,7 +139,7 @@ class Peer implements OnlinePeer {
   static closed(role: "host" | "guest", why: FailureView | null, notice: string | null, records: RecordView[]): OnlinePeer {
     const view: PeerView = {
       role, seat: role === "host" ? 0 : 1, connection: "closed", link: null, rules: null, rulesOffered: null,
-      observation: null, legal: [], waitingFor: null, scores: [0, 0], verified: verifiedHands(records),
+      observation: null, legal: [], waitingFor: null, scores: [0, 0], results: [], verified: verifiedHands(records),
       records, over: true, failure: why,
     };
     const notices: PeerNotice[] = [
@@ -442,6 +442,7 @@ class Peer implements OnlinePeer {
       legal: this.ended ? [] : snap?.legal ?? [],
       waitingFor: snap?.waitingFor ?? null,
       scores: snap?.scores ?? [0, 0],
+      results: snap?.results ?? [],
       verified: verifiedHands(this.records),
       records: [...this.records],
       over: (snap?.over ?? false) || this.localFailure !== null,

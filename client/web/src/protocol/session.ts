@@ -26,7 +26,7 @@
 
 import { type Action, parseAction } from "../engine/actions.ts";
 import { IllegalAction, MalformedInput, PeerFault } from "../engine/errors.ts";
-import type { Observation } from "../engine/observation.ts";
+import type { HandResult, Observation } from "../engine/observation.ts";
 import { pyRepr } from "../engine/pyrepr.ts";
 import { Ruleset } from "../engine/rules.ts";
 import type { Player } from "../players/index.ts";
@@ -207,6 +207,11 @@ export class Session {
   /** The host's custom rules while they await the local player's answer. */
   get rulesOffered(): Ruleset | null {
     return this.flow.offered;
+  }
+
+  /** Every finished hand of the match, in order (the score sheet's source). */
+  get handResults(): readonly HandResult[] {
+    return this.flow.results();
   }
 
   /** What the local player sees, or null before the first deal. */

@@ -13,7 +13,7 @@ import { Card } from "../engine/cards.ts";
 import { GinError, MalformedInput, PeerFault } from "../engine/errors.ts";
 import { dealtPositions, type Hand, UPCARD_POSITION } from "../engine/hand.ts";
 import { Match } from "../engine/match.ts";
-import { type Observation, Phase } from "../engine/observation.ts";
+import { type HandResult, type Observation, Phase } from "../engine/observation.ts";
 import { pyRepr } from "../engine/pyrepr.ts";
 import { Ruleset } from "../engine/rules.ts";
 import { auditRecord } from "./audit.ts";
@@ -124,6 +124,11 @@ export class MatchFlow {
   observation(): Observation | null {
     if (this.match === null || this.match.hand === null) return null;
     return this.match.observation(this.seat);
+  }
+
+  /** Every finished hand of the match, in order. */
+  results(): readonly HandResult[] {
+    return this.match === null ? [] : this.match.results;
   }
 
   /** The local player's legal actions; empty unless it is its move now. */

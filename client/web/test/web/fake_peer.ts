@@ -84,6 +84,7 @@ export class FakePeer implements OnlinePeer {
         : match === null ? (this.role === "host" ? "welcome" : "hello")
         : friendMove ? "move" : hand?.phase === Phase.OVER ? "seed" : null,
       scores: match === null ? [0, 0] : [match.scores[0]!, match.scores[1]!],
+      results: match === null ? [] : match.results.map((result) => result.toDict()),
       verified: [...this.verified],
       records: [...this.records],
       over: match?.over === true || this.failure !== null || this.over,
