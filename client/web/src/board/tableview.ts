@@ -16,7 +16,7 @@ import type { Strength } from "./game.ts";
 import { group, grouped, type Group, groupsWords, laidOut, opponentGroups } from "./layout.ts";
 import type { HintView, Play } from "./play.ts";
 import { renderSide, renderSideEmpty } from "./side.ts";
-import { actionWords, describe, prompt } from "./words.ts";
+import { actionWords, describe, lastMove, type LastMove, prompt } from "./words.ts";
 
 export type ActionKey = "take" | "pass" | "stock" | "throw" | "knock" | "layoff";
 
@@ -70,18 +70,24 @@ export function drawTable(game: Play, obs: Observation, look: Look): void {
   opponent.setAttribute("role", "img");
   opponent.setAttribute("aria-label", groupsWords(theirs, `${game.them}'s cards`));
 
+  // Their last move stays in sight at the stock or the pile until the player moves.
+  const mark = lastMove(obs, game.them);
+  const markAt = (slot: LastMove["slot"]): LastMove | null => (mark?.slot === slot ? mark : null);
   byId("stock-label").textContent = `Stock ${obs.stockCount}`;
   const stock = byId<HTMLButtonElement>("stock");
-  fill(stock, obs.stockCount ? cardBack() : "");
-  stock.setAttribute("aria-label", `Stock, ${obs.stockCount} cards${can("stock") ? ": draw" : ""}`);
+  fill(stock, obs.stockCount ? cardBack() : "", badge(markAt("stock")));
+  stock.setAttribute("aria-label", `Stock, ${obs.stockCount} cards${markWords(markAt("stock"))}`
+    + (can("stock") ? ": draw" : ""));
   const top = obs.topOfPile;
   byId("discard-label").textContent = `Discard (${obs.pile.length})`;
   const discard = byId<HTMLButtonElement>("discard");
-  fill(discard, top ? cardFace(top) : "");
+  const face = top ? cardFace(top) : null;
+  face?.classList.toggle("marked", top === markAt("discard")?.card);
+  fill(discard, face, badge(markAt("discard")));
   byId("btn-pile").hidden = false;
-  discard.setAttribute("aria-label", top
-    ? `Discard pile, ${obs.pile.length} cards, the ${cardLabel(top, true)}, on top${can("take") ? ": take it" : ": see them all"}`
-    : "Discard pile, empty");
+  discard.setAttribute("aria-label", (top
+    ? `Discard pile, ${obs.pile.length} cards, the ${cardLabel(top, true)}, on top`
+    : "Discard pile, empty") + markWords(markAt("discard")) + (top ? (can("take") ? ": take it" : ": see them all") : ""));
   stock.classList.toggle("hinted", hint?.action instanceof DrawStock);
   discard.classList.toggle("hinted", hint?.action instanceof DrawPile);
   const laidOff = obs.result?.outcome?.laidOff ?? [];
@@ -108,6 +114,16 @@ export function drawTable(game: Play, obs: Observation, look: Look): void {
   byId<HTMLButtonElement>("btn-hint").disabled = !legal.length;
   byId("btn-hint").hidden = !game.hints; // no hint against a person
   renderSide(obs, look.vs, look.grouping, game.them);
+}
+
+/** The other player's last move as a label on the stock or the pile (the slot's
+ * name says it in words). */
+function badge(mark: LastMove | null): HTMLElement | null {
+  return mark === null ? null : el("span", { class: "badge", "aria-hidden": "true" }, mark.badge);
+}
+
+function markWords(mark: LastMove | null): string {
+  return mark === null ? "" : `. ${mark.words.replace(/\.$/, "")}`;
 }
 
 /** The prompt line when no message overrides it: stopped, held up, over, a hint, or what to do. */

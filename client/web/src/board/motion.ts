@@ -1,0 +1,182 @@
+/**
+ * Cards that travel: the deal, a draw from the stock or the pile, a throw, a
+ * lay-off, the other player's cards turning face up. The table is drawn in its new
+ * state at once (FLIP: measure where each card was, draw the new state, then
+ * animate each moved card from its old place to its new one), so nothing waits for
+ * an animation: a click during one acts on the state it shows the end of. Only the
+ * `translate` and `scale` properties are animated: they add to the transforms the
+ * board's CSS gives a card (the selected card's lift), which stay in force.
+ *
+ * The speed is the player's setting (off, normal, fast); without one it follows
+ * the system's `prefers-reduced-motion`. For tests and automation the page's body
+ * counts the animations started (`data-animations`) and names the cards moved by
+ * the last change (`data-moved`: card texts, "back" for a card face down).
+ */
+
+import { byId } from "./dom.ts";
+
+export type Speed = "off" | "normal" | "fast";
+
+/** The settings as the side offers them. */
+export const SPEEDS: readonly Speed[] = ["off", "normal", "fast"];
+
+/** How long one card takes to travel, in milliseconds. */
+const DURATION: Readonly<Record<Speed, number>> = { off: 0, normal: 250, fast: 120 };
+
+/** A card that moved less than this (the selected card's lift, a hover) is not animated. */
+const MIN_TRAVEL = 20;
+
+/** Where the cards on the table were before a change. */
+export interface Snapshot {
+  /** The hand shown (null before the first deal). */
+  readonly handNumber: number | null;
+  /** Each face-up card, by its text. */
+  readonly faces: ReadonlyMap<string, DOMRect>;
+  /** The other player's face-down cards, in their order. */
+  readonly backs: readonly DOMRect[];
+  readonly stock: DOMRect;
+  readonly opponent: DOMRect;
+}
+
+const rect = (node: Element): DOMRect => node.getBoundingClientRect();
+
+export function isSpeed(value: unknown): value is Speed {
+  return typeof value === "string" && (SPEEDS as readonly string[]).includes(value);
+}
+
+export class Motion {
+  /** The player's choice; null follows the system's reduced-motion preference. */
+  private chosen: Speed | null = null;
+  private running: Animation[] = [];
+  private started = 0;
+  /** The hand on the table (null before the first deal). */
+  private shown: number | null = null;
+
+  constructor(private readonly reducedMotion: () => boolean = systemReducedMotion) {}
+
+  get speed(): Speed {
+    return this.chosen ?? (this.reducedMotion() ? "off" : "normal");
+  }
+
+  /** The setting kept with the board's other settings (null: none chosen). */
+  get choice(): Speed | null {
+    return this.chosen;
+  }
+
+  choose(speed: Speed | null): void {
+    this.chosen = speed;
+    if (speed === "off") this.stop();
+  }
+
+  /** Where the cards are now (as seen: mid-flight cards where they are shown);
+   * the animations running stop, as the table is about to be drawn again. */
+  measure(): Snapshot {
+    const handNumber = this.shown;
+    const table = byId("table");
+    const faces = new Map<string, DOMRect>();
+    for (const node of table.querySelectorAll<HTMLElement>(".card[data-card]")) {
+      faces.set(node.dataset.card!, rect(node));
+    }
+    const backs = [...byId("opponent").querySelectorAll(".card.back")].map(rect);
+    const snapshot = { handNumber, faces, backs, stock: rect(byId("stock").querySelector(".card") ?? byId("stock")), opponent: rect(byId("opponent")) };
+    this.stop();
+    return snapshot;
+  }
+
+  /** Animate what changed since `before`, the table drawn in its new state: hand
+   * `handNumber`, just dealt if `dealt` (no move made yet). Another hand shown
+   * without its deal (a match continued) appears as it is. */
+  play(before: Snapshot, handNumber: number, dealt: boolean): void {
+    const duration = DURATION[this.speed];
+    const moved: string[] = [];
+    const travel = (node: HTMLElement, from: DOMRect, delay = 0): void => {
+      if (this.fly(node, from, duration, delay)) moved.push(node.dataset.card ?? "back");
+    };
+    if (duration > 0 && before.handNumber === handNumber) {
+      this.follow(before, travel, (node) => this.turnUp(node, duration));
+    } else if (duration > 0 && dealt) {
+      this.deal(before.stock, duration, travel);
+    }
+    this.shown = handNumber;
+    document.body.dataset.moved = moved.join(" ");
+  }
+
+  /** No hand is shown (online, before the first deal). */
+  clear(): void {
+    this.stop();
+    this.shown = null;
+  }
+
+  /** The other player's cards in the hand's end window turn face up, one after another. */
+  reveal(cards: Iterable<HTMLElement>): void {
+    const duration = DURATION[this.speed];
+    if (duration === 0) return;
+    let i = 0;
+    for (const node of cards) this.turnUp(node, duration, (i++ * duration) / 3);
+  }
+
+  /** The whole deal comes from the stock, a card to each player in turn, then the upcard. */
+  private deal(stock: DOMRect, duration: number, travel: (node: HTMLElement, from: DOMRect, delay: number) => void): void {
+    const theirs = [...byId("opponent").querySelectorAll<HTMLElement>(".card")];
+    const mine = [...byId("hand").querySelectorAll<HTMLElement>(".card")];
+    const order: HTMLElement[] = [];
+    for (let i = 0; i < Math.max(theirs.length, mine.length); i++) {
+      if (theirs[i]) order.push(theirs[i]!);
+      if (mine[i]) order.push(mine[i]!);
+    }
+    order.push(...byId("discard").querySelectorAll<HTMLElement>(".card"));
+    order.forEach((node, i) => travel(node, stock, (i * duration) / 4));
+  }
+
+  /** Each card from where it was; a card new to the table from where it must have
+   * come (the stock, or the other player's hand); a card of theirs newly face up turns. */
+  private follow(before: Snapshot, travel: (node: HTMLElement, from: DOMRect) => void,
+                 turn: (node: HTMLElement) => void): void {
+    const backs = [...byId("opponent").querySelectorAll<HTMLElement>(".card.back")];
+    const theirHand = before.backs.at(-1) ?? before.opponent;
+    for (const node of byId("table").querySelectorAll<HTMLElement>(".card[data-card]")) {
+      const was = before.faces.get(node.dataset.card!);
+      if (was !== undefined) travel(node, was);
+      else if (node.closest("#hand")) travel(node, before.stock); // drawn from the stock
+      else if (node.closest("#discard")) travel(node, theirHand); // thrown from a hand face down
+      else if (node.closest("#opponent") && backs.length < before.backs.length) turn(node);
+    }
+    // Their row has more cards face down: drawn from the stock.
+    for (const node of backs.slice(before.backs.length)) travel(node, before.stock);
+  }
+
+  /** Animate `node` from `from` to where it is; false if it hardly moved. */
+  private fly(node: HTMLElement, from: DOMRect, duration: number, delay: number): boolean {
+    const to = rect(node);
+    const dx = from.left - to.left;
+    const dy = from.top - to.top;
+    if (Math.hypot(dx, dy) < MIN_TRAVEL) return false;
+    // Above the other cards while it travels (the cards are positioned).
+    this.start(node, [
+      { translate: `${dx}px ${dy}px`, zIndex: 10 },
+      { translate: "0 0", zIndex: 10 },
+    ], duration, delay);
+    return true;
+  }
+
+  /** A card turning face up where it lies. */
+  private turnUp(node: HTMLElement, duration: number, delay = 0): void {
+    this.start(node, [{ scale: "0 1" }, { scale: "1 1" }], duration, delay);
+  }
+
+  private start(node: HTMLElement, keyframes: Keyframe[], duration: number, delay: number): void {
+    // Backwards: a card waiting for its turn in the deal is shown where it starts.
+    this.running.push(node.animate(keyframes, { duration, delay, easing: "ease-out", fill: "backwards" }));
+    this.started += 1;
+    document.body.dataset.animations = String(this.started);
+  }
+
+  private stop(): void {
+    for (const animation of this.running) animation.cancel();
+    this.running = [];
+  }
+}
+
+function systemReducedMotion(): boolean {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
