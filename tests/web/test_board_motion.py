@@ -158,21 +158,24 @@ def mark(board: Board) -> dict[str, Any]:
     """What the pile shows of the computer's last move."""
     found: dict[str, Any] = board.page.evaluate("""() => ({
         marked: [...document.querySelectorAll('#table .card.marked')].map((c) => c.dataset.card),
-        badges: [...document.querySelectorAll('#table .badge')].map((b) => b.closest('[id]').id + ': ' + b.textContent),
+        badges: [...document.querySelectorAll('#table .badge:not([hidden])')].map((b) => b.id + ': ' + b.textContent),
         label: document.querySelector('#discard').getAttribute('aria-label'),
         top: document.querySelector('#discard .card')?.dataset.card ?? null,
     })""")
     return found
 
 
-def test_the_computers_last_throw_is_marked_at_the_pile_until_the_next_move(open_board: Any) -> None:
-    board = open_board("?delay=0", saved=saved_match(*HANDS))
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (360, 640)])
+def test_the_computers_last_throw_is_marked_at_the_pile_until_the_next_move(
+    open_board: Any, axe: Any, artifacts: Path, width: int, height: int
+) -> None:
+    board = open_board("?delay=0", saved=saved_match(*HANDS), width=width, height=height)
     page = board.page
     page.click("#btn-pass")
     board.wait_for_player()
     # It passed on the upcard: said at the pile, the upcard marked.
     shown = mark(board)
-    assert shown["marked"] == ["Jd"] and shown["badges"] == ["discard: Computer passed"], shown
+    assert shown["marked"] == ["Jd"] and shown["badges"] == ["discard-mark: Computer passed"], shown
     page.click("#stock")
     assert mark(board)["marked"] == [] and mark(board)["badges"] == []
     page.click("#btn-throw")  # the Q♣
@@ -181,8 +184,10 @@ def test_the_computers_last_throw_is_marked_at_the_pile_until_the_next_move(open
     thrown = shown["top"]
     glyph = page.inner_text("#log li:last-child").removeprefix("The computer threw the ").removesuffix(".")
     assert thrown != "Qc" and shown["marked"] == [thrown], shown
-    assert shown["badges"] == ["discard: Computer threw"]
+    assert shown["badges"] == ["discard-mark: Computer threw"]
     assert f"on top. The computer threw the {glyph}: take it" in shown["label"], shown
+    page.screenshot(path=str(artifacts / f"last-throw-marked-{width}x{height}.png"))
+    axe(page, f"the computer's throw marked at the pile, {width}x{height}")
     # The player's move clears it; the computer's next throw is marked in its turn.
     page.click("#stock")
     shown = mark(board)
@@ -210,3 +215,27 @@ def test_the_cards_grow_with_the_window_and_the_table_fits_it(
     assert max(right for _, _, right, _ in cards) <= page.locator("#table").bounding_box()["width"]
     actions = page.locator("#actions").bounding_box()
     assert actions["y"] + actions["height"] <= height
+
+
+def test_their_cards_turn_face_up_and_their_lay_off_travels_at_the_hands_end(open_board: Any) -> None:
+    # The player knocks with the fours and the kings; the computer lays off its 4♦.
+    saved = saved_match("2h 3h 4h 4s 4c Kc Kd Ks Kh Ad", "5h 4d 9c 9d 9s 6c 7d 8s Ts Jh", "Jd", "Qc")
+    board = recorded(open_board("?delay=0", saved=saved, motion=True), "?delay=0")
+    page = board.page
+    page.click("#btn-pass")
+    board.wait_for_player()
+    page.click("#stock")
+    page.keyboard.press("k")
+    flights(board)
+    theirs = box(board, "#opponent .card:last-child")
+    page.click("#dialog-buttons .primary")  # knock with 6
+    page.wait_for_function(
+        "() => document.querySelector('#dialog-title').textContent === 'You won the hand'")
+    moved = flights(board)
+    turned = [f["card"] for f in moved if f["scale"] == "0 1"]
+    # Its nine cards left turn face up on the table, and again in the hand's end window.
+    assert sorted(turned) == sorted(2 * ["5h", "9c", "9d", "9s", "6c", "7d", "8s", "Ts", "Jh"]), moved
+    laid = [f for f in moved if f["card"] == "4d"]
+    assert laid and laid[0]["row"] == "hand", moved
+    now = box(board, "#hand .card[data-card='4d']")
+    assert near(started_from(laid[0]), (theirs[0] - now[0], theirs[1] - now[1])), (laid, theirs, now)

@@ -134,12 +134,13 @@ export class Motion {
                  turn: (node: HTMLElement) => void): void {
     const backs = [...byId("opponent").querySelectorAll<HTMLElement>(".card.back")];
     const theirHand = before.backs.at(-1) ?? before.opponent;
+    const shown = backs.length < before.backs.length; // cards of theirs came face up
     for (const node of byId("table").querySelectorAll<HTMLElement>(".card[data-card]")) {
       const was = before.faces.get(node.dataset.card!);
       if (was !== undefined) travel(node, was);
-      else if (node.closest("#hand")) travel(node, before.stock); // drawn from the stock
-      else if (node.closest("#discard")) travel(node, theirHand); // thrown from a hand face down
-      else if (node.closest("#opponent") && backs.length < before.backs.length) turn(node);
+      else if (node.closest("#discard")) travel(node, theirHand); // thrown from their hand
+      else if (node.closest("#hand")) travel(node, shown ? theirHand : before.stock); // laid off, or drawn
+      else if (node.closest("#opponent") && shown) turn(node);
     }
     // Their row has more cards face down: drawn from the stock.
     for (const node of backs.slice(before.backs.length)) travel(node, before.stock);

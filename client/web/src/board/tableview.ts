@@ -75,7 +75,8 @@ export function drawTable(game: Play, obs: Observation, look: Look): void {
   const markAt = (slot: LastMove["slot"]): LastMove | null => (mark?.slot === slot ? mark : null);
   byId("stock-label").textContent = `Stock ${obs.stockCount}`;
   const stock = byId<HTMLButtonElement>("stock");
-  fill(stock, obs.stockCount ? cardBack() : "", badge(markAt("stock")));
+  fill(stock, obs.stockCount ? cardBack() : "");
+  showMark("stock", markAt("stock"));
   stock.setAttribute("aria-label", `Stock, ${obs.stockCount} cards${markWords(markAt("stock"))}`
     + (can("stock") ? ": draw" : ""));
   const top = obs.topOfPile;
@@ -83,7 +84,8 @@ export function drawTable(game: Play, obs: Observation, look: Look): void {
   const discard = byId<HTMLButtonElement>("discard");
   const face = top ? cardFace(top) : null;
   face?.classList.toggle("marked", top === markAt("discard")?.card);
-  fill(discard, face, badge(markAt("discard")));
+  fill(discard, face);
+  showMark("discard", markAt("discard"));
   byId("btn-pile").hidden = false;
   discard.setAttribute("aria-label", (top
     ? `Discard pile, ${obs.pile.length} cards, the ${cardLabel(top, true)}, on top`
@@ -116,10 +118,12 @@ export function drawTable(game: Play, obs: Observation, look: Look): void {
   renderSide(obs, look.vs, look.grouping, game.them);
 }
 
-/** The other player's last move as a label on the stock or the pile (the slot's
+/** The other player's last move as a label over the stock or the pile (the slot's
  * name says it in words). */
-function badge(mark: LastMove | null): HTMLElement | null {
-  return mark === null ? null : el("span", { class: "badge", "aria-hidden": "true" }, mark.badge);
+function showMark(slot: LastMove["slot"], mark: LastMove | null): void {
+  const badge = byId(`${slot}-mark`);
+  badge.textContent = mark?.badge ?? "";
+  badge.hidden = mark === null;
 }
 
 function markWords(mark: LastMove | null): string {
@@ -147,6 +151,8 @@ export function drawEmpty(game: Play, message: string): void {
   fill(byId("hand"));
   fill(byId("stock"), "");
   fill(byId("discard"), "");
+  showMark("stock", null);
+  showMark("discard", null);
   fill(byId("log"));
   byId("opponent-label").textContent = game.opponentLabel();
   byId("stock-label").textContent = "Stock";
