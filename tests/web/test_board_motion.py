@@ -50,7 +50,8 @@ def flights(board: Board) -> list[dict[str, Any]]:
 
 def settle(board: Board) -> None:
     """Until the animations running have ended (a card's box is then where it lies)."""
-    board.page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)))")
+    board.page.evaluate(
+        "Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)))")
 
 
 def box(board: Board, selector: str) -> tuple[float, float]:
@@ -89,19 +90,20 @@ def test_a_draw_from_the_pile_and_a_throw_travel_from_where_the_card_was(open_bo
     assert near(started_from(taken[0]), (was[0] - now[0], was[1] - now[1])), (taken, was, now)
 
     thrown = next(c for c in board.hand() if c != upcard)
-    was = box(board, f"#hand .card[data-card='{thrown}']")
     page.click(f"#hand .card[data-card='{thrown}']")  # selected: lifted, not a journey
     assert [f for f in flights(board) if f["card"] == thrown] == []
-    was_lifted = box(board, f"#hand .card[data-card='{thrown}']")
+    was = box(board, f"#hand .card[data-card='{thrown}']")
     page.click("#btn-throw")
     moved = [f for f in flights(board) if f["card"] == thrown]
     assert moved and moved[0]["row"] == "discard"
     now = box(board, "#discard .card")
-    assert near(started_from(moved[0]), (was_lifted[0] - now[0], was_lifted[1] - now[1])), (moved, was, now)
+    assert near(started_from(moved[0]), (was[0] - now[0], was[1] - now[1])), (moved, was, now)
     assert int(page.evaluate("document.body.dataset.animations")) >= 23
 
 
-def test_a_draw_from_the_stock_comes_from_the_stock_and_theirs_goes_to_their_hand(open_board: Any) -> None:
+def test_a_draw_from_the_stock_comes_from_the_stock_and_theirs_goes_to_their_hand(
+    open_board: Any,
+) -> None:
     board = recorded(open_board("?delay=0", saved=saved_match(*HANDS), motion=True), "?delay=0")
     page = board.page
     page.click("#btn-pass")
@@ -158,7 +160,8 @@ def mark(board: Board) -> dict[str, Any]:
     """What the pile shows of the computer's last move."""
     found: dict[str, Any] = board.page.evaluate("""() => ({
         marked: [...document.querySelectorAll('#table .card.marked')].map((c) => c.dataset.card),
-        badges: [...document.querySelectorAll('#table .badge:not([hidden])')].map((b) => b.id + ': ' + b.textContent),
+        badges: [...document.querySelectorAll('#table .badge:not([hidden])')]
+            .map((b) => b.id + ': ' + b.textContent),
         label: document.querySelector('#discard').getAttribute('aria-label'),
         top: document.querySelector('#discard .card')?.dataset.card ?? null,
     })""")
@@ -182,7 +185,8 @@ def test_the_computers_last_throw_is_marked_at_the_pile_until_the_next_move(
     board.wait_for_player()
     shown = mark(board)
     thrown = shown["top"]
-    glyph = page.inner_text("#log li:last-child").removeprefix("The computer threw the ").removesuffix(".")
+    said = page.inner_text("#log li:last-child")
+    glyph = said.removeprefix("The computer threw the ").removesuffix(".")
     assert thrown != "Qc" and shown["marked"] == [thrown], shown
     assert shown["badges"] == ["discard-mark: Computer threw"]
     assert f"on top. The computer threw the {glyph}: take it" in shown["label"], shown
@@ -217,9 +221,12 @@ def test_the_cards_grow_with_the_window_and_the_table_fits_it(
     assert actions["y"] + actions["height"] <= height
 
 
-def test_their_cards_turn_face_up_and_their_lay_off_travels_at_the_hands_end(open_board: Any) -> None:
+def test_their_cards_turn_face_up_and_their_lay_off_travels_at_the_hands_end(
+    open_board: Any,
+) -> None:
     # The player knocks with the fours and the kings; the computer lays off its 4♦.
-    saved = saved_match("2h 3h 4h 4s 4c Kc Kd Ks Kh Ad", "5h 4d 9c 9d 9s 6c 7d 8s Ts Jh", "Jd", "Qc")
+    saved = saved_match("2h 3h 4h 4s 4c Kc Kd Ks Kh Ad", "5h 4d 9c 9d 9s 6c 7d 8s Ts Jh",
+                        "Jd", "Qc")
     board = recorded(open_board("?delay=0", saved=saved, motion=True), "?delay=0")
     page = board.page
     page.click("#btn-pass")
@@ -234,8 +241,10 @@ def test_their_cards_turn_face_up_and_their_lay_off_travels_at_the_hands_end(ope
     moved = flights(board)
     turned = [f["card"] for f in moved if f["scale"] == "0 1"]
     # Its nine cards left turn face up on the table, and again in the hand's end window.
-    assert sorted(turned) == sorted(2 * ["5h", "9c", "9d", "9s", "6c", "7d", "8s", "Ts", "Jh"]), moved
+    left = ["5h", "9c", "9d", "9s", "6c", "7d", "8s", "Ts", "Jh"]
+    assert sorted(turned) == sorted(2 * left), moved
     laid = [f for f in moved if f["card"] == "4d"]
     assert laid and laid[0]["row"] == "hand", moved
     now = box(board, "#hand .card[data-card='4d']")
-    assert near(started_from(laid[0]), (theirs[0] - now[0], theirs[1] - now[1])), (laid, theirs, now)
+    from_theirs = (theirs[0] - now[0], theirs[1] - now[1])
+    assert near(started_from(laid[0]), from_theirs), (laid, theirs, now)
