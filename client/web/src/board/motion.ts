@@ -9,8 +9,7 @@
  *
  * The speed is the player's setting (off, normal, fast); without one it follows
  * the system's `prefers-reduced-motion`. For tests and automation the page's body
- * counts the animations started (`data-animations`) and names the cards moved by
- * the last change (`data-moved`: card texts, "back" for a card face down).
+ * counts the animations started (`data-animations`).
  */
 
 import { byId } from "./dom.ts";
@@ -26,23 +25,43 @@ const DURATION: Readonly<Record<Speed, number>> = { off: 0, normal: 250, fast: 1
 /** A card that moved less than this (the selected card's lift, a hover) is not animated. */
 const MIN_TRAVEL = 20;
 
+/** Where a card was shown, and what was left of its journey: the table is drawn
+ * again while cards travel (the other player's move, a click), and a card goes on
+ * from where it was seen, in the time it had left (the deal keeps its rhythm). */
+interface Place {
+  readonly rect: DOMRect;
+  /** Milliseconds before it was due to set off, and of its journey left (null: none). */
+  readonly wait: number;
+  readonly left: number | null;
+}
+
 /** Where the cards on the table were before a change. */
 export interface Snapshot {
   /** The hand shown (null before the first deal). */
   readonly handNumber: number | null;
   /** Each face-up card, by its text. */
-  readonly faces: ReadonlyMap<string, DOMRect>;
+  readonly faces: ReadonlyMap<string, Place>;
   /** The other player's face-down cards, in their order. */
-  readonly backs: readonly DOMRect[];
-  readonly stock: DOMRect;
-  readonly opponent: DOMRect;
+  readonly backs: readonly Place[];
+  readonly stock: Place;
+  readonly opponent: Place;
 }
 
-const rect = (node: Element): DOMRect => node.getBoundingClientRect();
+function place(node: Element): Place {
+  const rect = node.getBoundingClientRect();
+  const journey = node.getAnimations().find((a) => a.playState === "running");
+  const timing = journey?.effect?.getComputedTiming();
+  if (journey === undefined || timing === undefined) return { rect, wait: 0, left: null };
+  const now = Number(journey.currentTime ?? 0);
+  const wait = Math.max(0, Number(timing.delay ?? 0) - now);
+  return { rect, wait, left: Math.max(0, Number(timing.endTime ?? 0) - now - wait) };
+}
 
 export function isSpeed(value: unknown): value is Speed {
   return typeof value === "string" && (SPEEDS as readonly string[]).includes(value);
 }
+
+type Travel = (node: HTMLElement, from: Place, delay?: number) => void;
 
 export class Motion {
   /** The player's choice; null follows the system's reduced-motion preference. */
@@ -71,14 +90,17 @@ export class Motion {
   /** Where the cards are now (as seen: mid-flight cards where they are shown);
    * the animations running stop, as the table is about to be drawn again. */
   measure(): Snapshot {
-    const handNumber = this.shown;
-    const table = byId("table");
-    const faces = new Map<string, DOMRect>();
-    for (const node of table.querySelectorAll<HTMLElement>(".card[data-card]")) {
-      faces.set(node.dataset.card!, rect(node));
+    const faces = new Map<string, Place>();
+    for (const node of byId("table").querySelectorAll<HTMLElement>(".card[data-card]")) {
+      faces.set(node.dataset.card!, place(node));
     }
-    const backs = [...byId("opponent").querySelectorAll(".card.back")].map(rect);
-    const snapshot = { handNumber, faces, backs, stock: rect(byId("stock").querySelector(".card") ?? byId("stock")), opponent: rect(byId("opponent")) };
+    const snapshot = {
+      handNumber: this.shown,
+      faces,
+      backs: [...byId("opponent").querySelectorAll(".card.back")].map(place),
+      stock: place(byId("stock").querySelector(".card") ?? byId("stock")),
+      opponent: place(byId("opponent")),
+    };
     this.stop();
     return snapshot;
   }
@@ -88,9 +110,8 @@ export class Motion {
    * without its deal (a match continued) appears as it is. */
   play(before: Snapshot, handNumber: number, dealt: boolean): void {
     const duration = DURATION[this.speed];
-    const moved: string[] = [];
-    const travel = (node: HTMLElement, from: DOMRect, delay = 0): void => {
-      if (this.fly(node, from, duration, delay)) moved.push(node.dataset.card ?? "back");
+    const travel: Travel = (node, from, delay = 0) => {
+      this.fly(node, from.rect, from.left ?? duration, from.left === null ? delay : from.wait);
     };
     if (duration > 0 && before.handNumber === handNumber) {
       this.follow(before, travel, (node) => this.turnUp(node, duration));
@@ -98,7 +119,6 @@ export class Motion {
       this.deal(before.stock, duration, travel);
     }
     this.shown = handNumber;
-    document.body.dataset.moved = moved.join(" ");
   }
 
   /** No hand is shown (online, before the first deal). */
@@ -116,7 +136,7 @@ export class Motion {
   }
 
   /** The whole deal comes from the stock, a card to each player in turn, then the upcard. */
-  private deal(stock: DOMRect, duration: number, travel: (node: HTMLElement, from: DOMRect, delay: number) => void): void {
+  private deal(stock: Place, duration: number, travel: Travel): void {
     const theirs = [...byId("opponent").querySelectorAll<HTMLElement>(".card")];
     const mine = [...byId("hand").querySelectorAll<HTMLElement>(".card")];
     const order: HTMLElement[] = [];
@@ -125,39 +145,40 @@ export class Motion {
       if (mine[i]) order.push(mine[i]!);
     }
     order.push(...byId("discard").querySelectorAll<HTMLElement>(".card"));
-    order.forEach((node, i) => travel(node, stock, (i * duration) / 4));
+    const from = { rect: stock.rect, wait: 0, left: null };
+    order.forEach((node, i) => travel(node, from, (i * duration) / 4));
   }
 
   /** Each card from where it was; a card new to the table from where it must have
    * come (the stock, or the other player's hand); a card of theirs newly face up turns. */
-  private follow(before: Snapshot, travel: (node: HTMLElement, from: DOMRect) => void,
-                 turn: (node: HTMLElement) => void): void {
+  private follow(before: Snapshot, travel: Travel, turn: (node: HTMLElement) => void): void {
     const backs = [...byId("opponent").querySelectorAll<HTMLElement>(".card.back")];
-    const theirHand = before.backs.at(-1) ?? before.opponent;
+    const still = (p: Place): Place => ({ rect: p.rect, wait: 0, left: null });
+    const theirHand = still(before.backs.at(-1) ?? before.opponent);
+    const stock = still(before.stock);
     const shown = backs.length < before.backs.length; // cards of theirs came face up
     for (const node of byId("table").querySelectorAll<HTMLElement>(".card[data-card]")) {
       const was = before.faces.get(node.dataset.card!);
       if (was !== undefined) travel(node, was);
       else if (node.closest("#discard")) travel(node, theirHand); // thrown from their hand
-      else if (node.closest("#hand")) travel(node, shown ? theirHand : before.stock); // laid off, or drawn
+      else if (node.closest("#hand")) travel(node, shown ? theirHand : stock); // laid off, or drawn
       else if (node.closest("#opponent") && shown) turn(node);
     }
-    // Their row has more cards face down: drawn from the stock.
-    for (const node of backs.slice(before.backs.length)) travel(node, before.stock);
+    // Their cards face down from where they were; one more is drawn from the stock.
+    backs.forEach((node, i) => travel(node, before.backs[i] ?? stock));
   }
 
-  /** Animate `node` from `from` to where it is; false if it hardly moved. */
-  private fly(node: HTMLElement, from: DOMRect, duration: number, delay: number): boolean {
-    const to = rect(node);
+  /** Animate `node` from `from` to where it is, unless it hardly moved. */
+  private fly(node: HTMLElement, from: DOMRect, duration: number, delay: number): void {
+    const to = node.getBoundingClientRect();
     const dx = from.left - to.left;
     const dy = from.top - to.top;
-    if (Math.hypot(dx, dy) < MIN_TRAVEL) return false;
+    if (Math.hypot(dx, dy) < MIN_TRAVEL || duration === 0) return;
     // Above the other cards while it travels (the cards are positioned).
     this.start(node, [
       { translate: `${dx}px ${dy}px`, zIndex: 10 },
       { translate: "0 0", zIndex: 10 },
     ], duration, delay);
-    return true;
   }
 
   /** A card turning face up where it lies. */
