@@ -88,8 +88,13 @@ export class Motion {
   }
 
   /** Where the cards are now (as seen: mid-flight cards where they are shown);
-   * the animations running stop, as the table is about to be drawn again. */
-  measure(): Snapshot {
+   * the animations running stop, as the table is about to be drawn again. Null
+   * when cards do not move (nothing is measured). */
+  measure(): Snapshot | null {
+    if (DURATION[this.speed] === 0) {
+      this.stop();
+      return null;
+    }
     const faces = new Map<string, Place>();
     for (const node of byId("table").querySelectorAll<HTMLElement>(".card[data-card]")) {
       faces.set(node.dataset.card!, place(node));
@@ -108,14 +113,14 @@ export class Motion {
   /** Animate what changed since `before`, the table drawn in its new state: hand
    * `handNumber`, just dealt if `dealt` (no move made yet). Another hand shown
    * without its deal (a match continued) appears as it is. */
-  play(before: Snapshot, handNumber: number, dealt: boolean): void {
+  play(before: Snapshot | null, handNumber: number, dealt: boolean): void {
     const duration = DURATION[this.speed];
     const travel: Travel = (node, from, delay = 0) => {
       this.fly(node, from.rect, from.left ?? duration, from.left === null ? delay : from.wait);
     };
-    if (duration > 0 && before.handNumber === handNumber) {
+    if (before !== null && before.handNumber === handNumber) {
       this.follow(before, travel, (node) => this.turnUp(node, duration));
-    } else if (duration > 0 && dealt) {
+    } else if (before !== null && dealt) {
       this.deal(before.stock, duration, travel);
     }
     this.shown = handNumber;
