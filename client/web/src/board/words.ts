@@ -89,6 +89,36 @@ export function describe(event: Event, me: number, them = THEM, laidOff: readonl
   }
 }
 
+/** The other player's last move, shown at the stock or the pile until the player's
+ * next move: `badge` is its short label ("Computer threw"), `card` the pile's top
+ * card it put or left there (null for none), `words` the log's sentence. */
+export interface LastMove {
+  readonly slot: "stock" | "discard";
+  readonly card: Card | null;
+  readonly badge: string;
+  readonly words: string;
+}
+
+const BADGE_VERBS: Readonly<Partial<Record<Event["kind"], string>>> = {
+  pass: "passed", stock: "drew", take: "took", discard: "threw", knock: "knocked",
+};
+
+/** The other player's move shown at the stock or the pile: their latest, while no
+ * move of the player's has followed it and the hand goes on (null otherwise). */
+export function lastMove(obs: Observation, them = THEM): LastMove | null {
+  const last = obs.history.at(-1);
+  const verb = last === undefined ? undefined : BADGE_VERBS[last.kind];
+  if (last === undefined || verb === undefined || last.player === obs.player || obs.phase === Phase.OVER) return null;
+  const top = obs.topOfPile;
+  return {
+    slot: last.kind === "stock" ? "stock" : "discard",
+    // The card they threw, or the upcard they passed on (a knock's card may lie face down).
+    card: (last.kind === "pass" || last.card === top) ? top : null,
+    badge: `${shortName(them)} ${verb}${last.kind === "take" && last.card ? ` ${last.card.glyph}` : ""}`,
+    words: describe(last, obs.player, them)!,
+  };
+}
+
 /** An action as a short imperative, for hints. */
 export function actionWords(action: Action): string {
   if (action instanceof Pass) return "pass";
