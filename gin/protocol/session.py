@@ -14,10 +14,11 @@ in two queues that the caller drains:
 
 Inputs: :meth:`receive` (a frame), :meth:`act` (the local player's action),
 :meth:`poll` (the time now: re-sends what the peer has not acknowledged, with
-back-off), :meth:`resend` (after a reconnect) and :meth:`peer_timed_out` (the
-transport's timer ran out while :meth:`waiting_for` named a message the peer
-owes). Both peers run the rules engine in lockstep; each opponent move is checked
-the moment it can be, the rest at hand end by :func:`gin.protocol.audit.audit_record`.
+back-off), :meth:`resend` (after a reconnect), :meth:`abandon` (the grace for what
+:meth:`waiting_for` names ran out and the local player ends the match as abandoned by
+the peer, with a signed record) and :meth:`peer_timed_out` (the same without a claim).
+Both peers run the rules engine in lockstep; each opponent move is checked the moment
+it can be, the rest at hand end by :func:`gin.protocol.audit.audit_record`.
 Any fault is final: the session emits one :class:`~gin.protocol.session_events.Failure`
 event, tells the peer (``abort``), and every later input raises the same
 :class:`PeerFault`. Only a proven fault forfeits the match
@@ -44,10 +45,12 @@ from gin.engine.observation import Observation
 from gin.engine.rules import Ruleset
 from gin.players import Player
 from gin.protocol import wire
+from gin.protocol.abandonment import MAX_TIME, AbandonmentRecord
 from gin.protocol.cosign import link_id_for
 from gin.protocol.records import SEATS
 from gin.protocol.session_events import (
     FAILURES,
+    Abandoned,
     CheatDetected,
     Failure,
     FrameRejected,
@@ -116,6 +119,9 @@ class Session:
         self._log: list[list[object]] = []  # the inputs, replayed by from_state
         self._muted = False  # while replaying a saved log: nothing is sealed
         self._replayed: list[bytes] = []  # what the replay would have sent
+        # Messages delivered from the peer and their hash chain (§5): the channel's
+        # count, kept here too so that a replay of the log rebuilds it.
+        self._delivered = (0, bytes(32))
         self._resend_at: float | None = None
         self._resend_after = RESEND_AFTER
         self._resend_timing = (RESEND_AFTER, MAX_RESEND_AFTER)
@@ -270,6 +276,24 @@ class Session:
         self._log.append(["timeout"])
         self._timed_out()
 
+    def abandon(self, since: int, now: int) -> None:
+        """The peer has owed what :meth:`waiting_for` names since ``since`` and the local
+        player ends the match at ``now`` (UTC seconds: the caller's clock) as abandoned
+        by it: an :class:`~gin.protocol.session_events.Abandoned` failure carrying the
+        signed record (§10.3). No forfeit. IllegalAction when the peer owes nothing."""
+        self._check_alive()
+        if not all(isinstance(t, int) and not isinstance(t, bool) for t in (since, now)) or not (
+                0 <= since <= now <= MAX_TIME):
+            raise MalformedInput(f"abandon times must be UTC seconds, 0 <= since <= now <= "
+                                 f"{MAX_TIME}: got {since!r}, {now!r}")
+        if self.waiting_for() is None:
+            why = ("the match is over" if self.over else "custom rules await your answer"
+                   if self._flow.offered is not None else "it is your move")
+            raise IllegalAction(f"{self.role} cannot end the match as abandoned by the "
+                                f"{SEATS[self.peer]}: it owes nothing now ({why})")
+        self._log.append(["abandon", since, now])
+        self._abandoned(since, now)
+
     # -- persistence -------------------------------------------------------------------
 
     def to_state(self) -> dict[str, object]:
@@ -278,15 +302,13 @@ class Session:
         Write-ahead rule (§11.2): persist after every input whose call queued frames,
         and before sending them.
         """
-        failure = self._failure
         return {
             "v": STATE_VERSION,
             "role": self.role,
             "rules": None if self._flow.proposed is None else self._flow.proposed.to_dict(),
             "channel": self._channel.to_state(),
             "log": [list(entry) for entry in self._log],
-            "failure": None if failure is None else [
-                type(failure).__name__, failure.who, failure.field, failure.reason],
+            "failure": None if self._failure is None else _failure_entry(self._failure),
         }
 
     @classmethod
@@ -334,17 +356,18 @@ class Session:
         session._setup(role, secret, rules, logged_random)
         session._muted = True
         session._flow.begin()
-        received = 0
         for entry in log:
             if entry[0] == "in":
                 assert isinstance(entry[1], bytes)
-                received += 1
                 session._deliver(entry[1])
             elif entry[0] == "act":
                 assert isinstance(entry[1], str)
                 session._flow.do_act(parse_action(entry[1]))
             elif entry[0] == "timeout":
                 session._timed_out()
+            elif entry[0] == "abandon":
+                assert isinstance(entry[1], int) and isinstance(entry[2], int)
+                session._abandoned(entry[1], entry[2])
             elif entry[0] == "accept":
                 session._flow.accept()
             elif entry[0] == "reject":
@@ -359,16 +382,12 @@ class Session:
         session._random_bytes = random_bytes  # the new epoch is fresh, not replayed
         restored = wire.SealedChannel.from_state(secret, channel, session._fresh(wire.EPOCH_BYTES))
         sent = session._replayed
-        sent_digest = received_digest = bytes(32)
+        sent_digest = bytes(32)
         for message in sent:
             sent_digest = wire.chain(sent_digest, message)
-        for entry in log:
-            if entry[0] == "in":
-                assert isinstance(entry[1], bytes)
-                received_digest = wire.chain(received_digest, entry[1])
         if (restored.next_send_seq, restored.sent_digest) != (len(sent), sent_digest) or (
                 restored.next_receive_seq, restored.received_digest) != (
-                received, received_digest) or any(
+                session._delivered) or any(
                 sent[seq] != message for seq, message in restored.pending_messages()):
             raise CorruptState("the saved channel does not match the saved moves")
         session._channel = restored
@@ -377,8 +396,9 @@ class Session:
         session._replayed = []
         session._events.clear()
         session._outbox = list(restored.resend())
-        if failure is not None:
-            session._failure = failure
+        if failure is not None and (session._failure is None or _failure_entry(
+                session._failure) != _failure_entry(failure)):
+            session._failure = failure  # else the replayed one, with its record
         return session
 
     # -- internals: sending, failing -------------------------------------------------------
@@ -420,7 +440,7 @@ class Session:
             self._emit(MatchOver(self.seat, None, peer))
         if isinstance(failure, PeerAborted | RulesDeclined):  # the abort is sent already
             return
-        why = ("timeout" if isinstance(failure, PeerTimedOut) else
+        why = ("timeout" if isinstance(failure, PeerTimedOut | Abandoned) else
                "tampered" if isinstance(failure, FrameRejected) else
                "cheat" if isinstance(failure, CheatDetected) else "protocol")
         self._send("abort", {"why": why, "field": failure.field[:MAX_FIELD_CHARS],
@@ -453,9 +473,27 @@ class Session:
                                 f"the {peer}'s {what} did not arrive in time: the {peer} "
                                 "withheld it, or the relay dropped it"))
 
+    def _abandoned(self, since: int, now: int) -> None:
+        owed = str(self.waiting_for())
+        peer = SEATS[self.peer]
+        flow, record = self._flow, None
+        if flow.match_id is not None and flow.signer is not None:
+            hand, scores = flow.standing()
+            record = AbandonmentRecord(
+                match_id=flow.match_id, link_id=self.link_id, signing_keys=flow.signing_keys,
+                hand_number=hand, owed_seat=self.peer, owed=owed, since=since, claimed=now,
+                received=self._delivered[0], received_digest=self._delivered[1],
+                scores=scores, claimant=self.seat).signed(flow.signer)
+            reason = f"{record.words()[:1].upper()}{record.words()[1:]}"
+        else:  # no match id yet: the match never began, there is nothing to sign
+            reason = (f"abandoned by the {peer}: it did not answer the start of the match "
+                      f"(its {owed}) in {now - since} s; not a cheat, and not proven")
+        self._fail(Abandoned(peer, owed, reason, record))
+
     # -- internals: the message loop --------------------------------------------------------
 
     def _deliver(self, plaintext: bytes) -> None:
+        self._delivered = (self._delivered[0] + 1, wire.chain(self._delivered[1], plaintext))
         if self._flow.finished:
             return  # the match is over: nothing more is owed (a late abort changes nothing)
         peer = SEATS[self.peer]
@@ -493,6 +531,11 @@ def version_mismatch(theirs: int) -> tuple[VersionMismatch, dict[str, object]]:
              f"yours speaks {theirs}: {you} must update gin to play this match"})
 
 
+def _failure_entry(failure: Failure) -> list[str]:
+    """A failure as the saved state keeps it: [kind, who, field, reason]."""
+    return [type(failure).__name__, failure.who, failure.field, failure.reason]
+
+
 def _read_failure(value: object) -> Failure | None:
     if value is None:
         return None
@@ -505,7 +548,7 @@ def _read_failure(value: object) -> Failure | None:
 def _read_log(entries: list[object]) -> list[list[object]]:
     kinds: dict[object, tuple[type, ...]] = {
         "rand": (bytes,), "in": (bytes,), "act": (str,), "timeout": (), "accept": (),
-        "reject": (str, str, bool)}
+        "reject": (str, str, bool), "abandon": (int, int)}
     out: list[list[object]] = []
     for i, entry in enumerate(entries):
         if not (isinstance(entry, list | tuple) and entry and entry[0] in kinds

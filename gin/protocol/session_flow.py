@@ -165,6 +165,13 @@ class MatchFlow:
             return "show"
         return "move" if hand.turn == self.peer else None
 
+    def standing(self) -> tuple[int, tuple[int, int]]:
+        """The hand in play (0 before the first) and the match scores, this hand's
+        points counted once the engine has scored it."""
+        if self._match is None or self._hand is None:
+            return 0, (0, 0)
+        return self._hand.number, (self._match.scores[0], self._match.scores[1])
+
     def engine(self) -> Hand:
         """The engine's hand in play."""
         assert self._match is not None and self._match.hand is not None
