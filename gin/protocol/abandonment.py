@@ -204,7 +204,7 @@ def parse_value(value: object) -> AbandonmentRecord:
         _fail("record.seats", f"expected {list(SEATS)}")
     keys = _object(top["signing_keys"], "record.signing_keys", SEATS)
     owed = _object(top["owed"], "record.owed", ("seat", "what"))
-    if owed["what"] not in OWED:
+    if not isinstance(owed["what"], str) or owed["what"] not in OWED:
         _fail("record.owed.what", f"expected one of {', '.join(OWED)}")
     received = _object(top["received"], "record.received", ("messages", "digest"))
     scores = top["scores"]

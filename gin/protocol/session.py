@@ -44,12 +44,10 @@ from gin.engine.errors import GinError, IllegalAction, MalformedInput, PeerFault
 from gin.engine.observation import Observation
 from gin.engine.rules import Ruleset
 from gin.players import Player
-from gin.protocol import wire
-from gin.protocol.abandonment import MAX_TIME, AbandonmentRecord
+from gin.protocol import session_silence, wire
 from gin.protocol.cosign import link_id_for
 from gin.protocol.records import SEATS
 from gin.protocol.session_events import (
-    FAILURES,
     Abandoned,
     CheatDetected,
     Failure,
@@ -72,16 +70,18 @@ from gin.protocol.session_flow import (
     ProtocolFault,
     SessionRole,
 )
+from gin.protocol.session_log import (
+    CorruptState,
+    check_channel,
+    failure_entry,
+    read_failure,
+    read_log,
+)
 
 STATE_VERSION = 3
 # Re-send what the peer has not acknowledged after this long, doubling each time.
 RESEND_AFTER = 2.0
 MAX_RESEND_AFTER = 32.0
-
-
-class CorruptState(MalformedInput):
-    """A saved session that does not replay to the state it claims: damaged on this
-    machine (a local fault, never the peer's)."""
 
 
 class Session:
@@ -119,9 +119,7 @@ class Session:
         self._log: list[list[object]] = []  # the inputs, replayed by from_state
         self._muted = False  # while replaying a saved log: nothing is sealed
         self._replayed: list[bytes] = []  # what the replay would have sent
-        # Messages delivered from the peer and their hash chain (§5): the channel's
-        # count, kept here too so that a replay of the log rebuilds it.
-        self._delivered = (0, bytes(32))
+        self._delivered = (0, bytes(32))  # from the peer, and their chain: a replay rebuilds it
         self._resend_at: float | None = None
         self._resend_after = RESEND_AFTER
         self._resend_timing = (RESEND_AFTER, MAX_RESEND_AFTER)
@@ -265,11 +263,8 @@ class Session:
         self._flow.decline(reason)
 
     def peer_timed_out(self) -> None:
-        """The peer did not send what :meth:`waiting_for` names in time.
-
-        Unproven (the peer did not send it, or the relay did not deliver it): the
-        session ends without a forfeit. Does nothing when the peer owes nothing.
-        """
+        """The peer did not send what :meth:`waiting_for` names in time: unproven, the
+        session ends without a forfeit or a record. Nothing when the peer owes nothing."""
         self._check_alive()
         if self.waiting_for() is None:
             return
@@ -277,20 +272,11 @@ class Session:
         self._timed_out()
 
     def abandon(self, since: int, now: int) -> None:
-        """The peer has owed what :meth:`waiting_for` names since ``since`` and the local
-        player ends the match at ``now`` (UTC seconds: the caller's clock) as abandoned
-        by it: an :class:`~gin.protocol.session_events.Abandoned` failure carrying the
-        signed record (§10.3). No forfeit. IllegalAction when the peer owes nothing."""
+        """End the match as abandoned by the peer, which has owed what :meth:`waiting_for`
+        names since ``since``, at ``now`` (UTC seconds: the caller's clock); see
+        :mod:`gin.protocol.session_silence`. IllegalAction when the peer owes nothing."""
         self._check_alive()
-        if not all(isinstance(t, int) and not isinstance(t, bool) for t in (since, now)) or not (
-                0 <= since <= now <= MAX_TIME):
-            raise MalformedInput(f"abandon times must be UTC seconds, 0 <= since <= now <= "
-                                 f"{MAX_TIME}: got {since!r}, {now!r}")
-        if self.waiting_for() is None:
-            why = ("the match is over" if self.over else "custom rules await your answer"
-                   if self._flow.offered is not None else "it is your move")
-            raise IllegalAction(f"{self.role} cannot end the match as abandoned by the "
-                                f"{SEATS[self.peer]}: it owes nothing now ({why})")
+        session_silence.check(self._flow, since, now)
         self._log.append(["abandon", since, now])
         self._abandoned(since, now)
 
@@ -308,7 +294,7 @@ class Session:
             "rules": None if self._flow.proposed is None else self._flow.proposed.to_dict(),
             "channel": self._channel.to_state(),
             "log": [list(entry) for entry in self._log],
-            "failure": None if self._failure is None else _failure_entry(self._failure),
+            "failure": None if self._failure is None else failure_entry(self._failure),
         }
 
     @classmethod
@@ -340,7 +326,7 @@ class Session:
         role: SessionRole = "host" if reader.text(
             "role", max_len=5, choices=SEATS) == "host" else "guest"
         rules = None if state.get("rules") is None else Ruleset.from_dict(state["rules"])
-        log = _read_log(reader.array("log", max_len=1 << 20))
+        log = read_log(reader.array("log", max_len=1 << 20))
         channel = state["channel"]
         if not isinstance(channel, Mapping):
             raise CorruptState("session state: 'channel' must be a map")
@@ -374,30 +360,22 @@ class Session:
                 session._rejected(entry)
         if next(drawn, None) is not None:
             raise CorruptState("the log holds random draws the replay did not use")
-        failure = _read_failure(state.get("failure"))
+        failure = read_failure(state.get("failure"))
         if session._failure is not None and failure is None:
             # A damaged log can make an honest peer's message look like a cheat.
             raise CorruptState("the saved moves do not replay (they would fail as "
                                f"'{session._failure.reason}')")
         session._random_bytes = random_bytes  # the new epoch is fresh, not replayed
         restored = wire.SealedChannel.from_state(secret, channel, session._fresh(wire.EPOCH_BYTES))
-        sent = session._replayed
-        sent_digest = bytes(32)
-        for message in sent:
-            sent_digest = wire.chain(sent_digest, message)
-        if (restored.next_send_seq, restored.sent_digest) != (len(sent), sent_digest) or (
-                restored.next_receive_seq, restored.received_digest) != (
-                session._delivered) or any(
-                sent[seq] != message for seq, message in restored.pending_messages()):
-            raise CorruptState("the saved channel does not match the saved moves")
+        check_channel(restored, session._replayed, session._delivered)
         session._channel = restored
         session._log = [list(entry) for entry in log]
         session._muted = False
         session._replayed = []
         session._events.clear()
         session._outbox = list(restored.resend())
-        if failure is not None and (session._failure is None or _failure_entry(
-                session._failure) != _failure_entry(failure)):
+        if failure is not None and (session._failure is None or failure_entry(
+                session._failure) != failure_entry(failure)):
             session._failure = failure  # else the replayed one, with its record
         return session
 
@@ -440,7 +418,8 @@ class Session:
             self._emit(MatchOver(self.seat, None, peer))
         if isinstance(failure, PeerAborted | RulesDeclined):  # the abort is sent already
             return
-        why = ("timeout" if isinstance(failure, PeerTimedOut | Abandoned) else
+        why = ("timeout" if isinstance(failure, PeerTimedOut) else
+               "abandoned" if isinstance(failure, Abandoned) else
                "tampered" if isinstance(failure, FrameRejected) else
                "cheat" if isinstance(failure, CheatDetected) else "protocol")
         self._send("abort", {"why": why, "field": failure.field[:MAX_FIELD_CHARS],
@@ -466,29 +445,10 @@ class Session:
                 f"injected it, or the {peer} sent a bad frame"))
 
     def _timed_out(self) -> None:
-        owed = self.waiting_for()
-        peer = SEATS[self.peer]
-        what = "seed" if owed == "seed" else f"{owed} message"
-        self._fail(PeerTimedOut(f"{peer} or the relay", str(owed),
-                                f"the {peer}'s {what} did not arrive in time: the {peer} "
-                                "withheld it, or the relay dropped it"))
+        self._fail(session_silence.timed_out(self._flow))
 
     def _abandoned(self, since: int, now: int) -> None:
-        owed = str(self.waiting_for())
-        peer = SEATS[self.peer]
-        flow, record = self._flow, None
-        if flow.match_id is not None and flow.signer is not None:
-            hand, scores = flow.standing()
-            record = AbandonmentRecord(
-                match_id=flow.match_id, link_id=self.link_id, signing_keys=flow.signing_keys,
-                hand_number=hand, owed_seat=self.peer, owed=owed, since=since, claimed=now,
-                received=self._delivered[0], received_digest=self._delivered[1],
-                scores=scores, claimant=self.seat).signed(flow.signer)
-            reason = f"{record.words()[:1].upper()}{record.words()[1:]}"
-        else:  # no match id yet: the match never began, there is nothing to sign
-            reason = (f"abandoned by the {peer}: it did not answer the start of the match "
-                      f"(its {owed}) in {now - since} s; not a cheat, and not proven")
-        self._fail(Abandoned(peer, owed, reason, record))
+        self._fail(session_silence.abandoned(self._flow, since, now, self._delivered))
 
     # -- internals: the message loop --------------------------------------------------------
 
@@ -529,34 +489,6 @@ def version_mismatch(theirs: int) -> tuple[VersionMismatch, dict[str, object]]:
                             f"gin speaks {ours}: {friend} must update gin to play this match"),
             {"why": "protocol", "field": "v", "reason": f"this gin speaks protocol {ours}, "
              f"yours speaks {theirs}: {you} must update gin to play this match"})
-
-
-def _failure_entry(failure: Failure) -> list[str]:
-    """A failure as the saved state keeps it: [kind, who, field, reason]."""
-    return [type(failure).__name__, failure.who, failure.field, failure.reason]
-
-
-def _read_failure(value: object) -> Failure | None:
-    if value is None:
-        return None
-    if not (isinstance(value, list | tuple) and len(value) == 4 and value[0] in FAILURES
-            and all(isinstance(x, str) for x in value)):
-        raise CorruptState("session state: 'failure' must be [kind, who, field, reason]")
-    return FAILURES[value[0]](value[1], value[2], value[3])
-
-
-def _read_log(entries: list[object]) -> list[list[object]]:
-    kinds: dict[object, tuple[type, ...]] = {
-        "rand": (bytes,), "in": (bytes,), "act": (str,), "timeout": (), "accept": (),
-        "reject": (str, str, bool), "abandon": (int, int)}
-    out: list[list[object]] = []
-    for i, entry in enumerate(entries):
-        if not (isinstance(entry, list | tuple) and entry and entry[0] in kinds
-                and len(entry) == 1 + len(want := kinds[entry[0]])
-                and all(isinstance(x, w) for x, w in zip(entry[1:], want, strict=True))):
-            raise CorruptState(f"session state: log[{i}] is not a valid entry")
-        out.append(list(entry))
-    return out
 
 
 # --- two sessions in one process -----------------------------------------------------------

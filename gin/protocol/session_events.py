@@ -11,7 +11,8 @@ known, because only a proven fault may cost a player the match:
   may have caused it, nobody forfeits, ``who`` names both;
 * :class:`Abandoned` — the local player ended the match because the peer stayed
   silent while it owed something: not a cheat, no forfeit; ``record`` is the local
-  player's signed word of it (:mod:`gin.protocol.abandonment`);
+  player's signed word of it (:mod:`gin.protocol.abandonment`); the peer, told so,
+  ends with :class:`ClaimedAbandoned`, a :class:`PeerAborted`;
 * :class:`PeerAborted` — the peer stopped and said why; what it said is shown as
   its claim (``claim``), never as a verdict;
 * :class:`VersionMismatch` — the peer's gin speaks another protocol version: nobody
@@ -170,6 +171,13 @@ class PeerAborted(Failure):
 
 
 @dataclass(frozen=True)
+class ClaimedAbandoned(PeerAborted):
+    """The peer ended the match as abandoned by this side (an ``abort`` of kind
+    ``abandoned``): this side was silent past the peer's grace. The peer's claim,
+    quoted; no forfeit."""
+
+
+@dataclass(frozen=True)
 class VersionMismatch(Failure):
     """A message of another protocol version arrived: the two gins cannot play each
     other. ``who`` is "nobody"; ``reason`` says which side must update."""
@@ -182,5 +190,6 @@ class RulesDeclined(Failure):
 
 FAILURES: dict[str, type[Failure]] = {
     cls.__name__: cls for cls in (CheatDetected, ProtocolError, PeerTimedOut, FrameRejected,
-                                  Abandoned, PeerAborted, VersionMismatch, RulesDeclined)
+                                  Abandoned, PeerAborted, ClaimedAbandoned, VersionMismatch,
+                                  RulesDeclined)
 }

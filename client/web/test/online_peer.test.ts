@@ -104,6 +104,7 @@ class FakeSession implements SessionLike {
   rules: Ruleset | null = STANDARD;
   rulesOffered: Ruleset | null = null;
   timedOut = false;
+  abandoned: [number, number] | null = null;
   get over(): boolean { return this.ended || this.failure !== null; }
   private out: Uint8Array[];
   private queued: EventLike[] = [];
@@ -144,6 +145,11 @@ class FakeSession implements SessionLike {
     this.timedOut = true;
     this.failure = { kind: "PeerTimedOut", who: "guest or the relay", field: "move", reason: "no move in time", proven: false };
     this.queued.push({ ...this.failure, kind: "PeerTimedOut" });
+  }
+  abandon(since: number, now: number): void {
+    this.abandoned = [since, now];
+    this.failure = { kind: "Abandoned", who: "guest", field: "move", reason: "abandoned by the guest", proven: false };
+    this.queued.push({ ...this.failure, kind: "Abandoned", record: null });
   }
   toState(): Map<string, Value> { return new Map<string, Value>([["role", this.role], ["log", [...this.log]]]); }
 }

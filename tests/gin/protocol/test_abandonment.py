@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -22,7 +23,15 @@ from gin.protocol.audit import audit_records
 from gin.protocol.evidence import parse_file
 from gin.protocol.records import SEATS, HandRecord
 from gin.protocol.session import Session, play_local, pump
-from gin.protocol.session_events import Abandoned, HandVerified, MatchOver, Unresolved
+from gin.protocol.session_events import (
+    Abandoned,
+    ClaimedAbandoned,
+    HandVerified,
+    MatchOver,
+    PeerAborted,
+    Unresolved,
+)
+from tests.gin.protocol.test_session import PROTOCOL, protocol_vectors
 
 SINCE = 1_796_198_400  # 2026-12-02 08:00:00 UTC
 SECRET = bytes(range(32))
@@ -54,7 +63,8 @@ def silent(msg_type: str, seed: int = 2, hand: int = 1) -> tuple[Mute, Mute, lis
     cheater: list[Session] = []
     host, guest = pair(seed)
     host.tamper = guest.tamper = tamper_once(
-        msg_type, lambda s, f: f if s._flow.standing()[0] >= hand else None, True, cheater)
+        msg_type, lambda s, f: f if s._flow.observation() is None and hand < 2
+        or s._flow.state().number >= hand else None, True, cheater)
     play_local(host, guest, computer_players(seed))
     assert cheater, f"nobody sent a {msg_type} message"
     honest = guest if cheater[0] is host else host
@@ -193,3 +203,34 @@ def test_times_are_whole_utc_seconds() -> None:
     assert iso_time(SINCE) == "2026-12-02T08:00:00Z"
     assert iso_time(abandonment.MAX_TIME) == "9999-12-31T23:59:59Z"
     assert SEATS == ("host", "guest")
+
+
+def test_the_abandonment_vectors_in_protocol_md() -> None:
+    v = protocol_vectors()
+    (literal,) = re.findall(r"```abandonment\n(.*?)\n```", PROTOCOL.read_text(encoding="utf-8"),
+                            re.S)
+    host, guest = cosign.Signer(bytes(range(32, 64))), cosign.Signer(bytes(range(64, 96)))
+    record = AbandonmentRecord(
+        match_id=bytes.fromhex(v["session_match_id"]), link_id=bytes.fromhex(v["session_link_id"]),
+        signing_keys=(host.public, guest.public), hand_number=3, owed_seat=1, owed="seed",
+        since=SINCE, claimed=SINCE + 300, received=40, received_digest=bytes(range(96, 128)),
+        scores=(45, 30), claimant=0).signed(host)
+    fields = record.to_dict()
+    del fields["signature"]
+    assert json.dumps(fields, sort_keys=True, separators=(",", ":")) == literal
+    assert record.digest().hex() == v["abandonment_digest"]
+    assert record.signature.hex() == v["abandonment_signature_host"]
+    assert abandonment.check(record, []) == []
+    assert "it owed its seed for hand 3 since 2026-12-02 08:00:00 UTC; the host ended the " \
+        "match at 08:05:00 (after 300 s)" in record.words()
+
+
+def test_the_silent_side_is_told_and_shows_it_as_a_claim() -> None:
+    honest, quiet, _ = silent("key")
+    honest.abandon(SINCE, SINCE + 300)
+    pump(honest, quiet)
+    told = quiet.failure
+    assert isinstance(told, ClaimedAbandoned) and isinstance(told, PeerAborted)
+    assert not told.proven and told.who == honest.role and told.field == "key"
+    assert f"the {honest.role} ended the match (abandoned), saying: Abandoned by the " \
+        f"{quiet.role}: it owed the key of the card drawn" in told.reason
