@@ -62,7 +62,6 @@ export interface SessionLike {
   act(action: Action): void;
   acceptRules(): void;
   declineRules(reason?: string): void;
-  peerTimedOut(): void;
   abandon(since: number, now: number): void;
   toState(): Map<string, Value>;
 }
@@ -125,7 +124,6 @@ export class PeerCore {
         case "act": session.act(parseAction(request.action)); break;
         case "accept": session.acceptRules(); break;
         case "decline": session.declineRules(); break;
-        case "timeout": if (!session.over) session.peerTimedOut(); break;
         case "abandon": session.abandon(request.since, request.now); break;
       }
     } catch (exc) {
@@ -175,7 +173,7 @@ export class PeerCore {
           const record = event.record;
           const failed = event.kind === "CheatDetected";
           records.push({ hand: record.handNumber, name: recordName(record, failed ? "-failed" : "-abandoned"),
-            json: record.toJson(), failed });
+            json: record.toJson(), failed, ...(failed ? {} : { abandoned: true }) });
         }
         notices.push({ kind: "failed", failure: failureView(event) });
     }
