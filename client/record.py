@@ -183,8 +183,8 @@ def describe(summary: dict[str, Any]) -> list[str]:
             f"  points: {line['average_points']:.1f} a hand on average; "
             f"boxes: {line['boxes']} points",
         ] + ([f"  abandoned: {n(line['abandoned_by_friend'], 'match')} by your friend, "
-              f"{line['abandoned_by_you']} by you (the other side's word; not counted as "
-              "won or lost)"] if line["abandoned_by_friend"] or line["abandoned_by_you"] else [])
+              f"{line['abandoned_by_you']} by you (one side fell silent: never counted as "
+              "a win)"] if line["abandoned_by_friend"] or line["abandoned_by_you"] else [])
 
     overall = summary["overall"]
     if not overall["matches"]:
