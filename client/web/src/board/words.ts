@@ -412,6 +412,7 @@ export function failureLines(failure: FailureView): string[] {
     return [`Abandoned by your friend (the ${failure.who}): ${said}`,
       "Saved as a signed record you can audit: download it from the side (gin audit reads it)."];
   }
+  if (failure.kind === "ClaimedAbandoned") return [failure.reason, "It is their word, not a verdict: nobody forfeits."];
   const lines = [failure.reason];
   if (failure.field) lines.push(`What failed: ${failure.field}.`);
   if (failure.who) lines.push(`At fault: ${failure.who}${failure.proven ? " (proven: the match is forfeited)" : ""}.`);
