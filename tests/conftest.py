@@ -40,7 +40,9 @@ def typescript() -> Path:
 SLOW_MODULES = frozenset({
     "tests/client/table/test_app.py",
     "tests/client/table/test_friend.py",
+    "tests/client/table/test_friend_abandon.py",
     "tests/client/net/test_peer.py",
+    "tests/web/test_online_abandon.py",
     "tests/web/test_online_e2e.py",
     "tests/web/test_packaging.py",
     "tests/web/test_session_bridge.py",

@@ -1,4 +1,5 @@
-"""`gin audit FILE...`: re-verify saved hand records and tell each hand.
+"""`gin audit FILE...`: re-verify saved hand records and tell each hand (and what
+deal evidence and abandonment records show).
 
 Only reading files and printing live here; :func:`gin.protocol.audit.audit_records` does
 the work, auditing the files together so each hand's scores follow from the hand
@@ -14,6 +15,7 @@ from typing import Any
 
 from client.text import plain
 from gin.engine.errors import MalformedInput
+from gin.protocol.abandonment import AbandonmentRecord
 from gin.protocol.audit import audit_records
 from gin.protocol.evidence import parse_file
 from gin.protocol.records import MAX_RECORD_BYTES
@@ -27,7 +29,8 @@ EXIT_STATUSES = (
              "itself (the finding says who is at fault)"),
     (NOT_A_RECORD, "a file is missing, unreadable or not a hand record"),
     (UNPROVEN, "every record verified except what the records given cannot prove "
-               "(the scores of a later hand without the hands before it)"),
+               "(the scores of a later hand without the hands before it, or an "
+               "abandonment: a player's signed word that its peer fell silent)"),
 )
 _PRECEDENCE = (NOT_A_RECORD, FAILED, UNPROVEN, VERIFIED)
 
@@ -43,12 +46,14 @@ def register(subparsers: Any) -> None:
         "match scores after a hand are proven only from the records of the hands "
         "before it, from hand 1: give a match's records together. Prints each hand as "
         "a replay and 'verified' (saying what the records given cannot prove), or what "
-        "failed, where, and who is at fault.",
+        "failed, where, and who is at fault. An abandonment record (a player ended the "
+        "match because its friend fell silent) is checked for its signature and that it "
+        "follows the hands given, and told as that player's word: never as verified.",
         epilog="Exit status: " + "; ".join(f"{code}: {text}" for code, text in EXIT_STATUSES)
         + ". When the files differ, the first of 2, 1, 3, 0 that applies is the status.",
     )
     parser.add_argument("files", nargs="+", metavar="FILE",
-                        help="hand record, or deal evidence (JSON)")
+                        help="hand record, deal evidence or abandonment record (JSON)")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="print only the verdict of each file, not the replay")
     parser.set_defaults(func=run)
@@ -99,11 +104,15 @@ def run(args: argparse.Namespace) -> int:
             print(plain(f"gin audit: {name}: {_not_a_record(data) or exc}"), file=sys.stderr)
             statuses.add(NOT_A_RECORD)
     # Together, so each hand is checked against the hand before it in its match.
-    for name, result in zip(names, audit_records(records, names), strict=True):
-        lines = [f"{name}:", *(() if args.quiet else result.replay)]
+    for name, record, result in zip(names, records, audit_records(records, names), strict=True):
+        claim = isinstance(record, AbandonmentRecord)  # its words are the verdict: always shown
+        lines = [f"{name}:", *(() if args.quiet and not claim else result.replay)]
         if not result.ok:
             lines += [f"FAILED {finding}" for finding in result.findings]
             statuses.add(FAILED)
+        elif claim:
+            lines += [f"not verified: {line}" for line in result.unproven]
+            statuses.add(UNPROVEN)
         elif result.unproven:
             lines.append("verified, except what these records cannot prove:")
             lines += [f"  not verified: {line}" for line in result.unproven]

@@ -51,6 +51,11 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                         help="when the connection to the relay is lost, keep trying to "
                         "reconnect this long, then end the match (exit status 1 with --bot) "
                         f"(default: {GIVE_UP_AFTER:g})")
+    parser.add_argument("--grace", type=_seconds, default=None, metavar="SECONDS",
+                        help="how long your friend may owe something (a move, a key, a seed) "
+                        "before the table asks whether to end the match as abandoned by them "
+                        "(--bot: ends it at once); default 180 for what their program sends, "
+                        "900 for a move")
 
 
 def _seconds(text: str) -> float:
@@ -65,7 +70,10 @@ def _seconds(text: str) -> float:
 
 def online_settings(args: argparse.Namespace) -> OnlineSettings:
     """The online timers the command line chose."""
-    return OnlineSettings(transport=TransportSettings(give_up_after=args.give_up_after))
+    transport = TransportSettings(give_up_after=args.give_up_after)
+    if args.grace is None:
+        return OnlineSettings(transport=transport)
+    return OnlineSettings(reply_timeout=args.grace, move_timeout=args.grace, transport=transport)
 
 
 async def run_bot(prog: str, start: Callable[[], Awaitable[OnlineMatch]], level: str,

@@ -4,9 +4,12 @@
 :class:`~client.net.transport.RelayTransport`: it feeds the peer's frames to the
 session, sends what the session queues (in order, through one sender task),
 resends every unacknowledged frame after a reconnect or when the peer (re)joins,
-runs the timer that reports a peer who owes a message for too long, saves the
+runs the timer on what the peer owes (when its grace runs out the match may end as
+*abandoned by* the friend: at once for a program, or when the player says so after
+a :class:`GraceOver` update, protocol.md §11.3), saves the
 session in the data folder by the write-ahead rule (save, then send) and writes
-each verified hand record to ``records/`` (both through :mod:`client.net.store`).
+each verified hand record (and an abandonment record) to ``records/`` (both through
+:mod:`client.net.store`).
 While the session cannot be saved, nothing is sent: the save is retried, and the
 match ends (this side at fault) when it keeps failing; records that could not be
 written are counted. Listeners get the session's events and the connection's
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,7 +29,9 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from client.net.grace import Grace, GraceOver
 from client.net.links import Invite
+from client.net.outcome import ConnectionFailed, StorageFailed, outcome_line
 from client.net.relay_events import (
     Closed,
     Connected,
@@ -43,21 +49,17 @@ from client.net.store import MatchFiles
 from client.net.transport import RelayTransport, TransportSettings
 from client.record import friend_key, match_entry
 from client.storage import StorageError
-from client.text import plain
 from gin.engine.actions import Action
 from gin.engine.errors import IllegalAction
 from gin.players import Player
 from gin.protocol.session import Session
 from gin.protocol.session_events import (
+    Abandoned,
     CheatDetected,
+    ClaimedAbandoned,
     Failure,
-    FrameRejected,
     HandVerified,
     MatchOver,
-    PeerAborted,
-    PeerTimedOut,
-    ProtocolError,
-    RulesDeclined,
     SessionEvent,
 )
 from relay.wire import Close
@@ -98,11 +100,6 @@ class Notice:
     text: str
 
 
-@dataclass(frozen=True)
-class ConnectionFailed(Failure):
-    """The relay refused this side for good or could not be reached again."""
-
-
 def connection_fault(closed: Closed) -> str:
     """Who ended the connection for good: the relay when it closed with a code; when
     it could not be reached again, the relay may be down or this computer's network;
@@ -112,12 +109,7 @@ def connection_fault(closed: Closed) -> str:
     return "relay" if closed.code is not None else "relay or this computer's network"
 
 
-@dataclass(frozen=True)
-class StorageFailed(Failure):
-    """This side could not save the match in time; it sent nothing it had not saved."""
-
-
-Update = SessionEvent | LinkChanged | Notice
+Update = SessionEvent | LinkChanged | Notice | GraceOver
 
 
 @dataclass
@@ -128,6 +120,8 @@ class OnlineSettings:
     # for its connection to come back (§11.3 of protocol.md).
     reply_timeout: float = 180.0
     move_timeout: float = 900.0  # a person thinking about a move
+    #: The wall clock an abandonment record's times come from (UTC seconds).
+    utc_clock: Callable[[], float] = time.time
     # After the match: stay this long (while connected) so a frame lost in a drop
     # can still be resent; leave earlier when the friend leaves.
     linger: float = 3.0
@@ -172,12 +166,11 @@ class OnlineMatch:
         self._outbox: deque[bytes] = deque()
         self._outbox_ready = asyncio.Event()
         self._peer_seen = False
-        self._timer: asyncio.TimerHandle | None = None
-        self._timer_key: tuple[str, int] | None = None
+        self._grace = Grace(self.settings.utc_clock, self._grace_ran_out)
         # Write-ahead: frames wait here while their session state is not saved.
         self._unsaved: list[bytes] = []
         self._save_failing_since: float | None = None
-        self._pending_records: list[HandVerified | CheatDetected] = []
+        self._pending_records: list[HandVerified | CheatDetected | Abandoned] = []
         self._retry: asyncio.TimerHandle | None = None
         self._ended = False  # ended by this side (a save that kept failing)
         self._scores: list[Any] = []  # how each verified hand ended, for your record
@@ -185,6 +178,10 @@ class OnlineMatch:
         #: False declines them, None leaves the answer to a listener, which calls
         #: :meth:`accept_rules` or :meth:`decline_rules`.
         self.rules_answer: bool | None = False
+        #: When the grace for what the friend owes runs out: False ends the match as
+        #: abandoned by the friend at once (a program's choice); True asks a listener
+        #: (a GraceOver update), which calls :meth:`keep_waiting` or :meth:`abandon`.
+        self.ask_before_abandoning = False
 
     @property
     def seat(self) -> int:
@@ -224,6 +221,24 @@ class OnlineMatch:
     def decline_rules(self, reason: str = "you declined the host's custom rules") -> None:
         """Decline the host's custom rules: the match ends unplayed."""
         self.session.decline_rules(reason)
+        self._flush()
+
+    @property
+    def grace_over(self) -> GraceOver | None:
+        """The question put to the player while the friend's grace is over, else None."""
+        return self._grace.question
+
+    def keep_waiting(self) -> None:
+        """Give the friend another grace period for what it owes (after a GraceOver)."""
+        self._grace.question = None
+        self._restart_timer()
+
+    def abandon(self) -> None:
+        """End the match as abandoned by the friend, which owes what it has owed since
+        :attr:`Grace.since` (protocol.md §11.3); IllegalAction when it owes nothing."""
+        self._grace.question = None
+        since = int(self._grace.since)
+        self.session.abandon(since, max(since, int(self.settings.utc_clock())))
         self._flush()
 
     # -- running -----------------------------------------------------------------
@@ -266,7 +281,7 @@ class OnlineMatch:
         finally:
             if pending is not None:
                 pending.cancel()
-            self._stop_timer()
+            self._grace.stop()
             poller.cancel()
             if self._retry is not None:
                 self._retry.cancel()
@@ -314,7 +329,7 @@ class OnlineMatch:
             return self.session.over
         elif isinstance(event, Reconnecting):
             self._set_link(Link.RECONNECTING, event.reason)
-            self._stop_timer()
+            self._grace.stop()
         elif isinstance(event, Closed):
             self._set_link(Link.CLOSED, event.reason)
             if not self.session.over:
@@ -359,7 +374,7 @@ class OnlineMatch:
         if isinstance(event, HandVerified):
             self.verified += 1
             self._scores.append(event.record.score)
-        if isinstance(event, HandVerified | CheatDetected) and self.files is not None:
+        if isinstance(event, HandVerified | CheatDetected | Abandoned) and self.files is not None:
             self._pending_records.append(event)
             self._write_records()
         if isinstance(event, MatchOver):
@@ -367,14 +382,18 @@ class OnlineMatch:
             self._record_match(event)
         elif isinstance(event, Failure):
             self.failure = event
+            if isinstance(event, Abandoned | ClaimedAbandoned):
+                self._record_match(None, "friend" if isinstance(event, Abandoned) else "you")
 
-    def _record_match(self, over: MatchOver) -> None:
+    def _record_match(self, over: MatchOver | None, abandoned: str | None = None) -> None:
         """Add the match to the player's record (client/record.py), the friend keyed
-        by the invite link's id. Hands verified before a resume are not in memory."""
+        by the invite link's id: won or lost (``over``), or ``abandoned`` by the
+        "friend" or by "you". Hands verified before a resume are not in memory."""
         if self.files is None:
             return
-        entry = match_entry(friend_key(self.files.link_id), self.seat, over.winner,
-                            self._scores, over.totals)
+        entry = match_entry(friend_key(self.files.link_id), self.seat,
+                            None if over is None else over.winner, self._scores,
+                            None if over is None else over.totals, abandoned)
         try:
             for warning in self.files.storage.add_to_record(entry):
                 self._tell(Notice(warning))
@@ -494,32 +513,23 @@ class OnlineMatch:
                 while self._outbox and self.transport.connected:
                     await asyncio.sleep(0.01)
 
-    # -- the timer on what the peer owes (protocol.md §11.3) -------------------------------
+    # -- the grace on what the peer owes (protocol.md §11.3) -------------------------------
 
     def _restart_timer(self, force: bool = True) -> None:
         owed = None if self.session.over else self.session.waiting_for()
-        key = None if owed is None else (owed, self.session.received)
-        if key is None or not self._peer_seen or not self.transport.connected:
-            self._stop_timer()
-            return
-        if not force and key == self._timer_key and self._timer is not None:
-            return  # still waiting for the same thing: the clock keeps running
-        self._stop_timer()
         s = self.settings
-        delay = s.move_timeout if owed == "move" else s.reply_timeout
-        self._timer = asyncio.get_running_loop().call_later(delay, self._timed_out)
-        self._timer_key = key
+        self._grace.restart(owed, self.session.received,
+                            s.move_timeout if owed == "move" else s.reply_timeout,
+                            self._peer_seen and self.transport.connected, force)
 
-    def _stop_timer(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer, self._timer_key = None, None
-
-    def _timed_out(self) -> None:
-        self._timer, self._timer_key = None, None
-        if not self.session.over:
-            self.session.peer_timed_out()
-            self._flush()
+    def _grace_ran_out(self, owed: str, since: float) -> None:
+        if self.session.over or self.session.waiting_for() != owed:
+            return
+        if not self.ask_before_abandoning:
+            self.abandon()
+            return
+        self._tell(self._grace.ask())
+        self.changed.set()
 
 
 async def play_bot(match: OnlineMatch, player: Player, delay: float = 0.0) -> None:
@@ -539,51 +549,7 @@ async def play_bot(match: OnlineMatch, player: Player, delay: float = 0.0) -> No
             match.act(player.choose(obs, legal))
 
 
-def _hand_number(event: HandVerified | CheatDetected) -> int:
+def _hand_number(event: HandVerified | CheatDetected | Abandoned) -> int:
     if isinstance(event, HandVerified):
         return event.hand_number
     return 0 if event.record is None else event.record.hand_number
-
-
-def outcome_line(match: OnlineMatch) -> str:
-    """One line telling how the match ended, from the local player's seat.
-
-    Only a proven fault names someone at fault; a timeout or a rejected frame names
-    both possible causes, and a friend's abort is quoted as what the friend said.
-    """
-    failure, result = match.failure, match.result
-    unrecorded = _unrecorded_note(match)
-    if failure is not None:
-        kind = {CheatDetected: "cheat detected", ProtocolError: "protocol error",
-                PeerTimedOut: "no answer", FrameRejected: "frame rejected",
-                PeerAborted: "match stopped by your friend",
-                ConnectionFailed: "connection failed",
-                StorageFailed: "could not save",
-                RulesDeclined: "rules declined"}.get(type(failure), "failed")
-        reason = plain(failure.reason)
-        if failure.proven:
-            line = (f"{kind}: {reason} (at fault: {failure.who}, field "
-                    f"{plain(failure.field)}; the match is forfeited)")
-        elif isinstance(failure, PeerAborted | ConnectionFailed | RulesDeclined
-                        | StorageFailed):
-            line = f"{kind}: {reason}"
-        else:
-            line = f"{kind}: {reason} (not proven: nobody forfeits)"
-        return line + (f"; {unrecorded}" if unrecorded else "")
-    if result is None:
-        return "the match did not finish" + (f"; {unrecorded}" if unrecorded else "")
-    who = "you won" if result.winner == match.seat else "your friend won"
-    if result.totals is None:
-        return f"the match is over: {who}"
-    totals = result.totals.totals
-    return (f"the match is over: {who}, {totals[match.seat]} to {totals[1 - match.seat]}; "
-            + (unrecorded or f"{match.verified} hands verified"
-               + (" and recorded" if match.files is not None else "")))
-
-
-def _unrecorded_note(match: OnlineMatch) -> str:
-    """How many hands are recorded, when some could not be; else ""."""
-    if not match.unrecorded:
-        return ""
-    return (f"{match.verified} hands verified, only {len(match.records)} recorded: "
-            f"{len(match.unrecorded)} could not be saved ({match.storage_problem})")

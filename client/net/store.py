@@ -20,7 +20,7 @@ from client.storage import Storage, StorageError
 from gin.engine.errors import MalformedInput
 from gin.protocol.cosign import link_id_for
 from gin.protocol.session import Session
-from gin.protocol.session_events import CheatDetected, HandVerified
+from gin.protocol.session_events import Abandoned, CheatDetected, HandVerified
 
 RECORDS_DIR = "records"
 ONLINE_DIR = "online"
@@ -147,11 +147,14 @@ class MatchFiles:
             with contextlib.suppress(OSError):
                 self.state_path.unlink(missing_ok=True)
 
-    def save_record(self, event: HandVerified | CheatDetected) -> Path | None:
+    def save_record(self, event: HandVerified | CheatDetected | Abandoned) -> Path | None:
+        """Write the event's record: a hand's, a failed hand's evidence (``-failed``)
+        or an abandonment record (``-abandoned``); None when it has none."""
         record = event.record
         if record is None:
             return None
-        suffix = "-failed" if isinstance(event, CheatDetected) else ""
+        suffix = ("-failed" if isinstance(event, CheatDetected) else
+                  "-abandoned" if isinstance(event, Abandoned) else "")
         path = self.record_path(record.match_id, record.hand_number, suffix)
         self.storage.write_json(path, record.to_dict())
         return path

@@ -25,7 +25,7 @@ from gin import Observation, Phase, Ruleset
 
 if TYPE_CHECKING:
     from client.net.lobby import OnlineStart
-    from client.net.peer import OnlineMatch, Update
+    from client.net.peer import GraceOver, OnlineMatch, Update
 
 
 class FriendTable(PlayingTable):
@@ -88,6 +88,7 @@ class FriendTable(PlayingTable):
                              self._online_chosen)
             return
         game = OnlineGame(match)
+        match.ask_before_abandoning = True  # a person chooses: keep waiting, or end it
         self.game = game
         self.online_state, self.online_label = match.status(), match.status(True)
         self.order, self.selected, self.hint, self.message = [], None, None, ""
@@ -104,7 +105,7 @@ class FriendTable(PlayingTable):
 
     def _online_update(self, update: Update) -> None:
         """Show what the driver reports: the connection, the friend's moves, the checks."""
-        from client.net.peer import LinkChanged, Notice
+        from client.net.peer import GraceOver, LinkChanged, Notice
         from gin.protocol import session_events
 
         game = self.game
@@ -118,6 +119,8 @@ class FriendTable(PlayingTable):
             self.notify(update.text, severity="warning", timeout=10, markup=False)
         elif isinstance(update, session_events.RulesOffered):
             self._ask_rules(game, update.rules)
+        elif isinstance(update, GraceOver):
+            self._ask_grace(game, update)
         elif isinstance(update, session_events.HandDealt):
             self.order, self.selected, self.hint, self.message = [], None, None, ""
             if isinstance(self.screen, InviteScreen):
@@ -178,6 +181,23 @@ class FriendTable(PlayingTable):
             "Your friend proposes custom rules:\n\n"
             + plain(rules.describe(), lines=True) + "\n\nPlay with these rules?",
             "Play these rules", "Decline"), answer)
+
+    def _ask_grace(self, game: OnlineGame, question: GraceOver) -> None:
+        """The friend's grace ran out: keep waiting, or end the match as abandoned by it."""
+        match = game.online
+
+        def answer(end: bool | None) -> None:
+            if match.grace_over is not question or match.session.over:
+                return  # the friend answered meanwhile: the question is moot
+            if end:
+                match.abandon()
+            else:
+                match.keep_waiting()
+            self.refresh_table()
+
+        self.push_screen(ConfirmScreen(
+            words.grace_question(question.owed, question.since, match.settings.utc_clock()),
+            "End: abandoned by your friend", "Keep waiting"), answer)
 
     def action_invite(self) -> None:
         """The invite link again, for as long as the online match runs (the host's)."""

@@ -10,7 +10,8 @@ Building the cases is pure (generators of plain dicts, randomness from seeded
 what they cover: :mod:`gin.conformance.engine_cases` (engine and players),
 :mod:`gin.conformance.protocol_cases` (messages, channel, deck, proof, the deal's
 audit), :mod:`gin.conformance.records_cases` (hand records and their audit),
-:mod:`gin.conformance.evidence_cases` (a failed proof's evidence) and
+:mod:`gin.conformance.evidence_cases` (a failed proof's evidence),
+:mod:`gin.conformance.abandonment_cases` (a silent peer's abandonment record) and
 :mod:`gin.conformance.session_cases` (whole online matches, frame by frame).
 """
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import chain
 
+from gin.conformance.abandonment_cases import abandonment_cases
 from gin.conformance.engine_cases import (
     Case,
     action_cases,
@@ -66,5 +68,6 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
         "record_audit.jsonl": chain(record_audit_cases(), record_chain_cases(),
                                     record_fuzz_cases(20 * scale)),
         "evidence.jsonl": evidence_cases(),
+        "abandonment.jsonl": abandonment_cases(),
         "session.jsonl": session_cases(),
     }

@@ -44,6 +44,8 @@ from gin.protocol import fairdeal as fd
 from gin.protocol.session import Session, play_local, pump
 from gin.protocol.session_events import CheatDetected
 
+ABANDON_SINCE = 1_796_198_400  # 2026-12-02 08:00:00 UTC: when an abandoned peer fell silent
+
 
 def match_cases() -> Iterator[Case]:
     """Whole matches: custom rules the guest accepts; rules the guest insists on, with
@@ -327,6 +329,23 @@ def _protocol_cheats() -> Iterator[tuple[str, Peer]]:
     honest, cheater = _cheat_once("seed", lambda s, f: f, silence_after=True)
     honest.peer_timed_out()
     yield "seed-withheld", honest
+
+    for owed in ("start", "key", "seed"):  # silence has a name: abandoned by the peer
+        honest, _ = _cheat_once(owed, lambda s, f: f, silence_after=True)
+        honest.abandon(ABANDON_SINCE, ABANDON_SINCE + 300)
+        yield f"abandoned-{owed}", restore(honest)  # the replay rebuilds its signed record
+    host, guest = pair(13, STANDARD, None)
+    pump(host, guest)
+    mover = next(s for s in (host, guest) if s.legal_actions())
+    mover.act(mover.legal_actions()[0])
+    mover.data_to_send()  # the relay loses its move for good
+    waiting = guest if mover is host else host
+    waiting.abandon(ABANDON_SINCE, ABANDON_SINCE + 900)
+    pump(waiting, mover)  # the side thought silent is told: the claim, quoted
+    yield "abandon-claimed", mover
+    host, guest = pair(14, STANDARD, None)
+    host.abandon(ABANDON_SINCE, ABANDON_SINCE + 90)  # no match id yet: no record
+    yield "abandoned-before-the-match-id", host
 
     host, guest = pair(12, STANDARD, None)
     pump(host, guest)

@@ -20,6 +20,7 @@ from gin.players import Player, get
 from gin.protocol import wire
 from gin.protocol.session import Session, pump
 from gin.protocol.session_events import (
+    Abandoned,
     CardDrawn,
     CheatDetected,
     Failure,
@@ -46,7 +47,7 @@ def event_summary(event: SessionEvent) -> list[Any]:
     """An event as plain JSON: its class name, then its fields (records as JSON text)."""
     name = type(event).__name__
     if isinstance(event, Failure):
-        record = event.record if isinstance(event, CheatDetected) else None
+        record = event.record if isinstance(event, CheatDetected | Abandoned) else None
         return [name, event.who, event.field, event.reason, event.proven,
                 None if record is None else record.to_json()]
     if isinstance(event, MatchStarted):
@@ -142,6 +143,10 @@ class Peer(Session):
     def peer_timed_out(self) -> None:
         super().peer_timed_out()
         self.note("timeout", None)
+
+    def abandon(self, since: int, now: int) -> None:
+        super().abandon(since, now)
+        self.note("abandon", [since, now])
 
     def _send(self, msg_type: str, fields: Mapping[str, object],
               version: int = wire.PROTOCOL_VERSION) -> None:

@@ -12,8 +12,9 @@ fault (``host`` or ``guest``; ``record`` when the record contradicts itself)
 and where. What the records given cannot prove (the scores before a hand
 whose predecessor's record is missing) is listed as unproven, never shown as
 verified. Deal evidence (:mod:`gin.protocol.evidence`: a signed message 2 whose
-proof failed) is checked by :func:`audit_evidence`. Pure: the session runs the same
-function at every hand end.
+proof failed) is checked by :func:`audit_evidence`, an abandonment record (a
+player's signed word that its peer fell silent) by :func:`audit_abandonment`. Pure:
+the session runs the same function at every hand end.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from gin.engine.hand import Hand, dealt_positions
 from gin.engine.melds import Meld
 from gin.engine.observation import Event
 from gin.engine.scoring import Outcome
-from gin.protocol import cosign
+from gin.protocol import abandonment, cosign
 from gin.protocol import fairdeal as fd
+from gin.protocol.abandonment import AbandonmentRecord
 from gin.protocol.evidence import DealEvidence
 from gin.protocol.records import SEATS, HandRecord, Score, Step
 from gin.protocol.reveals import Reveals
@@ -162,8 +164,21 @@ def audit_evidence(evidence: DealEvidence) -> AuditResult:
     return AuditResult((Finding(second, *refusal),), replay)
 
 
+def audit_abandonment(record: AbandonmentRecord,
+                      hands: Sequence[HandRecord] = ()) -> AuditResult:
+    """Check an abandonment record's match id and signature, and that it follows the
+    verified ``hands`` of its match. Never ok without a finding's cause: what it says
+    is its claimant's word, so it is always listed as unproven."""
+    findings = tuple(Finding("record", where, detail)
+                     for where, detail in abandonment.check(record, hands))
+    return AuditResult(findings, (record.words(),),
+                       (f"that the {SEATS[record.owed_seat]} fell silent: only the "
+                        f"{SEATS[record.claimant]} says so",))
+
+
 def audit_records(
-    records: Sequence[HandRecord | DealEvidence], names: Sequence[str] | None = None
+    records: Sequence[HandRecord | DealEvidence | AbandonmentRecord],
+    names: Sequence[str] | None = None,
 ) -> tuple[AuditResult, ...]:
     """Audit several records, in the order given, chaining the hands of each match.
 
@@ -172,7 +187,8 @@ def audit_records(
     hand 1 proves every total. Two records of one hand (the two players' copies)
     must agree in everything but the interleaving of the keys both sent at once.
     ``names`` label the records in findings (default: "record 1", ...). Deal evidence
-    among them is checked on its own (:func:`audit_evidence`).
+    among them is checked on its own (:func:`audit_evidence`), an abandonment record
+    against the verified hand records of its match (:func:`audit_abandonment`).
     """
     labels = list(names) if names is not None else [f"record {i + 1}" for i in range(len(records))]
     results: dict[int, AuditResult] = {
@@ -197,6 +213,10 @@ def audit_records(
         results[i] = result
         if result.ok and (record.hand_number == 1 or previous is not None):
             proven.setdefault((record.match_id, record.hand_number), record)
+    verified = [r for i, r in enumerate(records) if isinstance(r, HandRecord) and results[i].ok]
+    for i, record in enumerate(records):
+        if isinstance(record, AbandonmentRecord):
+            results[i] = audit_abandonment(record, verified)
     return tuple(results[i] for i in range(len(records)))
 
 

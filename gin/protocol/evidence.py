@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from gin.engine.errors import MalformedInput
-from gin.protocol import cosign
+from gin.protocol import abandonment, cosign
 from gin.protocol import fairdeal as fd
 from gin.protocol import shuffle_proof as sp
 from gin.protocol.records import MAX_RECORD_BYTES, SEATS, HandRecord, parse_record
@@ -138,9 +138,10 @@ def parse_evidence(value: object) -> DealEvidence:
     )
 
 
-def parse_file(data: str | bytes) -> HandRecord | DealEvidence:
-    """A hand record or deal evidence from a file's text, told apart by its ``format``;
-    MalformedInput (as :func:`gin.protocol.records.parse_record` words it) otherwise."""
+def parse_file(data: str | bytes) -> HandRecord | DealEvidence | abandonment.AbandonmentRecord:
+    """A hand record, deal evidence or an abandonment record from a file's text, told
+    apart by its ``format``; MalformedInput (as
+    :func:`gin.protocol.records.parse_record` words it) otherwise."""
     if len(data) <= MAX_RECORD_BYTES:
         try:
             value = json.loads(data)
@@ -148,4 +149,6 @@ def parse_file(data: str | bytes) -> HandRecord | DealEvidence:
             value = None
         if isinstance(value, dict) and value.get("format") == FORMAT:
             return parse_evidence(value)
+        if isinstance(value, dict) and value.get("format") == abandonment.FORMAT:
+            return abandonment.parse(data)
     return parse_record(data)

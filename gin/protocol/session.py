@@ -14,10 +14,11 @@ in two queues that the caller drains:
 
 Inputs: :meth:`receive` (a frame), :meth:`act` (the local player's action),
 :meth:`poll` (the time now: re-sends what the peer has not acknowledged, with
-back-off), :meth:`resend` (after a reconnect) and :meth:`peer_timed_out` (the
-transport's timer ran out while :meth:`waiting_for` named a message the peer
-owes). Both peers run the rules engine in lockstep; each opponent move is checked
-the moment it can be, the rest at hand end by :func:`gin.protocol.audit.audit_record`.
+back-off), :meth:`resend` (after a reconnect), :meth:`abandon` (the grace for what
+:meth:`waiting_for` names ran out and the local player ends the match as abandoned by
+the peer, with a signed record) and :meth:`peer_timed_out` (the same without a claim).
+Both peers run the rules engine in lockstep; each opponent move is checked the moment
+it can be, the rest at hand end by :func:`gin.protocol.audit.audit_record`.
 Any fault is final: the session emits one :class:`~gin.protocol.session_events.Failure`
 event, tells the peer (``abort``), and every later input raises the same
 :class:`PeerFault`. Only a proven fault forfeits the match
@@ -43,11 +44,11 @@ from gin.engine.errors import GinError, IllegalAction, MalformedInput, PeerFault
 from gin.engine.observation import HandResult, Observation
 from gin.engine.rules import Ruleset
 from gin.players import Player
-from gin.protocol import wire
+from gin.protocol import session_silence, wire
 from gin.protocol.cosign import link_id_for
 from gin.protocol.records import SEATS
 from gin.protocol.session_events import (
-    FAILURES,
+    Abandoned,
     CheatDetected,
     Failure,
     FrameRejected,
@@ -69,16 +70,18 @@ from gin.protocol.session_flow import (
     ProtocolFault,
     SessionRole,
 )
+from gin.protocol.session_log import (
+    CorruptState,
+    check_channel,
+    failure_entry,
+    read_failure,
+    read_log,
+)
 
 STATE_VERSION = 3
 # Re-send what the peer has not acknowledged after this long, doubling each time.
 RESEND_AFTER = 2.0
 MAX_RESEND_AFTER = 32.0
-
-
-class CorruptState(MalformedInput):
-    """A saved session that does not replay to the state it claims: damaged on this
-    machine (a local fault, never the peer's)."""
 
 
 class Session:
@@ -116,6 +119,7 @@ class Session:
         self._log: list[list[object]] = []  # the inputs, replayed by from_state
         self._muted = False  # while replaying a saved log: nothing is sealed
         self._replayed: list[bytes] = []  # what the replay would have sent
+        self._delivered = (0, bytes(32))  # from the peer, and their chain: a replay rebuilds it
         self._resend_at: float | None = None
         self._resend_after = RESEND_AFTER
         self._resend_timing = (RESEND_AFTER, MAX_RESEND_AFTER)
@@ -264,16 +268,22 @@ class Session:
         self._flow.decline(reason)
 
     def peer_timed_out(self) -> None:
-        """The peer did not send what :meth:`waiting_for` names in time.
-
-        Unproven (the peer did not send it, or the relay did not deliver it): the
-        session ends without a forfeit. Does nothing when the peer owes nothing.
-        """
+        """The peer did not send what :meth:`waiting_for` names in time: unproven, the
+        session ends without a forfeit or a record. Nothing when the peer owes nothing."""
         self._check_alive()
         if self.waiting_for() is None:
             return
         self._log.append(["timeout"])
         self._timed_out()
+
+    def abandon(self, since: int, now: int) -> None:
+        """End the match as abandoned by the peer, which has owed what :meth:`waiting_for`
+        names since ``since``, at ``now`` (UTC seconds: the caller's clock); see
+        :mod:`gin.protocol.session_silence`. IllegalAction when the peer owes nothing."""
+        self._check_alive()
+        session_silence.check(self._flow, since, now)
+        self._log.append(["abandon", since, now])
+        self._abandoned(since, now)
 
     # -- persistence -------------------------------------------------------------------
 
@@ -283,15 +293,13 @@ class Session:
         Write-ahead rule (§11.2): persist after every input whose call queued frames,
         and before sending them.
         """
-        failure = self._failure
         return {
             "v": STATE_VERSION,
             "role": self.role,
             "rules": None if self._flow.proposed is None else self._flow.proposed.to_dict(),
             "channel": self._channel.to_state(),
             "log": [list(entry) for entry in self._log],
-            "failure": None if failure is None else [
-                type(failure).__name__, failure.who, failure.field, failure.reason],
+            "failure": None if self._failure is None else failure_entry(self._failure),
         }
 
     @classmethod
@@ -323,7 +331,7 @@ class Session:
         role: SessionRole = "host" if reader.text(
             "role", max_len=5, choices=SEATS) == "host" else "guest"
         rules = None if state.get("rules") is None else Ruleset.from_dict(state["rules"])
-        log = _read_log(reader.array("log", max_len=1 << 20))
+        log = read_log(reader.array("log", max_len=1 << 20))
         channel = state["channel"]
         if not isinstance(channel, Mapping):
             raise CorruptState("session state: 'channel' must be a map")
@@ -339,51 +347,41 @@ class Session:
         session._setup(role, secret, rules, logged_random)
         session._muted = True
         session._flow.begin()
-        received = 0
         for entry in log:
             if entry[0] == "in":
                 assert isinstance(entry[1], bytes)
-                received += 1
                 session._deliver(entry[1])
             elif entry[0] == "act":
                 assert isinstance(entry[1], str)
                 session._flow.do_act(parse_action(entry[1]))
             elif entry[0] == "timeout":
                 session._timed_out()
+            elif entry[0] == "abandon":
+                assert isinstance(entry[1], int) and isinstance(entry[2], int)
+                session._abandoned(entry[1], entry[2])
             elif entry[0] == "accept":
                 session._flow.accept()
             elif entry[0] == "reject":
                 session._rejected(entry)
         if next(drawn, None) is not None:
             raise CorruptState("the log holds random draws the replay did not use")
-        failure = _read_failure(state.get("failure"))
+        failure = read_failure(state.get("failure"))
         if session._failure is not None and failure is None:
             # A damaged log can make an honest peer's message look like a cheat.
             raise CorruptState("the saved moves do not replay (they would fail as "
                                f"'{session._failure.reason}')")
         session._random_bytes = random_bytes  # the new epoch is fresh, not replayed
         restored = wire.SealedChannel.from_state(secret, channel, session._fresh(wire.EPOCH_BYTES))
-        sent = session._replayed
-        sent_digest = received_digest = bytes(32)
-        for message in sent:
-            sent_digest = wire.chain(sent_digest, message)
-        for entry in log:
-            if entry[0] == "in":
-                assert isinstance(entry[1], bytes)
-                received_digest = wire.chain(received_digest, entry[1])
-        if (restored.next_send_seq, restored.sent_digest) != (len(sent), sent_digest) or (
-                restored.next_receive_seq, restored.received_digest) != (
-                received, received_digest) or any(
-                sent[seq] != message for seq, message in restored.pending_messages()):
-            raise CorruptState("the saved channel does not match the saved moves")
+        check_channel(restored, session._replayed, session._delivered)
         session._channel = restored
         session._log = [list(entry) for entry in log]
         session._muted = False
         session._replayed = []
         session._events.clear()
         session._outbox = list(restored.resend())
-        if failure is not None:
-            session._failure = failure
+        if failure is not None and (session._failure is None or failure_entry(
+                session._failure) != failure_entry(failure)):
+            session._failure = failure  # else the replayed one, with its record
         return session
 
     # -- internals: sending, failing -------------------------------------------------------
@@ -426,6 +424,7 @@ class Session:
         if isinstance(failure, PeerAborted | RulesDeclined):  # the abort is sent already
             return
         why = ("timeout" if isinstance(failure, PeerTimedOut) else
+               "abandoned" if isinstance(failure, Abandoned) else
                "tampered" if isinstance(failure, FrameRejected) else
                "cheat" if isinstance(failure, CheatDetected) else "protocol")
         self._send("abort", {"why": why, "field": failure.field[:MAX_FIELD_CHARS],
@@ -451,16 +450,15 @@ class Session:
                 f"injected it, or the {peer} sent a bad frame"))
 
     def _timed_out(self) -> None:
-        owed = self.waiting_for()
-        peer = SEATS[self.peer]
-        what = "seed" if owed == "seed" else f"{owed} message"
-        self._fail(PeerTimedOut(f"{peer} or the relay", str(owed),
-                                f"the {peer}'s {what} did not arrive in time: the {peer} "
-                                "withheld it, or the relay dropped it"))
+        self._fail(session_silence.timed_out(self._flow))
+
+    def _abandoned(self, since: int, now: int) -> None:
+        self._fail(session_silence.abandoned(self._flow, since, now, self._delivered))
 
     # -- internals: the message loop --------------------------------------------------------
 
     def _deliver(self, plaintext: bytes) -> None:
+        self._delivered = (self._delivered[0] + 1, wire.chain(self._delivered[1], plaintext))
         if self._flow.finished:
             return  # the match is over: nothing more is owed (a late abort changes nothing)
         peer = SEATS[self.peer]
@@ -496,29 +494,6 @@ def version_mismatch(theirs: int) -> tuple[VersionMismatch, dict[str, object]]:
                             f"gin speaks {ours}: {friend} must update gin to play this match"),
             {"why": "protocol", "field": "v", "reason": f"this gin speaks protocol {ours}, "
              f"yours speaks {theirs}: {you} must update gin to play this match"})
-
-
-def _read_failure(value: object) -> Failure | None:
-    if value is None:
-        return None
-    if not (isinstance(value, list | tuple) and len(value) == 4 and value[0] in FAILURES
-            and all(isinstance(x, str) for x in value)):
-        raise CorruptState("session state: 'failure' must be [kind, who, field, reason]")
-    return FAILURES[value[0]](value[1], value[2], value[3])
-
-
-def _read_log(entries: list[object]) -> list[list[object]]:
-    kinds: dict[object, tuple[type, ...]] = {
-        "rand": (bytes,), "in": (bytes,), "act": (str,), "timeout": (), "accept": (),
-        "reject": (str, str, bool)}
-    out: list[list[object]] = []
-    for i, entry in enumerate(entries):
-        if not (isinstance(entry, list | tuple) and entry and entry[0] in kinds
-                and len(entry) == 1 + len(want := kinds[entry[0]])
-                and all(isinstance(x, w) for x, w in zip(entry[1:], want, strict=True))):
-            raise CorruptState(f"session state: log[{i}] is not a valid entry")
-        out.append(list(entry))
-    return out
 
 
 # --- two sessions in one process -----------------------------------------------------------

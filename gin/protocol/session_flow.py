@@ -32,6 +32,7 @@ from gin.protocol.session_deal import DealIo
 from gin.protocol.session_events import (
     CardDrawn,
     CheatDetected,
+    ClaimedAbandoned,
     Failure,
     HandDealt,
     HandScored,
@@ -53,7 +54,7 @@ MAX_REASON_CHARS = 400
 MAX_FIELD_CHARS = 64
 MAX_RULE_NUMBER = 10_000
 HAND_KEYS = 11  # ten dealt cards and the upcard
-ABORT_KINDS = ("cheat", "protocol", "tampered", "timeout", "declined")
+ABORT_KINDS = ("cheat", "protocol", "tampered", "timeout", "declined", "abandoned")
 
 
 class ProtocolFault(PeerFault):
@@ -427,8 +428,9 @@ class MatchFlow:
             self._out.fail(CheatDetected(peer, "seed", f"the {peer} refused to reveal its seed "
                                          f"(a failed audit); it said: {reason}"))
         else:
-            self._out.fail(PeerAborted(peer, field, f"the {peer} ended the match ({why}), "
-                                       f"saying: {reason}"))
+            kind = ClaimedAbandoned if why == "abandoned" else PeerAborted
+            self._out.fail(kind(peer, field, f"the {peer} ended the match ({why}), "
+                                f"saying: {reason}"))
 
     # -- local moves and the hand's end ---------------------------------------------------
 

@@ -13,7 +13,7 @@ import { Ruleset } from "../src/engine/rules.ts";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import * as msgpack from "../src/protocol/msgpack.ts";
 import { Session, type SessionRole } from "../src/protocol/session.ts";
-import { CheatDetected, type SessionEvent } from "../src/protocol/session_events.ts";
+import { Abandoned, CheatDetected, type SessionEvent } from "../src/protocol/session_events.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type CaseObject = { [key: string]: Json };
@@ -43,7 +43,7 @@ export function eventSummary(event: SessionEvent): Json {
     case "MatchOver":
       return [event.kind, event.winner, event.forfeitedBy, event.totals === null ? null : [...event.totals.totals]];
     default: {
-      const record = event instanceof CheatDetected ? event.record : null;
+      const record = event instanceof CheatDetected || event instanceof Abandoned ? event.record : null;
       return [event.kind, event.who, event.field, event.reason, event.proven, record === null ? null : record.toJson()];
     }
   }
@@ -85,6 +85,9 @@ function checkSession(c: CaseObject): string | null {
       session.declineRules();
     } else if (op === "timeout") {
       session.peerTimedOut();
+    } else if (op === "abandon") {
+      const [since, now] = arg as [number, number];
+      session.abandon(since, now);
     } else if (op === "poll") {
       session.poll(arg as number);
     } else if (op === "resend") {

@@ -77,6 +77,8 @@ class SilentPeer implements OnlinePeer {
   act(action: string): void { this.sent.push(action); }
   acceptRules(): void {}
   declineRules(): void {}
+  keepWaiting(): void {}
+  abandon(): void {}
   leave(): void {}
 }
 

@@ -105,7 +105,7 @@ class FakeSession implements SessionLike {
   rules: Ruleset | null = STANDARD;
   rulesOffered: Ruleset | null = null;
   readonly handResults: readonly HandResult[] = [];
-  timedOut = false;
+  abandoned: [number, number] | null = null;
   get over(): boolean { return this.ended || this.failure !== null; }
   private out: Uint8Array[];
   private queued: EventLike[] = [];
@@ -142,10 +142,10 @@ class FakeSession implements SessionLike {
   }
   acceptRules(): void {}
   declineRules(): void {}
-  peerTimedOut(): void {
-    this.timedOut = true;
-    this.failure = { kind: "PeerTimedOut", who: "guest or the relay", field: "move", reason: "no move in time", proven: false };
-    this.queued.push({ ...this.failure, kind: "PeerTimedOut" });
+  abandon(since: number, now: number): void {
+    this.abandoned = [since, now];
+    this.failure = { kind: "Abandoned", who: "guest", field: "move", reason: "abandoned by the guest", proven: false };
+    this.queued.push({ ...this.failure, kind: "Abandoned", record: null });
   }
   toState(): Map<string, Value> { return new Map<string, Value>([["role", this.role], ["log", [...this.log]]]); }
 }
@@ -199,6 +199,7 @@ function world(storage?: MemoryStorage, noWorker = false): World {
     makeWorker,
     timers: w.timers!,
     randomBytes: () => SECRET.slice(),
+    clock: () => 1_796_198_400_000 + w.timers!.now(), // 2026-12-02 08:00:00 UTC at the start
     relayOptions: {
       openSocket: (url) => { const s = new FakeSocket(url, journal); w.sockets!.push(s); return s; },
       request: (url) => { w.requests!.push(url); return w.newRoom!(); },
@@ -571,23 +572,37 @@ test("a used link (the seat taken, 4409) says someone has already joined and sto
   assert.equal(held.view?.failure, null);
 });
 
-test("what the peer owes has a time limit: then the session is told, and blames nobody for sure", async () => {
+test("what the peer owes has a grace: then the board is asked, and may end it as abandoned", async () => {
   const w = world();
-  const seen = watch(w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
+  const peer = w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`);
+  const seen = watch(peer);
   await settle();
   w.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
   await settle();
+  const since = 1_796_198_400 + w.timers.now() / 1000; // owed since the view said so
   w.timers.advance(600_000);
   w.sockets[0]!.control("peer_reconnected"); // the friend's connection came back: its time starts again
   await settle();
   w.timers.advance(899_000);
   await settle();
-  assert.equal(w.sessions[0]!.timedOut, false);
+  assert.ok(!seen.notices.some((n) => n.kind === "grace-over"));
   w.timers.advance(2_000);
   await settle();
-  assert.equal(w.sessions[0]!.timedOut, true);
-  assert.equal(seen.view?.failure?.kind, "PeerTimedOut");
-  assert.equal(seen.view?.over, true);
+  assert.deepEqual(seen.notices.filter((n) => n.kind === "grace-over"), [{ kind: "grace-over", owed: "move", since }]);
+  assert.deepEqual(seen.view?.graceOver, { owed: "move", since });
+  assert.equal(seen.view?.failure, null); // nothing ends until the player says so
+  peer.keepWaiting(); // another grace: asked again after it
+  await settle();
+  assert.equal(seen.view?.graceOver, null);
+  w.timers.advance(901_000);
+  await settle();
+  assert.equal(seen.notices.filter((n) => n.kind === "grace-over").length, 2);
+  peer.abandon();
+  await settle();
+  assert.deepEqual(w.sessions[0]!.abandoned, [Math.floor(since), Math.floor(since + 2402)]);
+  const ended = seen.view as PeerView | null; // (asserted failure-free above)
+  assert.equal(ended?.failure?.kind, "Abandoned");
+  assert.equal(ended?.over, true);
 });
 
 test("an illegal move is refused with a notice and changes nothing", async () => {

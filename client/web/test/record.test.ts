@@ -63,6 +63,8 @@ class ToldPeer implements OnlinePeer {
   act(): void {}
   acceptRules(): void {}
   declineRules(): void {}
+  keepWaiting(): void {}
+  abandon(): void {}
   leave(): void {}
 }
 

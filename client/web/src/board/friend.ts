@@ -12,7 +12,7 @@ import { closeDialog, dialogOpen, openDialog } from "./dialogs.ts";
 import { byId, el, fill } from "./dom.ts";
 import type { OnlineGame } from "./online.ts";
 import { qrCanvas } from "./qr.ts";
-import { failureLines, failureTitle, pageState, statusWords, turnWords } from "./words.ts";
+import { failureLines, failureTitle, graceWords, pageState, statusWords, turnWords } from "./words.ts";
 
 const p = (text: string, cls = ""): HTMLElement => el("p", cls ? { class: cls } : {}, text);
 
@@ -189,6 +189,8 @@ export class FriendPanel {
   /** The invite's link on show (it leaves the page when another window replaces it). */
   private inviteShown: HTMLElement | null = null;
   private shownRecords = -1;
+  /** The friend's grace ran out and the player is asked (keep waiting, or abandon). */
+  private graceAsked = false;
 
   constructor(private readonly game: OnlineGame, private readonly leave: () => void) {
     byId("net").hidden = false;
@@ -240,6 +242,20 @@ export class FriendPanel {
       failureDialog(failure);
       return;
     }
+    const grace = notices.find((n): n is Extract<PeerNotice, { kind: "grace-over" }> => n.kind === "grace-over");
+    if (this.graceAsked && !view.graceOver) { // answered, or moot: the friend's message came
+      this.graceAsked = false;
+      if (document.getElementById("btn-abandon") !== null && dialogOpen()) closeDialog();
+    }
+    if (grace !== undefined && !this.game.botPlays) {
+      this.graceAsked = true;
+      openDialog("Your friend stopped answering", graceWords(grace.owed, grace.since, Date.now() / 1000)
+        .map((line) => p(line)), [
+        { label: "Keep waiting", id: "btn-keep-waiting", run: () => this.game.peer.keepWaiting() },
+        { label: "End: abandoned by your friend", primary: true, id: "btn-abandon", run: () => this.game.peer.abandon() },
+      ], () => this.game.peer.keepWaiting());
+      return;
+    }
     const said = notices.filter((n): n is Extract<PeerNotice, { kind: "notice" }> => n.kind === "notice");
     if (view.over && view.observation === null && said.length) {
       // The peer only says why it cannot play (a finished match's link): nothing else is shown.
@@ -285,6 +301,7 @@ export class FriendPanel {
     fill(list, ...records.map((record) => {
       const button = el("button", { type: "button", class: "small", "data-hand": record.hand },
         record.failed ? `Hand ${record.hand}: download the evidence (failed its check)`
+          : record.abandoned ? "Download the abandonment record (your signed word)"
           : `Hand ${record.hand}: download the record`);
       button.addEventListener("click", () => download(record));
       return el("li", {}, button);

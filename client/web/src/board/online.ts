@@ -109,6 +109,11 @@ export class OnlineGame implements Play {
     for (const n of notices) if (n.kind === "notice") this.warnings.push(n.text);
     const over = notices.find((n) => n.kind === "match-over");
     if (over !== undefined) this.record(over.winner);
+    const ended = notices.find((n) => n.kind === "failed")?.failure.kind;
+    if (ended === "Abandoned" || ended === "ClaimedAbandoned") this.record(null, ended === "Abandoned" ? "friend" : "you");
+    // A computer in this seat ends the match at once when the friend's grace runs out
+    // (after this view has been shown: the answer is a view of its own).
+    if (this.bot !== null && notices.some((n) => n.kind === "grace-over")) queueMicrotask(() => this.peer.abandon());
     for (const listener of this.listeners) listener();
     for (const listener of this.viewListeners) listener(view, notices);
   }
@@ -185,12 +190,13 @@ export class OnlineGame implements Play {
     return { opponent: false, run: () => this.play(bot.choose(obs, legal)) };
   }
 
-  /** Add the match to your record (record.ts), the friend known by the invite link's id. */
-  private record(winner: number): void {
+  /** Add the match to your record (record.ts), the friend known by the invite link's id: won or
+   * lost by `winner`, or (winner null) `abandoned` by the friend or by you. */
+  private record(winner: number | null, abandoned: "friend" | "you" | null = null): void {
     const hands: HandLine[] = [];
     let link = "";
     for (const r of this.view.records) {
-      if (r.failed) continue;
+      if (r.failed || r.abandoned) continue;
       const data = readRecord(r.json);
       if (data === null) continue; // the peer wrote it: unreadable is a bug there, not a lost match
       const h = data.result;
@@ -200,7 +206,7 @@ export class OnlineGame implements Play {
       if (typeof data.link === "string") link = data.link;
     }
     this.warnings.push(...new RecordBook(this.records).add(matchEntry(friendKey(link), this.view.seat, winner,
-      hands, this.totals, new Date().toISOString())));
+      hands, this.totals, new Date().toISOString(), abandoned)));
   }
 
   nextHand(): void {

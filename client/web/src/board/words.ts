@@ -424,8 +424,25 @@ export function pageState(view: Pick<PeerView, "failure" | "over" | "observation
   return view.observation === null || away ? "waiting" : "playing";
 }
 
+/** The friend's grace ran out (protocol.md §11.3): what it owes, since when (UTC seconds), and the choice. */
+export function graceWords(owed: string, since: number, now: number): string[] {
+  const waited = Math.max(0, Math.floor(now - since));
+  const at = new Date(since * 1000).toISOString().slice(11, 19);
+  const what = owed === "move" ? "it is their move" : `their device has yet ${OWED[owed] ?? `to send its ${owed}`}`;
+  return [`Your friend has not answered since ${at} UTC (${Math.floor(waited / 60)} min ${waited % 60} s): ${what}. `
+    + "They may have stopped answering, or the relay may have lost their message.",
+  "Keep waiting, or end the match as abandoned by your friend? That is not a cheat verdict and nobody forfeits; "
+    + "your signed record of it is kept, and your record counts it apart from wins."];
+}
+
 /** The failure as the player reads it: what happened, what failed, who is at fault. */
 export function failureLines(failure: FailureView): string[] {
+  if (failure.kind === "Abandoned") { // this player ended it: no fault is named, nothing is proven
+    const said = failure.reason.slice(failure.reason.indexOf(": ") + 2);
+    return [`Abandoned by your friend (the ${failure.who}): ${said}`,
+      "Saved as a signed record you can audit: download it from the side (gin audit reads it)."];
+  }
+  if (failure.kind === "ClaimedAbandoned") return [failure.reason, "It is their word, not a verdict: nobody forfeits."];
   const lines = [failure.reason];
   if (failure.field) lines.push(`What failed: ${failure.field}.`);
   if (failure.who) lines.push(`At fault: ${failure.who}${failure.proven ? " (proven: the match is forfeited)" : ""}.`);
@@ -438,6 +455,8 @@ export function failureTitle(failure: FailureView): string {
     case "CheatDetected": return "Cheating detected";
     case "PeerTimedOut": return "Your friend stopped answering";
     case "PeerAborted": return "Your friend ended the match";
+    case "Abandoned": return "Abandoned by your friend";
+    case "ClaimedAbandoned": return "Your friend ended the match: abandoned by you, it says";
     case "RulesDeclined": return "The rules were declined";
     case "OpenedElsewhere": return "This match was opened in another tab";
     case "SeatTaken": return "Someone has already joined with this link";

@@ -34,7 +34,8 @@ export type Connection =
 
 /** A failure as the session states it (gin/protocol/session_events.py's Failure kinds). */
 export interface FailureView {
-  /** "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "VersionMismatch"
+  /** "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "Abandoned" (this side ended it: the
+   * friend fell silent) | "PeerAborted" | "ClaimedAbandoned" (the friend ended it so) | "VersionMismatch"
    * | "RulesDeclined" | "LocalError" | "ConnectionFailed"
    * | "OpenedElsewhere" (another tab or window of this browser took the match over)
    * | "SeatTaken" (someone else holds this seat: the link was used already). */
@@ -61,6 +62,8 @@ export interface RecordView {
   /** The evidence of a hand that failed its hand-end audit (named …-failed.json, as the
    * terminal saves it): `gin audit` shows what failed and who is at fault. */
   readonly failed: boolean;
+  /** An abandonment record (…-abandoned.json): this side's signed word that the friend fell silent. */
+  readonly abandoned?: boolean;
 }
 
 /** Something that happened, in order, for messages and animations. */
@@ -74,6 +77,8 @@ export type PeerNotice =
   | { readonly kind: "hand-verified"; readonly hand: number } // the whole deck checked against the commitments
   | { readonly kind: "match-over"; readonly winner: number; readonly forfeitBy: string | null }
   | { readonly kind: "failed"; readonly failure: FailureView }
+  // The friend has owed `owed` since `since` (UTC seconds) past its grace: keepWaiting or abandon.
+  | { readonly kind: "grace-over"; readonly owed: string; readonly since: number }
   | { readonly kind: "notice"; readonly text: string }; // plain text (storage full, relay said …)
 
 /** Everything the board needs to draw the online match now. */
@@ -103,6 +108,9 @@ export interface PeerView {
   readonly records: readonly RecordView[];
   readonly over: boolean;
   readonly failure: FailureView | null;
+  /** While the friend's grace is over (protocol.md §11.3): what it owes, since when (UTC
+   * seconds); the board asks its player to keep waiting or end the match as abandoned. */
+  readonly graceOver?: { readonly owed: string; readonly since: number } | null;
 }
 
 /** The board's handle on one online match. */
@@ -113,6 +121,10 @@ export interface OnlinePeer {
   act(action: string): void;
   acceptRules(): void;
   declineRules(): void;
+  /** After a "grace-over": give the friend another grace period. */
+  keepWaiting(): void;
+  /** After a "grace-over": end the match as abandoned by the friend (a signed record is kept). */
+  abandon(): void;
   /** Leave for good: tells the peer, closes the connection, forgets the stored match. */
   leave(): void;
 }

@@ -37,8 +37,9 @@ export type EventLike =
   | { readonly kind: "HandScored"; readonly handNumber: number; readonly scores: readonly [number, number] }
   | { readonly kind: "HandVerified"; readonly handNumber: number; readonly record: RecordLike }
   | { readonly kind: "MatchOver"; readonly winner: number; readonly forfeitedBy: string | null }
-  | (FailureLike & { readonly kind: "CheatDetected"; readonly record: RecordLike | null })
-  | (FailureLike & { readonly kind: "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "VersionMismatch" | "RulesDeclined" });
+  | (FailureLike & { readonly kind: "CheatDetected" | "Abandoned"; readonly record: RecordLike | null })
+  | (FailureLike & { readonly kind: "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "ClaimedAbandoned"
+    | "VersionMismatch" | "RulesDeclined" });
 
 /** What the worker needs of a session (src/protocol/session.ts's Session has it). */
 export interface SessionLike {
@@ -62,7 +63,7 @@ export interface SessionLike {
   act(action: Action): void;
   acceptRules(): void;
   declineRules(reason?: string): void;
-  peerTimedOut(): void;
+  abandon(since: number, now: number): void;
   toState(): Map<string, Value>;
 }
 
@@ -71,9 +72,10 @@ export interface SessionMaker {
   restore(secret: Uint8Array, state: Map<MapKey, Value>, randomBytes: RandomBytes): SessionLike;
 }
 
-/** A record's file name: gin, the match id, the hand ("gin-3f9a…-hand-02.json"). */
-export function recordName(record: RecordLike, failed = false): string {
-  return `gin-${bytesToHex(record.matchId)}-hand-${String(record.handNumber).padStart(2, "0")}${failed ? "-failed" : ""}.json`;
+/** A record's file name: gin, the match id, the hand ("gin-3f9a…-hand-02.json"); `suffix`
+ * "-failed" for a failed hand's evidence, "-abandoned" for an abandonment record. */
+export function recordName(record: RecordLike, suffix = ""): string {
+  return `gin-${bytesToHex(record.matchId)}-hand-${String(record.handNumber).padStart(2, "0")}${suffix}.json`;
 }
 
 export function failureView(failure: FailureLike): FailureView {
@@ -123,7 +125,7 @@ export class PeerCore {
         case "act": session.act(parseAction(request.action)); break;
         case "accept": session.acceptRules(); break;
         case "decline": session.declineRules(); break;
-        case "timeout": if (!session.over) session.peerTimedOut(); break;
+        case "abandon": session.abandon(request.since, request.now); break;
       }
     } catch (exc) {
       if (!(exc instanceof GinError)) throw exc;
@@ -166,10 +168,13 @@ export class PeerCore {
         break;
       case "MatchOver": notices.push({ kind: "match-over", winner: event.winner, forfeitBy: event.forfeitedBy }); break;
       default:
-        // The hand-end audit's evidence, kept like a verified hand's record (gin saves it too).
-        if (event.kind === "CheatDetected" && event.record !== null) {
+        // The hand-end audit's evidence, or the signed word that the friend fell silent:
+        // kept like a verified hand's record (gin saves it too).
+        if ((event.kind === "CheatDetected" || event.kind === "Abandoned") && event.record !== null) {
           const record = event.record;
-          records.push({ hand: record.handNumber, name: recordName(record, true), json: record.toJson(), failed: true });
+          const failed = event.kind === "CheatDetected";
+          records.push({ hand: record.handNumber, name: recordName(record, failed ? "-failed" : "-abandoned"),
+            json: record.toJson(), failed, ...(failed ? {} : { abandoned: true }) });
         }
         notices.push({ kind: "failed", failure: failureView(event) });
     }

@@ -14,7 +14,7 @@ export type WorkerRequest =
   | { readonly op: "accept" }
   | { readonly op: "decline" }
   | { readonly op: "poll"; readonly now: number } // seconds, any fixed origin
-  | { readonly op: "timeout" } // what the peer owes did not arrive in time
+  | { readonly op: "abandon"; readonly since: number; readonly now: number } // UTC seconds: end it as abandoned
   | { readonly op: "resend" }; // after a reconnect, or the peer (re)joined
 
 /** The session as the page shows it: the view's session part, and what the timers need. */

@@ -58,6 +58,8 @@ export interface PeerEnvironment {
   readonly makeWorker: () => PeerWorker;
   readonly timers: Timers;
   readonly randomBytes: (n: number) => Uint8Array;
+  /** The wall clock an abandonment record's times come from (ms since 1970; Date.now by default). */
+  readonly clock?: () => number;
   readonly relayOptions?: Partial<RelayOptions>;
   readonly settings?: Partial<PeerSettings>;
 }
@@ -86,6 +88,10 @@ class Peer implements OnlinePeer {
   private poller: unknown = null;
   private timer: unknown = null;
   private timerKey: string | null = null;
+  /** What the friend owes now ("type:received"), since when (UTC s), and the question put. */
+  private owedKey: string | null = null;
+  private owedSince = 0;
+  private grace: { readonly owed: string; readonly since: number } | null = null;
   private peerSeen = false;
   private welcomed = false; // the relay welcomed this page at least once
   private ended = false; // closed: nothing more is sent
@@ -151,6 +157,8 @@ class Peer implements OnlinePeer {
       act: () => {},
       acceptRules: () => {},
       declineRules: () => {},
+      keepWaiting: () => {},
+      abandon: () => {},
       leave: () => {},
     };
   }
@@ -172,6 +180,24 @@ class Peer implements OnlinePeer {
 
   declineRules(): void {
     this.post({ op: "decline" });
+  }
+
+  keepWaiting(): void {
+    if (this.grace === null) return; // moot: the friend answered meanwhile
+    this.grace = null;
+    this.restartTimer();
+    this.tell([]);
+  }
+
+  abandon(): void {
+    if (this.grace === null) return; // moot: the friend answered meanwhile
+    this.grace = null;
+    const since = Math.floor(this.owedSince);
+    this.post({ op: "abandon", since, now: Math.max(since, Math.floor(this.utcNow())) });
+  }
+
+  private utcNow(): number {
+    return (this.env.clock ?? Date.now)() / 1000;
   }
 
   leave(): void {
@@ -384,10 +410,14 @@ class Peer implements OnlinePeer {
     this.poller = this.env.timers.setTimeout(() => this.tick(), this.settings.pollEvery * 1000);
   }
 
-  /** The timer on what the peer owes (protocol.md §11.3): runs while connected and owed. */
+  /** The grace on what the peer owes (protocol.md §11.3): runs while connected and owed; when
+   * it runs out the board is asked (a "grace-over" notice): keep waiting, or abandon. */
   private restartTimer(): void {
     const snap = this.snapshot;
     const owed = snap === null || snap.over ? null : snap.waitingFor;
+    const owedKey = owed === null ? null : `${owed}:${snap!.received}`;
+    if (owedKey !== this.owedKey) [this.owedKey, this.owedSince, this.grace] = [owedKey, this.utcNow(), null];
+    if (this.grace !== null) return; // the player is asked: the clock waits for the answer
     if (owed === null || !this.peerSeen || !this.relay?.connected || this.ended) {
       this.stopTimer();
       return;
@@ -399,7 +429,8 @@ class Peer implements OnlinePeer {
     this.timerKey = key;
     this.timer = this.env.timers.setTimeout(() => {
       this.timer = this.timerKey = null;
-      this.post({ op: "timeout" });
+      this.grace = { owed, since: this.owedSince };
+      this.tell([{ kind: "grace-over", owed, since: this.owedSince }]);
     }, seconds * 1000);
   }
 
@@ -447,6 +478,7 @@ class Peer implements OnlinePeer {
       records: [...this.records],
       over: (snap?.over ?? false) || this.localFailure !== null,
       failure: snap?.failure ?? this.localFailure,
+      graceOver: this.grace,
     };
   }
 

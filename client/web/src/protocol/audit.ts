@@ -12,13 +12,16 @@
  * `guest`; `record` when the record contradicts itself) and where, in exactly
  * gin's words. What the records given cannot prove is listed as unproven, never
  * shown as verified. Deal evidence (evidence.ts: a signed message 2 whose proof
- * failed) is checked by {@link auditEvidence}. (gin's replay told as text is not
+ * failed) is checked by {@link auditEvidence}, an abandonment record (a player's signed
+ * word that its peer fell silent) by {@link auditAbandonment}. (gin's replay told as text is not
  * ported: the board shows the hand itself.)
  */
 
 import { Card } from "../engine/cards.ts";
 import { Hand } from "../engine/hand.ts";
 import { bytesToHex } from "@noble/hashes/utils.js";
+import * as abandonment from "./abandonment.ts";
+import { AbandonmentRecord } from "./abandonment.ts";
 import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
 import { DealEvidence } from "./evidence.ts";
@@ -155,6 +158,16 @@ export function auditEvidence(evidence: DealEvidence): AuditResult {
 }
 
 /**
+ * Check an abandonment record's match id and signature, and that it follows the verified
+ * `hands` of its match. What it says is its claimant's word, so it is always listed as
+ * unproven (its words: `record.words()`).
+ */
+export function auditAbandonment(record: AbandonmentRecord, hands: readonly HandRecord[] = []): AuditResult {
+  return new AuditResult(abandonment.check(record, hands).map(([where, detail]) => new Finding("record", where, detail)),
+    [`that the ${SEATS[record.owedSeat]} fell silent: only the ${SEATS[record.claimant]} says so`]);
+}
+
+/**
  * Audit several records, in the order given, chaining the hands of each match.
  *
  * Each hand is checked against the hand before it in its match when that record
@@ -162,9 +175,10 @@ export function auditEvidence(evidence: DealEvidence): AuditResult {
  * hand 1 proves every total. Two records of one hand (the two players' copies)
  * must agree in everything but the interleaving of the keys both sent at once.
  * `names` label the records in findings (default: "record 1", ...). Deal evidence
- * among them is checked on its own ({@link auditEvidence}).
+ * among them is checked on its own ({@link auditEvidence}), an abandonment record
+ * against the verified hand records of its match ({@link auditAbandonment}).
  */
-export function auditRecords(records: readonly (HandRecord | DealEvidence)[],
+export function auditRecords(records: readonly (HandRecord | DealEvidence | AbandonmentRecord)[],
   names: readonly string[] | null = null): AuditResult[] {
   const labels = names !== null ? [...names] : records.map((_, i) => `record ${i + 1}`);
   const id = (r: HandRecord): string => bytesToHex(r.matchId);
@@ -193,6 +207,10 @@ export function auditRecords(records: readonly (HandRecord | DealEvidence)[],
     const key = `${id(record)}/${record.handNumber}`;
     if (result.ok && (record.handNumber === 1 || previous !== null) && !proven.has(key)) proven.set(key, record);
   }
+  const verified = records.filter((r, i): r is HandRecord => r instanceof HandRecord && results.get(i)!.ok);
+  records.forEach((r, i) => {
+    if (r instanceof AbandonmentRecord) results.set(i, auditAbandonment(r, verified));
+  });
   return records.map((_, i) => results.get(i)!);
 }
 

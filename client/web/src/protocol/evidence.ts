@@ -10,6 +10,7 @@
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 
 import { MalformedInput } from "../engine/errors.ts";
+import * as abandonment from "./abandonment.ts";
 import * as cosign from "./cosign.ts";
 import { context, DECK_SIZE, type Deck, MAX_HAND_NUMBER } from "./fairdeal.ts";
 import { JsonSyntaxError, parsePyJson, type PyJson } from "./pyjson.ts";
@@ -159,9 +160,9 @@ export function parseEvidence(value: PyJson): DealEvidence {
     signingKeys: [host, guest] });
 }
 
-/** A hand record or deal evidence from a file's text, told apart by its `format`;
- * MalformedInput (as parseRecord words it) otherwise. */
-export function parseFile(data: string): HandRecord | DealEvidence {
+/** A hand record, deal evidence or an abandonment record from a file's text, told apart
+ * by its `format`; MalformedInput (as parseRecord words it) otherwise. */
+export function parseFile(data: string): HandRecord | DealEvidence | abandonment.AbandonmentRecord {
   if (pyLen(data) <= MAX_RECORD_BYTES) {
     let value: PyJson | null = null;
     try {
@@ -170,6 +171,7 @@ export function parseFile(data: string): HandRecord | DealEvidence {
       if (!(exc instanceof JsonSyntaxError)) throw exc;
     }
     if (value instanceof Map && value.get("format") === FORMAT) return parseEvidence(value);
+    if (value instanceof Map && value.get("format") === abandonment.FORMAT) return abandonment.parse(data);
   }
   return parseRecord(data);
 }

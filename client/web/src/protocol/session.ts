@@ -11,8 +11,9 @@
  *
  * Inputs: `receive` (a frame), `act` (the local player's action), `poll` (the
  * time now: re-sends what the peer has not acknowledged, with back-off), `resend`
- * (after a reconnect) and `peerTimedOut` (the transport's timer ran out while
- * `waitingFor` named a message the peer owes). Any fault is final: the session
+ * (after a reconnect), `abandon` (the grace for what `waitingFor` names ran out and the
+ * local player ends the match as abandoned by the peer, with a signed record) and
+ * `peerTimedOut` (the same without a claim). Any fault is final: the session
  * emits one Failure event, tells the peer (`abort`), and every later input throws
  * the same PeerFault. Only a proven fault forfeits the match.
  *
@@ -30,7 +31,6 @@ import type { HandResult, Observation } from "../engine/observation.ts";
 import { pyRepr } from "../engine/pyrepr.ts";
 import { Ruleset } from "../engine/rules.ts";
 import type { Player } from "../players/index.ts";
-import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
 import type { MapKey, Value } from "./msgpack.ts";
 import {
@@ -38,9 +38,11 @@ import {
   ProtocolFault, rulesValue, SEATS, type SessionRole,
 } from "./session_flow.ts";
 import {
-  CheatDetected, type Failure, FAILURES, FrameRejected, MatchOver, PeerAborted, PeerTimedOut, ProtocolError,
+  Abandoned, CheatDetected, type Failure, FrameRejected, MatchOver, PeerAborted, PeerTimedOut, ProtocolError,
   RulesDeclined, type SessionEvent, VersionMismatch,
 } from "./session_events.ts";
+import { checkChannel, CorruptState, failureEntry, type LogEntry, readFailure, readLog } from "./session_log.ts";
+import * as silence from "./session_silence.ts";
 import * as wire from "./wire.ts";
 
 export { linkIdFor } from "./cosign.ts";
@@ -55,10 +57,7 @@ export const MAX_RESEND_AFTER = 32.0;
 /** Fresh secret randomness: `n` bytes. */
 export type RandomBytes = (n: number) => Uint8Array;
 
-/** A saved session that does not replay to the state it claims: damaged on this machine (never the peer's fault). */
-export class CorruptState extends MalformedInput {}
-
-type LogEntry = Value[];
+export { CorruptState } from "./session_log.ts";
 
 /** Python's `text[:n]`: the first n code points. */
 const clip = (text: string, n: number): string => Array.from(text).slice(0, n).join("");
@@ -81,6 +80,8 @@ export class Session {
   private log: LogEntry[] = []; // the inputs, replayed by fromState
   private muted = false; // while replaying a saved log: nothing is sealed
   private replayed: Uint8Array[] = []; // what the replay would have sent
+  /** Messages delivered from the peer and their hash chain (§5), kept here so a replay rebuilds them. */
+  private delivered: [number, Uint8Array] = [0, new Uint8Array(32)];
   private resendAt: number | null = null;
   private resendAfter = RESEND_AFTER;
   private resendTiming: [number, number] = [RESEND_AFTER, MAX_RESEND_AFTER];
@@ -283,15 +284,22 @@ export class Session {
     this.flow.decline(reason);
   }
 
-  /**
-   * The peer did not send what `waitingFor` names in time. Unproven (not sent, or
-   * not delivered): the session ends without a forfeit. Nothing when nothing is owed.
-   */
+  /** The peer did not send what `waitingFor` names in time: unproven, the session ends without a
+   * forfeit or a record. Nothing when nothing is owed. */
   peerTimedOut(): void {
     this.checkAlive();
     if (this.waitingFor() === null) return;
     this.log.push(["timeout"]);
     this.timedOut();
+  }
+
+  /** End the match as abandoned by the peer, which has owed what `waitingFor` names since `since`,
+   * at `now` (UTC seconds: the caller's clock); see session_silence.ts. IllegalAction when nothing is owed. */
+  abandon(since: number, now: number): void {
+    this.checkAlive();
+    silence.check(this.flow, since, now);
+    this.log.push(["abandon", since, now]);
+    this.abandoned(since, now);
   }
 
   // -- persistence -------------------------------------------------------------------
@@ -302,14 +310,13 @@ export class Session {
    * persist after every input whose call queued frames, and before sending them.
    */
   toState(): Map<string, Value> {
-    const failure = this.failed;
     return new Map<string, Value>([
       ["v", STATE_VERSION],
       ["role", this.role],
       ["rules", this.flow.proposed === null ? null : rulesValue(this.flow.proposed)],
       ["channel", this.channel.toState()],
       ["log", this.log.map((entry) => [...entry])],
-      ["failure", failure === null ? null : [failure.kind, failure.who, failure.field, failure.reason]],
+      ["failure", this.failed === null ? null : failureEntry(this.failed)],
     ]);
   }
 
@@ -356,15 +363,15 @@ export class Session {
     } finally {
       restoring = false;
     }
-    let received = 0;
     for (const entry of log) {
       if (entry[0] === "in") {
-        received += 1;
         session.deliver(entry[1] as Uint8Array);
       } else if (entry[0] === "act") {
         session.flow.doAct(parseAction(entry[1] as string));
       } else if (entry[0] === "timeout") {
         session.timedOut();
+      } else if (entry[0] === "abandon") {
+        session.abandoned(entry[1] as number, entry[2] as number);
       } else if (entry[0] === "accept") {
         session.flow.accept();
       } else if (entry[0] === "reject") {
@@ -379,23 +386,17 @@ export class Session {
     }
     session.randomBytes = randomBytes; // the new epoch is fresh, not replayed
     const restored = wire.SealedChannel.fromState(secret, channel, session.fresh(wire.EPOCH_BYTES));
-    const sent = session.replayed;
-    let sentDigest: Uint8Array = new Uint8Array(32);
-    let receivedDigest: Uint8Array = new Uint8Array(32);
-    for (const message of sent) sentDigest = wire.chain(sentDigest, message);
-    for (const entry of log) if (entry[0] === "in") receivedDigest = wire.chain(receivedDigest, entry[1] as Uint8Array);
-    if (restored.nextSendSeq !== BigInt(sent.length) || !equalBytes(restored.sentDigest, sentDigest)
-      || restored.nextReceiveSeq !== BigInt(received) || !equalBytes(restored.receivedDigest, receivedDigest)
-      || restored.pendingMessages().some(([seq, message]) => !equalBytes(sent[Number(seq)]!, message))) {
-      throw new CorruptState("the saved channel does not match the saved moves");
-    }
+    checkChannel(restored, session.replayed, session.delivered);
     session.channel = restored;
     session.log = log.map((entry) => [...entry]);
     session.muted = false;
     session.replayed = [];
     session.queuedEvents = [];
     session.outbox = restored.resend();
-    if (failure !== null) session.failed = failure;
+    const replayedFailure = session.failed === null ? null : failureEntry(session.failed);
+    if (failure !== null && JSON.stringify(replayedFailure) !== JSON.stringify(failureEntry(failure))) {
+      session.failed = failure; // else the replayed one, with its record
+    }
     return session;
   }
 
@@ -440,7 +441,7 @@ export class Session {
     const peer = SEATS[this.peer];
     if (failure.proven) this.emit(new MatchOver(this.seat, null, peer));
     if (failure instanceof PeerAborted || failure instanceof RulesDeclined) return; // the abort is sent already
-    const why = failure instanceof PeerTimedOut ? "timeout"
+    const why = failure instanceof PeerTimedOut ? "timeout" : failure instanceof Abandoned ? "abandoned"
       : failure instanceof FrameRejected ? "tampered"
         : failure instanceof CheatDetected ? "cheat" : "protocol";
     this.send("abort", [["why", why], ["field", clip(failure.field, MAX_FIELD_CHARS)],
@@ -469,16 +470,17 @@ export class Session {
   }
 
   private timedOut(): void {
-    const owed = this.waitingFor();
-    const peer = SEATS[this.peer];
-    const what = owed === "seed" ? "seed" : `${owed} message`;
-    this.fail(new PeerTimedOut(`${peer} or the relay`, String(owed),
-      `the ${peer}'s ${what} did not arrive in time: the ${peer} withheld it, or the relay dropped it`));
+    this.fail(silence.timedOut(this.flow));
+  }
+
+  private abandoned(since: number, now: number): void {
+    this.fail(silence.abandoned(this.flow, since, now, this.delivered));
   }
 
   // -- internals: the message loop ---------------------------------------------------
 
   private deliver(plaintext: Uint8Array): void {
+    this.delivered = [this.delivered[0] + 1, wire.chain(this.delivered[1], plaintext)];
     if (this.flow.finished) return; // the match is over: nothing more is owed (a late abort changes nothing)
     const peer = SEATS[this.peer];
     try {
@@ -512,32 +514,6 @@ export function versionMismatch(theirs: number): [VersionMismatch, Fields] {
     + `${friend} must update gin to play this match`),
   [["why", "protocol"], ["field", "v"], ["reason", `this gin speaks protocol ${ours}, yours speaks ${theirs}: `
     + `${you} must update gin to play this match`]]];
-}
-
-function readFailure(value: Value): Failure | null {
-  if (value === null) return null;
-  if (!(Array.isArray(value) && value.length === 4 && typeof value[0] === "string" && FAILURES.has(value[0])
-    && value.every((x) => typeof x === "string"))) {
-    throw new CorruptState("session state: 'failure' must be [kind, who, field, reason]");
-  }
-  const [kind, who, field, reason] = value as string[];
-  return new (FAILURES.get(kind!)!)(who!, field!, reason!);
-}
-
-const LOG_KINDS: ReadonlyMap<string, readonly string[]> = new Map([
-  ["rand", ["bytes"]], ["in", ["bytes"]], ["act", ["string"]], ["timeout", []], ["accept", []],
-  ["reject", ["string", "string", "boolean"]],
-]);
-
-function readLog(entries: Value[]): LogEntry[] {
-  return entries.map((entry, i) => {
-    const want = Array.isArray(entry) && typeof entry[0] === "string" ? LOG_KINDS.get(entry[0]) : undefined;
-    if (!(Array.isArray(entry) && want !== undefined && entry.length === 1 + want.length
-      && want.every((w, j) => (w === "bytes" ? entry[j + 1] instanceof Uint8Array : typeof entry[j + 1] === w)))) {
-      throw new CorruptState(`session state: log[${i}] is not a valid entry`);
-    }
-    return [...entry];
-  });
 }
 
 // --- two sessions in one process -----------------------------------------------------

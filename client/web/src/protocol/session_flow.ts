@@ -26,7 +26,7 @@ import { HandRecord, Score, Step } from "./records.ts";
 import * as deal from "./session_deal.ts";
 import {
   CardDrawn, CheatDetected, type Failure, HandDealt, HandScored, HandVerified, MatchOver, MatchStarted, Moved,
-  PeerAborted, RulesDeclined, RulesOffered, type SessionEvent,
+  ClaimedAbandoned, PeerAborted, RulesDeclined, RulesOffered, type SessionEvent,
 } from "./session_events.ts";
 import { coin, firstDealerFor, HandState, otherRole, rulesDigest } from "./session_hand.ts";
 import * as wire from "./wire.ts";
@@ -39,7 +39,7 @@ export const MAX_REASON_CHARS = 400;
 export const MAX_FIELD_CHARS = 64;
 export const MAX_RULE_NUMBER = 10_000;
 export const HAND_KEYS = 11; // ten dealt cards and the upcard
-export const ABORT_KINDS = ["cheat", "protocol", "tampered", "timeout", "declined"];
+export const ABORT_KINDS = ["cheat", "protocol", "tampered", "timeout", "declined", "abandoned"];
 
 /** The peer's message is malformed or out of turn. */
 export class ProtocolFault extends PeerFault {}
@@ -169,12 +169,18 @@ export class MatchFlow {
     this.out.fail(new RulesDeclined("guest", "hello.rules", reason));
   }
 
+  /** Sign with this side's per-match key (drawn by `begin`). */
+  sign(digest: Uint8Array): Uint8Array {
+    return this.signer!.sign(digest);
+  }
+
   /** The engine's hand in play. */
   engine(): Hand {
     return this.match!.hand!;
   }
 
-  private state(): HandState {
+  /** The fair-deal state of the hand in play. */
+  state(): HandState {
     return this.hand!;
   }
 
@@ -471,7 +477,8 @@ export class MatchFlow {
     if (this.waitingFor() === "seed" && why !== "tampered") {
       this.out.fail(new CheatDetected(peer, "seed", `the ${peer} refused to reveal its seed (a failed audit); it said: ${reason}`));
     } else {
-      this.out.fail(new PeerAborted(peer, field, `the ${peer} ended the match (${why}), saying: ${reason}`));
+      const kind = why === "abandoned" ? ClaimedAbandoned : PeerAborted;
+      this.out.fail(new kind(peer, field, `the ${peer} ended the match (${why}), saying: ${reason}`));
     }
   }
 
@@ -551,7 +558,7 @@ export class MatchFlow {
   }
 
   /** (the host's, the guest's) per-match signing keys. */
-  private signingKeys(): [Uint8Array, Uint8Array] {
+  signingKeys(): [Uint8Array, Uint8Array] {
     return this.seat === 0 ? [this.signer!.public, this.peerKey!] : [this.peerKey!, this.signer!.public];
   }
 }
