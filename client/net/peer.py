@@ -12,7 +12,8 @@ each verified hand record (and an abandonment record) to ``records/`` (both thro
 :mod:`client.net.store`).
 While the session cannot be saved, nothing is sent: the save is retried, and the
 match ends (this side at fault) when it keeps failing; records that could not be
-written are counted. Listeners get the session's events and the connection's
+written are counted. It notes the friend's identity in the known friends
+(:mod:`client.identity`). Listeners get the session's events and the connection's
 state; the table and the ``--bot`` commands are listeners. Matches are started by
 :mod:`client.net.lobby`. The twin of client/web/src/online/peer.ts.
 """
@@ -29,6 +30,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from client.identity import Friend, LocalIdentity, greet
 from client.net.grace import Grace, GraceOver
 from client.net.links import Invite
 from client.net.outcome import ConnectionFailed, StorageFailed, outcome_line
@@ -60,6 +62,7 @@ from gin.protocol.session_events import (
     Failure,
     HandVerified,
     MatchOver,
+    MatchStarted,
     SessionEvent,
 )
 from relay.wire import Close
@@ -142,9 +145,11 @@ class OnlineMatch:
     :func:`client.net.lobby.join`."""
 
     def __init__(self, session: Session, transport: RelayTransport, invite: Invite, *,
-                 files: MatchFiles | None = None,
-                 settings: OnlineSettings | None = None) -> None:
+                 files: MatchFiles | None = None, settings: OnlineSettings | None = None,
+                 identity: LocalIdentity | None = None) -> None:
         self.session = session
+        self.identity = identity  # ours (its words; a warning when it was made anew)
+        self.friend: Friend | None = None  # theirs, once known
         self.transport = transport
         session.set_resend_timing(*(settings or OnlineSettings()).resend_after)
         self.invite = invite
@@ -250,6 +255,7 @@ class OnlineMatch:
         pending: asyncio.Task[Event] | None = None
         over_since: float | None = None
         try:
+            self._meet(self.identity)  # a resumed match's friend is known already
             self._flush()
             self._resend()  # a restored session: frames the peer may never have had
             events = aiter(self.transport)
@@ -377,6 +383,8 @@ class OnlineMatch:
         if isinstance(event, HandVerified | CheatDetected | Abandoned) and self.files is not None:
             self._pending_records.append(event)
             self._write_records()
+        if isinstance(event, MatchStarted):
+            self._meet()
         if isinstance(event, MatchOver):
             self.result = event
             self._record_match(event)
@@ -384,6 +392,12 @@ class OnlineMatch:
             self.failure = event
             if isinstance(event, Abandoned | ClaimedAbandoned):
                 self._record_match(None, "friend" if isinstance(event, Abandoned) else "you")
+
+    def _meet(self, mine: LocalIdentity | None = None) -> None:  # and say mine's warning
+        self.friend, notes = greet(None if self.files is None else self.files.storage,
+                                   self.session, self.friend, mine)
+        for text in notes:
+            self._tell(Notice(text))
 
     def _record_match(self, over: MatchOver | None, abandoned: str | None = None) -> None:
         """Add the match to the player's record (client/record.py), the friend keyed

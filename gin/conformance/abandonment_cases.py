@@ -40,9 +40,9 @@ def _abandoned() -> tuple[AbandonmentRecord, tuple[HandRecord, ...], cosign.Sign
     honest.abandon(ABANDON_SINCE, ABANDON_SINCE + 300)
     failure = honest.failure
     assert isinstance(failure, Abandoned) and failure.record is not None
-    signer = honest._flow.signer
-    assert signer is not None
-    return failure.record, tuple(_records(honest)), signer
+    keys = honest._flow.keys
+    assert keys is not None
+    return failure.record, tuple(_records(honest)), keys.signer
 
 
 def abandonment_case(name: str, text: str, hands: tuple[HandRecord, ...] = ()) -> Case:
@@ -94,7 +94,9 @@ def abandonment_cases() -> Iterator[Case]:
         record, signing_keys=(keys[0], keys[1])).signed(stranger).to_json())
     for name, change in (
         ("version 2", lambda d: d.update(version=2)),
-        ("extra field", lambda d: d.update(identities=[])),
+        ("extra field", lambda d: d.update(comment="")),
+        ("identities a list", lambda d: d.update(identities=[])),
+        ("previous cut", lambda d: d.update(previous=d["match_id"][:-2])),
         ("signature missing", lambda d: d.pop("signature")),
         ("signature cut", lambda d: d.update(signature=d["signature"][:-2])),
         ("upper-case hex", lambda d: d.update(link=d["link"].upper())),

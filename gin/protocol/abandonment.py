@@ -24,7 +24,8 @@ from typing import Any, NoReturn
 from gin.engine.errors import MalformedInput
 from gin.protocol import cosign
 from gin.protocol import fairdeal as fd
-from gin.protocol.records import MAX_RECORD_BYTES, SEATS, HandRecord, _too_deep
+from gin.protocol.identity import binding_refusal
+from gin.protocol.records import MAX_RECORD_BYTES, SEATS, HandRecord, _too_deep, binding_dict
 
 FORMAT = "gin-abandonment"
 FORMAT_VERSION = 3
@@ -53,6 +54,9 @@ class AbandonmentRecord:
     match_id: bytes
     link_id: bytes
     signing_keys: tuple[bytes, bytes]
+    identities: tuple[bytes, bytes]
+    vouches: tuple[bytes, bytes]
+    previous: bytes | None
     hand_number: int
     owed_seat: int
     owed: str
@@ -73,6 +77,7 @@ class AbandonmentRecord:
             "seats": list(SEATS),
             "signing_keys": {seat: key.hex() for seat, key in zip(SEATS, self.signing_keys,
                                                                    strict=True)},
+            **binding_dict(self.identities, self.vouches, self.previous),
             "hand": self.hand_number,
             "owed": {"seat": self.owed_seat, "what": self.owed},
             "since": iso_time(self.since),
@@ -122,9 +127,10 @@ def check(record: AbandonmentRecord, hands: Sequence[HandRecord]) -> list[tuple[
     """What is wrong with ``record`` as (field, detail): its match id and signature
     (else it proves nothing), then, given verified ``hands`` of the same match, that
     it follows the last of them (its hand or the next, and its scores)."""
-    if record.match_id != cosign.match_id_for(record.link_id, *record.signing_keys):
-        return [("match_id", "the match id is not the one the link id and the signing keys "
-                 "make")]
+    unbound = binding_refusal(record.match_id, record.link_id, record.signing_keys,
+                              record.identities, record.vouches, record.previous)
+    if unbound is not None:
+        return [unbound]
     claimant = SEATS[record.claimant]
     if not cosign.verify(record.signing_keys[record.claimant], record.digest(),
                          record.signature):
@@ -194,7 +200,8 @@ def _time(value: object, path: str) -> int:
 def parse_value(value: object) -> AbandonmentRecord:
     """An abandonment record from its JSON value; MalformedInput names the path."""
     top = _object(value, "record", ("format", "version", "match_id", "link", "seats",
-                                    "signing_keys", "hand", "owed", "since", "claimed",
+                                    "signing_keys", "identities", "vouches", "previous",
+                                    "hand", "owed", "since", "claimed",
                                     "received", "scores", "claimant", "signature"))
     if top["format"] != FORMAT:
         _fail("record.format", f"expected {FORMAT!r}")
@@ -203,6 +210,8 @@ def parse_value(value: object) -> AbandonmentRecord:
     if top["seats"] != list(SEATS):
         _fail("record.seats", f"expected {list(SEATS)}")
     keys = _object(top["signing_keys"], "record.signing_keys", SEATS)
+    ids = _object(top["identities"], "record.identities", SEATS)
+    vouches = _object(top["vouches"], "record.vouches", SEATS)
     owed = _object(top["owed"], "record.owed", ("seat", "what"))
     if not isinstance(owed["what"], str) or owed["what"] not in OWED:
         _fail("record.owed.what", f"expected one of {', '.join(OWED)}")
@@ -215,6 +224,12 @@ def parse_value(value: object) -> AbandonmentRecord:
         link_id=_hex(top["link"], "record.link", cosign.LINK_ID_BYTES),
         signing_keys=(_hex(keys["host"], "record.signing_keys.host", cosign.KEY_BYTES),
                       _hex(keys["guest"], "record.signing_keys.guest", cosign.KEY_BYTES)),
+        identities=(_hex(ids["host"], "record.identities.host", cosign.KEY_BYTES),
+                    _hex(ids["guest"], "record.identities.guest", cosign.KEY_BYTES)),
+        vouches=(_hex(vouches["host"], "record.vouches.host", cosign.SIGNATURE_BYTES),
+                 _hex(vouches["guest"], "record.vouches.guest", cosign.SIGNATURE_BYTES)),
+        previous=None if top["previous"] is None else _hex(
+            top["previous"], "record.previous", cosign.MATCH_ID_BYTES),
         hand_number=_integer(top["hand"], "record.hand", fd.MAX_HAND_NUMBER),
         owed_seat=_integer(owed["seat"], "record.owed.seat", 1),
         owed=str(owed["what"]),

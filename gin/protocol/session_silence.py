@@ -43,16 +43,17 @@ def abandoned(flow: MatchFlow, since: int, now: int, delivered: tuple[int, bytes
     since ``since``, having had ``delivered`` (count, hash chain) messages from it; its
     record is signed, unless the handshake has not yet made a match id."""
     owed, peer = str(flow.waiting_for()), SEATS[flow.peer]
-    if flow.match_id is None or flow.signer is None:  # the match never began: nothing to sign
+    keys = flow.keys
+    if flow.match_id is None or keys is None:  # the match never began: nothing to sign
         return Abandoned(peer, owed, f"Abandoned by the {peer}: it did not answer the start "
                          f"of the match (its {owed}) in {now - since} s; not a cheat, and "
                          "not proven")
     seen = flow.observation()  # its scores are the match's, with a scored hand counted
     record = AbandonmentRecord(
-        match_id=flow.match_id, link_id=flow.link_id, signing_keys=flow.signing_keys,
+        match_id=flow.match_id, **keys.binding(),
         hand_number=0 if owed in HANDSHAKE else flow.state().number, owed_seat=flow.peer,
         owed=owed, since=since, claimed=now, received=delivered[0],
         received_digest=delivered[1], scores=(0, 0) if seen is None else seen.scores,
-        claimant=flow.seat).signed(flow.signer)
+        claimant=flow.seat).signed(keys.signer)
     words = record.words()
     return Abandoned(peer, owed, words[:1].upper() + words[1:], record)

@@ -27,7 +27,10 @@ const LITERAL = /```abandonment\n(.*)\n```/.exec(
 
 const VECTOR = new AbandonmentRecord({
   matchId: hexToBytes(vector("session_match_id")), linkId: hexToBytes(vector("session_link_id")),
-  signingKeys: [HOST.public, GUEST.public], handNumber: 3, owedSeat: 1, owed: "seed", since: SINCE,
+  signingKeys: [HOST.public, GUEST.public],
+  identities: [hexToBytes(vector("session_host_identity")), hexToBytes(vector("session_guest_identity"))],
+  vouches: [hexToBytes(vector("session_host_vouch")), hexToBytes(vector("session_guest_vouch"))], previous: null,
+  handNumber: 3, owedSeat: 1, owed: "seed", since: SINCE,
   claimed: SINCE + 300, received: 40, receivedDigest: range(96, 128), scores: [45, 30], claimant: 0,
 }).signed((digest) => HOST.sign(digest));
 
@@ -48,8 +51,8 @@ test("abandonment vectors: the signed fields, the digest and the host's signatur
 function silentHost(): [Session, Session] {
   let n = 0;
   const bytes = (n2: number): Uint8Array => Uint8Array.from({ length: n2 }, () => (n = (n * 31 + 7) % 251));
-  const host = new Session("host", range(0, 32), STANDARD, bytes);
-  const guest = new Session("guest", range(0, 32), null, bytes);
+  const host = new Session("host", range(0, 32), STANDARD, bytes, range(128, 160));
+  const guest = new Session("guest", range(0, 32), null, bytes, range(160, 192));
   pump(host, guest);
   const player = get("easy");
   while (guest.legalActions().length) { // the guest plays until it waits on the host
@@ -73,7 +76,7 @@ test("a silent peer: the waiting side ends the match as abandoned by it, signed,
   assert.match(failure.reason, /^Abandoned by the host: it owed its move for hand 1 since 2026-12-02 08:00:00 UTC/);
   assert.throws(() => guest.abandon(SINCE, SINCE + 901), PeerFault); // sticky
   const state = msgpack.decode(msgpack.encode(guest.toState()), STATE_LIMITS) as Map<string, msgpack.Value>;
-  const back = Session.fromState(range(0, 32), state, () => new Uint8Array(32).fill(9));
+  const back = Session.fromState(range(0, 32), state, () => new Uint8Array(32).fill(9), range(160, 192));
   assert.ok(back.failure instanceof Abandoned && back.failure.record !== null);
   assert.equal(back.failure.record.toJson(), record.toJson());
   // The host owes nothing (it is its move): it cannot claim the guest abandoned.

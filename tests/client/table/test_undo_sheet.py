@@ -179,7 +179,7 @@ async def test_no_undo_online(table: Any, deal: Any) -> None:
         match.apply(0, DrawStock())
         match.apply(0, Discard(KC))  # thrown in an online match: the friend sees it at once
         online = OnlineGame(cast(Any, SimpleNamespace(session=_Session(match), seat=0,
-                                                      result=None)))
+                                                      result=None, friend=None, identity=None)))
         app.game = online
         assert not hasattr(online, "undo")
         await press(pilot, "u")
@@ -195,8 +195,8 @@ async def test_no_undo_online(table: Any, deal: Any) -> None:
 def test_online_score_sheet_is_the_sessions_hands() -> None:
     """Online, the sheet lists every hand the session played, seen from its own seat."""
     rules = STANDARD.with_options(target=40)
-    host = Session("host", bytes(32), rules, random.Random(3).randbytes)
-    guest = Session("guest", bytes(32), None, random.Random(4).randbytes)
+    host = Session("host", bytes(32), rules, random.Random(3).randbytes, b"h" * 32)
+    guest = Session("guest", bytes(32), None, random.Random(4).randbytes, b"g" * 32)
     play_local(host, guest, [get("easy"), get("easy")])
     verified = [e for e in host.events() if isinstance(e, HandVerified)]
     for session in (host, guest):

@@ -24,6 +24,7 @@ from gin.conformance.engine_cases import (
     settle_cases,
 )
 from gin.conformance.evidence_cases import evidence_cases
+from gin.conformance.identity_cases import history_cases, identity_cases
 from gin.conformance.protocol_cases import (
     audit_cases,
     channel_cases,
@@ -82,6 +83,7 @@ def test_the_typescript_engine_agrees_with_a_small_corpus(
         "evidence.jsonl": islice(evidence_cases(), 3),
         "abandonment.jsonl": islice(abandonment_cases(), 4),
         "session.jsonl": session_cases(small=True),
+        "identity.jsonl": chain(islice(identity_cases(), 8), history_cases()),
     }
     assert small.keys() == corpus().keys()
     for name, cases in small.items():

@@ -52,8 +52,8 @@ class Mute(Session):
 
 
 def pair(seed: int) -> tuple[Mute, Mute]:
-    return (Mute("host", SECRET, STANDARD, random.Random(f"{seed}/h").randbytes),
-            Mute("guest", SECRET, None, random.Random(f"{seed}/g").randbytes))
+    return (Mute("host", SECRET, STANDARD, random.Random(f"{seed}/h").randbytes, b"h" * 32),
+            Mute("guest", SECRET, None, random.Random(f"{seed}/g").randbytes, b"g" * 32))
 
 
 def silent(msg_type: str, seed: int = 2, hand: int = 1) -> tuple[Mute, Mute, list[HandRecord]]:
@@ -123,7 +123,7 @@ def test_abandon_when_nothing_is_owed_is_an_illegal_action() -> None:
 
 
 def test_before_the_match_id_there_is_no_record() -> None:
-    host = Session("host", SECRET, STANDARD, random.Random(1).randbytes)
+    host = Session("host", SECRET, STANDARD, random.Random(1).randbytes, b"h" * 32)
     assert host.waiting_for() == "welcome"
     host.abandon(SINCE, SINCE + 90)
     failure = host.failure
@@ -136,7 +136,8 @@ def test_a_restore_replays_the_abandonment_and_its_record() -> None:
     honest.abandon(SINCE, SINCE + 200)
     state = msgpack.unpackb(msgpack.packb(honest.to_state(), use_bin_type=True), raw=False)
     assert state["log"][-1] == ["abandon", SINCE, SINCE + 200]
-    back = Session.from_state(SECRET, state, random.Random(9).randbytes)
+    back = Session.from_state(SECRET, state, random.Random(9).randbytes,
+                              b"h" * 32 if honest.role == "host" else b"g" * 32)
     assert back.failure == honest.failure
     assert isinstance(back.failure, Abandoned) and back.failure.record is not None
 
@@ -160,7 +161,7 @@ def test_the_audit_finds_a_record_that_does_not_follow_the_hands() -> None:
     honest.abandon(SINCE, SINCE + 300)
     record = honest.failure.record  # type: ignore[union-attr]
     assert record is not None and hands
-    signer = honest._flow.signer
+    signer = honest._flow.keys.signer  # type: ignore[union-attr]
     assert signer is not None
     late = replace(record, hand_number=record.hand_number + 1).signed(signer)
     richer = replace(record, scores=(record.scores[0] + 1, record.scores[1])).signed(signer)
@@ -185,10 +186,14 @@ def test_the_audit_finds_a_record_that_does_not_follow_the_hands() -> None:
     (lambda d: d.update(claimed="2026-12-02T07:00:00Z"), "record.claimed: earlier than"),
     (lambda d: d.update(hand=True), "record.hand: expected an integer"),
     (lambda d: d["received"].update(digest="00"), "record.received.digest: expected 64 hex"),
+    (lambda d: d.pop("identities"), "record.identities: missing"),
+    (lambda d: d["vouches"].update(guest="00"), "record.vouches.guest: expected 128 hex"),
+    (lambda d: d.update(previous="00"), "record.previous: expected 32 hex"),
 ])
 def test_the_parser_is_strict_and_names_the_path(change: object, error: str) -> None:
     record = AbandonmentRecord(
         match_id=bytes(16), link_id=bytes(16), signing_keys=(bytes(32), bytes(32)),
+        identities=(bytes(32), bytes(32)), vouches=(bytes(64), bytes(64)), previous=None,
         hand_number=3, owed_seat=1, owed="seed", since=SINCE, claimed=SINCE + 300,
         received=40, received_digest=bytes(32), scores=(10, 20), claimant=0,
         signature=bytes(64))
@@ -212,7 +217,11 @@ def test_the_abandonment_vectors_in_protocol_md() -> None:
     host, guest = cosign.Signer(bytes(range(32, 64))), cosign.Signer(bytes(range(64, 96)))
     record = AbandonmentRecord(
         match_id=bytes.fromhex(v["session_match_id"]), link_id=bytes.fromhex(v["session_link_id"]),
-        signing_keys=(host.public, guest.public), hand_number=3, owed_seat=1, owed="seed",
+        signing_keys=(host.public, guest.public),
+        identities=(bytes.fromhex(v["session_host_identity"]),
+                    bytes.fromhex(v["session_guest_identity"])),
+        vouches=(bytes.fromhex(v["session_host_vouch"]), bytes.fromhex(v["session_guest_vouch"])),
+        previous=None, hand_number=3, owed_seat=1, owed="seed",
         since=SINCE, claimed=SINCE + 300, received=40, received_digest=bytes(range(96, 128)),
         scores=(45, 30), claimant=0).signed(host)
     fields = record.to_dict()

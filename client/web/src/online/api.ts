@@ -111,6 +111,18 @@ export interface PeerView {
   /** While the friend's grace is over (protocol.md §11.3): what it owes, since when (UTC
    * seconds); the board asks its player to keep waiting or end the match as abandoned. */
   readonly graceOver?: { readonly owed: string; readonly since: number } | null;
+  /** Who plays: both identities' fingerprints (protocol.md §4), once known. */
+  readonly identity: IdentityView;
+}
+
+/** This player's identity and the friend's, as five words each (null until known). */
+export interface IdentityView {
+  readonly mine: string | null;
+  readonly friend: string | null;
+  /** How the friend stands: new, known, or an identity that changed on this link. */
+  readonly friendText: string | null;
+  /** The friend's identity on this link is not the one it showed before. */
+  readonly changed: boolean;
 }
 
 /** The board's handle on one online match. */

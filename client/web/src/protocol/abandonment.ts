@@ -19,7 +19,8 @@ import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
 import { MAX_HAND_NUMBER } from "./fairdeal.ts";
 import { JsonSyntaxError, parsePyJson, type PyJson } from "./pyjson.ts";
-import { type HandRecord, MAX_RECORD_BYTES, SEATS, tooDeep } from "./records.ts";
+import { bindingRefusal } from "./identity.ts";
+import { bindingData, type HandRecord, MAX_RECORD_BYTES, SEATS, tooDeep } from "./records.ts";
 
 export const FORMAT = "gin-abandonment";
 export const FORMAT_VERSION = 3;
@@ -40,6 +41,10 @@ export interface AbandonmentFields {
   matchId: Uint8Array;
   linkId: Uint8Array;
   signingKeys: readonly [Uint8Array, Uint8Array];
+  identities: readonly [Uint8Array, Uint8Array];
+  vouches: readonly [Uint8Array, Uint8Array];
+  /** The match on this link that this one continues, or null. */
+  previous: Uint8Array | null;
   /** The hand in play; 0 before the first deal. */
   handNumber: number;
   owedSeat: number;
@@ -61,6 +66,9 @@ export class AbandonmentRecord implements Readonly<Required<AbandonmentFields>> 
   readonly matchId: Uint8Array;
   readonly linkId: Uint8Array;
   readonly signingKeys: readonly [Uint8Array, Uint8Array];
+  readonly identities: readonly [Uint8Array, Uint8Array];
+  readonly vouches: readonly [Uint8Array, Uint8Array];
+  readonly previous: Uint8Array | null;
   readonly handNumber: number;
   readonly owedSeat: number;
   readonly owed: string;
@@ -76,6 +84,9 @@ export class AbandonmentRecord implements Readonly<Required<AbandonmentFields>> 
     this.matchId = f.matchId;
     this.linkId = f.linkId;
     this.signingKeys = Object.freeze([f.signingKeys[0], f.signingKeys[1]] as [Uint8Array, Uint8Array]);
+    this.identities = Object.freeze([f.identities[0], f.identities[1]] as [Uint8Array, Uint8Array]);
+    this.vouches = Object.freeze([f.vouches[0], f.vouches[1]] as [Uint8Array, Uint8Array]);
+    this.previous = f.previous;
     this.handNumber = f.handNumber;
     this.owedSeat = f.owedSeat;
     this.owed = f.owed;
@@ -103,6 +114,7 @@ export class AbandonmentRecord implements Readonly<Required<AbandonmentFields>> 
       link: bytesToHex(this.linkId),
       seats: [...SEATS],
       signing_keys: { host: bytesToHex(this.signingKeys[0]), guest: bytesToHex(this.signingKeys[1]) },
+      ...bindingData(this.identities, this.vouches, this.previous),
       hand: this.handNumber,
       owed: { seat: this.owedSeat, what: this.owed },
       since: isoTime(this.since),
@@ -154,9 +166,9 @@ const shown = (seconds: number): string => isoTime(seconds).slice(0, 19).replace
  * proves nothing), then, given verified `hands` of the same match, that it follows the
  * last of them (its hand or the next, and its scores). */
 export function check(record: AbandonmentRecord, hands: readonly HandRecord[]): [string, string][] {
-  if (!equalBytes(record.matchId, cosign.matchIdFor(record.linkId, record.signingKeys[0], record.signingKeys[1]))) {
-    return [["match_id", "the match id is not the one the link id and the signing keys make"]];
-  }
+  const unbound = bindingRefusal(record.matchId, record.linkId, record.signingKeys, record.identities,
+    record.vouches, record.previous);
+  if (unbound !== null) return [unbound];
   const claimant = SEATS[record.claimant]!;
   if (!cosign.verify(record.signingKeys[record.claimant]!, record.digest(), record.signature)) {
     return [["signature", `the ${claimant}'s signature does not sign this record`]];
@@ -226,8 +238,8 @@ function time(value: PyJson | undefined, path: string): number {
 
 /** An abandonment record from its JSON value; MalformedInput names the path, as gin does. */
 export function parseValue(value: PyJson): AbandonmentRecord {
-  const top = object(value, "record", ["format", "version", "match_id", "link", "seats", "signing_keys", "hand",
-    "owed", "since", "claimed", "received", "scores", "claimant", "signature"]);
+  const top = object(value, "record", ["format", "version", "match_id", "link", "seats", "signing_keys", "identities",
+    "vouches", "previous", "hand", "owed", "since", "claimed", "received", "scores", "claimant", "signature"]);
   if (top.get("format") !== FORMAT) fail("record.format", `expected '${FORMAT}'`);
   if (integer(top.get("version"), "record.version", 1 << 16) !== FORMAT_VERSION) {
     fail("record.version", `expected ${FORMAT_VERSION}`);
@@ -237,6 +249,8 @@ export function parseValue(value: PyJson): AbandonmentRecord {
     fail("record.seats", "expected ['host', 'guest']");
   }
   const keys = object(top.get("signing_keys"), "record.signing_keys", SEATS);
+  const ids = object(top.get("identities"), "record.identities", SEATS);
+  const vouches = object(top.get("vouches"), "record.vouches", SEATS);
   const owed = object(top.get("owed"), "record.owed", ["seat", "what"]);
   const what = owed.get("what");
   if (typeof what !== "string" || !OWED.has(what)) fail("record.owed.what", `expected one of ${[...OWED.keys()].join(", ")}`);
@@ -248,8 +262,14 @@ export function parseValue(value: PyJson): AbandonmentRecord {
   const linkId = hex(top.get("link"), "record.link", cosign.LINK_ID_BYTES);
   const host = hex(keys.get("host"), "record.signing_keys.host", cosign.KEY_BYTES);
   const guest = hex(keys.get("guest"), "record.signing_keys.guest", cosign.KEY_BYTES);
+  const identities: [Uint8Array, Uint8Array] = [hex(ids.get("host"), "record.identities.host", cosign.KEY_BYTES),
+    hex(ids.get("guest"), "record.identities.guest", cosign.KEY_BYTES)];
+  const vouched: [Uint8Array, Uint8Array] = [hex(vouches.get("host"), "record.vouches.host", cosign.SIGNATURE_BYTES),
+    hex(vouches.get("guest"), "record.vouches.guest", cosign.SIGNATURE_BYTES)];
+  const previous = top.get("previous") === null ? null
+    : hex(top.get("previous"), "record.previous", cosign.MATCH_ID_BYTES);
   const record = new AbandonmentRecord({
-    matchId, linkId, signingKeys: [host, guest],
+    matchId, linkId, signingKeys: [host, guest], identities, vouches: vouched, previous,
     handNumber: integer(top.get("hand"), "record.hand", MAX_HAND_NUMBER),
     owedSeat: integer(owed.get("seat"), "record.owed.seat", 1),
     owed: what,

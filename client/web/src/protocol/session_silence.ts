@@ -47,11 +47,11 @@ export function abandoned(flow: MatchFlow, since: number, now: number, delivered
   }
   const seen = flow.observation(); // its scores are the match's, with a scored hand counted
   const record = new AbandonmentRecord({
-    matchId, linkId: flow.linkId, signingKeys: flow.signingKeys(),
+    matchId, ...flow.keys!.binding(),
     handNumber: HANDSHAKE.includes(owed) ? 0 : flow.state().number, owedSeat: flow.peer, owed, since,
     claimed: now, received: delivered[0], receivedDigest: delivered[1],
     scores: seen === null ? [0, 0] : [seen.scores[0], seen.scores[1]], claimant: flow.seat,
-  }).signed((digest) => flow.sign(digest));
+  }).signed((digest) => flow.keys!.signer.sign(digest));
   const words = record.words();
   return new Abandoned(peer, owed, words[0]!.toUpperCase() + words.slice(1), record);
 }
