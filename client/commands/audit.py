@@ -16,6 +16,7 @@ from client.text import plain
 from gin.engine.errors import MalformedInput
 from gin.protocol.audit import audit_records
 from gin.protocol.evidence import parse_file
+from gin.protocol.history import identities_text
 from gin.protocol.records import MAX_RECORD_BYTES
 
 VERIFIED, FAILED, NOT_A_RECORD, UNPROVEN = 0, 1, 2, 3
@@ -23,11 +24,14 @@ VERIFIED, FAILED, NOT_A_RECORD, UNPROVEN = 0, 1, 2, 3
 #: 2, 1, 3, 0 that applies to any of them is the status.
 EXIT_STATUSES = (
     (VERIFIED, "every record verified and everything shown is proven"),
-    (FAILED, "a record failed its audit: a player cheated or the record contradicts "
-             "itself (the finding says who is at fault)"),
+    (FAILED, "a record failed its audit: a player cheated, the record contradicts "
+             "itself (the finding says who is at fault), or the records of one invite link "
+             "do not form one history (two first matches, or other players: at most one "
+             "is the real match)"),
     (NOT_A_RECORD, "a file is missing, unreadable or not a hand record"),
     (UNPROVEN, "every record verified except what the records given cannot prove "
-               "(the scores of a later hand without the hands before it)"),
+               "(the scores of a later hand without the hands before it, or the match a "
+               "rematch continues)"),
 )
 _PRECEDENCE = (NOT_A_RECORD, FAILED, UNPROVEN, VERIFIED)
 
@@ -41,7 +45,11 @@ def register(subparsers: Any) -> None:
         "recomputed from the seeds, every key revealed and that each was sent where the "
         "protocol sends it, every move replayed through the rules engine, and the score. The "
         "match scores after a hand are proven only from the records of the hands "
-        "before it, from hand 1: give a match's records together. Prints each hand as "
+        "before it, from hand 1: give a match's records together. Each record names "
+        "both players' long-term identities (printed as five words and in hex), each "
+        "vouching for its seat's keys; records of one invite link given together must "
+        "form one history (the same two players, one first match), else they are "
+        "reported as a conflict and none is verified. Prints each hand as "
         "a replay and 'verified' (saying what the records given cannot prove), or what "
         "failed, where, and who is at fault.",
         epilog="Exit status: " + "; ".join(f"{code}: {text}" for code, text in EXIT_STATUSES)
@@ -99,8 +107,10 @@ def run(args: argparse.Namespace) -> int:
             print(plain(f"gin audit: {name}: {_not_a_record(data) or exc}"), file=sys.stderr)
             statuses.add(NOT_A_RECORD)
     # Together, so each hand is checked against the hand before it in its match.
-    for name, result in zip(names, audit_records(records, names), strict=True):
-        lines = [f"{name}:", *(() if args.quiet else result.replay)]
+    results = audit_records(records, names)
+    for name, record, result in zip(names, records, results, strict=True):
+        lines = [f"{name}:", identities_text(record.identities),
+                 *(() if args.quiet else result.replay)]
         if not result.ok:
             lines += [f"FAILED {finding}" for finding in result.findings]
             statuses.add(FAILED)

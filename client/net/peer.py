@@ -25,6 +25,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from client.identity import Friend, LocalIdentity, greet
 from client.net.links import Invite
 from client.net.relay_events import (
     Closed,
@@ -54,6 +55,7 @@ from gin.protocol.session_events import (
     FrameRejected,
     HandVerified,
     MatchOver,
+    MatchStarted,
     PeerAborted,
     PeerTimedOut,
     ProtocolError,
@@ -148,9 +150,11 @@ class OnlineMatch:
     :func:`client.net.lobby.join`."""
 
     def __init__(self, session: Session, transport: RelayTransport, invite: Invite, *,
-                 files: MatchFiles | None = None,
-                 settings: OnlineSettings | None = None) -> None:
+                 files: MatchFiles | None = None, settings: OnlineSettings | None = None,
+                 identity: LocalIdentity | None = None) -> None:
         self.session = session
+        self.identity = identity  # ours (its words; a warning when it was made anew)
+        self.friend: Friend | None = None  # theirs, once known
         self.transport = transport
         session.set_resend_timing(*(settings or OnlineSettings()).resend_after)
         self.invite = invite
@@ -185,6 +189,7 @@ class OnlineMatch:
         #: False declines them, None leaves the answer to a listener, which calls
         #: :meth:`accept_rules` or :meth:`decline_rules`.
         self.rules_answer: bool | None = False
+        self._meet()
 
     @property
     def seat(self) -> int:
@@ -362,11 +367,19 @@ class OnlineMatch:
         if isinstance(event, HandVerified | CheatDetected) and self.files is not None:
             self._pending_records.append(event)
             self._write_records()
+        if isinstance(event, MatchStarted):
+            self._meet()
         if isinstance(event, MatchOver):
             self.result = event
             self._record_match(event)
         elif isinstance(event, Failure):
             self.failure = event
+
+    def _meet(self) -> None:
+        if self.files is not None and self.friend is None:  # noted once their id is known
+            self.friend, notes = greet(self.files.storage, self.session)
+            for text in notes:
+                self._tell(Notice(text))
 
     def _record_match(self, over: MatchOver) -> None:
         """Add the match to the player's record (client/record.py), the friend keyed
@@ -557,15 +570,13 @@ def outcome_line(match: OnlineMatch) -> str:
         kind = {CheatDetected: "cheat detected", ProtocolError: "protocol error",
                 PeerTimedOut: "no answer", FrameRejected: "frame rejected",
                 PeerAborted: "match stopped by your friend",
-                ConnectionFailed: "connection failed",
-                StorageFailed: "could not save",
+                ConnectionFailed: "connection failed", StorageFailed: "could not save",
                 RulesDeclined: "rules declined"}.get(type(failure), "failed")
         reason = plain(failure.reason)
         if failure.proven:
             line = (f"{kind}: {reason} (at fault: {failure.who}, field "
                     f"{plain(failure.field)}; the match is forfeited)")
-        elif isinstance(failure, PeerAborted | ConnectionFailed | RulesDeclined
-                        | StorageFailed):
+        elif isinstance(failure, PeerAborted | ConnectionFailed | RulesDeclined | StorageFailed):
             line = f"{kind}: {reason}"
         else:
             line = f"{kind}: {reason} (not proven: nobody forfeits)"

@@ -118,10 +118,11 @@ class MatchFiles:
             "local_relay": None if self.local is None else
             {"bind": self.local.bind, "port": self.local.port}})
 
-    def load(self, random_bytes: Callable[[int], bytes] = os.urandom
+    def load(self, identity: bytes, random_bytes: Callable[[int], bytes] = os.urandom
              ) -> tuple[Session, str, str | None] | None:
-        """The saved session, its seat token and the relay's seat ticket, or None;
-        StorageError if unusable."""
+        """The saved session (played under ``identity``, the data folder's identity
+        key), its seat token and the relay's seat ticket, or None; StorageError if
+        unusable."""
         data = self.storage.load_state(self.state_path, "The saved online match")
         if data is None:
             return None
@@ -130,7 +131,7 @@ class MatchFiles:
                                  "Ask your friend for a new link to play again.")
         try:
             state = msgpack.unpackb(base64.b64decode(data["session"]), raw=False)
-            session = Session.from_state(self.invite.secret, state, random_bytes)
+            session = Session.from_state(self.invite.secret, state, random_bytes, identity)
             ticket = data.get("ticket")
             self.local = LocalRelay.from_data(data.get("local_relay"))
             return session, str(data["token"]), ticket if isinstance(ticket, str) else None

@@ -152,8 +152,8 @@ def signed_message2(s: Session, f: Fields, deck: list[bytes], proof: bytes) -> F
     m1 = hs.messages[0]
     assert m1 is not None
     ctx = fd.context(hs.match_id, hs.number)
-    assert s._flow.signer is not None
-    sig = s._flow.signer.sign(cosign.message2_digest(s.seat, ctx, m1, deck, proof))
+    assert s._flow.keys is not None
+    sig = s._flow.keys.signer.sign(cosign.message2_digest(s.seat, ctx, m1, deck, proof))
     return f | {"deck": deck, "proof": shuffle_proof.words(proof), "sig": sig}
 
 
@@ -379,8 +379,8 @@ def _frame_cheats() -> Iterator[tuple[str, Peer]]:
             target, frame = host, hello
         elif name == "foreign-link":
             target = guest
-            frame = Session("host", bytes(32), STANDARD, random.Random("x").randbytes
-                            ).data_to_send()[0]
+            frame = Session("host", bytes(32), STANDARD, random.Random("x").randbytes,
+                            bytes(32)).data_to_send()[0]
         else:
             target, frame = guest, hello[:9]
         target.receive(frame)

@@ -36,6 +36,8 @@ from gin.protocol.session_events import (
 Case = dict[str, Any]
 Fields = dict[str, Any]
 SECRET = bytes(range(32))
+# Each seat's identity key in the cases (any two distinct keys would do).
+IDENTITIES = {"host": bytes(range(128, 160)), "guest": bytes(range(160, 192))}
 # Matches kept short (a low target) so that the TS replay of the corpus stays quick.
 QUICK = STANDARD.with_options(name="quick", target=30)
 LONG_GIN = STANDARD.with_options(name="long gin", target=40, big_gin_bonus=31, winner_deals=True,
@@ -100,7 +102,8 @@ class Peer(Session):
                  tamper: Tamper | None = None) -> None:
         self.steps, self._held, self.draws, self.tamper = [], [], draws, tamper
         self.given_rules = rules
-        super().__init__("host" if role == "host" else "guest", SECRET, rules, draws)
+        super().__init__("host" if role == "host" else "guest", SECRET, rules, draws,
+                         IDENTITIES[role])
         self.note("init", None)
 
     def note(self, op: str, arg: object) -> None:
@@ -153,6 +156,7 @@ class Peer(Session):
 
     def case(self, name: str) -> Case:
         return {"kind": "session", "name": name, "role": self.role, "secret": SECRET.hex(),
+                "identity": IDENTITIES[self.role].hex(),
                 "rules": None if self.given_rules is None else self.given_rules.to_dict(),
                 "random": [d.hex() for d in self.draws.given], "steps": self.steps}
 
@@ -163,7 +167,7 @@ def restore(peer: Peer) -> Peer:
     packed = msgpack.packb(peer.to_state(), use_bin_type=True)
     peer.steps.append(["save", packed.hex(), [], []])
     state = msgpack.unpackb(packed, raw=False)
-    back = Peer.from_state(SECRET, state, peer.draws)
+    back = Peer.from_state(SECRET, state, peer.draws, IDENTITIES[peer.role])
     assert isinstance(back, Peer)
     back.steps, back._held, back.draws, back.given_rules = peer.steps, [], peer.draws, \
         peer.given_rules

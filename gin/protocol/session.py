@@ -45,6 +45,7 @@ from gin.engine.rules import Ruleset
 from gin.players import Player
 from gin.protocol import wire
 from gin.protocol.cosign import link_id_for
+from gin.protocol.identity import Identity
 from gin.protocol.records import SEATS
 from gin.protocol.session_events import (
     FAILURES,
@@ -89,18 +90,21 @@ class Session:
     them after :class:`~gin.protocol.session_events.RulesOffered`; a Ruleset insists
     on it). ``secret`` is the 32-byte invite secret; ``random_bytes(n)`` supplies
     fresh secret randomness (the traffic keys' epoch, signing key, seeds and the
-    coin toss). The offer frame and, for the host, its ``hello`` are queued at once.
+    coin toss). ``identity`` is the 32 secret bytes of the player's long-term identity
+    key (:mod:`gin.protocol.identity`), which the client keeps: it vouches for this
+    match's signing key. The offer frame and, for the host, its ``hello`` are queued
+    at once.
     """
 
     def __init__(self, role: SessionRole, secret: bytes, rules: Ruleset | None,
-                 random_bytes: Callable[[int], bytes]) -> None:
-        self._setup(role, secret, rules, random_bytes)
+                 random_bytes: Callable[[int], bytes], identity: bytes) -> None:
+        self._setup(role, secret, rules, random_bytes, identity)
         self._channel = wire.SealedChannel(secret, wire.Side(role), self._fresh(wire.EPOCH_BYTES))
         self._outbox.append(self._channel.offer())
         self._flow.begin()
 
     def _setup(self, role: SessionRole, secret: bytes, rules: Ruleset | None,
-               random_bytes: Callable[[int], bytes]) -> None:
+               random_bytes: Callable[[int], bytes], identity: bytes) -> None:
         if role not in SEATS:
             raise MalformedInput(f"session role must be 'host' or 'guest', got {role!r}")
         if role == "host" and rules is None:
@@ -119,7 +123,7 @@ class Session:
         self._resend_at: float | None = None
         self._resend_after = RESEND_AFTER
         self._resend_timing = (RESEND_AFTER, MAX_RESEND_AFTER)
-        self._flow = MatchFlow(role, self.link_id, rules, Outlet(
+        self._flow = MatchFlow(role, self.link_id, rules, Identity(identity), Outlet(
             failure=lambda: self._failure, send=self._send, emit=self._emit,
             random=self._random, fail=self._fail))
 
@@ -186,6 +190,17 @@ class Session:
     def match_id(self) -> bytes | None:
         """The match id, once both signing keys are known."""
         return self._flow.match_id
+
+    @property
+    def identities(self) -> tuple[bytes, bytes] | None:
+        """(the host's, the guest's) identity public keys, once both are known."""
+        keys = self._flow.keys
+        return None if keys is None or keys.match_id is None else keys.identities
+
+    @property
+    def identity(self) -> bytes:
+        """Our identity public key."""
+        return self._flow.identity.public
 
     @property
     def rules(self) -> Ruleset | None:
@@ -296,15 +311,16 @@ class Session:
 
     @classmethod
     def from_state(cls, secret: bytes, state: Mapping[str, object],
-                   random_bytes: Callable[[int], bytes]) -> Session:
+                   random_bytes: Callable[[int], bytes], identity: bytes) -> Session:
         """Rebuild a session from :meth:`to_state`: the log is replayed and must lead
         exactly to the saved channel; the channel starts a new epoch (fresh keys from
-        ``random_bytes``). Its offer and unacknowledged messages are queued.
+        ``random_bytes``). Its offer and unacknowledged messages are queued. ``identity``
+        is the player's identity key, as for a new session (the save does not hold it).
 
         Raises :class:`CorruptState` (a local fault) for anything that does not check.
         """
         try:
-            return cls._restore(secret, state, random_bytes)
+            return cls._restore(secret, state, random_bytes, identity)
         except CorruptState:
             raise
         except (GinError, AssertionError, KeyError, IndexError, TypeError, ValueError,
@@ -314,7 +330,7 @@ class Session:
 
     @classmethod
     def _restore(cls, secret: bytes, state: Mapping[str, object],
-                 random_bytes: Callable[[int], bytes]) -> Session:
+                 random_bytes: Callable[[int], bytes], identity: bytes) -> Session:
         if not isinstance(state, Mapping):
             raise CorruptState("the saved session is not a map")
         reader = wire.Message("session-state", STATE_VERSION, state, "")
@@ -336,7 +352,7 @@ class Session:
             return value
 
         session = cls.__new__(cls)
-        session._setup(role, secret, rules, logged_random)
+        session._setup(role, secret, rules, logged_random, identity)
         session._muted = True
         session._flow.begin()
         received = 0

@@ -219,7 +219,7 @@ def test_a_flipped_byte_in_an_online_save_is_refused_and_blames_nobody(
         sealed: Storage) -> None:
     invite = Invite(RelayAddress("http", "127.0.0.1", 9), "room", new_secret())
     files = MatchFiles(sealed, invite)
-    files.save(Session("host", invite.secret, STANDARD, os.urandom), "token")
+    files.save(Session("host", invite.secret, STANDARD, os.urandom, b"h" * 32), "token")
     raw = bytearray(files.state_path.read_bytes())
     at = raw.index(b'"session": "') + 40
     raw[at] = ord("A") if raw[at] != ord("A") else ord("B")

@@ -105,7 +105,7 @@ def test_a_typescript_peer_plays_a_whole_match_against_gin(
     py_role = "host" if ts_role == "guest" else "guest"
     ts = bridge(ts_role, QUICK if ts_role == "host" else None, seed=f"bridge/{ts_role}")
     py = Session(py_role, SECRET, QUICK if py_role == "host" else None,  # type: ignore[arg-type]
-                 random.Random(f"bridge/{py_role}").randbytes)
+                 random.Random(f"bridge/{py_role}").randbytes, b"p" * 32)
     try:
         py_records = play(py, ts, get("normal", random.Random(1)))
     finally:

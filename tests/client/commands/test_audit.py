@@ -19,8 +19,8 @@ from gin.protocol.session_events import HandVerified
 @pytest.fixture(scope="module")
 def record() -> HandRecord:
     rules = STANDARD.with_options(target=1)  # the first scored hand ends the match
-    host = Session("host", bytes(32), rules, random.Random(1).randbytes)
-    guest = Session("guest", bytes(32), None, random.Random(2).randbytes)
+    host = Session("host", bytes(32), rules, random.Random(1).randbytes, b"h" * 32)
+    guest = Session("guest", bytes(32), None, random.Random(2).randbytes, b"g" * 32)
     play_local(host, guest, [get("easy"), get("easy")])
     return next(e.record for e in host.events() if isinstance(e, HandVerified))
 
@@ -101,8 +101,8 @@ def test_edited_scores_fail(record: HandRecord, tmp_path: Path,
 @pytest.fixture(scope="module")
 def two_hands() -> list[HandRecord]:
     host = Session("host", bytes(32), STANDARD.with_options(target=60),
-                   random.Random(3).randbytes)
-    guest = Session("guest", bytes(32), None, random.Random(4).randbytes)
+                   random.Random(3).randbytes, b"h" * 32)
+    guest = Session("guest", bytes(32), None, random.Random(4).randbytes, b"g" * 32)
     play_local(host, guest, [get("easy"), get("easy")])
     found = [e.record for e in host.events() if isinstance(e, HandVerified)]
     assert len(found) >= 2

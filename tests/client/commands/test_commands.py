@@ -165,7 +165,7 @@ async def test_join_with_nothing_listening_says_connection_refused(tmp_path: Pat
 def test_join_over_a_damaged_online_save_refuses_it_and_blames_no_one(tmp_path: Path) -> None:
     invite = Invite(RelayAddress("http", "127.0.0.1", 9), "A" * 32, new_secret())
     files = MatchFiles(Storage(tmp_path), invite)
-    files.save(Session("guest", invite.secret, None, os.urandom), "token")
+    files.save(Session("guest", invite.secret, None, os.urandom, b"g" * 32), "token")
     raw = bytearray(files.state_path.read_bytes())
     raw[raw.index(b'"session": "') + 30] ^= 1  # one bit of one byte
     files.state_path.write_bytes(bytes(raw))
