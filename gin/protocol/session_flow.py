@@ -45,7 +45,7 @@ from gin.protocol.session_events import (
     RulesOffered,
     SessionEvent,
 )
-from gin.protocol.session_hand import HandState, coin, first_dealer_for, rules_digest
+from gin.protocol.session_hand import HandState, PreviousMatch, coin, first_dealer_for, rules_digest
 from gin.protocol.session_handshake import MatchKeys, read_rules
 
 SessionRole = Literal["host", "guest"]
@@ -87,7 +87,8 @@ class MatchFlow:
     the deal's handlers."""
 
     def __init__(self, role: SessionRole, link_id: bytes, proposed: Ruleset | None,
-                 identity: Identity, out: Outlet) -> None:
+                 identity: Identity, out: Outlet, rematch: PreviousMatch | None = None
+                 ) -> None:
         self.role = role
         self.seat = SEATS.index(role)
         self.peer = 1 - self.seat
@@ -98,6 +99,7 @@ class MatchFlow:
         self.finished = False
         self.identity = identity
         self.keys: MatchKeys | None = None  # drawn by begin()
+        self.rematch = rematch  # the match this one continues (§7.1), or None
         self._out = out
         self._nonce: bytes | None = None
         self._peer_coin: bytes | None = None
@@ -107,7 +109,8 @@ class MatchFlow:
     def begin(self) -> None:
         """Draw the signing key; the host proposes its rules and commits to its coin."""
         self.keys = MatchKeys(self.seat, self.link_id, self.identity,
-                              self._out.random(cosign.KEY_SEED_BYTES))
+                              self._out.random(cosign.KEY_SEED_BYTES),
+                              b"" if self.rematch is None else self.rematch.match_id)
         if self.role == "host":
             assert self.agreed is not None
             self._nonce = self._out.random(NONCE_BYTES)
@@ -135,6 +138,11 @@ class MatchFlow:
     def results(self) -> tuple[HandResult, ...]:
         """Every finished hand of the match, in order."""
         return () if self._match is None else tuple(self._match.results)
+
+    def as_previous(self) -> PreviousMatch | None:
+        """What a rematch of this match needs, once it has ended normally (§7.1)."""
+        totals = None if self._match is None or not self.finished else self._match.totals
+        return None if totals is None else PreviousMatch(self.match_id or b"", 1 - totals.winner)
 
     def legal_actions(self) -> list[Action]:
         """The local player's legal actions; empty unless it is its move now."""
@@ -234,9 +242,17 @@ class MatchFlow:
         self._peer_coin = msg.blob("coin", size=32)
         assert self.keys is not None
         self.keys.read(msg, self.protocol)
-        if self.proposed is None and not rules.is_preset:  # shown, then accepted (§7.1)
+        prev = self.keys.previous
+        if prev and self.rematch is None:  # not the host's fault: this gin may be another
+            self._refuse("hello.prev", "your friend offers a rematch of a match this gin "
+                         "did not play", "the guest's gin did not play the match this "
+                         "rematch continues")
+        elif prev != (b"" if self.rematch is None else self.rematch.match_id):
+            raise self.protocol(f"the host's hello continues match {prev.hex() or 'none'}, "
+                                "not this guest's last match on this link", "hello.prev")
+        elif prev or (self.proposed is None and not rules.is_preset):  # shown first (§7.1)
             self.offered = rules
-            self._out.emit(RulesOffered(rules))
+            self._out.emit(RulesOffered(rules, rematch=bool(prev)))
         else:
             self._welcome(rules)
 
@@ -247,11 +263,17 @@ class MatchFlow:
         self._welcome(rules)
 
     def decline(self, reason: str) -> None:
-        """The local player declines the offered rules: tell the host, and stop."""
+        """The local player declines the offered rules or rematch: tell the host, stop."""
         self.offered = None
-        self.send("abort", {"why": "declined", "field": "hello.rules",
-                            "reason": "the guest declined the host's custom rules"})
-        self._out.fail(RulesDeclined("guest", "hello.rules", reason))
+        if self.rematch is not None:
+            self._refuse("hello.prev", reason, "the guest declined the rematch")
+        else:
+            self._refuse("hello.rules", reason, "the guest declined the host's custom rules")
+
+    def _refuse(self, field: str, reason: str, told: str) -> None:
+        """End the match unplayed: ``told`` is what the host reads, ``reason`` ours."""
+        self.send("abort", {"why": "declined", "field": field, "reason": told})
+        self._out.fail(RulesDeclined("guest", field, reason))
 
     def _welcome(self, rules: Ruleset) -> None:
         assert self.keys is not None
@@ -269,7 +291,7 @@ class MatchFlow:
         self.keys.read(msg, self.protocol)
         assert self.match_id is not None
         self.send("start", {"nonce": self._nonce})
-        self._start_match(first_dealer_for(self.match_id, self._nonce, guest_nonce))
+        self._start_match(self._first_dealer(self._nonce, guest_nonce))
 
     def _on_start(self, msg: wire.Message) -> None:
         msg.only("nonce")
@@ -277,8 +299,16 @@ class MatchFlow:
         if coin(self.link_id, host_nonce) != self._peer_coin:
             raise self.cheat("the host's nonce does not open its coin commitment",
                              "start.nonce")
-        assert self._nonce is not None and self.match_id is not None
-        self._start_match(first_dealer_for(self.match_id, host_nonce, self._nonce))
+        assert self._nonce is not None
+        self._start_match(self._first_dealer(host_nonce, self._nonce))
+
+    def _first_dealer(self, host_nonce: bytes, guest_nonce: bytes) -> int:
+        """The coin of §4; in a rematch the previous match's loser (the coin is still
+        tossed and checked, so the messages are those of any match)."""
+        assert self.match_id is not None
+        if self.rematch is not None:
+            return self.rematch.loser
+        return first_dealer_for(self.match_id, host_nonce, guest_nonce)
 
     def _start_match(self, first_dealer: int) -> None:
         assert self.agreed is not None and self.match_id is not None
