@@ -21,11 +21,22 @@ import contextlib
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
 from typing import Any
 
 from client.identity import Friend, LocalIdentity, greet
+from client.net.link_state import (
+    MATCH_OVER,
+    MATCH_STOPPED,
+    SHORT_WORDS,
+    ConnectionFailed,
+    Link,
+    LinkChanged,
+    Notice,
+    StorageFailed,
+    Update,
+    connection_fault,
+)
 from client.net.links import Invite
 from client.net.relay_events import (
     Closed,
@@ -62,64 +73,6 @@ from gin.protocol.session_events import (
     RulesDeclined,
     SessionEvent,
 )
-from relay.wire import Close
-
-
-class Link(Enum):
-    """The connection as the player should see it: the words are the browser's
-    (client/web/src/board/words.ts, connectionWords) — "away" while the relay keeps
-    the friend's seat, "left" once it gave the seat up."""
-
-    CONNECTING = "connecting to the relay…"
-    WAITING = "waiting for your friend to join"
-    CONNECTED = "connected to your friend"
-    RECONNECTING = "connection lost — reconnecting…"
-    FRIEND_AWAY = "your friend is away — waiting for them to come back"
-    FRIEND_GONE = "your friend left — waiting in case they come back"
-    CLOSED = "disconnected"
-
-
-_SHORT = {Link.CONNECTING: "connecting…", Link.WAITING: "waiting for them to join",
-          Link.CONNECTED: "connected", Link.RECONNECTING: "connection lost — reconnecting…",
-          Link.FRIEND_AWAY: "away", Link.FRIEND_GONE: "left", Link.CLOSED: "disconnected"}
-#: How the match stands once it has ended, in the same words as the browser's.
-MATCH_OVER = "the match is over"
-MATCH_STOPPED = "the match was stopped"
-
-
-@dataclass(frozen=True)
-class LinkChanged:
-    link: Link
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class Notice:
-    """Something to tell the player that is not part of the game (a failed save)."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class ConnectionFailed(Failure):
-    """The relay refused this side for good or could not be reached again."""
-
-
-def connection_fault(closed: Closed) -> str:
-    """Who ended the connection for good: the relay when it closed with a code; when
-    it could not be reached again, the relay may be down or this computer's network;
-    nobody when this match was opened elsewhere with the same save (Close.SUPERSEDED)."""
-    if closed.code == Close.SUPERSEDED:
-        return "nobody"
-    return "relay" if closed.code is not None else "relay or this computer's network"
-
-
-@dataclass(frozen=True)
-class StorageFailed(Failure):
-    """This side could not save the match in time; it sent nothing it had not saved."""
-
-
-Update = SessionEvent | LinkChanged | Notice
 
 
 @dataclass
@@ -206,7 +159,7 @@ class OnlineMatch:
         if link is Link.WAITING and self.session.observation() is not None:
             link = Link.FRIEND_AWAY  # after a drop of ours, the friend is not back yet
         if short:
-            return _SHORT[link]
+            return SHORT_WORDS[link]
         why = f" ({self.link_detail})" if detail and link is Link.RECONNECTING \
             and self.link_detail else ""
         return link.value + why
