@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -104,7 +105,8 @@ class OnlineMatch:
 
     def __init__(self, session: Session, transport: RelayTransport, invite: Invite, *,
                  files: MatchFiles | None = None, settings: OnlineSettings | None = None,
-                 identity: LocalIdentity | None = None) -> None:
+                 identity: LocalIdentity | None = None,
+                 random_bytes: Callable[[int], bytes] = os.urandom) -> None:
         self.session = session
         self.identity = identity  # ours (its words; a warning when it was made anew)
         self.friend: Friend | None = None  # theirs, once known
@@ -142,6 +144,11 @@ class OnlineMatch:
         #: False declines them, None leaves the answer to a listener, which calls
         #: :meth:`accept_rules` or :meth:`decline_rules`.
         self.rules_answer: bool | None = False
+        #: Further matches to play on this link after this one, each a rematch
+        #: (protocol.md §7.1) offered (host) or accepted (guest) at once.
+        self.more_matches = 0
+        self.matches_finished = 0  # matches of this run that ended normally
+        self._random_bytes = random_bytes
         self._meet()
 
     @property
@@ -197,6 +204,8 @@ class OnlineMatch:
             self._resend()  # a restored session: frames the peer may never have had
             events = aiter(self.transport)
             while True:
+                if self._ready_for_rematch():
+                    self._rematch()
                 if pending is None:
                     pending = asyncio.create_task(anext(events))
                 # Once the match is over, wait only ``linger`` for the next event.
@@ -303,7 +312,10 @@ class OnlineMatch:
         if self.session.over:
             self._wake.set()  # the run loop starts lingering
         self.changed.set()
-        if self.session.rules_offered is not None and self.rules_answer is not None \
+        if self.session.rules_offered is not None and self.session.rematch is not None \
+                and not self.session.over:
+            self.accept_rules()  # this side built the rematch's session to play it
+        elif self.session.rules_offered is not None and self.rules_answer is not None \
                 and not self.session.over:
             # Listeners were told the rules first (also after a restore: the offer
             # is in the session's state, not only in an event).
@@ -324,6 +336,7 @@ class OnlineMatch:
             self._meet()
         if isinstance(event, MatchOver):
             self.result = event
+            self.matches_finished += event.totals is not None
             self._record_match(event)
         elif isinstance(event, Failure):
             self.failure = event
@@ -346,6 +359,31 @@ class OnlineMatch:
                 self._tell(Notice(warning))
         except StorageError as exc:
             self._tell(Notice(f"{exc.problem} This match is not in your record."))
+
+    # -- the next match on this link (protocol.md §7.1) --------------------------------
+
+    def _ready_for_rematch(self) -> bool:
+        """A rematch is wanted and the match just ended cleanly with nothing of it left
+        unacknowledged: the friend has all of it, so its frames stop here (a late one
+        reaches the new session, which answers an old epoch's frame with an offer)."""
+        return (self.more_matches > 0 and self.session.over and not self.session.unacknowledged
+                and not self._unsaved and self.session.as_previous() is not None
+                and self.identity is not None and self.transport.connected)
+
+    def _rematch(self) -> None:
+        """Begin the next match: a new session that continues the one just finished.
+        The host's ``hello`` offers it; the guest's waits for that ``hello`` and
+        accepts it (:meth:`_flush`), insisting on the rules just played."""
+        old, previous = self.session, self.session.as_previous()
+        assert previous is not None and self.identity is not None
+        self._tell(Notice(f"match {self.matches_finished}: {outcome_line(self)}; "
+                          "a rematch begins"))
+        self.more_matches -= 1
+        self.result, self._scores = None, []
+        self.session = Session(old.role, self.invite.secret, old.rules, self._random_bytes,
+                               self.identity.secret, rematch=previous)
+        self.session.set_resend_timing(*self.settings.resend_after)
+        self._flush()
 
     # -- write-ahead: nothing unsaved is sent ------------------------------------------
 
@@ -489,8 +527,9 @@ class OnlineMatch:
 
 
 async def play_bot(match: OnlineMatch, player: Player, delay: float = 0.0) -> None:
-    """Let ``player`` take the local seat until the match ends."""
-    while not match.finished and not match.session.over:
+    """Let ``player`` take the local seat until the match ends (with
+    :attr:`OnlineMatch.more_matches`, until the run ends)."""
+    while not match.finished and not (match.session.over and not match.more_matches):
         match.changed.clear()
         legal = match.session.legal_actions()
         if not legal:

@@ -70,7 +70,7 @@ from gin.protocol.session_flow import (
     ProtocolFault,
     SessionRole,
 )
-from gin.protocol.session_hand import PreviousMatch
+from gin.protocol.session_rematch import PreviousMatch
 
 STATE_VERSION = 3
 # Re-send what the peer has not acknowledged after this long, doubling each time.

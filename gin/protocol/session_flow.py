@@ -45,8 +45,15 @@ from gin.protocol.session_events import (
     RulesOffered,
     SessionEvent,
 )
-from gin.protocol.session_hand import HandState, PreviousMatch, coin, first_dealer_for, rules_digest
+from gin.protocol.session_hand import HandState, coin, rules_digest
 from gin.protocol.session_handshake import MatchKeys, read_rules
+from gin.protocol.session_rematch import (
+    NOT_PLAYED,
+    NOT_PLAYED_TOLD,
+    PreviousMatch,
+    first_dealer,
+    prev_fault,
+)
 
 SessionRole = Literal["host", "guest"]
 NONCE_BYTES = 32
@@ -242,14 +249,11 @@ class MatchFlow:
         self._peer_coin = msg.blob("coin", size=32)
         assert self.keys is not None
         self.keys.read(msg, self.protocol)
-        prev = self.keys.previous
-        if prev and self.rematch is None:  # not the host's fault: this gin may be another
-            self._refuse("hello.prev", "your friend offers a rematch of a match this gin "
-                         "did not play", "the guest's gin did not play the match this "
-                         "rematch continues")
-        elif prev != (b"" if self.rematch is None else self.rematch.match_id):
-            raise self.protocol(f"the host's hello continues match {prev.hex() or 'none'}, "
-                                "not this guest's last match on this link", "hello.prev")
+        prev, wrong = self.keys.previous, prev_fault(self.keys.previous, self.rematch)
+        if prev and self.rematch is None:
+            self._refuse("hello.prev", NOT_PLAYED, NOT_PLAYED_TOLD)
+        elif wrong is not None:
+            raise self.protocol(wrong, "hello.prev")
         elif prev or (self.proposed is None and not rules.is_preset):  # shown first (§7.1)
             self.offered = rules
             self._out.emit(RulesOffered(rules, rematch=bool(prev)))
@@ -265,10 +269,8 @@ class MatchFlow:
     def decline(self, reason: str) -> None:
         """The local player declines the offered rules or rematch: tell the host, stop."""
         self.offered = None
-        if self.rematch is not None:
-            self._refuse("hello.prev", reason, "the guest declined the rematch")
-        else:
-            self._refuse("hello.rules", reason, "the guest declined the host's custom rules")
+        self._refuse(*(("hello.prev", reason, "the guest declined the rematch") if self.rematch
+                       else ("hello.rules", reason, "the guest declined the host's custom rules")))
 
     def _refuse(self, field: str, reason: str, told: str) -> None:
         """End the match unplayed: ``told`` is what the host reads, ``reason`` ours."""
@@ -291,7 +293,7 @@ class MatchFlow:
         self.keys.read(msg, self.protocol)
         assert self.match_id is not None
         self.send("start", {"nonce": self._nonce})
-        self._start_match(self._first_dealer(self._nonce, guest_nonce))
+        self._start_match(first_dealer(self.match_id, self._nonce, guest_nonce, self.rematch))
 
     def _on_start(self, msg: wire.Message) -> None:
         msg.only("nonce")
@@ -299,16 +301,8 @@ class MatchFlow:
         if coin(self.link_id, host_nonce) != self._peer_coin:
             raise self.cheat("the host's nonce does not open its coin commitment",
                              "start.nonce")
-        assert self._nonce is not None
-        self._start_match(self._first_dealer(host_nonce, self._nonce))
-
-    def _first_dealer(self, host_nonce: bytes, guest_nonce: bytes) -> int:
-        """The coin of §4; in a rematch the previous match's loser (the coin is still
-        tossed and checked, so the messages are those of any match)."""
-        assert self.match_id is not None
-        if self.rematch is not None:
-            return self.rematch.loser
-        return first_dealer_for(self.match_id, host_nonce, guest_nonce)
+        assert self._nonce is not None and self.match_id is not None
+        self._start_match(first_dealer(self.match_id, host_nonce, self._nonce, self.rematch))
 
     def _start_match(self, first_dealer: int) -> None:
         assert self.agreed is not None and self.match_id is not None

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
 
 from gin.engine.actions import Action
-from gin.engine.errors import MalformedInput
 from gin.engine.rules import Ruleset
 from gin.protocol import fairdeal as fd
-from gin.protocol.cosign import DOMAIN, MATCH_ID_BYTES
+from gin.protocol.cosign import DOMAIN
 from gin.protocol.records import Step
 
 
@@ -31,31 +29,6 @@ def first_dealer_for(match_id: bytes, host_nonce: bytes, guest_nonce: bytes) -> 
     """The seat that deals the first hand: a coin both sides toss (§4, §7.1)."""
     return hashlib.sha256(DOMAIN + b"first-dealer\x00" + match_id + host_nonce + guest_nonce
                           ).digest()[0] & 1
-
-
-@dataclass(frozen=True)
-class PreviousMatch:
-    """The match on this link that a rematch continues (§7.1): its id, which the
-    rematch's ``hello`` names as ``prev``, and its loser, who deals the rematch's first
-    hand. Each side knows both from its own finished session."""
-
-    match_id: bytes
-    loser: int
-
-    def __post_init__(self) -> None:
-        if not (isinstance(self.match_id, bytes) and len(self.match_id) == MATCH_ID_BYTES
-                and self.loser in (0, 1) and not isinstance(self.loser, bool)):
-            raise MalformedInput("a previous match is a 16-byte match id and a seat, 0 or 1")
-
-    def to_state(self) -> list[object]:
-        return [self.match_id, self.loser]
-
-    @classmethod
-    def from_state(cls, value: object) -> PreviousMatch:
-        if not (isinstance(value, list | tuple) and len(value) == 2
-                and isinstance(value[0], bytes) and isinstance(value[1], int)):
-            raise MalformedInput("a saved previous match is [match id, loser]")
-        return cls(value[0], value[1])
 
 
 class HandState:

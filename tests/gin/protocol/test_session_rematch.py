@@ -22,7 +22,7 @@ from gin.protocol.session_events import (
     RulesDeclined,
     RulesOffered,
 )
-from gin.protocol.session_hand import PreviousMatch
+from gin.protocol.session_rematch import PreviousMatch
 
 SECRET = bytes(range(32))
 SHORT = STANDARD.with_options(name="short", target=10)
