@@ -31,6 +31,7 @@ from gin.conformance.engine_cases import (
     settle_cases,
 )
 from gin.conformance.evidence_cases import evidence_cases
+from gin.conformance.identity_cases import identity_cases
 from gin.conformance.protocol_cases import (
     audit_cases,
     channel_cases,
@@ -67,4 +68,5 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
                                     record_fuzz_cases(20 * scale)),
         "evidence.jsonl": evidence_cases(),
         "session.jsonl": session_cases(),
+        "identity.jsonl": identity_cases(),
     }

@@ -24,6 +24,7 @@ from itertools import islice
 from typing import Any
 
 from gin.conformance.session_peer import (
+    IDENTITIES,
     LONG_GIN,
     QUICK,
     Case,
@@ -41,6 +42,7 @@ from gin.engine.rules import STANDARD
 from gin.players import Player
 from gin.protocol import cosign, group, shuffle_proof
 from gin.protocol import fairdeal as fd
+from gin.protocol.identity import Identity
 from gin.protocol.session import Session, play_local, pump
 from gin.protocol.session_events import CheatDetected
 from gin.protocol.session_rematch import PreviousMatch
@@ -352,6 +354,7 @@ def _protocol_cheats() -> Iterator[tuple[str, Peer]]:
     host, guest = pair(11, STANDARD, STANDARD.with_options(name="house"))
     pump(host, guest)
     yield "rules-not-agreed", guest
+    yield from _identity_cheats()
 
     honest, cheater = _cheat_once("seed", lambda s, f: f, silence_after=True)
     honest.peer_timed_out()
@@ -414,6 +417,27 @@ def _frame_cheats() -> Iterator[tuple[str, Peer]]:
             target, frame = guest, hello[:9]
         target.receive(frame)
         yield name, target
+
+
+def _identity_cheats() -> Iterator[tuple[str, Peer]]:
+    """A hello or welcome whose identity does not vouch for its signing key, a match
+    before of a wrong length, a guest showing the host's own identity."""
+    for name, fields in [("hello-bad-vouch", {"vouch": bytes(64)}),
+                         ("hello-other-identity", {"id": bytes(range(32))}),
+                         ("hello-prev-length", {"prev": bytes(3)})]:
+        def liar(s: Peer, t: str, f: Fields, fields: Fields = fields) -> Fields | None:
+            return f | fields if t == "hello" else f
+
+        host, guest = pair(12, STANDARD, None, liar)
+        pump(host, guest)
+        yield name, guest
+    host_id = Identity(IDENTITIES["host"]).public
+    for name, fields in [("welcome-bad-vouch", {"vouch": bytes(64)}),
+                         ("welcome-host-identity", {"id": host_id})]:
+        host, guest = pair(12, STANDARD, None)
+        guest.tamper = lambda s, t, f, fields=fields: f | fields if t == "welcome" else f
+        pump(host, guest)
+        yield name, host
 
 
 def cheat_cases() -> Iterator[Case]:

@@ -14,10 +14,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from gin.protocol.evidence import DealEvidence
 from gin.protocol.identity import binding_refusal, fingerprint
-from gin.protocol.records import SEATS, HandRecord
+from gin.protocol.records import SEATS
+
+
+class Bound(Protocol):
+    """What a hand record or deal evidence names its match by."""
+
+    @property
+    def match_id(self) -> bytes: ...
+    @property
+    def link_id(self) -> bytes: ...
+    @property
+    def signing_keys(self) -> tuple[bytes, bytes]: ...
+    @property
+    def identities(self) -> tuple[bytes, bytes]: ...
+    @property
+    def vouches(self) -> tuple[bytes, bytes]: ...
+    @property
+    def previous(self) -> bytes | None: ...
 
 
 @dataclass
@@ -47,7 +64,7 @@ def identities_text(identities: tuple[bytes, bytes]) -> str:
         f"{seat} {fingerprint(x)} ({x.hex()})" for seat, x in zip(SEATS, identities, strict=True))
 
 
-def place(items: Sequence[HandRecord | DealEvidence]) -> dict[int, Placement]:
+def place(items: Sequence[Bound]) -> dict[int, Placement]:
     """Each record's place in its link's history, by index; a record not listed has
     its place (the link's only match, or one that continues a match given)."""
     links: dict[bytes, dict[bytes, _Match]] = {}

@@ -33,7 +33,8 @@ class Bridge:
 
     def __init__(self, role: str, rules: Ruleset | None, seed: str) -> None:
         args = ["node", "--import", "tsx", "scripts/session_bridge.ts", "--role", role,
-                "--secret", SECRET.hex(), "--seed", seed, "--player", "normal", "--accept"]
+                "--secret", SECRET.hex(), "--seed", seed, "--player", "normal", "--accept",
+                "--identity", (b"t" * 32).hex()]
         if rules is not None:
             args += ["--rules", json.dumps(rules.to_dict())]
         self.proc = subprocess.Popen(args, cwd=WEB, stdin=subprocess.PIPE,

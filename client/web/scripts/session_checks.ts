@@ -67,12 +67,13 @@ function checkSession(c: CaseObject): string | null {
   const secret = hexToBytes(c.secret as string);
   const rules = c.rules === null ? null : Ruleset.fromDict(c.rules);
   const random = replayDraws((c.random as string[]).map(hexToBytes));
+  const identity = hexToBytes(c.identity as string);
   let session: Session | null = null;
   for (const [i, step] of (c.steps as Json[][]).entries()) {
     const [op, arg, frames, events] = step as [string, Json, string[], Json[]];
     const where = `${String(c.name)} step ${i} (${op})`;
     if (op === "init") {
-      session = new Session(c.role as SessionRole, secret, rules, random);
+      session = new Session(c.role as SessionRole, secret, rules, random, identity);
     } else if (session === null) {
       throw new MalformedInput(`${where}: no init step first`);
     } else if (op === "in") {
@@ -96,7 +97,7 @@ function checkSession(c: CaseObject): string | null {
       if (mine !== arg) return `${where}: the saved state differs from gin's (${mine.length / 2} bytes, gin's ${(arg as string).length / 2})`;
     } else if (op === "restore") {
       const state = msgpack.decode(hexToBytes(arg as string), STATE_LIMITS);
-      session = Session.fromState(secret, state as Map<string, msgpack.Value>, random);
+      session = Session.fromState(secret, state as Map<string, msgpack.Value>, random, identity);
     } else {
       throw new MalformedInput(`${where}: unknown step`);
     }

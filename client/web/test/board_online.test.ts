@@ -55,6 +55,7 @@ test("a knock over the limit is refused with the count the throw leaves; a legal
     role: "host", seat: 0, connection: "connected", link: null, rules: STANDARD.toDict(), rulesOffered: null,
     observation: match.observation(0).toDict(), legal: match.legalActions().map(String), waitingFor: null,
     scores: [0, 0], results: [], verified: [], records: [], over: false, failure: null,
+    identity: { mine: null, friend: null, friendText: null, changed: false },
   };
   const peer = new SilentPeer(view);
   const game = new OnlineGame(peer);

@@ -17,9 +17,11 @@ import { PeerCore, type SessionMaker } from "../src/online/core.ts";
 import type { Snapshot, WorkerReply, WorkerRequest } from "../src/online/messages.ts";
 
 const maker: SessionMaker = {
-  create: (role, secret, rules, random) => new Session(role, secret, rules, random),
-  restore: (secret, state, random) => Session.fromState(secret, state, random),
+  create: (role, secret, rules, random, identity) => new Session(role, secret, rules, random, identity),
+  restore: (secret, state, random, identity) => Session.fromState(secret, state, random, identity),
 };
+/** Each seat's identity key (any two distinct keys). */
+const idOf = (role: string): Uint8Array => new Uint8Array(32).fill(role === "host" ? 104 : 103);
 /** Randomness from a label, the same on every run (SHA-256 of label and a counter). */
 function seeded(label: string): (n: number) => Uint8Array {
   let counter = 0;
@@ -84,15 +86,15 @@ test("two worker cores play a whole match, one restored mid-match, and keep the 
   const host = new Side(toGuest, "host");
   const guest = new Side(toHost, "guest");
   const rules = new Ruleset({ ...STANDARD, name: "short", target: 30 });
-  host.handle({ op: "start", role: "host", secret, rules: rules.toDict() });
-  guest.handle({ op: "start", role: "guest", secret, rules: null });
+  host.handle({ op: "start", role: "host", secret, rules: rules.toDict(), identity: idOf("host") });
+  guest.handle({ op: "start", role: "guest", secret, rules: null, identity: idOf("guest") });
   let restored = false;
   play(host, toHost, guest, toGuest, () => {
     if (!restored && guest.records.length === 1) {
       // A reload: a new core from the stored state; its offer and unacknowledged messages go again.
       restored = true;
       guest.core = new PeerCore(maker, seeded("restored guest"));
-      guest.handle({ op: "restore", secret, state: guest.state! });
+      guest.handle({ op: "restore", secret, state: guest.state!, identity: idOf("guest") });
       assert.equal(guest.snapshot?.role, "guest");
     }
     return false;
@@ -119,8 +121,8 @@ test("two worker cores play a whole match, one restored mid-match, and keep the 
 test("a hand that fails its audit leaves its evidence to download, named -failed as gin names it", () => {
   // The guest's session finds the first hand's audit failed (its event says so, with the record).
   const lying: SessionMaker = {
-    create: (role, secret, rules, random) => {
-      const session = new Session(role, secret, rules, random);
+    create: (role, secret, rules, random, identity) => {
+      const session = new Session(role, secret, rules, random, identity);
       const events = session.events.bind(session);
       session.events = () => events().map((event) => (event.kind === "HandVerified" && role === "guest"
         ? new CheatDetected("host", "message2[7]", "the host's message 2 is not its shuffle", event.record)
@@ -134,8 +136,8 @@ test("a hand that fails its audit leaves its evidence to download, named -failed
   const toHost: Uint8Array[] = [];
   const host = new Side(toGuest, "host");
   const guest = new Side(toHost, "guest", lying);
-  host.handle({ op: "start", role: "host", secret, rules: STANDARD.toDict() });
-  guest.handle({ op: "start", role: "guest", secret, rules: null });
+  host.handle({ op: "start", role: "host", secret, rules: STANDARD.toDict(), identity: idOf("host") });
+  guest.handle({ op: "start", role: "guest", secret, rules: null, identity: idOf("guest") });
   play(host, toHost, guest, toGuest, () => guest.records.length > 0);
   const [evidence] = guest.records;
   assert.equal(evidence?.failed, true);

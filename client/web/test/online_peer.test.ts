@@ -105,6 +105,9 @@ class FakeSession implements SessionLike {
   rules: Ruleset | null = STANDARD;
   rulesOffered: Ruleset | null = null;
   readonly handResults: readonly HandResult[] = [];
+  readonly identity = new Uint8Array(32);
+  readonly identities = null; // no handshake here: the friend stays unknown
+  readonly matchId = null;
   timedOut = false;
   get over(): boolean { return this.ended || this.failure !== null; }
   private out: Uint8Array[];
@@ -280,13 +283,14 @@ test("a host opens a room, shows the link in its address, and stores its state b
   assert.equal(seen.view?.link, link);
   assert.equal(seen.view?.connection, "waiting");
   assert.deepEqual(socket.sent, ["offer", "hello"]);
-  assert.deepEqual(w.journal.slice(0, 3), ["save gin-online", "send offer", "send hello"]);
+  // The identity key is made on first use and kept, before the match is.
+  assert.deepEqual(w.journal.slice(0, 4), ["save gin-identity", "save gin-online", "send offer", "send hello"]);
   socket.control("peer_joined");
   socket.frame("welcome");
   await settle();
   assert.equal(seen.view?.connection, "connected");
   // The peer (re)joined: everything unacknowledged again; then the welcome's ack, saved first.
-  assert.deepEqual(w.journal.slice(3), ["send offer", "send resend 0", "save gin-online", "send ack 1"]);
+  assert.deepEqual(w.journal.slice(4), ["send offer", "send resend 0", "save gin-online", "send ack 1"]);
   // The secret is in the page's address only: never in storage, never in a request.
   for (const value of [...w.storage.items.values(), ...w.sockets.map((s) => s.url)]) {
     assert.ok(!value.includes(SECRET_TEXT) && !value.includes(SECRET_TEXT.replace(/-/g, "+")), value);

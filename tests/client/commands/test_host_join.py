@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from client.cli import main as gin_main
+from client.identity import load_identity
 from client.net import lobby, peer, store
 from client.net.links import parse_invite
 from client.net.peer import outcome_line
@@ -24,6 +25,7 @@ from client.net.transport import TransportSettings
 from client.storage import Storage
 from gin import players
 from gin.engine.rules import STANDARD
+from gin.protocol.identity import fingerprint
 
 TIMEOUT = 90
 BOT = ["--bot", "easy", "--bot-delay", "0"]
@@ -74,7 +76,7 @@ def records(root: Path) -> list[str]:
 
 
 async def test_gin_host_and_gin_join_bots_play_a_match_through_python_m_relay(
-        tmp_path: Path) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     relay = await start(sys.executable, "-m", "relay", env={
         "GIN_RELAY_HOST": "127.0.0.1", "GIN_RELAY_PORT": "0",
         "GIN_RELAY_KEY_FILE": str(tmp_path / "relay.key"),
@@ -102,7 +104,17 @@ async def test_gin_host_and_gin_join_bots_play_a_match_through_python_m_relay(
     assert "deck verified" in host_err and "the match is over" in guest_err
     host_records, guest_records = records(tmp_path / "host"), records(tmp_path / "guest")
     assert len(host_records) == len(guest_records) >= 1
+    capsys.readouterr()
     assert gin_main(["audit", "-q", *host_records, *guest_records]) == 0
+    # Each bot played under its data folder's identity, made on first use; every record
+    # names both, and gin audit prints them.
+    ids = tuple(load_identity(Storage(tmp_path / side)).public for side in ("host", "guest"))
+    assert ids[0] != ids[1]
+    line = (f"identities: host {fingerprint(ids[0])} ({ids[0].hex()}), "
+            f"guest {fingerprint(ids[1])} ({ids[1].hex()})")
+    out = capsys.readouterr().out
+    assert out.count(line) == len(host_records) + len(guest_records)
+    assert out.count("\nverified\n") == len(host_records) + len(guest_records)
 
 
 async def test_a_third_person_with_a_used_link_is_told_someone_has_joined(

@@ -103,6 +103,18 @@ export interface PeerView {
   readonly records: readonly RecordView[];
   readonly over: boolean;
   readonly failure: FailureView | null;
+  /** Who plays: both identities' fingerprints (protocol.md §4), once known. */
+  readonly identity: IdentityView;
+}
+
+/** This player's identity and the friend's, as five words each (null until known). */
+export interface IdentityView {
+  readonly mine: string | null;
+  readonly friend: string | null;
+  /** How the friend stands: new, known, or an identity that changed on this link. */
+  readonly friendText: string | null;
+  /** The friend's identity on this link is not the one it showed before. */
+  readonly changed: boolean;
 }
 
 /** The board's handle on one online match. */

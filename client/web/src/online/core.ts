@@ -12,7 +12,8 @@ import { Ruleset } from "../engine/rules.ts";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { MapKey, Value } from "../protocol/msgpack.ts";
 import type { FailureView, PeerNotice, RecordView } from "./api.ts";
-import type { Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
+import type { IdentityData, Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
+import { fingerprint } from "../protocol/identity.ts";
 import { decodeState, encodeState } from "./state_codec.ts";
 
 export type RandomBytes = (n: number) => Uint8Array;
@@ -51,6 +52,10 @@ export interface SessionLike {
   readonly rules: Ruleset | null;
   readonly rulesOffered: Ruleset | null;
   readonly handResults: readonly HandResult[];
+  readonly identity: Uint8Array;
+  readonly matchId: Uint8Array | null;
+  /** (the host's, the guest's) identities, once the handshake told them. */
+  readonly identities: readonly [Uint8Array, Uint8Array] | null;
   dataToSend(): Uint8Array[];
   events(): EventLike[];
   resend(): Uint8Array[];
@@ -67,14 +72,17 @@ export interface SessionLike {
 }
 
 export interface SessionMaker {
-  create(role: "host" | "guest", secret: Uint8Array, rules: Ruleset | null, randomBytes: RandomBytes): SessionLike;
-  restore(secret: Uint8Array, state: Map<MapKey, Value>, randomBytes: RandomBytes): SessionLike;
+  create(role: "host" | "guest", secret: Uint8Array, rules: Ruleset | null, randomBytes: RandomBytes,
+    identity: Uint8Array): SessionLike;
+  restore(secret: Uint8Array, state: Map<MapKey, Value>, randomBytes: RandomBytes, identity: Uint8Array): SessionLike;
 }
 
 /** A record's file name: gin, the match id, the hand ("gin-3f9a…-hand-02.json"). */
 export function recordName(record: RecordLike, failed = false): string {
   return `gin-${bytesToHex(record.matchId)}-hand-${String(record.handNumber).padStart(2, "0")}${failed ? "-failed" : ""}.json`;
 }
+
+const identityData = (key: Uint8Array): IdentityData => ({ hex: bytesToHex(key), words: fingerprint(key) });
 
 export function failureView(failure: FailureLike): FailureView {
   return { kind: failure.kind, who: failure.who, field: failure.field, reason: failure.reason, proven: failure.proven };
@@ -91,8 +99,8 @@ export class PeerCore {
       try {
         this.session = request.op === "start"
           ? this.maker.create(request.role, request.secret,
-            request.rules === null ? null : Ruleset.fromDict(request.rules), this.randomBytes)
-          : this.maker.restore(request.secret, decodeState(request.state), this.randomBytes);
+            request.rules === null ? null : Ruleset.fromDict(request.rules), this.randomBytes, request.identity)
+          : this.maker.restore(request.secret, decodeState(request.state), this.randomBytes, request.identity);
       } catch (exc) {
         if (!(exc instanceof GinError)) throw exc;
         const failure: FailureView = {
@@ -193,6 +201,9 @@ export class PeerCore {
       failure: session.failure === null ? null : failureView(session.failure),
       unacknowledged: session.unacknowledged,
       received: session.received,
+      identities: { mine: identityData(session.identity),
+        friend: session.identities === null ? null : identityData(session.identities[1 - session.seat]!),
+        match: session.matchId === null ? null : bytesToHex(session.matchId) },
     };
   }
 }

@@ -7,8 +7,9 @@
 import type { PeerNotice, PeerView, RecordView, RulesData } from "./api.ts";
 
 export type WorkerRequest =
-  | { readonly op: "start"; readonly role: "host" | "guest"; readonly secret: Uint8Array; readonly rules: RulesData | null }
-  | { readonly op: "restore"; readonly secret: Uint8Array; readonly state: string }
+  | { readonly op: "start"; readonly role: "host" | "guest"; readonly secret: Uint8Array; readonly rules: RulesData | null;
+      readonly identity: Uint8Array }
+  | { readonly op: "restore"; readonly secret: Uint8Array; readonly state: string; readonly identity: Uint8Array }
   | { readonly op: "receive"; readonly frame: Uint8Array }
   | { readonly op: "act"; readonly action: string }
   | { readonly op: "accept" }
@@ -23,7 +24,16 @@ export type Snapshot = Pick<PeerView, "role" | "seat" | "rules" | "rulesOffered"
   readonly unacknowledged: number;
   /** Messages delivered from the peer so far: a new one restarts the timer on what it owes. */
   readonly received: number;
+  /** This seat's identity and, once the handshake told it, the friend's (hex and words). */
+  readonly identities: { readonly mine: IdentityData; readonly friend: IdentityData | null;
+    readonly match: string | null };
 };
+
+/** An identity public key as the page shows it. */
+export interface IdentityData {
+  readonly hex: string;
+  readonly words: string;
+}
 
 export interface WorkerReply {
   /** Frames to send, only after `state` is stored (write-ahead, protocol.md §5.4). */

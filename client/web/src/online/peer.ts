@@ -15,6 +15,7 @@ import type {
   Connection, FailureView, Online, OnlinePeer, PeerNotice, PeerView, RecordView, RulesData, StoredMatch,
 } from "./api.ts";
 import { formatInvite, type Invite, InvalidLink, linkIdHex, parseInvite, relayOfPage, SECRET_BYTES, websocketBase } from "./links.ts";
+import { describeFriend, type Friend, type LocalIdentity, loadIdentity, meetFriend } from "./identity.ts";
 import type { Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
 import {
   BROWSER_TIMERS, CLOSE, newToken, RelayClient, type RelayEvent, type RelayOptions, seatTakenWords, type Timers,
@@ -92,6 +93,7 @@ class Peer implements OnlinePeer {
   private superseded = false; // another tab of this browser took the match over
   private overAt: number | null = null;
   private pendingNotices: PeerNotice[] = [];
+  private friend: Friend | null = null;
 
   constructor(
     private readonly env: PeerEnvironment,
@@ -101,8 +103,10 @@ class Peer implements OnlinePeer {
     private readonly linkId: string,
     private token: string,
     private ticket: string | null,
+    identityWarning: string | null = null,
   ) {
     this.settings = { ...DEFAULT_SETTINGS, ...env.settings };
+    if (identityWarning !== null) this.pendingNotices.push({ kind: "notice", text: identityWarning });
     this.room = invite.room;
     this.records = store.records(linkId);
     if (invite.room !== null) this.link = formatInvite(invite as Invite);
@@ -140,7 +144,7 @@ class Peer implements OnlinePeer {
     const view: PeerView = {
       role, seat: role === "host" ? 0 : 1, connection: "closed", link: null, rules: null, rulesOffered: null,
       observation: null, legal: [], waitingFor: null, scores: [0, 0], results: [], verified: verifiedHands(records),
-      records, over: true, failure: why,
+      records, over: true, failure: why, identity: { mine: null, friend: null, friendText: null, changed: false },
     };
     const notices: PeerNotice[] = [
       ...(why === null ? [] : [{ kind: "failed", failure: why } as const]),
@@ -190,6 +194,7 @@ class Peer implements OnlinePeer {
     const notices = [...this.pendingNotices, ...reply.notices];
     this.pendingNotices = [];
     if (reply.snapshot !== null) this.snapshot = reply.snapshot;
+    this.meet(notices);
     if (reply.snapshot === null) {
       // No session could be made: nothing to send, nothing to keep.
       const failed = notices.find((n) => n.kind === "failed");
@@ -429,6 +434,15 @@ class Peer implements OnlinePeer {
     this.worker = null;
   }
 
+  /** Note the friend's identity in the known friends, once the handshake told it. */
+  private meet(notices: PeerNotice[]): void {
+    const ids = this.snapshot?.identities;
+    if (this.friend !== null || ids?.friend == null || ids.match === null) return;
+    const met = meetFriend(this.env.storage, this.linkId, ids.friend, ids.match);
+    this.friend = met.friend;
+    for (const text of [...met.warnings, describeFriend(met.friend)]) notices.push({ kind: "notice", text });
+  }
+
   private view(): PeerView {
     const snap = this.snapshot;
     return {
@@ -447,6 +461,8 @@ class Peer implements OnlinePeer {
       records: [...this.records],
       over: (snap?.over ?? false) || this.localFailure !== null,
       failure: snap?.failure ?? this.localFailure,
+      identity: { mine: snap?.identities.mine.words ?? null, friend: this.friend?.words ?? null,
+        friendText: this.friend === null ? null : describeFriend(this.friend), changed: this.friend?.was != null },
     };
   }
 
@@ -459,13 +475,15 @@ class Peer implements OnlinePeer {
 /** The browser's {@link Online}: hosts on, and joins through, the relay that served the page. */
 export function createOnline(env: PeerEnvironment): Online {
   const store = new MatchStore(env.storage);
+  let me: LocalIdentity | null = null; // made on first use: this browser's identity for the site
+  const identity = (): LocalIdentity => (me ??= loadIdentity(env.storage, env.randomBytes));
   return {
     host(rules: RulesData): OnlinePeer {
       const secret = env.randomBytes(SECRET_BYTES);
       const linkId = linkIdHex(secret);
       const peer = new Peer(env, store, "host", { relay: relayOfPage(env.location), room: null, secret },
-        linkId, newToken(), null);
-      peer.begin({ op: "start", role: "host", secret, rules });
+        linkId, newToken(), null, identity().warning);
+      peer.begin({ op: "start", role: "host", secret, rules, identity: identity().secret });
       return peer;
     },
     join(link: string): OnlinePeer {
@@ -500,12 +518,12 @@ export function createOnline(env: PeerEnvironment): Online {
       if (entry !== null && entry.state !== null) {
         // This browser keeps the match: continue it in the role it had (a host's
         // page shows its own invite link, so a reload lands here too).
-        const peer = new Peer(env, store, entry.role, invite, linkId, entry.token, entry.ticket);
-        peer.begin({ op: "restore", secret: invite.secret, state: entry.state });
+        const peer = new Peer(env, store, entry.role, invite, linkId, entry.token, entry.ticket, identity().warning);
+        peer.begin({ op: "restore", secret: invite.secret, state: entry.state, identity: identity().secret });
         return peer;
       }
-      const peer = new Peer(env, store, "guest", invite, linkId, newToken(), null);
-      peer.begin({ op: "start", role: "guest", secret: invite.secret, rules: null });
+      const peer = new Peer(env, store, "guest", invite, linkId, newToken(), null, identity().warning);
+      peer.begin({ op: "start", role: "guest", secret: invite.secret, rules: null, identity: identity().secret });
       return peer;
     },
     stored(): readonly StoredMatch[] {

@@ -22,6 +22,8 @@ import { bytesToHex } from "@noble/hashes/utils.js";
 import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
 import { DealEvidence } from "./evidence.ts";
+import { place } from "./history.ts";
+import { bindingRefusal } from "./identity.ts";
 import * as fd from "./fairdeal.ts";
 import { HandRecord, Score, SEATS, type Step } from "./records.ts";
 import { Reveals } from "./reveals.ts";
@@ -115,14 +117,18 @@ export function auditRecord(
  */
 function checkSignatures(record: HandRecord): [Finding[], string[]] {
   if (unsigned(record)) return [[], ["the hand is not signed yet"]]; // a session auditing before signing
-  if (!equalBytes(record.matchId, cosign.matchIdFor(record.linkId, record.signingKeys[0], record.signingKeys[1]))) {
-    return [[new Finding("record", "match_id",
-      "the match id is not the one the link id and the signing keys make")], []];
-  }
+  const unbound = binding(record);
+  if (unbound !== null) return [[unbound], []];
   const digest = cosign.handDigest(record);
   return [[0, 1].filter((seat) => !cosign.verify(record.signingKeys[seat]!, digest, record.signatures[seat]!))
     .map((seat) => new Finding("record", `signatures.${SEATS[seat]}`,
       `the ${SEATS[seat]}'s signature does not sign this hand as recorded`)), []];
+}
+
+/** Step 0's binding: the match id and both vouches (identity.ts's bindingRefusal). */
+function binding(x: HandRecord | DealEvidence): Finding | null {
+  const refusal = bindingRefusal(x.matchId, x.linkId, x.signingKeys, x.identities, x.vouches, x.previous);
+  return refusal === null ? null : new Finding("record", ...refusal);
 }
 
 /**
@@ -133,9 +139,8 @@ function checkSignatures(record: HandRecord): [Finding[], string[]] {
  */
 export function auditEvidence(evidence: DealEvidence): AuditResult {
   const second = SEATS[evidence.second]!;
-  if (!equalBytes(evidence.matchId, cosign.matchIdFor(evidence.linkId, evidence.signingKeys[0], evidence.signingKeys[1]))) {
-    return new AuditResult([new Finding("record", "match_id", "the match id is not the one the link id and the signing keys make")]);
-  }
+  const unbound = binding(evidence);
+  if (unbound !== null) return new AuditResult([unbound]);
   if (!cosign.verify(evidence.signingKeys[evidence.second]!, evidence.digest(), evidence.signature)) {
     return new AuditResult([new Finding("record", "signature", `the ${second}'s signature does not sign this message 2`)]);
   }
@@ -160,8 +165,9 @@ export function auditEvidence(evidence: DealEvidence): AuditResult {
  * Each hand is checked against the hand before it in its match when that record
  * is among `records` and verified with proven scores, so a run of records from
  * hand 1 proves every total. Two records of one hand (the two players' copies)
- * must agree in everything but the interleaving of the keys both sent at once.
- * `names` label the records in findings (default: "record 1", ...). Deal evidence
+ * must agree in everything but the interleaving of the keys both sent at once. The
+ * records of one link must form one history (history.ts): a record of a link whose
+ * matches conflict fails (`link`). `names` label the records in findings (default: "record 1", ...). Deal evidence
  * among them is checked on its own ({@link auditEvidence}).
  */
 export function auditRecords(records: readonly (HandRecord | DealEvidence)[],
@@ -192,6 +198,15 @@ export function auditRecords(records: readonly (HandRecord | DealEvidence)[],
     results.set(i, result);
     const key = `${id(record)}/${record.handNumber}`;
     if (result.ok && (record.handNumber === 1 || previous !== null) && !proven.has(key)) proven.set(key, record);
+  }
+  for (const [i, placed] of place(records)) { // one link, one history
+    const result = results.get(i)!;
+    if (placed.conflict !== null) {
+      results.set(i, new AuditResult([...result.findings, new Finding("record", "link", placed.conflict)],
+        result.unproven));
+    } else if (placed.unproven !== null && result.ok) {
+      results.set(i, new AuditResult(result.findings, [...result.unproven, placed.unproven]));
+    }
   }
   return records.map((_, i) => results.get(i)!);
 }

@@ -34,9 +34,11 @@ import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
 import type { MapKey, Value } from "./msgpack.ts";
 import {
-  CheatFault, type Fields, MatchFlow, MAX_FIELD_CHARS, MAX_REASON_CHARS, MESSAGE_TYPES, type Outlet, plain,
+  CheatFault, type Fields, MatchFlow, MAX_FIELD_CHARS, MAX_REASON_CHARS, MESSAGE_TYPES, type Outlet,
   ProtocolFault, rulesValue, SEATS, type SessionRole,
 } from "./session_flow.ts";
+import { plain } from "./session_handshake.ts";
+import { Identity } from "./identity.ts";
 import {
   CheatDetected, type Failure, FAILURES, FrameRejected, MatchOver, PeerAborted, PeerTimedOut, ProtocolError,
   RulesDeclined, type SessionEvent, VersionMismatch,
@@ -90,10 +92,13 @@ export class Session {
    * `role` "host" (seat 0, proposes `rules`) or "guest" (seat 1; `rules` null
    * plays a preset the host proposes, and custom rules once its player accepts
    * them after RulesOffered; a Ruleset insists on it). `secret` is the 32-byte
-   * invite secret; `randomBytes(n)` supplies fresh secret randomness. The offer
-   * frame and, for the host, its `hello` are queued at once.
+   * invite secret; `randomBytes(n)` supplies fresh secret randomness. `identity` is the
+   * 32 secret bytes of the player's long-term identity key (identity.ts), which the
+   * client keeps: it vouches for this match's signing key. The offer frame and, for the
+   * host, its `hello` are queued at once.
    */
-  constructor(role: SessionRole, secret: Uint8Array, rules: Ruleset | null, randomBytes: RandomBytes) {
+  constructor(role: SessionRole, secret: Uint8Array, rules: Ruleset | null, randomBytes: RandomBytes,
+    identity: Uint8Array) {
     if (role !== "host" && role !== "guest") {
       throw new MalformedInput(`session role must be 'host' or 'guest', got ${pyRepr(role)}`);
     }
@@ -115,7 +120,7 @@ export class Session {
       random: (n) => this.random(n),
       fail: (failure) => this.fail(failure),
     };
-    this.flow = new MatchFlow(role, this.linkId, rules, outlet);
+    this.flow = new MatchFlow(role, this.linkId, rules, new Identity(identity), outlet);
     if (restoring) {
       this.muted = true;
     } else {
@@ -128,6 +133,17 @@ export class Session {
   /** The match id, once both signing keys are known. */
   get matchId(): Uint8Array | null {
     return this.flow.matchId;
+  }
+
+  /** (the host's, the guest's) identity public keys, once both are known. */
+  get identities(): [Uint8Array, Uint8Array] | null {
+    const keys = this.flow.keys;
+    return keys === null || keys.matchId === null ? null : keys.identities;
+  }
+
+  /** Our identity public key. */
+  get identity(): Uint8Array {
+    return this.flow.identity.public;
   }
 
   // -- queues and queries ----------------------------------------------------------
@@ -316,12 +332,14 @@ export class Session {
   /**
    * Rebuild a session from {@link toState}: the log is replayed and must lead
    * exactly to the saved channel; the channel starts a new epoch (fresh keys from
-   * `randomBytes`). Its offer and unacknowledged messages are queued.
+   * `randomBytes`). Its offer and unacknowledged messages are queued. `identity` is the
+   * player's identity key, as for a new session (the save does not hold it).
    * CorruptState (a local fault) for anything that does not check.
    */
-  static fromState(secret: Uint8Array, state: ReadonlyMap<MapKey, Value>, randomBytes: RandomBytes): Session {
+  static fromState(secret: Uint8Array, state: ReadonlyMap<MapKey, Value>, randomBytes: RandomBytes,
+    identity: Uint8Array): Session {
     try {
-      return Session.restore(secret, state, randomBytes);
+      return Session.restore(secret, state, randomBytes, identity);
     } catch (exc) {
       if (exc instanceof CorruptState) throw exc;
       if (exc instanceof Error) {
@@ -331,7 +349,8 @@ export class Session {
     }
   }
 
-  private static restore(secret: Uint8Array, state: ReadonlyMap<MapKey, Value>, randomBytes: RandomBytes): Session {
+  private static restore(secret: Uint8Array, state: ReadonlyMap<MapKey, Value>, randomBytes: RandomBytes,
+    identity: Uint8Array): Session {
     if (!(state instanceof Map)) throw new CorruptState("the saved session is not a map");
     const reader = new wire.Message("session-state", STATE_VERSION, state, "");
     reader.only("v", "role", "rules", "channel", "log", "failure");
@@ -352,7 +371,7 @@ export class Session {
     restoring = true;
     let session: Session;
     try {
-      session = new Session(role, secret, rules, loggedRandom);
+      session = new Session(role, secret, rules, loggedRandom, identity);
     } finally {
       restoring = false;
     }

@@ -21,7 +21,7 @@ import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
 import type { DealEvidence } from "./evidence.ts";
 import * as fd from "./fairdeal.ts";
-import type { MapKey, Value } from "./msgpack.ts";
+import type { Value } from "./msgpack.ts";
 import { HandRecord, Score, Step } from "./records.ts";
 import * as deal from "./session_deal.ts";
 import {
@@ -29,6 +29,8 @@ import {
   PeerAborted, RulesDeclined, RulesOffered, type SessionEvent,
 } from "./session_events.ts";
 import { coin, firstDealerFor, HandState, otherRole, rulesDigest } from "./session_hand.ts";
+import { MatchKeys, readRules } from "./session_handshake.ts";
+import type { Identity } from "./identity.ts";
 import * as wire from "./wire.ts";
 
 export const SEATS = ["host", "guest"] as const;
@@ -37,7 +39,6 @@ export const NONCE_BYTES = 32;
 export const MAX_ACTION_CHARS = 256;
 export const MAX_REASON_CHARS = 400;
 export const MAX_FIELD_CHARS = 64;
-export const MAX_RULE_NUMBER = 10_000;
 export const HAND_KEYS = 11; // ten dealt cards and the upcard
 export const ABORT_KINDS = ["cheat", "protocol", "tampered", "timeout", "declined"];
 
@@ -75,20 +76,18 @@ export const MESSAGE_TYPES: ReadonlySet<string> = new Set([
 export class MatchFlow {
   readonly seat: number;
   readonly peer: number;
-  matchId: Uint8Array | null = null; // once both signing keys are known
   agreed: Ruleset | null;
   offered: Ruleset | null = null; // custom rules awaiting the local player
   finished = false;
   private nonce: Uint8Array | null = null;
-  private signer: cosign.Signer | null = null;
-  private peerKey: Uint8Array | null = null;
+  keys: MatchKeys | null = null; // drawn by begin()
   private peerCoin: Uint8Array | null = null;
   private match: Match | null = null;
   private hand: HandState | null = null;
   private readonly io: deal.DealIo;
 
   constructor(readonly role: SessionRole, readonly linkId: Uint8Array, readonly proposed: Ruleset | null,
-    private readonly out: Outlet) {
+    readonly identity: Identity, private readonly out: Outlet) {
     this.seat = SEATS.indexOf(role);
     this.peer = 1 - this.seat;
     this.agreed = proposed;
@@ -96,9 +95,8 @@ export class MatchFlow {
       seat: this.seat,
       peer: this.peer,
       send: (msgType, fields) => out.send(msgType, fields),
-      sign: (digest) => this.signer!.sign(digest),
-      linkId,
-      signingKeys: () => this.signingKeys(),
+      sign: (digest) => this.keys!.signer.sign(digest),
+      binding: () => this.keys!.binding(),
       handFields: (msg, ...names) => this.handFields(msg, ...names),
       protocol: (message, field) => this.protocol(message, field),
       cheat: (message, field, evidence) => new CheatFault(message, SEATS[this.peer], field, evidence ?? null),
@@ -107,12 +105,17 @@ export class MatchFlow {
 
   /** Draw the signing key; the host proposes its rules and commits to its coin. */
   begin(): void {
-    this.signer = new cosign.Signer(this.out.random(cosign.KEY_SEED_BYTES));
+    this.keys = new MatchKeys(this.seat, this.linkId, this.identity, this.out.random(cosign.KEY_SEED_BYTES));
     if (this.role === "host") {
       this.nonce = this.out.random(NONCE_BYTES);
       this.out.send("hello", [["rules", rulesValue(this.agreed!)], ["coin", coin(this.linkId, this.nonce)],
-        ["key", this.signer.public]]);
+        ...this.keys.fields()]);
     }
+  }
+
+  /** The match id, once both sides' keys are known. */
+  get matchId(): Uint8Array | null {
+    return this.keys?.matchId ?? null;
   }
 
   /** Finished normally or by a failure. */
@@ -229,15 +232,14 @@ export class MatchFlow {
   }
 
   private onHello(msg: wire.Message): void {
-    msg.only("rules", "coin", "key");
+    msg.only("rules", "coin", "key", "id", "prev", "vouch");
     const rules = readRules(msg);
     if (this.proposed !== null && !rules.equals(this.proposed)) {
       throw this.protocol(`the host proposes the ${rules.name} rules ${pyRepr(rules.toDict())}, which `
         + "this guest did not agree to", "hello.rules");
     }
     this.peerCoin = msg.blob("coin", 32);
-    this.peerKey = msg.blob("key", cosign.KEY_BYTES);
-    this.matchId = cosign.matchIdFor(this.linkId, this.peerKey, this.signer!.public);
+    this.keys!.read(msg, (message, field) => this.protocol(message, field));
     if (this.proposed === null && !rules.isPreset) { // shown, then accepted (§7.1)
       this.offered = rules;
       this.out.emit(new RulesOffered(rules));
@@ -256,22 +258,18 @@ export class MatchFlow {
   private welcome(rules: Ruleset): void {
     this.agreed = rules;
     this.nonce = this.out.random(NONCE_BYTES);
-    this.out.send("welcome", [["rules", rulesDigest(rules)], ["nonce", this.nonce], ["key", this.signer!.public]]);
+    this.out.send("welcome", [["rules", rulesDigest(rules)], ["nonce", this.nonce], ...this.keys!.fields()]);
   }
 
   private onWelcome(msg: wire.Message): void {
-    msg.only("rules", "nonce", "key");
+    msg.only("rules", "nonce", "key", "id", "vouch");
     if (!equalBytes(msg.blob("rules", 32), rulesDigest(this.agreed!))) {
       throw this.protocol("the guest agreed to another ruleset", "welcome.rules");
     }
     const guestNonce = msg.blob("nonce", NONCE_BYTES);
-    this.peerKey = msg.blob("key", cosign.KEY_BYTES);
-    if (equalBytes(this.peerKey, this.signer!.public)) {
-      throw this.protocol("the guest's signing key is the host's", "welcome.key");
-    }
-    this.matchId = cosign.matchIdFor(this.linkId, this.signer!.public, this.peerKey);
+    this.keys!.read(msg, (message, field) => this.protocol(message, field));
     this.out.send("start", [["nonce", this.nonce!]]);
-    this.startMatch(firstDealerFor(this.matchId, this.nonce!, guestNonce));
+    this.startMatch(firstDealerFor(this.matchId!, this.nonce!, guestNonce));
   }
 
   private onStart(msg: wire.Message): void {
@@ -447,7 +445,7 @@ export class MatchFlow {
       this.out.fail(new CheatDetected(first.who, first.where, String(first), record));
       return;
     }
-    if (!cosign.verify(this.peerKey!, cosign.handDigest(record), signature)) {
+    if (!cosign.verify(this.keys!.signingKeys[this.peer], cosign.handDigest(record), signature)) {
       throw this.protocol(`the ${peer}'s signature does not sign this hand as played`, "seed.sig");
     }
     const signatures: [Uint8Array, Uint8Array] = this.seat === 0
@@ -521,7 +519,7 @@ export class MatchFlow {
     const hs = this.state();
     const scores = this.match!.scores;
     this.out.emit(new HandScored(hs.number, hand.result, [scores[0], scores[1]]));
-    hs.mySignature = this.signer!.sign(cosign.handDigest(this.record()));
+    hs.mySignature = this.keys!.signer.sign(cosign.handDigest(this.record()));
     this.out.send("seed", [["h", hs.number], ["seed", hs.mine.seed], ["sig", hs.mySignature]]);
   }
 
@@ -545,42 +543,12 @@ export class MatchFlow {
       seeds,
       score: Score.of(hand.result!),
       scores: [this.match!.scores[0], this.match!.scores[1]],
-      linkId: this.linkId,
-      signingKeys: this.signingKeys(),
+      ...this.keys!.binding(),
     });
-  }
-
-  /** (the host's, the guest's) per-match signing keys. */
-  private signingKeys(): [Uint8Array, Uint8Array] {
-    return this.seat === 0 ? [this.signer!.public, this.peerKey!] : [this.peerKey!, this.signer!.public];
   }
 }
 
 /** A ruleset as a message (or a saved session) carries it: its fields, in gin's order. */
 export function rulesValue(rules: Ruleset): Map<string, Value> {
   return new Map(Object.entries(rules.toDict()));
-}
-
-/** A msgpack map as plain JSON-like data (text keys only), for Ruleset.fromDict. */
-export function plain(value: Value): unknown {
-  if (value instanceof Map) {
-    return Object.fromEntries([...value].map(([k, v]) => [typeof k === "string" ? k : String(k), plain(v)]));
-  }
-  if (Array.isArray(value)) return value.map(plain);
-  return value;
-}
-
-function readRules(msg: wire.Message): Ruleset {
-  const rules = msg.submap("rules");
-  for (const [name, value] of rules.fields) {
-    if (typeof value === "boolean" || value === null) continue;
-    if (typeof value === "number" || typeof value === "bigint") rules.integer(name as string, 0, MAX_RULE_NUMBER);
-    else rules.text(name as string, 32);
-  }
-  try {
-    return Ruleset.fromDict(plain(rules.fields as Map<MapKey, Value>));
-  } catch (exc) {
-    if (!(exc instanceof MalformedInput)) throw exc;
-    throw new wire.MalformedMessage(`message 'hello': field 'rules': ${exc.message}`, "rules");
-  }
 }

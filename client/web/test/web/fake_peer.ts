@@ -89,6 +89,10 @@ export class FakePeer implements OnlinePeer {
       records: [...this.records],
       over: match?.over === true || this.failure !== null || this.over,
       failure: this.failure,
+      // Fixed words: the fake peer has no keys; a friend is known once the match starts.
+      identity: { mine: "maple otter pebble quilt robin", friend: match === null ? null : "lemon harbor violin tulip kayak",
+        friendText: match === null ? null : "your friend: lemon harbor violin tulip kayak (new: you have not played "
+          + "this identity before)", changed: false },
     };
   }
 
