@@ -122,7 +122,7 @@ def rematch_cases() -> Iterator[Case]:
     yield guest.case("rematch")
     host, guest = pair(10, QUICK, QUICK, rematch=(previous, previous))
     pump(host, guest)
-    guest.decline_rules("you declined the rematch")
+    guest.decline_rules()
     pump(host, guest)
     assert guest.failure is not None and host.failure is not None
     yield host.case("rematch-declined")

@@ -129,7 +129,7 @@ class Peer(Session):
         super().accept_rules()
         self.note("accept", None)
 
-    def decline_rules(self, reason: str = "you declined the host's custom rules") -> None:
+    def decline_rules(self, reason: str | None = None) -> None:
         super().decline_rules(reason)
         self.note("decline", None)
 

@@ -286,9 +286,9 @@ class Session:
         self._log.append(["accept"])
         self._flow.accept()
 
-    def decline_rules(self, reason: str = "you declined the host's custom rules") -> None:
-        """The local player declines the offered custom rules: the match ends unplayed.
-        ``reason`` is what the local failure says."""
+    def decline_rules(self, reason: str | None = None) -> None:
+        """The local player declines the offered custom rules or rematch: the match ends
+        unplayed. ``reason`` is what the local failure says (None: "you declined …")."""
         self._check_alive()
         if self._flow.offered is None:
             raise IllegalAction("no rules are waiting to be declined")

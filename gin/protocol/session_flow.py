@@ -266,11 +266,15 @@ class MatchFlow:
         rules, self.offered = self.offered, None
         self._welcome(rules)
 
-    def decline(self, reason: str) -> None:
+    def decline(self, reason: str | None) -> None:
         """The local player declines the offered rules or rematch: tell the host, stop."""
         self.offered = None
-        self._refuse(*(("hello.prev", reason, "the guest declined the rematch") if self.rematch
-                       else ("hello.rules", reason, "the guest declined the host's custom rules")))
+        if self.rematch is not None:
+            self._refuse("hello.prev", reason or "you declined the rematch",
+                         "the guest declined the rematch")
+        else:
+            self._refuse("hello.rules", reason or "you declined the host's custom rules",
+                         "the guest declined the host's custom rules")
 
     def _refuse(self, field: str, reason: str, told: str) -> None:
         """End the match unplayed: ``told`` is what the host reads, ``reason`` ours."""

@@ -117,9 +117,10 @@ def test_declining_a_rematch_ends_it_and_blames_nobody(first: tuple[Session, Ses
     old_host, old_guest, _ = first
     host, guest = pair("6", old_host.as_previous(), old_guest.as_previous())
     pump(host, guest)
-    guest.decline_rules("you declined the rematch")
+    guest.decline_rules()
     pump(host, guest)
     assert isinstance(guest.failure, RulesDeclined) and guest.failure.field == "hello.prev"
+    assert guest.failure.reason == "you declined the rematch"
     assert isinstance(host.failure, PeerAborted) and not host.failure.proven
     assert "declined the rematch" in host.failure.reason
     with pytest.raises(IllegalAction):
