@@ -63,6 +63,7 @@ class ToldPeer implements OnlinePeer {
   act(): void {}
   acceptRules(): void {}
   declineRules(): void {}
+  rematch(): void {}
   leave(): void {}
 }
 

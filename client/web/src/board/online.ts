@@ -109,6 +109,8 @@ export class OnlineGame implements Play {
     for (const n of notices) if (n.kind === "notice") this.warnings.push(n.text);
     const over = notices.find((n) => n.kind === "match-over");
     if (over !== undefined) this.record(over.winner);
+    // A computer guest (?bot=) accepts the rematch its friend may offer.
+    if (over !== undefined && over.forfeitBy === null && this.botPlays && view.role === "guest") this.peer.rematch();
     for (const listener of this.listeners) listener();
     for (const listener of this.viewListeners) listener(view, notices);
   }
@@ -201,6 +203,11 @@ export class OnlineGame implements Play {
     }
     this.warnings.push(...new RecordBook(this.records).add(matchEntry(friendKey(link), this.view.seat, winner,
       hands, this.totals, new Date().toISOString())));
+  }
+
+  /** Another match on the same link (protocol.md §7.1), once this one is over. */
+  rematch(): void {
+    this.peer.rematch();
   }
 
   nextHand(): void {

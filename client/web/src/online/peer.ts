@@ -94,6 +94,8 @@ class Peer implements OnlinePeer {
   private overAt: number | null = null;
   private pendingNotices: PeerNotice[] = [];
   private friend: Friend | null = null;
+  private wantRematch = false; // the player asked for the next match on this link
+  private matches = 0; // matches finished normally in this page
 
   constructor(
     private readonly env: PeerEnvironment,
@@ -103,10 +105,10 @@ class Peer implements OnlinePeer {
     private readonly linkId: string,
     private token: string,
     private ticket: string | null,
-    identityWarning: string | null = null,
+    private readonly me: LocalIdentity | null = null,
   ) {
     this.settings = { ...DEFAULT_SETTINGS, ...env.settings };
-    if (identityWarning !== null) this.pendingNotices.push({ kind: "notice", text: identityWarning });
+    if (me?.warning != null) this.pendingNotices.push({ kind: "notice", text: me.warning });
     this.room = invite.room;
     this.records = store.records(linkId);
     if (invite.room !== null) this.link = formatInvite(invite as Invite);
@@ -145,6 +147,7 @@ class Peer implements OnlinePeer {
       role, seat: role === "host" ? 0 : 1, connection: "closed", link: null, rules: null, rulesOffered: null,
       observation: null, legal: [], waitingFor: null, scores: [0, 0], results: [], verified: verifiedHands(records),
       records, over: true, failure: why, identity: { mine: null, friend: null, friendText: null, changed: false },
+      rematch: false, rematchWanted: false, matches: 0,
     };
     const notices: PeerNotice[] = [
       ...(why === null ? [] : [{ kind: "failed", failure: why } as const]),
@@ -152,10 +155,7 @@ class Peer implements OnlinePeer {
     ];
     return {
       subscribe: (listener) => listener(view, notices),
-      act: () => {},
-      acceptRules: () => {},
-      declineRules: () => {},
-      leave: () => {},
+      act: () => {}, acceptRules: () => {}, declineRules: () => {}, rematch: () => {}, leave: () => {},
     };
   }
 
@@ -178,6 +178,23 @@ class Peer implements OnlinePeer {
     this.post({ op: "decline" });
   }
 
+  rematch(): void {
+    this.wantRematch = true;
+    this.nextMatch();
+    this.tell([]);
+  }
+
+  /** The rematch asked for, once nothing of the match just finished is unacknowledged
+   * (protocol.md §7.1): a new session continues it; a guest's accepts the offer (onReply). */
+  private nextMatch(): void {
+    const snap = this.snapshot;
+    if (!this.wantRematch || this.ended || snap === null || !snap.over || !snap.rematchable
+      || snap.unacknowledged > 0 || !this.relay?.connected) return;
+    this.overAt = null;
+    this.wantRematch = this.role === "guest";
+    this.post({ op: "rematch", secret: this.invite.secret, identity: this.me?.secret ?? new Uint8Array(0) });
+  }
+
   leave(): void {
     this.close();
     if (!this.superseded) this.store.remove(this.linkId); // else the other tab's match
@@ -194,6 +211,11 @@ class Peer implements OnlinePeer {
     const notices = [...this.pendingNotices, ...reply.notices];
     this.pendingNotices = [];
     if (reply.snapshot !== null) this.snapshot = reply.snapshot;
+    this.matches += notices.filter((n) => n.kind === "match-over" && n.forfeitBy === null).length;
+    if (this.wantRematch && reply.snapshot?.rematch && reply.snapshot.rulesOffered !== null) {
+      this.wantRematch = false; // the guest asked first: the friend's offer is accepted
+      this.post({ op: "accept" });
+    }
     this.meet(notices);
     if (reply.snapshot === null) {
       // No session could be made: nothing to send, nothing to keep.
@@ -220,6 +242,7 @@ class Peer implements OnlinePeer {
       this.transmit(reply.frames);
     }
     this.restartTimer();
+    this.nextMatch();
     this.tell(notices);
   }
 
@@ -379,7 +402,7 @@ class Peer implements OnlinePeer {
       const now = this.env.timers.now();
       this.overAt ??= now;
       const waited = (now - this.overAt) / 1000;
-      if (waited >= this.settings.linger && (snap.failure !== null || snap.unacknowledged === 0
+      if (!this.wantRematch && waited >= this.settings.linger && (snap.failure !== null || snap.unacknowledged === 0
         || waited >= this.settings.replyTimeout)) {
         this.close();
         this.tell([]);
@@ -463,6 +486,7 @@ class Peer implements OnlinePeer {
       failure: snap?.failure ?? this.localFailure,
       identity: { mine: snap?.identities.mine.words ?? null, friend: this.friend?.words ?? null,
         friendText: this.friend === null ? null : describeFriend(this.friend), changed: this.friend?.was != null },
+      rematch: snap?.rematch ?? false, rematchWanted: this.wantRematch, matches: this.matches,
     };
   }
 
@@ -482,7 +506,7 @@ export function createOnline(env: PeerEnvironment): Online {
       const secret = env.randomBytes(SECRET_BYTES);
       const linkId = linkIdHex(secret);
       const peer = new Peer(env, store, "host", { relay: relayOfPage(env.location), room: null, secret },
-        linkId, newToken(), null, identity().warning);
+        linkId, newToken(), null, identity());
       peer.begin({ op: "start", role: "host", secret, rules, identity: identity().secret });
       return peer;
     },
@@ -518,11 +542,11 @@ export function createOnline(env: PeerEnvironment): Online {
       if (entry !== null && entry.state !== null) {
         // This browser keeps the match: continue it in the role it had (a host's
         // page shows its own invite link, so a reload lands here too).
-        const peer = new Peer(env, store, entry.role, invite, linkId, entry.token, entry.ticket, identity().warning);
+        const peer = new Peer(env, store, entry.role, invite, linkId, entry.token, entry.ticket, identity());
         peer.begin({ op: "restore", secret: invite.secret, state: entry.state, identity: identity().secret });
         return peer;
       }
-      const peer = new Peer(env, store, "guest", invite, linkId, newToken(), null, identity().warning);
+      const peer = new Peer(env, store, "guest", invite, linkId, newToken(), null, identity());
       peer.begin({ op: "start", role: "guest", secret: invite.secret, rules: null, identity: identity().secret });
       return peer;
     },
