@@ -105,7 +105,7 @@ async def run_bot(prog: str, start: Callable[[], Awaitable[OnlineMatch]], level:
         print(f"{prog}: cannot start a relay here: {exc}", file=sys.stderr)
         return 1
     match.listen(lambda update: _report(prog, update))
-    match.more_matches = matches - 1
+    match.rematches.wanted = matches - 1
     bot = asyncio.create_task(play_bot(match, players.get(level, random.Random()), delay))
     try:
         await match.run()
@@ -116,8 +116,9 @@ async def run_bot(prog: str, start: Callable[[], Awaitable[OnlineMatch]], level:
     # A hand verified but not recorded cannot be audited later: not a clean end.
     failed = match.failure is not None or match.result is None or match.unrecorded
     if matches > 1:
-        print(f"{prog}: {match.matches_finished} of {matches} matches played", file=sys.stderr)
-    return 1 if failed or match.matches_finished < matches else 0
+        print(f"{prog}: {match.rematches.finished} of {matches} matches played",
+              file=sys.stderr)
+    return 1 if failed or match.rematches.finished < matches else 0
 
 
 def _report(prog: str, update: Update) -> None:

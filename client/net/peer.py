@@ -52,6 +52,7 @@ from client.net.relay_events import (
     WaitingForPeer,
 )
 from client.net.relay_events import Frame as FrameEvent
+from client.net.rematch import Rematches
 from client.net.store import MatchFiles
 from client.net.transport import RelayTransport, TransportSettings
 from client.record import friend_key, match_entry
@@ -144,10 +145,7 @@ class OnlineMatch:
         #: False declines them, None leaves the answer to a listener, which calls
         #: :meth:`accept_rules` or :meth:`decline_rules`.
         self.rules_answer: bool | None = False
-        #: Further matches to play on this link after this one, each a rematch
-        #: (protocol.md §7.1) offered (host) or accepted (guest) at once.
-        self.more_matches = 0
-        self.matches_finished = 0  # matches of this run that ended normally
+        self.rematches = Rematches()  # the next matches on this link (protocol.md §7.1)
         self._random_bytes = random_bytes
         self._meet()
 
@@ -160,6 +158,9 @@ class OnlineMatch:
         its end once it has ended, whatever the connection does then. ``short``: the
         few words after "Your friend ·" on the table; ``detail``: why the connection
         was lost, while reconnecting."""
+        rematch = self.rematches.words(self.session)
+        if rematch is not None and self.failure is None:
+            return rematch
         if self.session.over or self.failure is not None:
             return MATCH_STOPPED if self.failure is not None else MATCH_OVER
         link = self.link
@@ -186,8 +187,8 @@ class OnlineMatch:
         self.session.accept_rules()
         self._flush()
 
-    def decline_rules(self, reason: str = "you declined the host's custom rules") -> None:
-        """Decline the host's custom rules: the match ends unplayed."""
+    def decline_rules(self, reason: str | None = None) -> None:
+        """Decline the host's custom rules or rematch: the match ends unplayed."""
         self.session.decline_rules(reason)
         self._flush()
 
@@ -204,7 +205,7 @@ class OnlineMatch:
             self._resend()  # a restored session: frames the peer may never have had
             events = aiter(self.transport)
             while True:
-                if self._ready_for_rematch():
+                if self.rematches.due(self.session, self.transport.connected):
                     self._rematch()
                 if pending is None:
                     pending = asyncio.create_task(anext(events))
@@ -224,6 +225,8 @@ class OnlineMatch:
                     # acknowledged our last messages yet (the re-send timer runs).
                     now = asyncio.get_running_loop().time()
                     over_since = now if over_since is None else over_since
+                    if self.rematches.keeps_open(self.session):
+                        continue  # a rematch may still come
                     if self.session.failure is not None or not self.session.unacknowledged \
                             or now - over_since > self.settings.reply_timeout:
                         break
@@ -278,7 +281,7 @@ class OnlineMatch:
         elif isinstance(event, PeerGone):
             if not self.session.over:
                 self._set_link(Link.FRIEND_GONE)
-            return self.session.over
+            return self.session.over or Rematches.undecided(self.session)
         elif isinstance(event, Reconnecting):
             self._set_link(Link.RECONNECTING, event.reason)
             self._stop_timer()
@@ -312,11 +315,10 @@ class OnlineMatch:
         if self.session.over:
             self._wake.set()  # the run loop starts lingering
         self.changed.set()
-        if self.session.rules_offered is not None and self.session.rematch is not None \
-                and not self.session.over:
-            self.accept_rules()  # this side built the rematch's session to play it
-        elif self.session.rules_offered is not None and self.rules_answer is not None \
-                and not self.session.over:
+        if self.rematches.accept_now(self.session):
+            self.accept_rules()
+        elif self.session.rules_offered is not None and self.session.rematch is None \
+                and self.rules_answer is not None and not self.session.over:
             # Listeners were told the rules first (also after a restore: the offer
             # is in the session's state, not only in an event).
             if self.rules_answer:
@@ -336,7 +338,7 @@ class OnlineMatch:
             self._meet()
         if isinstance(event, MatchOver):
             self.result = event
-            self.matches_finished += event.totals is not None
+            self.rematches.finished += event.totals is not None
             self._record_match(event)
         elif isinstance(event, Failure):
             self.failure = event
@@ -360,28 +362,24 @@ class OnlineMatch:
         except StorageError as exc:
             self._tell(Notice(f"{exc.problem} This match is not in your record."))
 
-    # -- the next match on this link (protocol.md §7.1) --------------------------------
-
-    def _ready_for_rematch(self) -> bool:
-        """A rematch is wanted and the match just ended cleanly with nothing of it left
-        unacknowledged: the friend has all of it, so its frames stop here (a late one
-        reaches the new session, which answers an old epoch's frame with an offer)."""
-        return (self.more_matches > 0 and self.session.over and not self.session.unacknowledged
-                and not self._unsaved and self.session.as_previous() is not None
-                and self.identity is not None and self.transport.connected)
+    def want_rematch(self) -> None:
+        """The local player wants another match on this link, once this one is over."""
+        self.rematches.wanted += 1
+        self._wake.set()
+        if self.rematches.accept_now(self.session):  # the friend's offer came first
+            self.accept_rules()
 
     def _rematch(self) -> None:
-        """Begin the next match: a new session that continues the one just finished.
-        The host's ``hello`` offers it; the guest's waits for that ``hello`` and
-        accepts it (:meth:`_flush`), insisting on the rules just played."""
+        """Begin the next match: a new session that continues the one just finished,
+        on its rules. The host's ``hello`` offers it; the guest's session waits for that."""
         old, previous = self.session, self.session.as_previous()
-        assert previous is not None and self.identity is not None
-        self._tell(Notice(f"match {self.matches_finished}: {outcome_line(self)}; "
+        assert previous is not None
+        self._tell(Notice(f"match {self.rematches.finished}: {outcome_line(self)}; "
                           "a rematch begins"))
-        self.more_matches -= 1
+        self.rematches.wanted -= old.role == "host"
         self.result, self._scores = None, []
         self.session = Session(old.role, self.invite.secret, old.rules, self._random_bytes,
-                               self.identity.secret, rematch=previous)
+                               self.identity.secret if self.identity else b"", rematch=previous)
         self.session.set_resend_timing(*self.settings.resend_after)
         self._flush()
 
@@ -501,7 +499,8 @@ class OnlineMatch:
     # -- the timer on what the peer owes (protocol.md §11.3) -------------------------------
 
     def _restart_timer(self, force: bool = True) -> None:
-        owed = None if self.session.over else self.session.waiting_for()
+        owed = None if self.session.over or Rematches.undecided(self.session) \
+            else self.session.waiting_for()
         key = None if owed is None else (owed, self.session.received)
         if key is None or not self._peer_seen or not self.transport.connected:
             self._stop_timer()
@@ -528,8 +527,9 @@ class OnlineMatch:
 
 async def play_bot(match: OnlineMatch, player: Player, delay: float = 0.0) -> None:
     """Let ``player`` take the local seat until the match ends (with
-    :attr:`OnlineMatch.more_matches`, until the run ends)."""
-    while not match.finished and not (match.session.over and not match.more_matches):
+    rematches wanted, until the run ends)."""
+    while not match.finished and not (match.session.over
+                                      and not match.rematches.keeps_open(match.session)):
         match.changed.clear()
         legal = match.session.legal_actions()
         if not legal:
