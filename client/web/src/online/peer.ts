@@ -20,6 +20,7 @@ import type { Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
 import {
   BROWSER_TIMERS, CLOSE, newToken, RelayClient, type RelayEvent, type RelayOptions, seatTakenWords, type Timers,
 } from "./relay.ts";
+import { listening, rematchDue, undecided } from "./rematch.ts";
 import { MatchStore, pageStorage, StoreError } from "./store.ts";
 
 /** The worker, or anything that answers requests in order (tests run core.ts in-process). */
@@ -95,6 +96,7 @@ class Peer implements OnlinePeer {
   private pendingNotices: PeerNotice[] = [];
   private friend: Friend | null = null;
   private wantRematch = false; // the player asked for the next match on this link
+  private switching = false;
   private matches = 0; // matches finished normally in this page
 
   constructor(
@@ -184,14 +186,13 @@ class Peer implements OnlinePeer {
     this.tell([]);
   }
 
-  /** The rematch asked for, once nothing of the match just finished is unacknowledged
-   * (protocol.md §7.1): a new session continues it; a guest's accepts the offer (onReply). */
+  /** The next session on this link, when due (rematch.ts); a guest's accepts the offer (onReply). */
   private nextMatch(): void {
-    const snap = this.snapshot;
-    if (!this.wantRematch || this.ended || snap === null || !snap.over || !snap.rematchable
-      || snap.unacknowledged > 0 || !this.relay?.connected) return;
+    if (this.ended || this.switching || !rematchDue(this.snapshot, this.role, this.wantRematch,
+      this.relay?.connected ?? false)) return;
     this.overAt = null;
-    this.wantRematch = this.role === "guest";
+    this.switching = true; // until the worker's reply shows the new session
+    if (this.role === "host") this.wantRematch = false;
     this.post({ op: "rematch", secret: this.invite.secret, identity: this.me?.secret ?? new Uint8Array(0) });
   }
 
@@ -211,6 +212,7 @@ class Peer implements OnlinePeer {
     const notices = [...this.pendingNotices, ...reply.notices];
     this.pendingNotices = [];
     if (reply.snapshot !== null) this.snapshot = reply.snapshot;
+    if (reply.snapshot?.over === false) this.switching = false;
     this.matches += notices.filter((n) => n.kind === "match-over" && n.forfeitBy === null).length;
     if (this.wantRematch && reply.snapshot?.rematch && reply.snapshot.rulesOffered !== null) {
       this.wantRematch = false; // the guest asked first: the friend's offer is accepted
@@ -251,7 +253,7 @@ class Peer implements OnlinePeer {
     // A host before the relay gave it a room, or before the worker made the session:
     // nothing was sent yet, so nothing needs covering.
     if (this.room === null || this.state === null) return false;
-    const over = this.snapshot?.over ?? false;
+    const over = (this.snapshot?.over ?? false) || listening(this.snapshot, this.role);
     try {
       this.store.save(this.linkId, {
         role: this.role, relay: this.invite.relay, room: this.room, token: this.token, ticket: this.ticket,
@@ -397,12 +399,12 @@ class Peer implements OnlinePeer {
       this.post({ op: "poll", now: this.env.timers.now() / 1000 });
     }
     if (snap?.over) {
-      // Stay a little, so the friend can still ask for our last messages; longer
-      // while they have not acknowledged them.
+      // Stay a little, so the friend can still ask for our last messages (longer while
+      // unacknowledged); after a normal end stay for a rematch, until the player leaves.
       const now = this.env.timers.now();
       this.overAt ??= now;
       const waited = (now - this.overAt) / 1000;
-      if (!this.wantRematch && waited >= this.settings.linger && (snap.failure !== null || snap.unacknowledged === 0
+      if (!snap.rematchable && waited >= this.settings.linger && (snap.failure !== null || snap.unacknowledged === 0
         || waited >= this.settings.replyTimeout)) {
         this.close();
         this.tell([]);
@@ -415,7 +417,7 @@ class Peer implements OnlinePeer {
   /** The timer on what the peer owes (protocol.md §11.3): runs while connected and owed. */
   private restartTimer(): void {
     const snap = this.snapshot;
-    const owed = snap === null || snap.over ? null : snap.waitingFor;
+    const owed = snap === null || snap.over || undecided(snap) ? null : snap.waitingFor;
     if (owed === null || !this.peerSeen || !this.relay?.connected || this.ended) {
       this.stopTimer();
       return;
