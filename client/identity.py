@@ -47,21 +47,27 @@ class LocalIdentity:
 
 def load_identity(storage: Storage,
                   random_bytes: Callable[[int], bytes] = os.urandom) -> LocalIdentity:
-    """The data folder's identity key, made and saved on first use. StorageError
-    when a new key cannot be saved."""
+    """The data folder's identity key, made and saved on first use. A folder that
+    cannot be read or written gets a key for this match alone, and a warning."""
     path = storage.root / IDENTITY_FILE
-    warning = None
+    new = "A new identity key was made: your friends will see a new identity."
     try:
         data = storage.load_state(path, "Your identity key")
         if data is not None:
             return LocalIdentity(_secret(data))
+        warning = None
     except DamagedSave as exc:
-        warning = f"{exc} A new identity key was made: your friends will see a new identity."
+        warning = f"{exc} {new}"
     except ValueError as exc:
-        damaged = storage.set_aside(path, "Your identity key", exc)
-        warning = f"{damaged} A new identity key was made: your friends will see a new identity."
+        warning = f"{storage.set_aside(path, 'Your identity key', exc)} {new}"
+    except StorageError as exc:
+        return LocalIdentity(random_bytes(IDENTITY_SEED_BYTES), f"{exc.problem} {new}")
     secret = random_bytes(IDENTITY_SEED_BYTES)
-    storage.save_state(path, {"format": IDENTITY_FORMAT, "key": secret.hex()})
+    try:
+        storage.save_state(path, {"format": IDENTITY_FORMAT, "key": secret.hex()})
+    except StorageError as exc:
+        return LocalIdentity(secret, f"{exc.problem} Your identity key could not be kept: this "
+                             "match has one of its own, and your friends will see a new identity.")
     return LocalIdentity(secret, warning)
 
 
@@ -121,14 +127,17 @@ def meet(storage: Storage, link_id: bytes, friend: bytes, match_id: bytes
     return Friend(fingerprint(friend), len(matches), was), warnings
 
 
-def greet(storage: Storage, session: Session) -> tuple[Friend | None, list[str]]:
-    """:func:`meet` the friend of ``session`` once its identities are known (else
-    None); the words for the player: warnings, then how the friend stands."""
+def greet(storage: Storage | None, session: Session, known: Friend | None,
+          mine: LocalIdentity | None = None) -> tuple[Friend | None, list[str]]:
+    """:func:`meet` the friend of ``session`` once its identities are known, unless
+    ``known`` already (or there is no data folder); the friend, and the words for the
+    player: ``mine``'s warning, the store's warnings, then how the friend stands."""
+    notes = [] if mine is None or mine.warning is None else [mine.warning]
     ids, match_id = session.identities, session.match_id
-    if ids is None or match_id is None:
-        return None, []
+    if storage is None or known is not None or ids is None or match_id is None:
+        return known, notes
     friend, warnings = meet(storage, session.link_id, ids[1 - session.seat], match_id)
-    return friend, [*warnings, friend.describe()]
+    return friend, [*notes, *warnings, friend.describe()]
 
 
 def _friends(data: object) -> tuple[dict[str, str], dict[str, list[str]]]:

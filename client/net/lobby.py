@@ -89,7 +89,7 @@ async def host(relay: str | RelayAddress, rules: Ruleset, storage: Storage | Non
 def identity_of(storage: Storage | None, random_bytes: Callable[[int], bytes]
                 ) -> LocalIdentity:
     """The data folder's identity (made on first use), or without a data folder one
-    for this match alone. StorageError when a new one cannot be saved."""
+    for this match alone."""
     if storage is None:
         return LocalIdentity(random_bytes(IDENTITY_SEED_BYTES))
     return load_identity(storage, random_bytes)

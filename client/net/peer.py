@@ -1,16 +1,16 @@
 """Online play: a :class:`~gin.protocol.session.Session` driven over a relay connection.
 
 :class:`OnlineMatch` is the glue between the sans-I/O session and the
-:class:`~client.net.transport.RelayTransport`: it feeds the peer's frames to the
-session, sends what the session queues (in order, through one sender task),
-resends every unacknowledged frame after a reconnect or when the peer (re)joins,
-runs the timer that reports a peer who owes a message for too long, saves the
-session in the data folder by the write-ahead rule (save, then send) and writes
-each verified hand record to ``records/`` (both through :mod:`client.net.store`).
-While the session cannot be saved, nothing is sent: the save is retried, and the
-match ends (this side at fault) when it keeps failing; records that could not be
-written are counted. Listeners get the session's events and the connection's
-state; the table and the ``--bot`` commands are listeners. Matches are started by
+:class:`~client.net.transport.RelayTransport`: it feeds the peer's frames to the session,
+sends what the session queues (in order, through one sender task), resends every
+unacknowledged frame after a reconnect or when the peer (re)joins, runs the timer that
+reports a peer who owes a message for too long, saves the session in the data folder by the
+write-ahead rule (save, then send) and writes each verified hand record to ``records/``
+(both through :mod:`client.net.store`). While the session cannot be saved, nothing is sent:
+the save is retried, and the match ends (this side at fault) when it keeps failing; records
+that could not be written are counted. It notes the friend's identity in the known friends
+(:mod:`client.identity`). Listeners get the session's events and the connection's state; the
+table and the ``--bot`` commands are listeners. Matches are started by
 :mod:`client.net.lobby`. The twin of client/web/src/online/peer.ts.
 """
 
@@ -147,7 +147,6 @@ class OnlineMatch:
         self.rules_answer: bool | None = False
         self.rematches = Rematches()  # the next matches on this link (protocol.md §7.1)
         self._random_bytes = random_bytes
-        self._meet()
 
     @property
     def seat(self) -> int:
@@ -201,6 +200,7 @@ class OnlineMatch:
         pending: asyncio.Task[Event] | None = None
         over_since: float | None = None
         try:
+            self._meet(self.identity)  # a resumed match's friend is known already
             self._flush()
             self._resend()  # a restored session: frames the peer may never have had
             events = aiter(self.transport)
@@ -343,11 +343,11 @@ class OnlineMatch:
         elif isinstance(event, Failure):
             self.failure = event
 
-    def _meet(self) -> None:
-        if self.files is not None and self.friend is None:  # noted once their id is known
-            self.friend, notes = greet(self.files.storage, self.session)
-            for text in notes:
-                self._tell(Notice(text))
+    def _meet(self, mine: LocalIdentity | None = None) -> None:  # and say mine's warning
+        self.friend, notes = greet(None if self.files is None else self.files.storage,
+                                   self.session, self.friend, mine)
+        for text in notes:
+            self._tell(Notice(text))
 
     def _record_match(self, over: MatchOver) -> None:
         """Add the match to the player's record (client/record.py), the friend keyed

@@ -203,11 +203,6 @@ class Session:
         return None if keys is None or keys.match_id is None else keys.identities
 
     @property
-    def identity(self) -> bytes:
-        """Our identity public key."""
-        return self._flow.identity.public
-
-    @property
     def rules(self) -> Ruleset | None:
         """The agreed ruleset (for a guest, None until the host's hello)."""
         return self._flow.agreed
@@ -475,15 +470,7 @@ class Session:
 
     def _rejected(self, entry: list[object]) -> None:
         """A frame the channel refused: ``["reject", field, text, proven]`` of the log."""
-        _, field, text, proven = entry
-        peer = SEATS[self.peer]
-        if proven:
-            self._fail(ProtocolError(peer, str(field), f"the {peer} broke the framing: {text}"))
-        else:
-            self._fail(FrameRejected(
-                f"{peer} or the relay", str(field),
-                f"a frame from the {peer} was rejected ({text}): the relay altered or "
-                f"injected it, or the {peer} sent a bad frame"))
+        self._fail(rejection(SEATS[self.peer], entry))
 
     def _timed_out(self) -> None:
         owed = self.waiting_for()
@@ -519,6 +506,17 @@ class Session:
             self._fail(CheatDetected(peer, exc.field, str(exc), exc.evidence))
         except PeerFault as exc:
             self._fail(CheatDetected(peer, exc.field, str(exc)))
+
+
+def rejection(peer: str, entry: list[object]) -> Failure:
+    """The failure of a frame the channel refused (``["reject", field, text, proven]``):
+    the peer's proven fault, or nobody's when the relay could have altered it."""
+    _, field, text, proven = entry
+    if proven:
+        return ProtocolError(peer, str(field), f"the {peer} broke the framing: {text}")
+    return FrameRejected(f"{peer} or the relay", str(field),
+                         f"a frame from the {peer} was rejected ({text}): the relay altered or "
+                         f"injected it, or the {peer} sent a bad frame")
 
 
 def version_mismatch(theirs: int) -> tuple[VersionMismatch, dict[str, object]]:

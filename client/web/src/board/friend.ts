@@ -1,7 +1,8 @@
 /**
  * The board's online parts: the host's choice of rules, the invite (link, Copy,
  * QR code), the connection line, the custom rules offered to a guest, the
- * failure alert, the verified hands' records, and `document.body.dataset.state`.
+ * failure alert, both players' identities, the verified hands' records, and
+ * `document.body.dataset.state`.
  * Everything shown here that came from the network is set as text, never as HTML.
  */
 
@@ -201,6 +202,7 @@ export class FriendPanel {
   /** The invite's link on show (it leaves the page when another window replaces it). */
   private inviteShown: HTMLElement | null = null;
   private shownRecords = -1;
+  private changeShown = false;
 
   constructor(private readonly game: OnlineGame, private readonly leave: () => void) {
     byId("net").hidden = false;
@@ -242,6 +244,7 @@ export class FriendPanel {
     byId("net-turn").textContent = turn === status ? "" : turn; // "The match is over" once
     const last = view.verified.at(-1);
     byId("net-verified").textContent = last === undefined ? "" : `Deck verified for hand ${last}`;
+    this.renderIdentities(view);
     this.renderRecords(view.records);
     this.dialogs(view, notices);
   }
@@ -289,6 +292,21 @@ export class FriendPanel {
       // The friend came and the cards are dealt: the invite has done its work.
       if (this.inviteShown.isConnected && dialogOpen()) closeDialog();
       this.inviteShown = null;
+    }
+  }
+
+  /** Both fingerprints; a friend whose identity changed on this link is said once in a dialog too. */
+  private renderIdentities(view: PeerView): void {
+    const { mine, friendText, changed } = view.identity;
+    const friend = byId("id-friend");
+    friend.textContent = friendText === null ? "Your friend's identity is shown here once they join."
+      : friendText.charAt(0).toUpperCase() + friendText.slice(1);
+    friend.classList.toggle("warn", changed);
+    byId("id-mine").textContent = mine === null ? "" : `You: ${mine}`;
+    if (changed && friendText !== null && !this.changeShown && !dialogOpen()) {
+      this.changeShown = true;
+      openDialog("Your friend's identity changed", [p(friendText.charAt(0).toUpperCase() + friendText.slice(1))],
+        [{ label: "OK", primary: true }]);
     }
   }
 
