@@ -20,7 +20,7 @@ from client.table import words
 from client.table.controller import OnlineGame
 from client.table.invite import InviteScreen
 from client.table.playing import PlayingTable
-from client.table.screens import AlertScreen, ConfirmScreen, OnlineScreen
+from client.table.screens import AlertScreen, ConfirmScreen, MatchEndScreen, OnlineScreen
 from gin import Observation, Phase, Ruleset
 
 if TYPE_CHECKING:
@@ -172,6 +172,8 @@ class FriendTable(PlayingTable):
                 return
             if yes:
                 game.online.accept_rules()
+                if isinstance(self.screen, MatchEndScreen):
+                    self.pop_screen()  # the rematch begins: the last match's totals go
             else:
                 game.online.decline_rules()
             self.refresh_table()
