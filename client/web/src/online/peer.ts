@@ -96,8 +96,9 @@ class Peer implements OnlinePeer {
   private pendingNotices: PeerNotice[] = [];
   private friend: Friend | null = null;
   private wantRematch = false; // the player asked for the next match on this link
-  private switching = false;
+  private switching = false; // a "rematch" request awaits its reply
   private matches = 0; // matches finished normally in this page
+  private lastOver: Snapshot | null = null; // shown while a guest's next session listens for an offer
 
   constructor(
     private readonly env: PeerEnvironment,
@@ -188,8 +189,7 @@ class Peer implements OnlinePeer {
 
   /** The next session on this link, when due (rematch.ts); a guest's accepts the offer (onReply). */
   private nextMatch(): void {
-    if (this.ended || this.switching || !rematchDue(this.snapshot, this.role, this.wantRematch,
-      this.relay?.connected ?? false)) return;
+    if (this.ended || this.switching || !rematchDue(this.snapshot, this.role, this.wantRematch, this.relay?.connected ?? false)) return;
     this.overAt = null;
     this.switching = true; // until the worker's reply shows the new session
     if (this.role === "host") this.wantRematch = false;
@@ -212,7 +212,8 @@ class Peer implements OnlinePeer {
     const notices = [...this.pendingNotices, ...reply.notices];
     this.pendingNotices = [];
     if (reply.snapshot !== null) this.snapshot = reply.snapshot;
-    if (reply.snapshot?.over === false) this.switching = false;
+    if (reply.snapshot?.over) this.lastOver = reply.snapshot;
+    else if (reply.snapshot) this.switching = false;
     this.matches += notices.filter((n) => n.kind === "match-over" && n.forfeitBy === null).length;
     if (this.wantRematch && reply.snapshot?.rematch && reply.snapshot.rulesOffered !== null) {
       this.wantRematch = false; // the guest asked first: the friend's offer is accepted
@@ -399,8 +400,7 @@ class Peer implements OnlinePeer {
       this.post({ op: "poll", now: this.env.timers.now() / 1000 });
     }
     if (snap?.over) {
-      // Stay a little, so the friend can still ask for our last messages (longer while
-      // unacknowledged); after a normal end stay for a rematch, until the player leaves.
+      // Stay so the friend can still ask for our last messages; after a normal end, for a rematch.
       const now = this.env.timers.now();
       this.overAt ??= now;
       const waited = (now - this.overAt) / 1000;
@@ -469,7 +469,7 @@ class Peer implements OnlinePeer {
   }
 
   private view(): PeerView {
-    const snap = this.snapshot;
+    const snap = listening(this.snapshot, this.role) ? this.lastOver ?? this.snapshot : this.snapshot;
     return {
       role: this.role,
       seat: this.role === "host" ? 0 : 1,
