@@ -114,6 +114,9 @@ def meet(storage: Storage, link_id: bytes, friend: bytes, match_id: bytes
         warnings.append(f"{storage.set_aside(path, 'Your known friends', exc)} Your known "
                         "friends start again from this match.")
         links, seen = {}, {}
+    except StorageError as exc:  # unreadable: this match's friend is new, as far as we know
+        warnings.append(f"{exc.problem} Your known friends could not be read.")
+        links, seen = {}, {}
     before = links.get(link_id.hex())
     matches = [m for m in seen.get(friend.hex(), []) if m != match_id.hex()]
     was = None if before is None or before == friend.hex() else fingerprint(

@@ -15,6 +15,7 @@ import hashlib
 
 from gin.engine.errors import MalformedInput
 from gin.protocol import cosign
+from gin.protocol.records import SEATS
 
 VOUCH_DOMAIN = b"gin/session/v3/vouch\x00"
 FINGERPRINT_DOMAIN = b"gin/identity/v3/fingerprint\x00"
@@ -72,7 +73,7 @@ def binding_refusal(match_id: bytes, link_id: bytes, signing_keys: tuple[bytes, 
     detail), or None: each identity vouches for its seat's signing key on this link, the
     two identities differ, and the match id is the one all of them make."""
     before = previous or b""
-    for seat, name in enumerate(("host", "guest")):
+    for seat, name in enumerate(SEATS):
         if not check_vouch(identities[seat], vouches[seat], link_id, seat, signing_keys[seat],
                            before):
             return (f"vouches.{name}", f"the {name}'s identity does not vouch for the "

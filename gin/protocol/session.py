@@ -473,12 +473,7 @@ class Session:
         self._fail(rejection(SEATS[self.peer], entry))
 
     def _timed_out(self) -> None:
-        owed = self.waiting_for()
-        peer = SEATS[self.peer]
-        what = "seed" if owed == "seed" else f"{owed} message"
-        self._fail(PeerTimedOut(f"{peer} or the relay", str(owed),
-                                f"the {peer}'s {what} did not arrive in time: the {peer} "
-                                "withheld it, or the relay dropped it"))
+        self._fail(timeout(SEATS[self.peer], str(self.waiting_for())))
 
     # -- internals: the message loop --------------------------------------------------------
 
@@ -506,6 +501,13 @@ class Session:
             self._fail(CheatDetected(peer, exc.field, str(exc), exc.evidence))
         except PeerFault as exc:
             self._fail(CheatDetected(peer, exc.field, str(exc)))
+
+
+def timeout(peer: str, owed: str) -> Failure:
+    """The failure of the ``owed`` message not arriving in time: nobody's proven fault."""
+    what = "seed" if owed == "seed" else f"{owed} message"
+    return PeerTimedOut(f"{peer} or the relay", owed, f"the {peer}'s {what} did not arrive in "
+                        f"time: the {peer} withheld it, or the relay dropped it")
 
 
 def rejection(peer: str, entry: list[object]) -> Failure:

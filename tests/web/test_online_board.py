@@ -284,6 +284,10 @@ def test_a_guest_opening_the_link_joins_at_once_and_sits_at_the_bottom(open_page
     assert not page.page.is_visible("#btn-invite")
     # The fake's first dealer is seat 1: this guest deals, so the host is not marked.
     assert "· dealer" not in page.text("#opponent-label")
+    # Both identities are in the online panel, five words each.
+    assert page.text("#id-friend") == ("Your friend: lemon harbor violin tulip kayak (new: you "
+                                       "have not played this identity before)")
+    assert page.text("#id-mine") == "You: maple otter pebble quilt robin"
 
 
 def test_a_link_without_its_secret_says_so(open_page: Any) -> None:

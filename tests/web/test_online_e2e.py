@@ -216,9 +216,8 @@ def audit_both(page_records: list[Path], terminal_records: list[Path],
     name the same two identities: the terminal's data folder's and the browser's."""
     assert page_records and len(page_records) == len(terminal_records)
     assert gin_main(["audit", "-q", *map(str, page_records), *map(str, terminal_records)]) == 0
-    # By seat: the key order of a record's JSON object is its writer's (Python or TS).
-    named = {(ids["host"], ids["guest"]) for ids in
-             (json.loads(p.read_text())["identities"] for p in [*page_records, *terminal_records])}
+    named = {(ids["host"], ids["guest"]) for ids in (
+        json.loads(p.read_text())["identities"] for p in [*page_records, *terminal_records])}
     (pair,) = named
     mine = load_identity(Storage(terminal)).public.hex()
     assert mine in pair and len(set(pair)) == 2

@@ -179,7 +179,7 @@ async def test_no_undo_online(table: Any, deal: Any) -> None:
         match.apply(0, DrawStock())
         match.apply(0, Discard(KC))  # thrown in an online match: the friend sees it at once
         online = OnlineGame(cast(Any, SimpleNamespace(session=_Session(match), seat=0,
-                                                      result=None)))
+                                                      result=None, friend=None, identity=None)))
         app.game = online
         assert not hasattr(online, "undo")
         await press(pilot, "u")

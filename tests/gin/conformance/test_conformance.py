@@ -23,6 +23,7 @@ from gin.conformance.engine_cases import (
     settle_cases,
 )
 from gin.conformance.evidence_cases import evidence_cases
+from gin.conformance.identity_cases import history_cases, identity_cases
 from gin.conformance.protocol_cases import (
     audit_cases,
     channel_cases,
@@ -80,6 +81,7 @@ def test_the_typescript_engine_agrees_with_a_small_corpus(
                                     islice(record_chain_cases(), 1, 2), record_fuzz_cases(2)),
         "evidence.jsonl": islice(evidence_cases(), 3),
         "session.jsonl": session_cases(small=True),
+        "identity.jsonl": chain(islice(identity_cases(), 8), history_cases()),
     }
     assert small.keys() == corpus().keys()
     for name, cases in small.items():

@@ -19,7 +19,7 @@ from gin.protocol.audit import audit_records
 from gin.protocol.history import identities_text, place
 from gin.protocol.identity import WORDS, Identity, fingerprint
 from gin.protocol.records import parse_record
-from gin.protocol.session import Session, pump
+from gin.protocol.session import CorruptState, Session, pump
 from gin.protocol.session_events import MatchStarted, ProtocolError
 
 IDENTITY_TS = Path(__file__).resolve().parents[3] / "client/web/src/protocol/identity.ts"
@@ -82,6 +82,16 @@ def test_a_vouch_that_does_not_sign_the_key_is_the_senders_protocol_error(
     assert (failure.who, failure.field) == (who, f"{message}.vouch")
     assert "does not vouch for its signing key" in failure.reason
     assert host.observation() is None and guest.observation() is None  # no card was dealt
+
+
+def test_a_save_restores_only_under_the_identity_it_was_played_with() -> None:
+    host, guest = sessions()
+    pump(host, guest)
+    state = guest.to_state()
+    again = Session.from_state(LINK_SECRET, state, random.Random("r").randbytes, b"g" * 32)
+    assert again.identities == guest.identities
+    with pytest.raises(CorruptState):  # another key makes another welcome than the one sent
+        Session.from_state(LINK_SECRET, state, random.Random("r").randbytes, b"x" * 32)
 
 
 def test_one_identity_cannot_play_both_seats() -> None:

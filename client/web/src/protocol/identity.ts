@@ -16,12 +16,12 @@ import { bytesToHex, concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { MalformedInput } from "../engine/errors.ts";
 import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
+import { SEATS } from "./records.ts";
 
 const VOUCH_DOMAIN = utf8ToBytes("gin/session/v3/vouch\x00");
 const FINGERPRINT_DOMAIN = utf8ToBytes("gin/identity/v3/fingerprint\x00");
 export const IDENTITY_SEED_BYTES = 32;
 export const FINGERPRINT_WORDS = 5;
-const SEAT_NAMES = ["host", "guest"] as const;
 
 /** 256 short, common, distinct English words, none a homophone of another word: word i of a
  * fingerprint is WORDS[byte i]. The same list, in the same order, is in gin/protocol/identity.py. */
@@ -79,7 +79,7 @@ export function bindingRefusal(matchId: Uint8Array, linkId: Uint8Array,
   vouches: readonly [Uint8Array, Uint8Array], previous: Uint8Array | null): [string, string] | null {
   const before = previous ?? new Uint8Array(0);
   for (const seat of [0, 1]) {
-    const name = SEAT_NAMES[seat]!;
+    const name = SEATS[seat]!;
     if (!checkVouch(identities[seat]!, vouches[seat]!, linkId, seat, signingKeys[seat]!, before)) {
       return [`vouches.${name}`, `the ${name}'s identity does not vouch for the ${name}'s signing key on this link`];
     }
@@ -102,7 +102,7 @@ export function fingerprint(identity: Uint8Array): string {
 /** Both players' identities as `gin audit` prints them: words, then hex. */
 export function identitiesText(identities: readonly [Uint8Array, Uint8Array]): string {
   return "identities: " + [0, 1].map((seat) =>
-    `${SEAT_NAMES[seat]} ${fingerprint(identities[seat]!)} (${bytesToHex(identities[seat]!)})`).join(", ");
+    `${SEATS[seat]} ${fingerprint(identities[seat]!)} (${bytesToHex(identities[seat]!)})`).join(", ");
 }
 
 /** A player's long-term identity key, from its 32 secret bytes. */

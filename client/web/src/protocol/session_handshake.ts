@@ -10,10 +10,10 @@ import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
 import { checkVouch, type Identity } from "./identity.ts";
 import type { MapKey, Value } from "./msgpack.ts";
+import { SEATS } from "./records.ts";
 import * as wire from "./wire.ts";
 
 export const MAX_RULE_NUMBER = 10_000;
-const SEAT_NAMES = ["host", "guest"] as const;
 
 /** What a hand record or deal evidence names the match by, besides its id. */
 export interface Binding {
@@ -73,7 +73,7 @@ export class MatchKeys {
         + "seats", "welcome.id");
     }
     if (!checkVouch(identity, vouch, this.linkId, peer, key, this.previous)) {
-      throw fault(`the ${SEAT_NAMES[peer]}'s identity does not vouch for its signing key on this link`,
+      throw fault(`the ${SEATS[peer]}'s identity does not vouch for its signing key on this link`,
         `${name}.vouch`);
     }
     this.peer = [key, identity, vouch];
