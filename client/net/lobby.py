@@ -82,7 +82,8 @@ async def host(relay: str | RelayAddress, rules: Ruleset, storage: Storage | Non
     transport = await RelayTransport.host(address, settings=settings.transport)
     invite = Invite(address, transport.room, secret)
     files = None if storage is None else MatchFiles(storage, invite, local)
-    return OnlineMatch(session, transport, invite, files=files, settings=settings, identity=me)
+    return OnlineMatch(session, transport, invite, files=files, settings=settings, identity=me,
+                       random_bytes=random_bytes)
 
 
 def identity_of(storage: Storage | None, random_bytes: Callable[[int], bytes]
@@ -125,7 +126,8 @@ async def join(invite: Invite, storage: Storage | None = None,
         if local is not None:
             await local.close()
         raise
-    match = OnlineMatch(session, transport, invite, files=files, settings=settings, identity=me)
+    match = OnlineMatch(session, transport, invite, files=files, settings=settings, identity=me,
+                        random_bytes=random_bytes)
     match.local_relay = local
     match.rules_answer = accept_rules
     return match

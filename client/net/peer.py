@@ -22,16 +22,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
 from typing import Any
 
 from client.identity import Friend, LocalIdentity, greet
 from client.net.grace import Grace, GraceOver
+from client.net.link_state import (
+    MATCH_OVER,
+    MATCH_STOPPED,
+    SHORT_WORDS,
+    Link,
+    LinkChanged,
+    Notice,
+    Update,
+    connection_fault,
+)
 from client.net.links import Invite
 from client.net.outcome import ConnectionFailed, StorageFailed, outcome_line
 from client.net.relay_events import (
@@ -47,6 +57,7 @@ from client.net.relay_events import (
     WaitingForPeer,
 )
 from client.net.relay_events import Frame as FrameEvent
+from client.net.rematch import Rematches
 from client.net.store import MatchFiles
 from client.net.transport import RelayTransport, TransportSettings
 from client.record import friend_key, match_entry
@@ -65,54 +76,6 @@ from gin.protocol.session_events import (
     MatchStarted,
     SessionEvent,
 )
-from relay.wire import Close
-
-
-class Link(Enum):
-    """The connection as the player should see it: the words are the browser's
-    (client/web/src/board/words.ts, connectionWords) — "away" while the relay keeps
-    the friend's seat, "left" once it gave the seat up."""
-
-    CONNECTING = "connecting to the relay…"
-    WAITING = "waiting for your friend to join"
-    CONNECTED = "connected to your friend"
-    RECONNECTING = "connection lost — reconnecting…"
-    FRIEND_AWAY = "your friend is away — waiting for them to come back"
-    FRIEND_GONE = "your friend left — waiting in case they come back"
-    CLOSED = "disconnected"
-
-
-_SHORT = {Link.CONNECTING: "connecting…", Link.WAITING: "waiting for them to join",
-          Link.CONNECTED: "connected", Link.RECONNECTING: "connection lost — reconnecting…",
-          Link.FRIEND_AWAY: "away", Link.FRIEND_GONE: "left", Link.CLOSED: "disconnected"}
-#: How the match stands once it has ended, in the same words as the browser's.
-MATCH_OVER = "the match is over"
-MATCH_STOPPED = "the match was stopped"
-
-
-@dataclass(frozen=True)
-class LinkChanged:
-    link: Link
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class Notice:
-    """Something to tell the player that is not part of the game (a failed save)."""
-
-    text: str
-
-
-def connection_fault(closed: Closed) -> str:
-    """Who ended the connection for good: the relay when it closed with a code; when
-    it could not be reached again, the relay may be down or this computer's network;
-    nobody when this match was opened elsewhere with the same save (Close.SUPERSEDED)."""
-    if closed.code == Close.SUPERSEDED:
-        return "nobody"
-    return "relay" if closed.code is not None else "relay or this computer's network"
-
-
-Update = SessionEvent | LinkChanged | Notice | GraceOver
 
 
 @dataclass
@@ -146,7 +109,8 @@ class OnlineMatch:
 
     def __init__(self, session: Session, transport: RelayTransport, invite: Invite, *,
                  files: MatchFiles | None = None, settings: OnlineSettings | None = None,
-                 identity: LocalIdentity | None = None) -> None:
+                 identity: LocalIdentity | None = None,
+                 random_bytes: Callable[[int], bytes] = os.urandom) -> None:
         self.session = session
         self.identity = identity  # ours (its words; a warning when it was made anew)
         self.friend: Friend | None = None  # theirs, once known
@@ -187,6 +151,8 @@ class OnlineMatch:
         #: abandoned by the friend at once (a program's choice); True asks a listener
         #: (a GraceOver update), which calls :meth:`keep_waiting` or :meth:`abandon`.
         self.ask_before_abandoning = False
+        self.rematches = Rematches()  # the next matches on this link (protocol.md §7.1)
+        self._random_bytes = random_bytes
 
     @property
     def seat(self) -> int:
@@ -197,13 +163,16 @@ class OnlineMatch:
         its end once it has ended, whatever the connection does then. ``short``: the
         few words after "Your friend ·" on the table; ``detail``: why the connection
         was lost, while reconnecting."""
+        rematch = self.rematches.words(self.session)
+        if rematch is not None and self.failure is None:
+            return rematch
         if self.session.over or self.failure is not None:
             return MATCH_STOPPED if self.failure is not None else MATCH_OVER
         link = self.link
         if link is Link.WAITING and self.session.observation() is not None:
             link = Link.FRIEND_AWAY  # after a drop of ours, the friend is not back yet
         if short:
-            return _SHORT[link]
+            return SHORT_WORDS[link]
         why = f" ({self.link_detail})" if detail and link is Link.RECONNECTING \
             and self.link_detail else ""
         return link.value + why
@@ -223,8 +192,8 @@ class OnlineMatch:
         self.session.accept_rules()
         self._flush()
 
-    def decline_rules(self, reason: str = "you declined the host's custom rules") -> None:
-        """Decline the host's custom rules: the match ends unplayed."""
+    def decline_rules(self, reason: str | None = None) -> None:
+        """Decline the host's custom rules or rematch: the match ends unplayed."""
         self.session.decline_rules(reason)
         self._flush()
 
@@ -260,6 +229,8 @@ class OnlineMatch:
             self._resend()  # a restored session: frames the peer may never have had
             events = aiter(self.transport)
             while True:
+                if self.rematches.due(self.session, self.transport.connected):
+                    self._rematch()
                 if pending is None:
                     pending = asyncio.create_task(anext(events))
                 # Once the match is over, wait only ``linger`` for the next event.
@@ -278,6 +249,8 @@ class OnlineMatch:
                     # acknowledged our last messages yet (the re-send timer runs).
                     now = asyncio.get_running_loop().time()
                     over_since = now if over_since is None else over_since
+                    if self.rematches.keeps_open(self.session):
+                        continue  # a rematch may still come
                     if self.session.failure is not None or not self.session.unacknowledged \
                             or now - over_since > self.settings.reply_timeout:
                         break
@@ -332,7 +305,7 @@ class OnlineMatch:
         elif isinstance(event, PeerGone):
             if not self.session.over:
                 self._set_link(Link.FRIEND_GONE)
-            return self.session.over
+            return self.session.over or Rematches.undecided(self.session)
         elif isinstance(event, Reconnecting):
             self._set_link(Link.RECONNECTING, event.reason)
             self._grace.stop()
@@ -366,8 +339,10 @@ class OnlineMatch:
         if self.session.over:
             self._wake.set()  # the run loop starts lingering
         self.changed.set()
-        if self.session.rules_offered is not None and self.rules_answer is not None \
-                and not self.session.over:
+        if self.rematches.accept_now(self.session):
+            self.accept_rules()
+        elif self.session.rules_offered is not None and self.session.rematch is None \
+                and self.rules_answer is not None and not self.session.over:
             # Listeners were told the rules first (also after a restore: the offer
             # is in the session's state, not only in an event).
             if self.rules_answer:
@@ -387,6 +362,7 @@ class OnlineMatch:
             self._meet()
         if isinstance(event, MatchOver):
             self.result = event
+            self.rematches.finished += event.totals is not None
             self._record_match(event)
         elif isinstance(event, Failure):
             self.failure = event
@@ -413,6 +389,27 @@ class OnlineMatch:
                 self._tell(Notice(warning))
         except StorageError as exc:
             self._tell(Notice(f"{exc.problem} This match is not in your record."))
+
+    def want_rematch(self) -> None:
+        """The local player wants another match on this link, once this one is over."""
+        self.rematches.wanted += 1
+        self._wake.set()
+        if self.rematches.accept_now(self.session):  # the friend's offer came first
+            self.accept_rules()
+
+    def _rematch(self) -> None:
+        """Begin the next match: a new session that continues the one just finished,
+        on its rules. The host's ``hello`` offers it; the guest's session waits for that."""
+        old, previous = self.session, self.session.as_previous()
+        assert previous is not None
+        self._tell(Notice(f"match {self.rematches.finished}: {outcome_line(self)}; "
+                          "a rematch begins"))
+        self.rematches.wanted -= old.role == "host"
+        self.result, self._scores = None, []
+        self.session = Session(old.role, self.invite.secret, old.rules, self._random_bytes,
+                               self.identity.secret if self.identity else b"", rematch=previous)
+        self.session.set_resend_timing(*self.settings.resend_after)
+        self._flush()
 
     # -- write-ahead: nothing unsaved is sent ------------------------------------------
 
@@ -530,7 +527,8 @@ class OnlineMatch:
     # -- the grace on what the peer owes (protocol.md §11.3) -------------------------------
 
     def _restart_timer(self, force: bool = True) -> None:
-        owed = None if self.session.over else self.session.waiting_for()
+        owed = None if self.session.over or Rematches.undecided(self.session) \
+            else self.session.waiting_for()
         s = self.settings
         self._grace.restart(owed, self.session.received,
                             s.move_timeout if owed == "move" else s.reply_timeout,
@@ -547,8 +545,10 @@ class OnlineMatch:
 
 
 async def play_bot(match: OnlineMatch, player: Player, delay: float = 0.0) -> None:
-    """Let ``player`` take the local seat until the match ends."""
-    while not match.finished and not match.session.over:
+    """Let ``player`` take the local seat until the match ends (with
+    rematches wanted, until the run ends)."""
+    while not match.finished and not (match.session.over
+                                      and not match.rematches.keeps_open(match.session)):
         match.changed.clear()
         legal = match.session.legal_actions()
         if not legal:

@@ -20,7 +20,7 @@ from client.table import words
 from client.table.controller import OnlineGame
 from client.table.invite import InviteScreen
 from client.table.playing import PlayingTable
-from client.table.screens import AlertScreen, ConfirmScreen, OnlineScreen
+from client.table.screens import AlertScreen, ConfirmScreen, MatchEndScreen, OnlineScreen
 from gin import Observation, Phase, Ruleset
 
 if TYPE_CHECKING:
@@ -94,6 +94,7 @@ class FriendTable(PlayingTable):
         self.order, self.selected, self.hint, self.message = [], None, None, ""
         with self.prevent(RadioSet.Changed):
             self.query_one("#mode-online", RadioButton).value = True
+        match.rematches.stay = True  # the match-over window offers a rematch on this link
         match.listen(self._online_update)
         if match.session.rules_offered is not None and not match.session.over:
             # A restored match whose custom rules were not answered before quitting.
@@ -165,18 +166,26 @@ class FriendTable(PlayingTable):
         return words.capital(match.status(detail=False))
 
     def _ask_rules(self, game: OnlineGame, rules: Ruleset) -> None:
-        """Show the host's custom rules (as plain text) and play them only if accepted."""
+        """Show the host's custom rules (as plain text) or rematch, and play them only if
+        accepted (a rematch asked for first is accepted at once)."""
         from client.text import plain
 
         def answer(yes: bool | None) -> None:
-            if game.online.session.over:
+            if game.online.session.over or game.online.session.rules_offered is None:
                 return
             if yes:
                 game.online.accept_rules()
+                if isinstance(self.screen, MatchEndScreen):
+                    self.pop_screen()  # the rematch begins: the last match's totals go
             else:
                 game.online.decline_rules()
             self.refresh_table()
 
+        if game.online.session.rematch is not None:
+            if game.online.rematches.wanted <= 0:
+                self.push_screen(ConfirmScreen(words.REMATCH_OFFERED, "Rematch", "Decline"),
+                                 answer)
+            return
         self.push_screen(ConfirmScreen(
             "Your friend proposes custom rules:\n\n"
             + plain(rules.describe(), lines=True) + "\n\nPlay with these rules?",

@@ -26,6 +26,8 @@ if TYPE_CHECKING:  # the online session's modules load only for online play
 THEM = "The computer"
 FRIEND = "Your friend"  # the opponent in an online match
 #: What h says online (How to play gives the rule): the board says the same.
+REMATCH_OFFERED = ("Your friend offers a rematch on the same link: the same rules, and the "
+                   "loser of the last match deals first.\n\nPlay it?")
 NO_HINT_ONLINE = "No hint in an online match: neither you nor your friend has one."
 
 

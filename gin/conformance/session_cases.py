@@ -45,6 +45,7 @@ from gin.protocol import fairdeal as fd
 from gin.protocol.identity import Identity
 from gin.protocol.session import Session, play_local, pump
 from gin.protocol.session_events import CheatDetected
+from gin.protocol.session_rematch import PreviousMatch
 
 ABANDON_SINCE = 1_796_198_400  # 2026-12-02 08:00:00 UTC: when an abandoned peer fell silent
 
@@ -107,6 +108,34 @@ def match_cases() -> Iterator[Case]:
     assert guest.failure is not None and host.failure is not None
     yield host.case("declined")
     yield guest.case("declined")
+
+
+def rematch_cases() -> Iterator[Case]:
+    """A rematch on the link of a finished match (§7.1): offered, accepted, dealt first by
+    the loser; declined; a hello naming another match; one this guest did not play."""
+    first_host, first_guest = pair(8, QUICK, None)
+    play_local(first_host, first_guest, computer_players(8))
+    previous = first_host.as_previous()
+    assert previous is not None and previous == first_guest.as_previous()
+    host, guest = pair(9, QUICK, QUICK, rematch=(previous, previous))
+    play_local(host, guest, computer_players(9))
+    assert host.failure is None and guest.failure is None and host.over and guest.over
+    yield host.case("rematch")
+    yield guest.case("rematch")
+    host, guest = pair(10, QUICK, QUICK, rematch=(previous, previous))
+    pump(host, guest)
+    guest.decline_rules()
+    pump(host, guest)
+    assert guest.failure is not None and host.failure is not None
+    yield host.case("rematch-declined")
+    yield guest.case("rematch-declined")
+    other = PreviousMatch(bytes(16), previous.loser)
+    for name, (mine, theirs) in {"rematch-wrong-prev": (other, previous),
+                                 "rematch-not-played": (previous, None)}.items():
+        host, guest = pair(11, QUICK, None, rematch=(mine, theirs))
+        pump(host, guest)
+        assert guest.failure is not None
+        yield guest.case(name)
 
 
 # --- cheats: the peer's, as tests/gin/protocol/test_session.py makes them ------------------
@@ -460,4 +489,5 @@ def session_cases(small: bool = False) -> Iterator[Case]:
                 yield honest.case(name)
         return
     yield from match_cases()
+    yield from rematch_cases()
     yield from cheat_cases()

@@ -33,6 +33,7 @@ from gin.protocol.session_events import (
     RulesOffered,
     SessionEvent,
 )
+from gin.protocol.session_rematch import PreviousMatch
 
 Case = dict[str, Any]
 Fields = dict[str, Any]
@@ -55,7 +56,7 @@ def event_summary(event: SessionEvent) -> list[Any]:
     if isinstance(event, MatchStarted):
         return [name, event.rules.to_dict(), event.seat, event.first_dealer, event.match_id.hex()]
     if isinstance(event, RulesOffered):
-        return [name, event.rules.to_dict()]
+        return [name, event.rules.to_dict(), event.rematch]
     if isinstance(event, HandDealt):
         return [name, event.hand_number, event.dealer, [str(c) for c in event.cards],
                 str(event.upcard)]
@@ -100,11 +101,11 @@ class Peer(Session):
     tamper: Tamper | None = None
 
     def __init__(self, role: str, rules: Ruleset | None, draws: Draws,
-                 tamper: Tamper | None = None) -> None:
+                 tamper: Tamper | None = None, rematch: PreviousMatch | None = None) -> None:
         self.steps, self._held, self.draws, self.tamper = [], [], draws, tamper
         self.given_rules = rules
         super().__init__("host" if role == "host" else "guest", SECRET, rules, draws,
-                         IDENTITIES[role])
+                         IDENTITIES[role], rematch)
         self.note("init", None)
 
     def note(self, op: str, arg: object) -> None:
@@ -129,7 +130,7 @@ class Peer(Session):
         super().accept_rules()
         self.note("accept", None)
 
-    def decline_rules(self, reason: str = "you declined the host's custom rules") -> None:
+    def decline_rules(self, reason: str | None = None) -> None:
         super().decline_rules(reason)
         self.note("decline", None)
 
@@ -163,6 +164,8 @@ class Peer(Session):
         return {"kind": "session", "name": name, "role": self.role, "secret": SECRET.hex(),
                 "identity": IDENTITIES[self.role].hex(),
                 "rules": None if self.given_rules is None else self.given_rules.to_dict(),
+                "rematch": None if self.rematch is None else [self.rematch.match_id.hex(),
+                                                              self.rematch.loser],
                 "random": [d.hex() for d in self.draws.given], "steps": self.steps}
 
 
@@ -186,9 +189,12 @@ def computer_players(seed: int) -> list[Player]:
 
 
 def pair(seed: int, rules: Ruleset, guest_rules: Ruleset | None,
-          host_tamper: Tamper | None = None) -> tuple[Peer, Peer]:
-    return (Peer("host", rules, Draws(f"{seed}/host"), host_tamper),
-            Peer("guest", guest_rules, Draws(f"{seed}/guest")))
+          host_tamper: Tamper | None = None, rematch: tuple[PreviousMatch | None,
+                                                            PreviousMatch | None] = (None, None)
+          ) -> tuple[Peer, Peer]:
+    """Two peers; ``rematch``: the match each side's session continues (§7.1)."""
+    return (Peer("host", rules, Draws(f"{seed}/host"), host_tamper, rematch[0]),
+            Peer("guest", guest_rules, Draws(f"{seed}/guest"), None, rematch[1]))
 
 
 def step(host: Peer, guest: Peer, players: list[Player]) -> bool:

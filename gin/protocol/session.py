@@ -78,6 +78,7 @@ from gin.protocol.session_log import (
     read_failure,
     read_log,
 )
+from gin.protocol.session_rematch import PreviousMatch
 
 STATE_VERSION = 3
 # Re-send what the peer has not acknowledged after this long, doubling each time.
@@ -95,19 +96,23 @@ class Session:
     fresh secret randomness (the traffic keys' epoch, signing key, seeds and the
     coin toss). ``identity`` is the 32 secret bytes of the player's long-term identity
     key (:mod:`gin.protocol.identity`), which the client keeps: it vouches for this
-    match's signing key. The offer frame and, for the host, its ``hello`` are queued
-    at once.
+    match's signing key. ``rematch``: the match on this link that this one continues
+    (§7.1), known from this side's own finished session (:meth:`as_previous`): the
+    host's ``hello`` names it, the guest requires that, and its loser deals first. The
+    offer frame and, for the host, its ``hello`` are queued at once.
     """
 
     def __init__(self, role: SessionRole, secret: bytes, rules: Ruleset | None,
-                 random_bytes: Callable[[int], bytes], identity: bytes) -> None:
-        self._setup(role, secret, rules, random_bytes, identity)
+                 random_bytes: Callable[[int], bytes], identity: bytes,
+                 rematch: PreviousMatch | None = None) -> None:
+        self._setup(role, secret, rules, random_bytes, identity, rematch)
         self._channel = wire.SealedChannel(secret, wire.Side(role), self._fresh(wire.EPOCH_BYTES))
         self._outbox.append(self._channel.offer())
         self._flow.begin()
 
     def _setup(self, role: SessionRole, secret: bytes, rules: Ruleset | None,
-               random_bytes: Callable[[int], bytes], identity: bytes) -> None:
+               random_bytes: Callable[[int], bytes], identity: bytes,
+               rematch: PreviousMatch | None) -> None:
         if role not in SEATS:
             raise MalformedInput(f"session role must be 'host' or 'guest', got {role!r}")
         if role == "host" and rules is None:
@@ -129,7 +134,7 @@ class Session:
         self._resend_timing = (RESEND_AFTER, MAX_RESEND_AFTER)
         self._flow = MatchFlow(role, self.link_id, rules, Identity(identity), Outlet(
             failure=lambda: self._failure, send=self._send, emit=self._emit,
-            random=self._random, fail=self._fail))
+            random=self._random, fail=self._fail), rematch)
 
     # -- queues and queries ---------------------------------------------------------
 
@@ -208,8 +213,19 @@ class Session:
 
     @property
     def rules_offered(self) -> Ruleset | None:
-        """The host's custom rules while they await the local player's answer."""
+        """The host's custom rules or rematch while they await the local player's
+        answer (:attr:`rematch` says which)."""
         return self._flow.offered
+
+    @property
+    def rematch(self) -> PreviousMatch | None:
+        """The match this one continues, as the session was given it, or None."""
+        return self._flow.rematch
+
+    def as_previous(self) -> PreviousMatch | None:
+        """Its id and loser once the match has ended normally: what a rematch's session
+        on this link is given (None after a failure: no rematch follows)."""
+        return None if self._failure is not None else self._flow.as_previous()
 
     @property
     def hand_results(self) -> tuple[HandResult, ...]:
@@ -269,9 +285,9 @@ class Session:
         self._log.append(["accept"])
         self._flow.accept()
 
-    def decline_rules(self, reason: str = "you declined the host's custom rules") -> None:
-        """The local player declines the offered custom rules: the match ends unplayed.
-        ``reason`` is what the local failure says."""
+    def decline_rules(self, reason: str | None = None) -> None:
+        """The local player declines the offered custom rules or rematch: the match ends
+        unplayed. ``reason`` is what the local failure says (None: "you declined …")."""
         self._check_alive()
         if self._flow.offered is None:
             raise IllegalAction("no rules are waiting to be declined")
@@ -307,6 +323,7 @@ class Session:
             "v": STATE_VERSION,
             "role": self.role,
             "rules": None if self._flow.proposed is None else self._flow.proposed.to_dict(),
+            "rematch": None if self.rematch is None else self.rematch.to_state(),
             "channel": self._channel.to_state(),
             "log": [list(entry) for entry in self._log],
             "failure": None if self._failure is None else failure_entry(self._failure),
@@ -337,11 +354,13 @@ class Session:
         if not isinstance(state, Mapping):
             raise CorruptState("the saved session is not a map")
         reader = wire.Message("session-state", STATE_VERSION, state, "")
-        reader.only("v", "role", "rules", "channel", "log", "failure")
+        reader.only("v", "role", "rules", "rematch", "channel", "log", "failure")
         reader.integer("v", low=STATE_VERSION, high=STATE_VERSION)
         role: SessionRole = "host" if reader.text(
             "role", max_len=5, choices=SEATS) == "host" else "guest"
         rules = None if state.get("rules") is None else Ruleset.from_dict(state["rules"])
+        rematch = state.get("rematch")
+        previous = None if rematch is None else PreviousMatch.from_state(rematch)
         log = read_log(reader.array("log", max_len=1 << 20))
         channel = state["channel"]
         if not isinstance(channel, Mapping):
@@ -355,7 +374,7 @@ class Session:
             return value
 
         session = cls.__new__(cls)
-        session._setup(role, secret, rules, logged_random, identity)
+        session._setup(role, secret, rules, logged_random, identity, previous)
         session._muted = True
         session._flow.begin()
         for entry in log:

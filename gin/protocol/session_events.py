@@ -49,10 +49,12 @@ class MatchStarted(SessionEvent):
 
 @dataclass(frozen=True)
 class RulesOffered(SessionEvent):
-    """The host proposes custom rules (not a preset). The guest plays them only once
+    """The host proposes custom rules (not a preset), or a rematch (``rematch``: its
+    ``hello`` continues the guest's last match on this link). The guest plays only once
     its player, shown ``rules.describe()``, accepts (``Session.accept_rules``)."""
 
     rules: Ruleset
+    rematch: bool = False
 
 
 @dataclass(frozen=True)
@@ -185,7 +187,9 @@ class VersionMismatch(Failure):
 
 @dataclass(frozen=True)
 class RulesDeclined(Failure):
-    """The local player declined the host's custom rules: the match never began."""
+    """The local player declined the host's custom rules or rematch, or its gin refused
+    a rematch of a match it did not play (``field`` ``hello.prev``): the match never
+    began."""
 
 
 FAILURES: dict[str, type[Failure]] = {

@@ -46,8 +46,15 @@ from gin.protocol.session_events import (
     RulesOffered,
     SessionEvent,
 )
-from gin.protocol.session_hand import HandState, coin, first_dealer_for, rules_digest
+from gin.protocol.session_hand import HandState, coin, rules_digest
 from gin.protocol.session_handshake import MatchKeys, read_rules
+from gin.protocol.session_rematch import (
+    NOT_PLAYED,
+    NOT_PLAYED_TOLD,
+    PreviousMatch,
+    first_dealer,
+    prev_fault,
+)
 
 SessionRole = Literal["host", "guest"]
 NONCE_BYTES = 32
@@ -88,7 +95,8 @@ class MatchFlow:
     the deal's handlers."""
 
     def __init__(self, role: SessionRole, link_id: bytes, proposed: Ruleset | None,
-                 identity: Identity, out: Outlet) -> None:
+                 identity: Identity, out: Outlet, rematch: PreviousMatch | None = None
+                 ) -> None:
         self.role = role
         self.seat = SEATS.index(role)
         self.peer = 1 - self.seat
@@ -99,6 +107,7 @@ class MatchFlow:
         self.finished = False
         self.identity = identity
         self.keys: MatchKeys | None = None  # drawn by begin()
+        self.rematch = rematch  # the match this one continues (§7.1), or None
         self._out = out
         self._nonce: bytes | None = None
         self._peer_coin: bytes | None = None
@@ -108,7 +117,8 @@ class MatchFlow:
     def begin(self) -> None:
         """Draw the signing key; the host proposes its rules and commits to its coin."""
         self.keys = MatchKeys(self.seat, self.link_id, self.identity,
-                              self._out.random(cosign.KEY_SEED_BYTES))
+                              self._out.random(cosign.KEY_SEED_BYTES),
+                              b"" if self.rematch is None else self.rematch.match_id)
         if self.role == "host":
             assert self.agreed is not None
             self._nonce = self._out.random(NONCE_BYTES)
@@ -136,6 +146,11 @@ class MatchFlow:
     def results(self) -> tuple[HandResult, ...]:
         """Every finished hand of the match, in order."""
         return () if self._match is None else tuple(self._match.results)
+
+    def as_previous(self) -> PreviousMatch | None:
+        """What a rematch of this match needs, once it has ended normally (§7.1)."""
+        totals = None if self._match is None or not self.finished else self._match.totals
+        return None if totals is None else PreviousMatch(self.match_id or b"", 1 - totals.winner)
 
     def legal_actions(self) -> list[Action]:
         """The local player's legal actions; empty unless it is its move now."""
@@ -235,9 +250,14 @@ class MatchFlow:
         self._peer_coin = msg.blob("coin", size=32)
         assert self.keys is not None
         self.keys.read(msg, self.protocol)
-        if self.proposed is None and not rules.is_preset:  # shown, then accepted (§7.1)
+        prev, wrong = self.keys.previous, prev_fault(self.keys.previous, self.rematch)
+        if prev and self.rematch is None:
+            self._refuse("hello.prev", NOT_PLAYED, NOT_PLAYED_TOLD)
+        elif wrong is not None:
+            raise self.protocol(wrong, "hello.prev")
+        elif prev or (self.proposed is None and not rules.is_preset):  # shown first (§7.1)
             self.offered = rules
-            self._out.emit(RulesOffered(rules))
+            self._out.emit(RulesOffered(rules, rematch=bool(prev)))
         else:
             self._welcome(rules)
 
@@ -247,12 +267,20 @@ class MatchFlow:
         rules, self.offered = self.offered, None
         self._welcome(rules)
 
-    def decline(self, reason: str) -> None:
-        """The local player declines the offered rules: tell the host, and stop."""
+    def decline(self, reason: str | None) -> None:
+        """The local player declines the offered rules or rematch: tell the host, stop."""
         self.offered = None
-        self.send("abort", {"why": "declined", "field": "hello.rules",
-                            "reason": "the guest declined the host's custom rules"})
-        self._out.fail(RulesDeclined("guest", "hello.rules", reason))
+        if self.rematch is not None:
+            self._refuse("hello.prev", reason or "you declined the rematch",
+                         "the guest declined the rematch")
+        else:
+            self._refuse("hello.rules", reason or "you declined the host's custom rules",
+                         "the guest declined the host's custom rules")
+
+    def _refuse(self, field: str, reason: str, told: str) -> None:
+        """End the match unplayed: ``told`` is what the host reads, ``reason`` ours."""
+        self.send("abort", {"why": "declined", "field": field, "reason": told})
+        self._out.fail(RulesDeclined("guest", field, reason))
 
     def _welcome(self, rules: Ruleset) -> None:
         assert self.keys is not None
@@ -270,7 +298,7 @@ class MatchFlow:
         self.keys.read(msg, self.protocol)
         assert self.match_id is not None
         self.send("start", {"nonce": self._nonce})
-        self._start_match(first_dealer_for(self.match_id, self._nonce, guest_nonce))
+        self._start_match(first_dealer(self.match_id, self._nonce, guest_nonce, self.rematch))
 
     def _on_start(self, msg: wire.Message) -> None:
         msg.only("nonce")
@@ -279,7 +307,7 @@ class MatchFlow:
             raise self.cheat("the host's nonce does not open its coin commitment",
                              "start.nonce")
         assert self._nonce is not None and self.match_id is not None
-        self._start_match(first_dealer_for(self.match_id, host_nonce, self._nonce))
+        self._start_match(first_dealer(self.match_id, host_nonce, self._nonce, self.rematch))
 
     def _start_match(self, first_dealer: int) -> None:
         assert self.agreed is not None and self.match_id is not None

@@ -221,10 +221,12 @@ def audit_both(page_records: list[Path], terminal_records: list[Path],
     (pair,) = named
     mine = load_identity(Storage(terminal)).public.hex()
     assert mine in pair and len(set(pair)) == 2
-    by_hand = {comparable(p)["hand"]: comparable(p) for p in page_records}
+    records = [comparable(p) for p in page_records]
+    by_hand = {(r["match_id"], r["hand"]): r for r in records}
     for path in terminal_records:
         theirs = comparable(path)
-        assert by_hand[theirs["hand"]] == theirs, f"hand {theirs['hand']}: the two records differ"
+        assert by_hand[theirs["match_id"], theirs["hand"]] == theirs, \
+            f"hand {theirs['hand']}: the two records differ"
 
 
 def test_a_terminal_host_and_a_browser_guest_play_a_match_across_a_relay_restart_and_a_reload(
@@ -491,3 +493,30 @@ def test_behind_a_path_prefix_the_link_opens_the_board_which_joins_and_plays(
         host.proc.kill()
         host.proc.wait()
         proxy.close()
+
+
+def test_a_browser_guest_plays_two_matches_on_one_link_with_gin_host_matches_2(
+    relay: RelayProcess, browser: Any, pages: list[Page], tmp_path: Path
+) -> None:
+    """A rematch on the same link (issue 22 item 4): the ``?bot=`` page accepts the
+    rematch ``gin host --matches 2`` offers; all records of both matches verify together,
+    one history of the link (no conflict), and the page counts two matches."""
+    host = Terminal(gin("host", "--relay", relay.url, "--bot", "easy", "--target", "10",
+                        "--matches", "2"), tmp_path / "host")
+    link = host.link()
+    pages.append(guest := Page(browser))
+    page_link = with_bot(link, "easy")
+    guest.page.goto(page_link)
+    guest.page.wait_for_selector("#btn-accept-rules", timeout=MATCH_TIMEOUT)
+    guest.page.click("#btn-accept-rules")  # the host's --target makes the rules custom
+    guest.page.wait_for_function("() => document.body.dataset.matches === '2'",
+                                 timeout=2 * MATCH_TIMEOUT)
+    code, err = host.finish()
+    assert code == 0, err
+    assert "2 of 2 matches played" in err and "a rematch begins" in err
+    page_records, terminal_records = guest.records(tmp_path / "guest-records"), host.records()
+    assert len({p.name.split("-")[1] for p in page_records}) == 2  # two match ids
+    previous = {json.loads(p.read_text())["previous"] for p in page_records}
+    assert None in previous and len(previous) == 2
+    audit_both(page_records, terminal_records, host.data)
+    guest.check_clean()

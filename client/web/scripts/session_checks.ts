@@ -14,6 +14,7 @@ import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import * as msgpack from "../src/protocol/msgpack.ts";
 import { Session, type SessionRole } from "../src/protocol/session.ts";
 import { Abandoned, CheatDetected, type SessionEvent } from "../src/protocol/session_events.ts";
+import { PreviousMatch } from "../src/protocol/session_rematch.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type CaseObject = { [key: string]: Json };
@@ -27,7 +28,7 @@ export function eventSummary(event: SessionEvent): Json {
     case "MatchStarted":
       return [event.kind, event.rules.toDict(), event.seat, event.firstDealer, bytesToHex(event.matchId)];
     case "RulesOffered":
-      return [event.kind, event.rules.toDict()];
+      return [event.kind, event.rules.toDict(), event.rematch];
     case "HandDealt":
       return [event.kind, event.handNumber, event.dealer, event.cards.map(String), String(event.upcard)];
     case "Moved":
@@ -73,7 +74,9 @@ function checkSession(c: CaseObject): string | null {
     const [op, arg, frames, events] = step as [string, Json, string[], Json[]];
     const where = `${String(c.name)} step ${i} (${op})`;
     if (op === "init") {
-      session = new Session(c.role as SessionRole, secret, rules, random, identity);
+      const rematch = c.rematch as [string, number] | null | undefined;
+      session = new Session(c.role as SessionRole, secret, rules, random, identity,
+        rematch == null ? null : new PreviousMatch(hexToBytes(rematch[0]), rematch[1]));
     } else if (session === null) {
       throw new MalformedInput(`${where}: no init step first`);
     } else if (op === "in") {

@@ -17,7 +17,8 @@ import { PeerCore, type SessionMaker } from "../src/online/core.ts";
 import type { Snapshot, WorkerReply, WorkerRequest } from "../src/online/messages.ts";
 
 const maker: SessionMaker = {
-  create: (role, secret, rules, random, identity) => new Session(role, secret, rules, random, identity),
+  create: (role, secret, rules, random, identity, rematch) => new Session(role, secret, rules, random, identity,
+    rematch ?? null),
   restore: (secret, state, random, identity) => Session.fromState(secret, state, random, identity),
 };
 /** Each seat's identity key (any two distinct keys). */
@@ -145,4 +146,34 @@ test("a hand that fails its audit leaves its evidence to download, named -failed
   assert.equal(JSON.parse(evidence!.json).hand, 1);
   const failed = guest.notices.find((n) => n.kind === "failed");
   assert.ok(failed && failed.kind === "failed" && failed.failure.who === "host" && failed.failure.proven);
+});
+
+test("after a match both cores build the rematch's sessions; the loser deals, the records chain", () => {
+  const secret = seeded("rematch secret")(32);
+  const toGuest: Uint8Array[] = [];
+  const toHost: Uint8Array[] = [];
+  const host = new Side(toGuest, "rematch host");
+  const guest = new Side(toHost, "rematch guest");
+  const rules = new Ruleset({ ...STANDARD, name: "short", target: 10 });
+  host.handle({ op: "start", role: "host", secret, rules: rules.toDict(), identity: idOf("host") });
+  guest.handle({ op: "start", role: "guest", secret, rules: null, identity: idOf("guest") });
+  play(host, toHost, guest, toGuest, () => false);
+  const over = host.notices.find((n) => n.kind === "match-over");
+  assert.ok(over !== undefined && over.kind === "match-over" && host.snapshot!.rematchable);
+  const first = host.records.length;
+  for (const [side, role] of [[guest, "guest"], [host, "host"]] as const) {
+    side.handle({ op: "rematch", secret, identity: idOf(role) });
+    assert.ok(side.snapshot!.rematch && !side.snapshot!.over);
+  }
+  guest.handle({ op: "rematch", secret, identity: idOf("guest") }); // not over: refused in words
+  assert.equal(guest.notices.at(-1)?.kind, "notice");
+  play(host, toHost, guest, toGuest, () => false);
+  const started = host.notices.filter((n) => n.kind === "match-started");
+  assert.equal(started.length, 2);
+  assert.ok(started[1]!.kind === "match-started" && started[1]!.firstDealer === 1 - over.winner);
+  assert.ok(host.snapshot!.over && guest.snapshot!.over && host.snapshot!.failure === null);
+  const previous = host.records.map((r) => (JSON.parse(r.json) as { previous: string | null }).previous);
+  const firstId = host.records[0]!.name.split("-")[1];
+  assert.ok(previous.slice(0, first).every((p) => p === null));
+  assert.ok(previous.length > first && previous.slice(first).every((p) => p === firstId));
 });

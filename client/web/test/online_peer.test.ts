@@ -109,6 +109,7 @@ class FakeSession implements SessionLike {
   readonly identity = new Uint8Array(32);
   readonly identities = null; // no handshake here: the friend stays unknown
   readonly matchId = null;
+  readonly rematch = null;
   get over(): boolean { return this.ended || this.failure !== null; }
   private out: Uint8Array[];
   private queued: EventLike[] = [];
@@ -120,6 +121,7 @@ class FakeSession implements SessionLike {
   events(): EventLike[] { const out = this.queued; this.queued = []; return out; }
   resend(): Uint8Array[] { return [bytes("offer"), bytes(`resend ${this.log.length}`)]; }
   poll(): boolean { return false; }
+  asPrevious(): null { return null; }
   observation(): null { return null; }
   legalActions(): Action[] { return []; }
   waitingFor(): string | null { return this.over ? null : "move"; }

@@ -11,7 +11,8 @@ import { get } from "../src/players/index.ts";
 import { auditRecords } from "../src/protocol/audit.ts";
 import { fingerprint, Identity, identitiesText } from "../src/protocol/identity.ts";
 import type { HandRecord } from "../src/protocol/records.ts";
-import { playLocal, pump, Session } from "../src/protocol/session.ts";
+import { Session } from "../src/protocol/session.ts";
+import { playLocal, pump } from "../src/protocol/session_local.ts";
 import { describeFriend, loadIdentity, meetFriend } from "../src/online/identity.ts";
 
 const SECRET = Uint8Array.from({ length: 32 }, (_, i) => 64 + i);

@@ -23,9 +23,8 @@ import { equalBytes } from "../src/protocol/bytes.ts";
 import * as msgpack from "../src/protocol/msgpack.ts";
 import type { Value } from "../src/protocol/msgpack.ts";
 import { parseRecord } from "../src/protocol/records.ts";
-import {
-  coin, CorruptState, firstDealerFor, linkIdFor, playLocal, pump, rulesDigest, Session,
-} from "../src/protocol/session.ts";
+import { coin, CorruptState, firstDealerFor, linkIdFor, rulesDigest, Session } from "../src/protocol/session.ts";
+import { playLocal, pump } from "../src/protocol/session_local.ts";
 import { CheatDetected, FrameRejected, type SessionEvent, VersionMismatch } from "../src/protocol/session_events.ts";
 import { STATE_LIMITS } from "../scripts/session_checks.ts";
 import { hexVector, range, vector } from "./protocol_vectors.ts";

@@ -65,6 +65,7 @@ class ToldPeer implements OnlinePeer {
   declineRules(): void {}
   keepWaiting(): void {}
   abandon(): void {}
+  rematch(): void {}
   leave(): void {}
 }
 

@@ -187,9 +187,9 @@ export function handOverDialog(obs: Observation, next: string, them: string, the
 }
 
 /** The end of the match: points, game bonus, boxes, shutout and totals; `then`
- * starts a new match (local only: null online). */
+ * starts a new match (local) or asks for a rematch (online), its button `again`. */
 export function matchEndDialog(totals: MatchTotals, rules: Ruleset, me: number, them: string,
-                               then: (() => void) | null): void {
+                               then: (() => void) | null, again = "New match"): void {
   const rows = totalsRows(totals, rules, me);
   const table = el("table", {},
     el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "You"), el("th", {}, shortName(them)))),
@@ -199,7 +199,7 @@ export function matchEndDialog(totals: MatchTotals, rules: Ruleset, me: number, 
   const headline = `${won ? "You win" : `${them} wins`} the match by ${totals.margin} points`
     + (totals.shutout ? ": a shutout." : ".");
   const buttons: DialogButton[] = then === null ? [{ label: "Close", primary: true }]
-    : [{ label: "Close" }, { label: "New match", primary: true, run: then }];
+    : [{ label: "Close" }, { label: again, primary: true, id: "btn-again", run: then }];
   openDialog(won ? "You win the match" : `${them} wins the match`, [p(headline, "arith"), table], buttons);
 }
 

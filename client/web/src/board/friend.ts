@@ -162,6 +162,18 @@ export function rulesOfferDialog(rules: Ruleset, accept: () => void, decline: ()
   ], escape);
 }
 
+/** The friend, the host, offers a rematch on the same link: accept or decline. */
+export function rematchOfferDialog(rules: Ruleset, accept: () => void, decline: () => void,
+                                   escape: () => void): void {
+  openDialog("Your friend offers a rematch", [
+    p(`Your friend offers another match on the same link, with the ${plain(rules.name)} rules you just played; `
+      + "the loser of the last match deals first. Accept to play it, or decline to end here."),
+  ], [
+    { label: "Decline", id: "btn-decline-rematch", run: decline },
+    { label: "Accept", primary: true, id: "btn-accept-rematch", run: accept },
+  ], escape);
+}
+
 /** The failure that stopped the match, as plain text. */
 export function failureDialog(failure: FailureView): void {
   openDialog(failureTitle(failure), failureLines(failure).map((line) => p(line)),
@@ -211,6 +223,7 @@ export class FriendPanel {
     byId("net").hidden = true;
     byId("online").hidden = true;
     delete document.body.dataset.state;
+    delete document.body.dataset.matches;
   }
 
   private confirmLeave(): void {
@@ -225,6 +238,7 @@ export class FriendPanel {
 
   private update(view: PeerView, notices: readonly PeerNotice[]): void {
     document.body.dataset.state = pageState(view);
+    document.body.dataset.matches = String(view.matches);
     const status = statusWords(view);
     byId("net-connection").textContent = status;
     byId("net-connection").dataset.connection = view.connection;
@@ -279,8 +293,8 @@ export class FriendPanel {
           [{ label: "Decline", primary: true, run: decline }], decline);
         return;
       }
-      const ask = (): void => rulesOfferDialog(rules, () => this.game.peer.acceptRules(),
-        () => this.game.peer.declineRules(), ask);
+      const ask = (): void => (view.rematch ? rematchOfferDialog : rulesOfferDialog)(rules,
+        () => this.game.peer.acceptRules(), () => this.game.peer.declineRules(), ask);
       ask();
       return;
     }

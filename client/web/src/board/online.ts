@@ -114,6 +114,8 @@ export class OnlineGame implements Play {
     // A computer in this seat ends the match at once when the friend's grace runs out
     // (after this view has been shown: the answer is a view of its own).
     if (this.bot !== null && notices.some((n) => n.kind === "grace-over")) queueMicrotask(() => this.peer.abandon());
+    // A computer guest (?bot=) accepts the rematch its friend may offer.
+    if (over !== undefined && over.forfeitBy === null && this.botPlays && view.role === "guest") this.peer.rematch();
     for (const listener of this.listeners) listener();
     for (const listener of this.viewListeners) listener(view, notices);
   }
@@ -207,6 +209,11 @@ export class OnlineGame implements Play {
     }
     this.warnings.push(...new RecordBook(this.records).add(matchEntry(friendKey(link), this.view.seat, winner,
       hands, this.totals, new Date().toISOString(), abandoned)));
+  }
+
+  /** Another match on the same link (protocol.md §7.1), once this one is over. */
+  rematch(): void {
+    this.peer.rematch();
   }
 
   nextHand(): void {

@@ -59,6 +59,8 @@ export interface Play {
   automatic(): AutoMove | null;
   /** After a hand: deal the next one (local); online the peers deal it themselves. */
   nextHand(): void;
+  /** Online, after the match: ask for a rematch on the same link (local: absent). */
+  rematch?(): void;
   /** Why this seat cannot move although it is its turn (its move is on its way), or null. */
   holdUp(): string | null;
   /** Why play has stopped for good before the match's end (an online failure), or null. */

@@ -246,8 +246,9 @@ export class Table implements KeyActions {
     const totals = game.totals;
     if (totals !== null) {
       const local = this.local;
-      matchEndDialog(totals, obs.rules, obs.player, game.them,
-        local === null ? null : () => this.restart(local.rules.name));
+      const again = local !== null ? () => this.restart(local.rules.name)
+        : game.rematch === undefined ? null : () => game.rematch?.();
+      matchEndDialog(totals, obs.rules, obs.player, game.them, again, local === null ? "Rematch" : "New match");
       return;
     }
     this.order = [];

@@ -400,11 +400,18 @@ const OWED: Record<string, string> = {
 
 /** Whose move it is, or what the friend's device owes. */
 export function turnWords(
-  view: Pick<PeerView, "legal" | "waitingFor" | "over" | "failure" | "rulesOffered" | "connection">,
+  view: Pick<PeerView, "legal" | "waitingFor" | "over" | "failure" | "rulesOffered" | "connection" | "rematch"
+    | "rematchWanted">,
 ): string {
   if (view.failure !== null) return "The match was stopped";
+  if (view.rematchWanted || (view.rematch && (view.waitingFor === "welcome" || view.waitingFor === "hello"))) {
+    return "Waiting for your friend to accept the rematch";
+  }
   if (view.over) return "The match is over";
-  if (view.rulesOffered !== null) return "Your friend proposes custom rules: accept or decline";
+  if (view.rulesOffered !== null) {
+    return view.rematch ? "Your friend offers a rematch: accept or decline"
+      : "Your friend proposes custom rules: accept or decline";
+  }
   if (view.legal.length) return "Your move";
   if (view.connection !== "connected") return ""; // the connection line says what is awaited
   if (view.waitingFor === "move") return "Your friend's move";

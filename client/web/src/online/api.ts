@@ -113,6 +113,12 @@ export interface PeerView {
   readonly graceOver?: { readonly owed: string; readonly since: number } | null;
   /** Who plays: both identities' fingerprints (protocol.md §4), once known. */
   readonly identity: IdentityView;
+  /** This match is a rematch on the link (protocol.md §7.1): an offer is the friend's rematch. */
+  readonly rematch: boolean;
+  /** The local player asked for a rematch: it starts (host) or is accepted (guest) once both are ready. */
+  readonly rematchWanted: boolean;
+  /** Matches finished normally in this page (`document.body.dataset.matches`). */
+  readonly matches: number;
 }
 
 /** This player's identity and the friend's, as five words each (null until known). */
@@ -137,6 +143,9 @@ export interface OnlinePeer {
   keepWaiting(): void;
   /** After a "grace-over": end the match as abandoned by the friend (a signed record is kept). */
   abandon(): void;
+  /** After a match that ended normally, play another on the same link (protocol.md §7.1):
+   * the host offers it, a guest accepts the friend's offer (at once if it comes later). */
+  rematch(): void;
   /** Leave for good: tells the peer, closes the connection, forgets the stored match. */
   leave(): void;
 }

@@ -14,6 +14,7 @@ import type { MapKey, Value } from "../protocol/msgpack.ts";
 import type { FailureView, PeerNotice, RecordView } from "./api.ts";
 import type { IdentityData, Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
 import { fingerprint } from "../protocol/identity.ts";
+import type { PreviousMatch } from "../protocol/session_rematch.ts";
 import { decodeState, encodeState } from "./state_codec.ts";
 
 export type RandomBytes = (n: number) => Uint8Array;
@@ -53,6 +54,7 @@ export interface SessionLike {
   readonly rules: Ruleset | null;
   readonly rulesOffered: Ruleset | null;
   readonly handResults: readonly HandResult[];
+  readonly rematch: PreviousMatch | null;
   readonly identity: Uint8Array;
   readonly matchId: Uint8Array | null;
   /** (the host's, the guest's) identities, once the handshake told them. */
@@ -70,11 +72,12 @@ export interface SessionLike {
   declineRules(reason?: string): void;
   abandon(since: number, now: number): void;
   toState(): Map<string, Value>;
+  asPrevious(): PreviousMatch | null;
 }
 
 export interface SessionMaker {
   create(role: "host" | "guest", secret: Uint8Array, rules: Ruleset | null, randomBytes: RandomBytes,
-    identity: Uint8Array): SessionLike;
+    identity: Uint8Array, rematch?: PreviousMatch | null): SessionLike;
   restore(secret: Uint8Array, state: Map<MapKey, Value>, randomBytes: RandomBytes, identity: Uint8Array): SessionLike;
 }
 
@@ -117,6 +120,17 @@ export class PeerCore {
     }
     const session = this.session;
     if (session === null) throw new Error(`"${request.op}" before the session was made`);
+    if (request.op === "rematch") {
+      // The next match continues this one (protocol.md §7.1), on the rules just played.
+      const previous = session.asPrevious();
+      if (previous === null) {
+        notices.push({ kind: "notice", text: "No rematch: the match has not ended normally" });
+        return this.output([], notices, false);
+      }
+      this.session = this.maker.create(session.role, request.secret, session.rules, this.randomBytes,
+        request.identity, previous);
+      return this.output(this.session.dataToSend(), notices, true);
+    }
     // Re-sent frames are the kept messages again: the last save covers them.
     if (request.op === "resend") return this.output(session.resend(), notices, false, false);
     if (request.op === "poll") {
@@ -205,6 +219,8 @@ export class PeerCore {
       over: session.over,
       failure: session.failure === null ? null : failureView(session.failure),
       unacknowledged: session.unacknowledged,
+      rematch: session.rematch !== null,
+      rematchable: session.asPrevious() !== null,
       received: session.received,
       identities: { mine: identityData(session.identity),
         friend: session.identities === null ? null : identityData(session.identities[1 - session.seat]!),

@@ -13,6 +13,7 @@ export type WorkerRequest =
   | { readonly op: "receive"; readonly frame: Uint8Array }
   | { readonly op: "act"; readonly action: string }
   | { readonly op: "accept" }
+  | { readonly op: "rematch"; readonly secret: Uint8Array; readonly identity: Uint8Array } // the next match on the link
   | { readonly op: "decline" }
   | { readonly op: "poll"; readonly now: number } // seconds, any fixed origin
   | { readonly op: "abandon"; readonly since: number; readonly now: number } // UTC seconds: end it as abandoned
@@ -20,8 +21,10 @@ export type WorkerRequest =
 
 /** The session as the page shows it: the view's session part, and what the timers need. */
 export type Snapshot = Pick<PeerView, "role" | "seat" | "rules" | "rulesOffered" | "observation" | "legal"
-  | "waitingFor" | "scores" | "results" | "over" | "failure"> & {
+  | "waitingFor" | "scores" | "results" | "over" | "failure" | "rematch"> & {
   readonly unacknowledged: number;
+  /** The match ended normally: a rematch may follow. */
+  readonly rematchable: boolean;
   /** Messages delivered from the peer so far: a new one restarts the timer on what it owes. */
   readonly received: number;
   /** This seat's identity and, once the handshake told it, the friend's (hex and words). */

@@ -20,6 +20,7 @@ import type { Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
 import {
   BROWSER_TIMERS, CLOSE, newToken, RelayClient, type RelayEvent, type RelayOptions, seatTakenWords, type Timers,
 } from "./relay.ts";
+import { listening, rematchDue, undecided } from "./rematch.ts";
 import { MatchStore, pageStorage, StoreError } from "./store.ts";
 
 /** The worker, or anything that answers requests in order (tests run core.ts in-process). */
@@ -100,6 +101,10 @@ class Peer implements OnlinePeer {
   private overAt: number | null = null;
   private pendingNotices: PeerNotice[] = [];
   private friend: Friend | null = null;
+  private wantRematch = false; // the player asked for the next match on this link
+  private switching = false; // a "rematch" request awaits its reply
+  private matches = 0; // matches finished normally in this page
+  private lastOver: Snapshot | null = null; // shown while a guest's next session listens for an offer
 
   constructor(
     private readonly env: PeerEnvironment,
@@ -109,10 +114,10 @@ class Peer implements OnlinePeer {
     private readonly linkId: string,
     private token: string,
     private ticket: string | null,
-    identityWarning: string | null = null,
+    private readonly me: LocalIdentity | null = null,
   ) {
     this.settings = { ...DEFAULT_SETTINGS, ...env.settings };
-    if (identityWarning !== null) this.pendingNotices.push({ kind: "notice", text: identityWarning });
+    if (me?.warning != null) this.pendingNotices.push({ kind: "notice", text: me.warning });
     this.room = invite.room;
     this.records = store.records(linkId);
     if (invite.room !== null) this.link = formatInvite(invite as Invite);
@@ -151,6 +156,7 @@ class Peer implements OnlinePeer {
       role, seat: role === "host" ? 0 : 1, connection: "closed", link: null, rules: null, rulesOffered: null,
       observation: null, legal: [], waitingFor: null, scores: [0, 0], results: [], verified: verifiedHands(records),
       records, over: true, failure: why, identity: { mine: null, friend: null, friendText: null, changed: false },
+      rematch: false, rematchWanted: false, matches: 0,
     };
     const notices: PeerNotice[] = [
       ...(why === null ? [] : [{ kind: "failed", failure: why } as const]),
@@ -158,12 +164,8 @@ class Peer implements OnlinePeer {
     ];
     return {
       subscribe: (listener) => listener(view, notices),
-      act: () => {},
-      acceptRules: () => {},
-      declineRules: () => {},
-      keepWaiting: () => {},
-      abandon: () => {},
-      leave: () => {},
+      act: () => {}, acceptRules: () => {}, declineRules: () => {}, keepWaiting: () => {}, abandon: () => {},
+      rematch: () => {}, leave: () => {},
     };
   }
 
@@ -204,6 +206,21 @@ class Peer implements OnlinePeer {
     return (this.env.clock ?? Date.now)() / 1000;
   }
 
+  rematch(): void {
+    this.wantRematch = true;
+    this.nextMatch();
+    this.tell([]);
+  }
+
+  /** The next session on this link, when due (rematch.ts); a guest's accepts the offer (onReply). */
+  private nextMatch(): void {
+    if (this.ended || this.switching || !rematchDue(this.snapshot, this.role, this.wantRematch, this.relay?.connected ?? false)) return;
+    this.overAt = null;
+    this.switching = true; // until the worker's reply shows the new session
+    if (this.role === "host") this.wantRematch = false;
+    this.post({ op: "rematch", secret: this.invite.secret, identity: this.me?.secret ?? new Uint8Array(0) });
+  }
+
   leave(): void {
     this.close();
     if (!this.superseded) this.store.remove(this.linkId); // else the other tab's match
@@ -220,6 +237,13 @@ class Peer implements OnlinePeer {
     const notices = [...this.pendingNotices, ...reply.notices];
     this.pendingNotices = [];
     if (reply.snapshot !== null) this.snapshot = reply.snapshot;
+    if (reply.snapshot?.over) this.lastOver = reply.snapshot;
+    else if (reply.snapshot) this.switching = false;
+    this.matches += notices.filter((n) => n.kind === "match-over" && n.forfeitBy === null).length;
+    if (this.wantRematch && reply.snapshot?.rematch && reply.snapshot.rulesOffered !== null) {
+      this.wantRematch = false; // the guest asked first: the friend's offer is accepted
+      this.post({ op: "accept" });
+    }
     this.meet(notices);
     if (reply.snapshot === null) {
       // No session could be made: nothing to send, nothing to keep.
@@ -246,6 +270,7 @@ class Peer implements OnlinePeer {
       this.transmit(reply.frames);
     }
     this.restartTimer();
+    this.nextMatch();
     this.tell(notices);
   }
 
@@ -254,7 +279,7 @@ class Peer implements OnlinePeer {
     // A host before the relay gave it a room, or before the worker made the session:
     // nothing was sent yet, so nothing needs covering.
     if (this.room === null || this.state === null) return false;
-    const over = this.snapshot?.over ?? false;
+    const over = (this.snapshot?.over ?? false) || listening(this.snapshot, this.role);
     try {
       this.store.save(this.linkId, {
         role: this.role, relay: this.invite.relay, room: this.room, token: this.token, ticket: this.ticket,
@@ -400,12 +425,11 @@ class Peer implements OnlinePeer {
       this.post({ op: "poll", now: this.env.timers.now() / 1000 });
     }
     if (snap?.over) {
-      // Stay a little, so the friend can still ask for our last messages; longer
-      // while they have not acknowledged them.
+      // Stay so the friend can still ask for our last messages; after a normal end, for a rematch.
       const now = this.env.timers.now();
       this.overAt ??= now;
       const waited = (now - this.overAt) / 1000;
-      if (waited >= this.settings.linger && (snap.failure !== null || snap.unacknowledged === 0
+      if (!snap.rematchable && waited >= this.settings.linger && (snap.failure !== null || snap.unacknowledged === 0
         || waited >= this.settings.replyTimeout)) {
         this.close();
         this.tell([]);
@@ -419,7 +443,7 @@ class Peer implements OnlinePeer {
    * it runs out the board is asked (a "grace-over" notice): keep waiting, or abandon. */
   private restartTimer(): void {
     const snap = this.snapshot;
-    const owed = snap === null || snap.over ? null : snap.waitingFor;
+    const owed = snap === null || snap.over || undecided(snap) ? null : snap.waitingFor;
     const owedKey = owed === null ? null : `${owed}:${snap!.received}`;
     if (owedKey !== this.owedKey) [this.owedKey, this.owedSince, this.grace] = [owedKey, this.utcNow(), null];
     if (this.grace !== null) return; // the player is asked: the clock waits for the answer
@@ -475,7 +499,7 @@ class Peer implements OnlinePeer {
   }
 
   private view(): PeerView {
-    const snap = this.snapshot;
+    const snap = listening(this.snapshot, this.role) ? this.lastOver ?? this.snapshot : this.snapshot;
     return {
       role: this.role,
       seat: this.role === "host" ? 0 : 1,
@@ -495,6 +519,7 @@ class Peer implements OnlinePeer {
       graceOver: this.grace,
       identity: { mine: snap?.identities.mine.words ?? null, friend: this.friend?.words ?? null,
         friendText: this.friend === null ? null : describeFriend(this.friend), changed: this.friend?.was != null },
+      rematch: snap?.rematch ?? false, rematchWanted: this.wantRematch, matches: this.matches,
     };
   }
 
@@ -514,7 +539,7 @@ export function createOnline(env: PeerEnvironment): Online {
       const secret = env.randomBytes(SECRET_BYTES);
       const linkId = linkIdHex(secret);
       const peer = new Peer(env, store, "host", { relay: relayOfPage(env.location), room: null, secret },
-        linkId, newToken(), null, identity().warning);
+        linkId, newToken(), null, identity());
       peer.begin({ op: "start", role: "host", secret, rules, identity: identity().secret });
       return peer;
     },
@@ -550,11 +575,11 @@ export function createOnline(env: PeerEnvironment): Online {
       if (entry !== null && entry.state !== null) {
         // This browser keeps the match: continue it in the role it had (a host's
         // page shows its own invite link, so a reload lands here too).
-        const peer = new Peer(env, store, entry.role, invite, linkId, entry.token, entry.ticket, identity().warning);
+        const peer = new Peer(env, store, entry.role, invite, linkId, entry.token, entry.ticket, identity());
         peer.begin({ op: "restore", secret: invite.secret, state: entry.state, identity: identity().secret });
         return peer;
       }
-      const peer = new Peer(env, store, "guest", invite, linkId, newToken(), null, identity().warning);
+      const peer = new Peer(env, store, "guest", invite, linkId, newToken(), null, identity());
       peer.begin({ op: "start", role: "guest", secret: invite.secret, rules: null, identity: identity().secret });
       return peer;
     },

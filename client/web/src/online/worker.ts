@@ -15,7 +15,8 @@ import type { WorkerRequest } from "./messages.ts";
 const randomBytes: RandomBytes = (n) => crypto.getRandomValues(new Uint8Array(n));
 
 const core = new PeerCore({
-  create: (role, secret, rules: Ruleset | null, random, identity) => new Session(role, secret, rules, random, identity),
+  create: (role, secret, rules: Ruleset | null, random, identity, rematch) =>
+    new Session(role, secret, rules, random, identity, rematch ?? null),
   restore: (secret, state: Map<MapKey, Value>, random, identity) => Session.fromState(secret, state, random, identity),
 }, randomBytes);
 

@@ -30,7 +30,6 @@ import { IllegalAction, MalformedInput, PeerFault } from "../engine/errors.ts";
 import type { HandResult, Observation } from "../engine/observation.ts";
 import { pyRepr } from "../engine/pyrepr.ts";
 import { Ruleset } from "../engine/rules.ts";
-import type { Player } from "../players/index.ts";
 import * as cosign from "./cosign.ts";
 import type { MapKey, Value } from "./msgpack.ts";
 import {
@@ -39,6 +38,7 @@ import {
 } from "./session_flow.ts";
 import { plain } from "./session_handshake.ts";
 import { Identity } from "./identity.ts";
+import { PreviousMatch } from "./session_rematch.ts";
 import {
   Abandoned, CheatDetected, type Failure, FrameRejected, MatchOver, PeerAborted, PeerTimedOut, ProtocolError,
   RulesDeclined, type SessionEvent, VersionMismatch,
@@ -64,7 +64,6 @@ export { CorruptState } from "./session_log.ts";
 /** Python's `text[:n]`: the first n code points. */
 const clip = (text: string, n: number): string => Array.from(text).slice(0, n).join("");
 
-/** The message types a peer may send (§6.2). */
 /** Set only while {@link Session.fromState} builds the session it replays the log into. */
 let restoring = false;
 
@@ -95,11 +94,13 @@ export class Session {
    * them after RulesOffered; a Ruleset insists on it). `secret` is the 32-byte
    * invite secret; `randomBytes(n)` supplies fresh secret randomness. `identity` is the
    * 32 secret bytes of the player's long-term identity key (identity.ts), which the
-   * client keeps: it vouches for this match's signing key. The offer frame and, for the
-   * host, its `hello` are queued at once.
+   * client keeps: it vouches for this match's signing key. `rematch`: the match on this
+   * link that this one continues (§7.1), from this side's own finished session
+   * ({@link asPrevious}): the host's `hello` names it, the guest requires that, and its
+   * loser deals first. The offer frame and, for the host, its `hello` are queued at once.
    */
   constructor(role: SessionRole, secret: Uint8Array, rules: Ruleset | null, randomBytes: RandomBytes,
-    identity: Uint8Array) {
+    identity: Uint8Array, rematch: PreviousMatch | null = null) {
     if (role !== "host" && role !== "guest") {
       throw new MalformedInput(`session role must be 'host' or 'guest', got ${pyRepr(role)}`);
     }
@@ -121,7 +122,7 @@ export class Session {
       random: (n) => this.random(n),
       fail: (failure) => this.fail(failure),
     };
-    this.flow = new MatchFlow(role, this.linkId, rules, new Identity(identity), outlet);
+    this.flow = new MatchFlow(role, this.linkId, rules, new Identity(identity), outlet, rematch);
     if (restoring) {
       this.muted = true;
     } else {
@@ -221,9 +222,21 @@ export class Session {
     return this.flow.agreed;
   }
 
-  /** The host's custom rules while they await the local player's answer. */
+  /** The host's custom rules or rematch while they await the local player's answer
+   * ({@link rematch} says which). */
   get rulesOffered(): Ruleset | null {
     return this.flow.offered;
+  }
+
+  /** The match this one continues, as the session was given it, or null. */
+  get rematch(): PreviousMatch | null {
+    return this.flow.rematch;
+  }
+
+  /** Its id and loser once the match has ended normally: what a rematch's session on this
+   * link is given (null after a failure: no rematch follows). */
+  asPrevious(): PreviousMatch | null {
+    return this.failed !== null ? null : this.flow.asPrevious();
   }
 
   /** Every finished hand of the match, in order (the score sheet's source). */
@@ -293,8 +306,9 @@ export class Session {
     this.flow.accept();
   }
 
-  /** The local player declines the offered custom rules: the match ends unplayed. `reason` is what the local failure says. */
-  declineRules(reason = "you declined the host's custom rules"): void {
+  /** The local player declines the offered custom rules or rematch: the match ends unplayed. `reason` is what the
+   * local failure says (null: "you declined …"). */
+  declineRules(reason: string | null = null): void {
     this.checkAlive();
     if (this.flow.offered === null) throw new IllegalAction("no rules are waiting to be declined");
     this.flow.decline(reason);
@@ -330,6 +344,7 @@ export class Session {
       ["v", STATE_VERSION],
       ["role", this.role],
       ["rules", this.flow.proposed === null ? null : rulesValue(this.flow.proposed)],
+      ["rematch", this.rematch === null ? null : this.rematch.toState()],
       ["channel", this.channel.toState()],
       ["log", this.log.map((entry) => [...entry])],
       ["failure", this.failed === null ? null : failureEntry(this.failed)],
@@ -360,11 +375,13 @@ export class Session {
     identity: Uint8Array): Session {
     if (!(state instanceof Map)) throw new CorruptState("the saved session is not a map");
     const reader = new wire.Message("session-state", STATE_VERSION, state, "");
-    reader.only("v", "role", "rules", "channel", "log", "failure");
+    reader.only("v", "role", "rules", "rematch", "channel", "log", "failure");
     reader.integer("v", STATE_VERSION, STATE_VERSION);
     const role: SessionRole = reader.text("role", 5, SEATS) === "host" ? "host" : "guest";
     const savedRules = state.get("rules") ?? null;
     const rules = savedRules === null ? null : Ruleset.fromDict(plain(savedRules));
+    const savedRematch = state.get("rematch") ?? null;
+    const previous = savedRematch === null ? null : PreviousMatch.fromState(savedRematch);
     const log = readLog(reader.array("log", 1 << 20));
     const channel = state.get("channel");
     if (!(channel instanceof Map)) throw new CorruptState("session state: 'channel' must be a map");
@@ -378,7 +395,7 @@ export class Session {
     restoring = true;
     let session: Session;
     try {
-      session = new Session(role, secret, rules, loggedRandom, identity);
+      session = new Session(role, secret, rules, loggedRandom, identity, previous);
     } finally {
       restoring = false;
     }
@@ -533,43 +550,5 @@ export function versionMismatch(theirs: number): [VersionMismatch, Fields] {
     + `${friend} must update gin to play this match`),
   [["why", "protocol"], ["field", "v"], ["reason", `this gin speaks protocol ${ours}, yours speaks ${theirs}: `
     + `${you} must update gin to play this match`]]];
-}
-
-// --- two sessions in one process -----------------------------------------------------
-
-/** Hand each session's queued frames to the other until both are quiet (tests, benchmarks); the bytes moved. */
-export function pump(a: Session, b: Session): number {
-  let moved = 0;
-  for (;;) {
-    const frames: [Uint8Array, Session][] = [
-      ...a.dataToSend().map((f): [Uint8Array, Session] => [f, b]),
-      ...b.dataToSend().map((f): [Uint8Array, Session] => [f, a]),
-    ];
-    if (!frames.length) return moved;
-    for (const [frame, target] of frames) {
-      moved += frame.length;
-      if (!target.over) target.receive(frame);
-    }
-  }
-}
-
-/**
- * Play a whole match between two sessions, `players[seat]` choosing each move;
- * the guest accepts the host's rules, custom ones too. Stops when both are over
- * or neither can move (a failure); returns the wire bytes.
- */
-export function playLocal(host: Session, guest: Session, players: readonly Player[]): number {
-  let moved = pump(host, guest);
-  if (guest.rulesOffered !== null) {
-    guest.acceptRules();
-    moved += pump(host, guest);
-  }
-  while (!(host.over && guest.over)) {
-    const session = [host, guest].find((s) => s.legalActions().length);
-    if (session === undefined) return moved;
-    session.act(players[session.seat]!.choose(session.observation()!, session.legalActions()));
-    moved += pump(host, guest);
-  }
-  return moved;
 }
 

@@ -42,7 +42,8 @@ export class MatchStarted {
 /** The host proposes custom rules (not a preset); the guest plays them only once its player accepts. */
 export class RulesOffered {
   readonly kind = "RulesOffered";
-  constructor(readonly rules: Ruleset) {}
+  /** `rematch`: the `hello` continues the guest's last match on this link (§7.1). */
+  constructor(readonly rules: Ruleset, readonly rematch = false) {}
 }
 
 export class HandDealt {

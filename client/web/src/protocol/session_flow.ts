@@ -28,7 +28,8 @@ import {
   CardDrawn, CheatDetected, type Failure, HandDealt, HandScored, HandVerified, MatchOver, MatchStarted, Moved,
   ClaimedAbandoned, PeerAborted, RulesDeclined, RulesOffered, type SessionEvent,
 } from "./session_events.ts";
-import { coin, firstDealerFor, HandState, otherRole, rulesDigest } from "./session_hand.ts";
+import { coin, HandState, otherRole, rulesDigest } from "./session_hand.ts";
+import { firstDealer, NOT_PLAYED, NOT_PLAYED_TOLD, PreviousMatch, prevFault } from "./session_rematch.ts";
 import { MatchKeys, readRules } from "./session_handshake.ts";
 import type { Identity } from "./identity.ts";
 import * as wire from "./wire.ts";
@@ -87,7 +88,7 @@ export class MatchFlow {
   private readonly io: deal.DealIo;
 
   constructor(readonly role: SessionRole, readonly linkId: Uint8Array, readonly proposed: Ruleset | null,
-    readonly identity: Identity, private readonly out: Outlet) {
+    readonly identity: Identity, private readonly out: Outlet, readonly rematch: PreviousMatch | null = null) {
     this.seat = SEATS.indexOf(role);
     this.peer = 1 - this.seat;
     this.agreed = proposed;
@@ -105,7 +106,8 @@ export class MatchFlow {
 
   /** Draw the signing key; the host proposes its rules and commits to its coin. */
   begin(): void {
-    this.keys = new MatchKeys(this.seat, this.linkId, this.identity, this.out.random(cosign.KEY_SEED_BYTES));
+    this.keys = new MatchKeys(this.seat, this.linkId, this.identity, this.out.random(cosign.KEY_SEED_BYTES),
+      this.rematch === null ? new Uint8Array(0) : this.rematch.matchId);
     if (this.role === "host") {
       this.nonce = this.out.random(NONCE_BYTES);
       this.out.send("hello", [["rules", rulesValue(this.agreed!)], ["coin", coin(this.linkId, this.nonce)],
@@ -132,6 +134,12 @@ export class MatchFlow {
   /** Every finished hand of the match, in order. */
   results(): readonly HandResult[] {
     return this.match === null ? [] : this.match.results;
+  }
+
+  /** What a rematch of this match needs, once it has ended normally (§7.1). */
+  asPrevious(): PreviousMatch | null {
+    const totals = this.match === null || !this.finished ? null : this.match.totals;
+    return totals === null ? null : new PreviousMatch(this.matchId!, 1 - totals.winner);
   }
 
   /** The local player's legal actions; empty unless it is its move now. */
@@ -164,12 +172,21 @@ export class MatchFlow {
     return hand.turn === this.peer ? "move" : null;
   }
 
-  /** The local player declines the offered rules: tell the host, and stop. */
-  decline(reason: string): void {
+  /** The local player declines the offered rules or rematch: tell the host, stop. */
+  decline(reason: string | null): void {
     this.offered = null;
-    this.out.send("abort", [["why", "declined"], ["field", "hello.rules"],
-      ["reason", "the guest declined the host's custom rules"]]);
-    this.out.fail(new RulesDeclined("guest", "hello.rules", reason));
+    if (this.rematch !== null) {
+      this.refuse("hello.prev", reason ?? "you declined the rematch", "the guest declined the rematch");
+    } else {
+      this.refuse("hello.rules", reason ?? "you declined the host's custom rules",
+        "the guest declined the host's custom rules");
+    }
+  }
+
+  /** End the match unplayed: `told` is what the host reads, `reason` ours. */
+  private refuse(field: string, reason: string, told: string): void {
+    this.out.send("abort", [["why", "declined"], ["field", field], ["reason", told]]);
+    this.out.fail(new RulesDeclined("guest", field, reason));
   }
 
   /** The engine's hand in play. */
@@ -241,9 +258,15 @@ export class MatchFlow {
     }
     this.peerCoin = msg.blob("coin", 32);
     this.keys!.read(msg, (message, field) => this.protocol(message, field));
-    if (this.proposed === null && !rules.isPreset) { // shown, then accepted (§7.1)
+    const prev = this.keys!.previous;
+    const wrong = prevFault(prev, this.rematch);
+    if (prev.length && this.rematch === null) {
+      this.refuse("hello.prev", NOT_PLAYED, NOT_PLAYED_TOLD);
+    } else if (wrong !== null) {
+      throw this.protocol(wrong, "hello.prev");
+    } else if (prev.length || (this.proposed === null && !rules.isPreset)) { // shown first (§7.1)
       this.offered = rules;
-      this.out.emit(new RulesOffered(rules));
+      this.out.emit(new RulesOffered(rules, prev.length > 0));
     } else {
       this.welcome(rules);
     }
@@ -270,7 +293,7 @@ export class MatchFlow {
     const guestNonce = msg.blob("nonce", NONCE_BYTES);
     this.keys!.read(msg, (message, field) => this.protocol(message, field));
     this.out.send("start", [["nonce", this.nonce!]]);
-    this.startMatch(firstDealerFor(this.matchId!, this.nonce!, guestNonce));
+    this.startMatch(firstDealer(this.matchId!, this.nonce!, guestNonce, this.rematch));
   }
 
   private onStart(msg: wire.Message): void {
@@ -279,7 +302,7 @@ export class MatchFlow {
     if (!equalBytes(coin(this.linkId, hostNonce), this.peerCoin!)) {
       throw this.cheat("the host's nonce does not open its coin commitment", "start.nonce");
     }
-    this.startMatch(firstDealerFor(this.matchId!, hostNonce, this.nonce!));
+    this.startMatch(firstDealer(this.matchId!, hostNonce, this.nonce!, this.rematch));
   }
 
   private startMatch(firstDealer: number): void {

@@ -98,6 +98,7 @@ export class FakePeer implements OnlinePeer {
       identity: { mine: "maple otter pebble quilt robin", friend: match === null ? null : "lemon harbor violin tulip kayak",
         friendText: match === null ? null : "your friend: lemon harbor violin tulip kayak (new: you have not played "
           + "this identity before)", changed: false },
+      rematch: false, rematchWanted: false, matches: 0,
     };
   }
 
@@ -136,6 +137,8 @@ export class FakePeer implements OnlinePeer {
     this.rulesOffered = null;
     this.start();
   }
+
+  rematch(): void {} // the fake peer plays one match
 
   declineRules(): void {
     this.rulesOffered = null;
