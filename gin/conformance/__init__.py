@@ -10,7 +10,8 @@ Building the cases is pure (generators of plain dicts, randomness from seeded
 what they cover: :mod:`gin.conformance.engine_cases` (engine and players),
 :mod:`gin.conformance.protocol_cases` (messages, channel, deck, proof, the deal's
 audit), :mod:`gin.conformance.records_cases` (hand records and their audit),
-:mod:`gin.conformance.evidence_cases` (a failed proof's evidence) and
+:mod:`gin.conformance.evidence_cases` (a failed proof's evidence),
+:mod:`gin.conformance.report_cases` (what ``gin audit`` prints) and
 :mod:`gin.conformance.session_cases` (whole online matches, frame by frame).
 """
 
@@ -45,6 +46,7 @@ from gin.conformance.records_cases import (
     record_fuzz_cases,
     record_text_cases,
 )
+from gin.conformance.report_cases import audit_report_cases
 from gin.conformance.session_cases import session_cases
 
 
@@ -66,5 +68,6 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
         "record_audit.jsonl": chain(record_audit_cases(), record_chain_cases(),
                                     record_fuzz_cases(20 * scale)),
         "evidence.jsonl": evidence_cases(),
+        "audit_report.jsonl": audit_report_cases(),
         "session.jsonl": session_cases(),
     }

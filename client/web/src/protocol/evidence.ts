@@ -13,7 +13,7 @@ import { MalformedInput } from "../engine/errors.ts";
 import * as cosign from "./cosign.ts";
 import { context, DECK_SIZE, type Deck, MAX_HAND_NUMBER } from "./fairdeal.ts";
 import { JsonSyntaxError, parsePyJson, type PyJson } from "./pyjson.ts";
-import { type HandRecord, MAX_RECORD_BYTES, parseRecord, SEATS } from "./records.ts";
+import { type HandRecord, MAX_RECORD_BYTES, parseRecord, SEATS, utf8 } from "./records.ts";
 import { PROOF_BYTES } from "./shuffle_proof.ts";
 
 export const FORMAT = "gin-deal-evidence";
@@ -159,13 +159,13 @@ export function parseEvidence(value: PyJson): DealEvidence {
     signingKeys: [host, guest] });
 }
 
-/** A hand record or deal evidence from a file's text, told apart by its `format`;
- * MalformedInput (as parseRecord words it) otherwise. */
-export function parseFile(data: string): HandRecord | DealEvidence {
-  if (pyLen(data) <= MAX_RECORD_BYTES) {
+/** A hand record or deal evidence from a file's text or bytes, told apart by its
+ * `format`; MalformedInput (as parseRecord words it) otherwise. */
+export function parseFile(data: string | Uint8Array): HandRecord | DealEvidence {
+  if ((typeof data === "string" ? pyLen(data) : data.length) <= MAX_RECORD_BYTES) {
     let value: PyJson | null = null;
     try {
-      value = parsePyJson(data);
+      value = parsePyJson(typeof data === "string" ? data : utf8(data));
     } catch (exc) {
       if (!(exc instanceof JsonSyntaxError)) throw exc;
     }
