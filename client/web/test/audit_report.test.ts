@@ -12,6 +12,7 @@ import { FAILED, NOT_A_RECORD, UNPROVEN, VERIFIED } from "../src/protocol/audit_
 import type { HandRecord } from "../src/protocol/records.ts";
 import { playLocal, Session } from "../src/protocol/session.ts";
 import { replayFrames } from "../src/board/replay.ts";
+import { howToPlay } from "../src/board/words.ts";
 
 /** A deterministic stand-in for a secure source (tests only). */
 function source(seed: number): (n: number) => Uint8Array {
@@ -91,4 +92,10 @@ test("the report as data replays the verified hand through the engine, move by m
   assert.ok(last.said.at(-1)!.startsWith("match scores after the hand: ") && !last.said.at(-1)!.includes("not verified"));
   // Both hands change as the moves are made.
   assert.notDeepEqual(frames[0]!.hands, last.hands);
+});
+
+test("How to play says records can be checked here, with nothing installed and nothing sent", () => {
+  const text = howToPlay(STANDARD).flatMap((s) => s.paragraphs).join("\n");
+  assert.match(text, /Check records .* checks hand records here as gin audit does, with nothing to install/);
+  assert.match(text, /nothing is sent anywhere/);
 });

@@ -98,7 +98,8 @@ function showReport(report: ReportData): void {
   report.files.forEach((file, i) => {
     const section = el("section", { class: "audit-file", "aria-label": plain(file.name) }, block(file.lines, "audit-lines"));
     if (canReplay(file)) {
-      const button = el("button", { type: "button", class: "small", id: `btn-replay-${i}` }, "Replay this hand");
+      const button = el("button", { type: "button", class: "small", id: `btn-replay-${i}` },
+        `Replay hand ${file.hand!.number}`);
       button.addEventListener("click", () => showReplay(file, () => showReport(report)));
       section.prepend(button);
     }
@@ -127,7 +128,10 @@ function showReplay(file: FileData, back: () => void): void {
   };
   const buttons = [control("First", "replay-first", () => 0), control("Back", "replay-back", () => at - 1),
     control("Forward", "replay-forward", () => at + 1), control("Last", "replay-last", () => frames.length - 1)];
-  const name = (seat: number): string => `${SEATS[seat]}${seat === record.dealer ? " (dealer)" : ""}`;
+  const name = (seat: number): string => {
+    const seatName = SEATS[seat]!;
+    return seatName[0]!.toUpperCase() + seatName.slice(1) + (seat === record.dealer ? " (dealer)" : "");
+  };
   const draw = (): void => {
     const frame: Frame = frames[at]!;
     where.textContent = at === 0 ? `The deal (${frames.length - 1} moves)` : `Move ${at} of ${frames.length - 1}`;
@@ -135,14 +139,16 @@ function showReplay(file: FileData, back: () => void): void {
     const result = frame.result;
     const outcome = result?.outcome ?? null;
     const top = frame.pile[frame.pile.length - 1];
-    fill(table,
-      ...[0, 1].map((seat) => side(name(seat), outcome !== null && result!.knocker !== null
-        ? laidOut(outcome, seat === result!.knocker) : grouped(frame.hands[seat]!))),
+    const hand = (seat: number): HTMLElement => side(name(seat), outcome !== null && result!.knocker !== null
+      ? laidOut(outcome, seat === result!.knocker) : grouped(frame.hands[seat]!));
+    // As on the table: one hand above, the stock and the pile, the other below.
+    fill(table, hand(0),
       el("div", { class: "replay-middle" },
         el("span", {}, `Stock: ${frame.stock} card${frame.stock === 1 ? "" : "s"}`),
         el("span", {}, `Discard pile: ${frame.pile.length} card${frame.pile.length === 1 ? "" : "s"}`
           + (top === undefined ? "" : ", the top")),
-        top === undefined ? null : cardFace(top)));
+        top === undefined ? null : cardFace(top)),
+      hand(1));
     buttons[0]!.disabled = buttons[1]!.disabled = at === 0;
     buttons[2]!.disabled = buttons[3]!.disabled = at === frames.length - 1;
   };
