@@ -125,7 +125,7 @@ def test_records_dropped_on_the_page_are_verified_and_replay(
 
 
 def test_a_tampered_record_dropped_on_the_page_fails(
-    open_board: Any, hands: list[HandRecord], tmp_path: Path,
+    open_board: Any, artifacts: Path, hands: list[HandRecord], tmp_path: Path,
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     data = hands[0].to_dict()
@@ -143,6 +143,7 @@ def test_a_tampered_record_dropped_on_the_page_fails(
     assert shown_report(page) == printed
     assert page.inner_text("#audit-verdict").startswith("Failed: a record failed its audit")
     assert page.locator("#dialog-body button", has_text="Replay").count() == 0  # nothing to replay
+    page.screenshot(path=str(artifacts / "audit-failed-1280x800.png"))
 
     # What is no record is gin audit's error line.
     page.keyboard.press("Escape")
