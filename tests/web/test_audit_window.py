@@ -53,7 +53,7 @@ def shown_report(page: Any) -> str:
     """The window's report, as gin audit prints it: each file's lines."""
     page.wait_for_selector("#audit-verdict")
     return str(page.evaluate("[...document.querySelectorAll('#dialog-body pre.audit-lines')]"
-                             ".map((p) => p.textContent + '\\n').join('')"))
+                             ".map((p) => p.textContent).join('')"))
 
 
 def drop(page: Any, name: str, text: str) -> None:
@@ -142,6 +142,8 @@ def test_a_tampered_record_dropped_on_the_page_fails(
     drop(page, "bad.json", files["bad.json"])
     assert shown_report(page) == printed
     assert page.inner_text("#audit-verdict").startswith("Failed: a record failed its audit")
+    failed = page.eval_on_selector_all("pre.audit-lines .failed", "ls => ls.map((l) => l.textContent)")
+    assert failed and failed == [line for line in printed.splitlines() if line.startswith("FAILED ")]
     assert page.locator("#dialog-body button", has_text="Replay").count() == 0  # nothing to replay
     page.screenshot(path=str(artifacts / "audit-failed-1280x800.png"))
 
@@ -149,8 +151,8 @@ def test_a_tampered_record_dropped_on_the_page_fails(
     page.keyboard.press("Escape")
     drop(page, "hands.json", '{"format": "gin-hand-record"}')
     page.wait_for_selector("#audit-verdict")
-    assert page.inner_text("pre.audit-errors") == (
-        "gin audit: hands.json: hand record: record.version: missing")
+    assert page.text_content("pre.audit-errors") == (
+        "gin audit: hands.json: hand record: record.version: missing\n")
     assert "exit status 2" in page.inner_text("#audit-verdict")
     # Nothing left the page: the only request is for the worker's own script.
     assert {url.rsplit("/", 1)[1] for url in asked} == {"worker.js"}, asked

@@ -76,6 +76,7 @@ test("the report as data replays the verified hand through the engine, move by m
   assert.equal(data.errors.length, 1);
   const [one] = data.files;
   assert.ok(one !== undefined && one.hand !== null && one.status === VERIFIED && one.deck.length === 52);
+  assert.deepEqual(one.verdict, ["verified"]);
   const frames = replayFrames(one.hand, one.deck.map((i) => Card.fromIndex(i)), true);
   assert.equal(frames.length, one.hand.moves.length + 1);
   // The deal: ten cards each, the upcard on the pile, 31 in the stock.

@@ -56,9 +56,21 @@ export function setUpAuditWindow(): void {
 
 const p = (text: string, attrs: Record<string, string> = {}): HTMLElement => el("p", attrs, text);
 
-/** Lines shown as they are printed, one block (plain text: a file could carry anything). */
+/** How a line of the report is marked, by what it says: a failure, a verdict, or
+ * what is not verified. */
+function lineClass(line: string): string | null {
+  if (line.startsWith("FAILED ")) return "failed";
+  if (line === "verified" || line.startsWith("verified, except")) return "verified";
+  return line.startsWith("  not verified: ") ? "unproven" : null;
+}
+
+/** Lines shown as they are printed, one block (plain text: a file could carry
+ * anything), the verdicts marked. */
 const block = (lines: readonly string[], cls: string): HTMLElement =>
-  el("pre", { class: `audit-text ${cls}` }, lines.map((line) => plain(line)).join("\n"));
+  el("pre", { class: `audit-text ${cls}` }, ...lines.flatMap((line) => {
+    const mark = lineClass(line);
+    return [mark === null ? plain(line) : el("span", { class: mark }, plain(line)), "\n"];
+  }));
 
 function check(files: File[]): void {
   let worker: Worker | null = null;
@@ -96,13 +108,16 @@ function showReport(report: ReportData): void {
   ];
   if (report.errors.length) body.push(block(report.errors, "audit-errors"));
   report.files.forEach((file, i) => {
-    const section = el("section", { class: "audit-file", "aria-label": plain(file.name) }, block(file.lines, "audit-lines"));
+    // The verdict first (a failure is the last of many lines), then the whole text.
+    const section = el("section", { class: "audit-file", "aria-label": plain(file.name) },
+      el("h3", {}, plain(file.name)), block(file.verdict, "audit-verdict"));
     if (canReplay(file)) {
       const button = el("button", { type: "button", class: "small", id: `btn-replay-${i}` },
         `Replay hand ${file.hand!.number}`);
       button.addEventListener("click", () => showReplay(file, () => showReport(report)));
-      section.prepend(button);
+      section.append(button);
     }
+    section.append(block(file.lines, "audit-lines"));
     body.push(section);
   });
   openDialog("Check records", body, [{ label: "Close", primary: true }]);

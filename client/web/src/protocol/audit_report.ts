@@ -111,6 +111,8 @@ export interface HandData {
 export interface FileData {
   readonly name: string;
   readonly lines: readonly string[];
+  /** The verdict alone: what gin audit --quiet prints after the name. */
+  readonly verdict: readonly string[];
   readonly status: number;
   readonly hand: HandData | null;
   readonly deck: readonly number[];
@@ -135,7 +137,7 @@ export function reportData(report: AuditReport): ReportData {
   return {
     errors: [...report.errors],
     files: report.files.map((f) => ({
-      name: f.name, lines: f.lines(), status: f.status,
+      name: f.name, lines: f.lines(), verdict: f.lines(true).slice(1), status: f.status,
       hand: f.record instanceof HandRecord ? handData(f.record) : null,
       deck: f.result.deck.map((c) => c.index),
     })),
