@@ -131,19 +131,23 @@ def test_a_tampered_record_dropped_on_the_page_fails(
     data = hands[0].to_dict()
     m3 = data["messages"]["message3"]
     m3[30], m3[31] = m3[31], m3[30]
-    files = {"bad.json": json.dumps(data)}
+    # A file's name is hostile text too: a right-to-left override would reorder the line.
+    name = "\u202ebad.json"
+    files = {name: json.dumps(data)}
     status, printed = gin_audit(tmp_path, files, capsys, monkeypatch)
-    assert status == 1 and "FAILED message3[30]: " in printed
+    assert status == 1 and "FAILED message3[30]: " in printed and printed.startswith("bad.json:\n")
 
     page = open_board("?seed=3&delay=5000").page
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url))
     page.on("websocket", lambda ws: asked.append(ws.url))
-    drop(page, "bad.json", files["bad.json"])
-    assert shown_report(page) == printed
+    drop(page, name, files[name])
+    assert shown_report(page) == printed  # the override stripped, as gin audit strips it
+    assert "\u202e" not in page.inner_text("#dialog")
     assert page.inner_text("#audit-verdict").startswith("Failed: a record failed its audit")
-    failed = page.eval_on_selector_all("pre.audit-lines .failed", "ls => ls.map((l) => l.textContent)")
-    assert failed and failed == [line for line in printed.splitlines() if line.startswith("FAILED ")]
+    failed = page.eval_on_selector_all("pre.audit-lines .failed",
+                                       "ls => ls.map((l) => l.textContent)")
+    assert failed == [line for line in printed.splitlines() if line.startswith("FAILED ")] != []
     assert page.locator("#dialog-body button", has_text="Replay").count() == 0  # nothing to replay
     page.screenshot(path=str(artifacts / "audit-failed-1280x800.png"))
 
