@@ -115,6 +115,11 @@ def test_records_dropped_on_the_page_are_verified_and_replay(
     assert table_cards(page) == dealt
     page.keyboard.press("End")
     assert page.inner_text("#replay-step") == f"Move {len(moves)} of {len(moves)}"
+    page.keyboard.press("Home")
+    page.click("#replay-last")  # Forward and Last are disabled at the end: the keys still work
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#replay-step") == f"Move {len(moves) - 1} of {len(moves)}"
+    page.keyboard.press("ArrowRight")
     said = page.inner_text("#replay-said")
     assert "result: " in said and "match scores after the hand: " in said
     page.screenshot(path=str(artifacts / f"audit-replay-end-{width}x{height}.png"))

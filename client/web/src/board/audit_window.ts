@@ -15,7 +15,7 @@ import type { FileData, ReportData } from "../protocol/audit_report.ts";
 import { EXIT_STATUSES, FAILED, NOT_A_RECORD, UNPROVEN, VERIFIED } from "../protocol/audit_text.ts";
 import { SEATS } from "../protocol/seats.ts";
 import { cardFace, groupsView } from "./cardview.ts";
-import { dialogCount, dialogOpen, openDialog } from "./dialogs.ts";
+import { dialogCount, dialogOpen, markScrolling, openDialog } from "./dialogs.ts";
 import { byId, el, fill } from "./dom.ts";
 import { grouped, type Group, laidOut } from "./layout.ts";
 import { type Frame, replayFrames } from "./replay.ts";
@@ -168,8 +168,12 @@ function showReplay(file: FileData, back: () => void): void {
     buttons[2]!.disabled = buttons[3]!.disabled = at === frames.length - 1;
   };
   const go = (to: number): void => {
+    const focused = replay.contains(document.activeElement);
     at = Math.max(0, Math.min(frames.length - 1, to));
     draw();
+    // A button just disabled (Forward at the end) drops the focus: keep it in the replay.
+    if (focused && !replay.contains(document.activeElement)) replay.focus();
+    markScrolling();
   };
   const replay = el("div", { id: "replay", tabindex: "0", role: "group",
     "aria-label": `Hand ${record.number}: ← and → step through it, Home and End go to its start and end` },
