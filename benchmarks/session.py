@@ -45,8 +45,8 @@ class Meter:
 
 
 def online(seed: int, meter: Meter) -> list[HandRecord]:
-    sessions = [Session("host", SECRET, STANDARD, random.Random(f"{seed}h").randbytes),
-                Session("guest", SECRET, None, random.Random(f"{seed}g").randbytes)]
+    sessions = [Session("host", SECRET, STANDARD, random.Random(f"{seed}h").randbytes, b"h" * 32),
+                Session("guest", SECRET, None, random.Random(f"{seed}g").randbytes, b"g" * 32)]
     players = [get("normal", random.Random(f"{seed}/{i}")) for i in (0, 1)]
     records: list[HandRecord] = []
 

@@ -95,8 +95,10 @@ scope.onmessage = ({ data }) => {
     scope.postMessage("ready");
   } else if (data.kind === "start") {
     player = get("normal", data.seed);
+    // Each seat's identity key: any two distinct ones.
+    const identity = new Uint8Array(32).fill(data.role === "host" ? 1 : 2);
     session = timed(() => new Session(data.role, SECRET, data.role === "host" ? STANDARD : null,
-      stream(data.seed)));
+      stream(data.seed), identity));
     scope.postMessage(step());
   } else {
     for (const frame of data.frames) timed(() => session.receive(frame));

@@ -18,7 +18,10 @@ An entry, seen from the player (seat 0 is always "you")::
 has no identity for a friend, so a friend is keyed by the invite link's id (the
 first 16 hex digits): the matches of one link (a rematch included) are one friend,
 another link is another. ``totals`` and ``boxes`` (the box bonus points) are None
-for a match ended by a forfeit.
+for a match ended by a forfeit. A match that ended because one player fell silent
+(protocol.md §11.3) has ``"abandoned": "friend"`` (the friend fell silent and this
+player ended it) or ``"you"`` (the friend ended it, saying this player was silent),
+``won`` false and no totals: it is counted apart, never as a win.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from typing import Any
 
 FORMAT = 1
 HAND_KINDS = ("knock", "gin", "big_gin", "undercut", "dead")
+ABANDONED_BY = ("friend", "you")
 #: Opponents listed first, in this order; friends follow, by first match.
 COMPUTERS = ("computer:easy", "computer:normal", "computer:hard")
 
@@ -48,11 +52,12 @@ def friend_key(link_id: bytes) -> str:
     return f"friend:{link_id.hex()[:16]}"
 
 
-def match_entry(opponent: str, me: int, winner: int, hands: Iterable[Any],
-                totals: Any | None) -> dict[str, Any]:
+def match_entry(opponent: str, me: int, winner: int | None, hands: Iterable[Any],
+                totals: Any | None, abandoned: str | None = None) -> dict[str, Any]:
     """The entry of one finished match, without its date (the data folder adds it).
 
-    ``me`` is the player's seat and ``winner`` the match winner's. ``hands`` are
+    ``me`` is the player's seat and ``winner`` the match winner's (None for a match
+    ``abandoned`` by the "friend" or by "you": never a win). ``hands`` are
     how each hand ended (anything with kind, knocker, winner, points, in seats: a
     :class:`gin.HandResult`, a protocol record's score); ``totals`` the match's
     :class:`gin.engine.scoring.MatchTotals` (``totals``, ``box_bonus``), or None
@@ -66,6 +71,7 @@ def match_entry(opponent: str, me: int, winner: int, hands: Iterable[Any],
 
     return {
         "opponent": opponent, "won": winner == me,
+        **({} if abandoned is None else {"abandoned": abandoned}),
         "hands": [{"kind": str(h.kind), "knocker": turn(h.knocker), "winner": turn(h.winner),
                    "points": int(h.points)} for h in hands],
         "totals": None if totals is None else mine(totals.totals),
@@ -105,6 +111,8 @@ def parse(data: Any) -> list[dict[str, Any]]:
                     or not _check_seat(hand.get("knocker")) or not _check_seat(hand.get("winner")) \
                     or not isinstance(hand.get("points"), int) or hand["points"] < 0:
                 raise ValueError(f"{where} has a hand that is not kind, knocker, winner, points")
+        if entry.get("abandoned", "friend") not in ABANDONED_BY:
+            raise ValueError(f"{where} was abandoned by neither the friend nor you")
         _check_pair(entry.get("totals"), f"{where}'s totals")
         _check_pair(entry.get("boxes"), f"{where}'s boxes")
     return matches
@@ -136,6 +144,8 @@ def _line(matches: Sequence[dict[str, Any]]) -> dict[str, Any]:
         # Halves round up, as Math.floor does in record.ts: the same float in both.
         "average_points": math.floor(points * 10 / len(hands) + 0.5) / 10 if hands else 0.0,
         "longest_run": longest,
+        "abandoned_by_friend": sum(1 for m in matches if m.get("abandoned") == "friend"),
+        "abandoned_by_you": sum(1 for m in matches if m.get("abandoned") == "you"),
     }
 
 
@@ -146,7 +156,8 @@ def summarize(matches: Sequence[dict[str, Any]]) -> dict[str, Any]:
     Per line: matches and matches won; hands and hands won; gins (big gins
     included), undercuts and knocks among the hands won; boxes (the box bonus
     points won); points (hand points won) and average_points per hand played;
-    longest_run, the most matches won in a row.
+    longest_run, the most matches won in a row; abandoned_by_friend and
+    abandoned_by_you, the matches that ended because one side fell silent.
     """
     keys = sorted({m["opponent"] for m in matches},
                   key=lambda k: (COMPUTERS.index(k) if k in COMPUTERS else len(COMPUTERS),
@@ -171,7 +182,9 @@ def describe(summary: dict[str, Any]) -> list[str]:
             f"{n(line['undercuts'], 'undercut')}, {n(line['knocks'], 'knock')}",
             f"  points: {line['average_points']:.1f} a hand on average; "
             f"boxes: {line['boxes']} points",
-        ]
+        ] + ([f"  abandoned: {n(line['abandoned_by_friend'], 'match')} by your friend, "
+              f"{line['abandoned_by_you']} by you (one side fell silent: never counted as "
+              "a win)"] if line["abandoned_by_friend"] or line["abandoned_by_you"] else [])
 
     overall = summary["overall"]
     if not overall["matches"]:

@@ -40,7 +40,9 @@ def typescript() -> Path:
 SLOW_MODULES = frozenset({
     "tests/client/table/test_app.py",
     "tests/client/table/test_friend.py",
+    "tests/client/table/test_friend_abandon.py",
     "tests/client/net/test_peer.py",
+    "tests/web/test_online_abandon.py",
     "tests/web/test_online_e2e.py",
     "tests/web/test_packaging.py",
     "tests/web/test_session_bridge.py",
@@ -51,6 +53,8 @@ SLOW_TESTS = frozenset({
     "tests/client/commands/test_host_join.py::test_gin_host_and_gin_join_bots_play_a_match_"
     "through_python_m_relay",
     "tests/client/commands/test_host_join.py::test_gin_host_with_its_embedded_relay",
+    "tests/client/commands/test_host_join.py::test_two_matches_in_a_row_on_one_link_form_one_"
+    "history",
     "tests/client/commands/test_join_rules.py::test_custom_rules_are_shown_and_need_accept_rules",
     "tests/client/table/test_words.py::test_no_next_hand_when_the_match_is_over",
     "tests/client/table/test_words.py::test_flags_against_a_saved_match_ask_which_to_play",

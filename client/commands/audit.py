@@ -1,4 +1,5 @@
-"""`gin audit FILE...`: re-verify saved hand records and tell each hand.
+"""`gin audit FILE...`: re-verify saved hand records and tell each hand (and what
+deal evidence and abandonment records show).
 
 Only reading files and printing live here; :func:`gin.protocol.audit_report.audit_report`
 makes the text (the browser board's twin makes the same), auditing the files together
@@ -26,14 +27,20 @@ def register(subparsers: Any) -> None:
         "recomputed from the seeds, every key revealed and that each was sent where the "
         "protocol sends it, every move replayed through the rules engine, and the score. The "
         "match scores after a hand are proven only from the records of the hands "
-        "before it, from hand 1: give a match's records together. Prints each hand as "
+        "before it, from hand 1: give a match's records together. Each record names "
+        "both players' long-term identities (printed as five words and in hex), each "
+        "vouching for its seat's keys; records of one invite link given together must "
+        "form one history (the same two players, one first match), else they are "
+        "reported as a conflict and none is verified. Prints each hand as "
         "a replay and 'verified' (saying what the records given cannot prove), or what "
-        "failed, where, and who is at fault.",
+        "failed, where, and who is at fault. An abandonment record (a player ended the "
+        "match because its friend fell silent) is checked for its signature and that it "
+        "follows the hands given, and told as that player's word: never as verified.",
         epilog="Exit status: " + "; ".join(f"{code}: {text}" for code, text in EXIT_STATUSES)
         + ". When the files differ, the first of 2, 1, 3, 0 that applies is the status.",
     )
     parser.add_argument("files", nargs="+", metavar="FILE",
-                        help="hand record, or deal evidence (JSON)")
+                        help="hand record, deal evidence or abandonment record (JSON)")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="print only the verdict of each file, not the replay")
     parser.set_defaults(func=run)

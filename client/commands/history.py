@@ -18,7 +18,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Your record from the data folder: for every computer strength and "
         "every friend (known by the invite link's id: the online protocol has no names), "
         "the matches and hands won, gins, undercuts and knocks, boxes, the average points "
-        "a hand and the longest run of matches won. Each match is added when it ends.")
+        "a hand, the longest run of matches won, and the matches abandoned by your friend "
+        "or by you (one side fell silent: counted apart, never as won). Each match is added "
+        "when it ends.")
     parser.add_argument("--data-dir", type=Path, default=None,
                         help=f"the data folder to read (default: {DATA_DIR_DEFAULT})")
     parser.add_argument("--json", action="store_true",

@@ -26,6 +26,7 @@ from client.net.lobby import OnlineStart, begin, hosted_here
 from client.net.peer import OnlineMatch
 from client.qr import qr_lines
 from client.storage import Storage, default_data_dir
+from gin.engine.errors import MalformedInput
 from gin.engine.rules import PRESETS
 
 
@@ -54,6 +55,9 @@ def register(subparsers: Any) -> None:
                         help="without --relay: the embedded relay's port (default: a free one)")
     parser.add_argument("--rules", choices=sorted(PRESETS), default="standard",
                         help="the ruleset your friend agrees to (default: standard)")
+    parser.add_argument("--target", type=int, default=None, metavar="POINTS",
+                        help="play to POINTS (1 to 500) instead of the ruleset's target: "
+                        "custom rules, which your friend is shown and accepts first")
     parser.add_argument("--new", action="store_true",
                         help="without --relay: start a new match even when one you host "
                         "here is saved in progress (it stays saved; gin offers it)")
@@ -69,10 +73,20 @@ def run(args: argparse.Namespace) -> int:
         except InvalidLinkError as exc:
             print(f"gin host: bad relay address: {exc}", file=sys.stderr)
             return 2
+    rules = PRESETS[args.rules]
+    if args.target is not None:
+        try:
+            rules = rules.with_options(name="custom", target=args.target)
+        except MalformedInput as exc:
+            print(f"gin host: --target: {exc}", file=sys.stderr)
+            return 2
+    if args.bot is None and args.matches != 1:
+        print("gin host: --matches N plays with --bot only", file=sys.stderr)
+        return 2
     storage = Storage(args.data_dir or default_data_dir())
     saved = None if relay is not None or args.new else _saved_here(storage)
     spec = OnlineStart("host", relay=relay, bind=args.bind, port=args.port,
-                       rules=PRESETS[args.rules], saved=saved)
+                       rules=rules, saved=saved)
     if args.bot is None:
         return open_table(args, spec)  # the table asks whether to continue the saved one
     if saved is not None:
@@ -102,4 +116,4 @@ async def _host_with_bot(args: argparse.Namespace, spec: OnlineStart,
             print("\n".join(qr_lines(match.invite.url)), file=sys.stderr)
         return match
 
-    return await run_bot("gin host", start, args.bot, args.bot_delay)
+    return await run_bot("gin host", start, args.bot, args.bot_delay, args.matches)

@@ -45,6 +45,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"gin join: bad invite link: {exc}", file=sys.stderr)
         return 2
     if args.bot is None:
+        if args.matches != 1:
+            print("gin join: --matches N plays with --bot only", file=sys.stderr)
+            return 2
         # The table shows custom rules and asks, unless they were accepted up front.
         return open_table(args, OnlineStart("join", invite=invite,
                                             accept_rules=args.accept_rules or None))
@@ -53,4 +56,4 @@ def run(args: argparse.Namespace) -> int:
     return asyncio.run(run_bot(
         "gin join",
         lambda: join(invite, storage, settings, accept_rules=args.accept_rules),
-        args.bot, args.bot_delay))
+        args.bot, args.bot_delay, args.matches))

@@ -26,11 +26,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "the table asks which to play")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed the shuffle, for a repeatable match")
+    parser.add_argument("--pause", type=_pause, default=0.7, metavar="SECONDS",
+                        help="how long the computer waits before each of its moves, 0 to 10 "
+                        "(default: 0.7); until it looks, u takes your throw back")
     parser.add_argument("--data-dir", type=Path, default=None,
                         help="where hands, your record and the match in progress are saved "
                         "(default: "
                         f"{DATA_DIR_DEFAULT})")
     parser.set_defaults(func=run)
+
+
+def _pause(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 10:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"expected seconds from 0 to 10, got {text!r}")
+    return seconds
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     chosen = args.vs is not None or args.rules is not None
     app = make_app(AppConfig(storage=storage, rules=PRESETS[args.rules or "standard"],
-                             vs=args.vs or "normal", rng=rng, chosen=chosen))
+                             vs=args.vs or "normal", rng=rng, chosen=chosen,
+                             delay=args.pause))
     app.run()
     return 0 if app.return_code is None else app.return_code
 

@@ -43,6 +43,10 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                         help="let a computer player (easy, normal, hard, simple, random) take "
                         "your seat, without the table; exits 0 when the match ends, 1 on any "
                         "failure")
+    parser.add_argument("--matches", type=_count, default=1, metavar="N",
+                        help="with --bot: play N matches in a row on the one link, each "
+                        "next one a rematch both sides accept (the loser of a match deals "
+                        "first in the next); exits 0 when all N ended normally (default: 1)")
     parser.add_argument("--bot-delay", type=float, default=0.3, metavar="SECONDS",
                         help="the computer player's pause before each move (default: 0.3)")
     parser.add_argument("--data-dir", type=Path, default=None, help=DATA_DIR_HELP)
@@ -51,6 +55,11 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                         help="when the connection to the relay is lost, keep trying to "
                         "reconnect this long, then end the match (exit status 1 with --bot) "
                         f"(default: {GIVE_UP_AFTER:g})")
+    parser.add_argument("--grace", type=_seconds, default=None, metavar="SECONDS",
+                        help="how long your friend may owe something (a move, a key, a seed) "
+                        "before the table asks whether to end the match as abandoned by them "
+                        "(--bot: ends it at once); default 180 for what their program sends, "
+                        "900 for a move")
 
 
 def _seconds(text: str) -> float:
@@ -63,14 +72,28 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of matches, got {text!r}") from None
+    if not 1 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"must be from 1 to 1000, got {value}")
+    return value
+
+
 def online_settings(args: argparse.Namespace) -> OnlineSettings:
     """The online timers the command line chose."""
-    return OnlineSettings(transport=TransportSettings(give_up_after=args.give_up_after))
+    transport = TransportSettings(give_up_after=args.give_up_after)
+    if args.grace is None:
+        return OnlineSettings(transport=transport)
+    return OnlineSettings(reply_timeout=args.grace, move_timeout=args.grace, transport=transport)
 
 
 async def run_bot(prog: str, start: Callable[[], Awaitable[OnlineMatch]], level: str,
-                  delay: float) -> int:
-    """Start a match, let computer player ``level`` play it; 0 when it ended normally."""
+                  delay: float, matches: int = 1) -> int:
+    """Start a match, let computer player ``level`` play it and ``matches`` - 1 rematches
+    after it; 0 when all ended normally."""
     from gin import players
 
     try:
@@ -90,6 +113,7 @@ async def run_bot(prog: str, start: Callable[[], Awaitable[OnlineMatch]], level:
         print(f"{prog}: cannot start a relay here: {exc}", file=sys.stderr)
         return 1
     match.listen(lambda update: _report(prog, update))
+    match.rematches.wanted = matches - 1
     bot = asyncio.create_task(play_bot(match, players.get(level, random.Random()), delay))
     try:
         await match.run()
@@ -99,7 +123,10 @@ async def run_bot(prog: str, start: Callable[[], Awaitable[OnlineMatch]], level:
     print(f"{prog}: {plain(line)}", file=sys.stderr)  # it may quote the peer
     # A hand verified but not recorded cannot be audited later: not a clean end.
     failed = match.failure is not None or match.result is None or match.unrecorded
-    return 1 if failed else 0
+    if matches > 1:
+        print(f"{prog}: {match.rematches.finished} of {matches} matches played",
+              file=sys.stderr)
+    return 1 if failed or match.rematches.finished < matches else 0
 
 
 def _report(prog: str, update: Update) -> None:

@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from client.identity import LocalIdentity, load_identity
 from client.net.links import Invite, RelayAddress, new_secret, parse_relay
 from client.net.peer import OnlineMatch, OnlineSettings
 from client.net.store import LocalRelay, MatchFiles, SavedMatch
 from client.net.transport import RelayTransport
 from client.storage import Storage
 from gin.engine.rules import STANDARD, Ruleset
+from gin.protocol.identity import IDENTITY_SEED_BYTES
 from gin.protocol.session import Session
 
 
@@ -66,7 +68,8 @@ async def host(relay: str | RelayAddress, rules: Ruleset, storage: Storage | Non
                random_bytes: Callable[[int], bytes] = os.urandom, *,
                local: LocalRelay | None = None) -> OnlineMatch:
     """Create a room on ``relay`` and a new match; its ``invite`` is for the friend.
-    ``local``: the relay is one run inside gin there, saved with the match.
+    ``local``: the relay is one run inside gin there, saved with the match. The
+    match is played under the data folder's identity (:func:`identity_of`).
 
     ``random_bytes`` feeds the seeds and the coin toss (tests make it repeatable).
     TransportError when the relay cannot be reached or refuses.
@@ -74,11 +77,22 @@ async def host(relay: str | RelayAddress, rules: Ruleset, storage: Storage | Non
     settings = settings or OnlineSettings()
     address = relay if isinstance(relay, RelayAddress) else parse_relay(relay)
     secret = new_secret()
-    session = Session("host", secret, rules, random_bytes)
+    me = identity_of(storage, random_bytes)
+    session = Session("host", secret, rules, random_bytes, me.secret)
     transport = await RelayTransport.host(address, settings=settings.transport)
     invite = Invite(address, transport.room, secret)
     files = None if storage is None else MatchFiles(storage, invite, local)
-    return OnlineMatch(session, transport, invite, files=files, settings=settings)
+    return OnlineMatch(session, transport, invite, files=files, settings=settings, identity=me,
+                       random_bytes=random_bytes)
+
+
+def identity_of(storage: Storage | None, random_bytes: Callable[[int], bytes]
+                ) -> LocalIdentity:
+    """The data folder's identity (made on first use), or without a data folder one
+    for this match alone."""
+    if storage is None:
+        return LocalIdentity(random_bytes(IDENTITY_SEED_BYTES))
+    return load_identity(storage, random_bytes)
 
 
 async def join(invite: Invite, storage: Storage | None = None,
@@ -96,9 +110,11 @@ async def join(invite: Invite, storage: Storage | None = None,
     """
     settings = settings or OnlineSettings()
     files = None if storage is None else MatchFiles(storage, invite)
-    saved = None if files is None else files.load(random_bytes)
+    me = identity_of(storage, random_bytes)
+    saved = None if files is None else files.load(me.secret, random_bytes)
     session, token, ticket = saved if saved is not None else (
-        Session("guest", invite.secret, None, random_bytes), secrets.token_hex(16), None)
+        Session("guest", invite.secret, None, random_bytes, me.secret), secrets.token_hex(16),
+        None)
     local = None
     if storage is not None and files is not None and files.local is not None:
         local = await restart_local_relay(files.local, LocalRelay.key_file(storage))
@@ -110,7 +126,8 @@ async def join(invite: Invite, storage: Storage | None = None,
         if local is not None:
             await local.close()
         raise
-    match = OnlineMatch(session, transport, invite, files=files, settings=settings)
+    match = OnlineMatch(session, transport, invite, files=files, settings=settings, identity=me,
+                        random_bytes=random_bytes)
     match.local_relay = local
     match.rules_answer = accept_rules
     return match

@@ -4,12 +4,16 @@
 :class:`~client.net.transport.RelayTransport`: it feeds the peer's frames to the
 session, sends what the session queues (in order, through one sender task),
 resends every unacknowledged frame after a reconnect or when the peer (re)joins,
-runs the timer that reports a peer who owes a message for too long, saves the
+runs the timer on what the peer owes (when its grace runs out the match may end as
+*abandoned by* the friend: at once for a program, or when the player says so after
+a :class:`GraceOver` update, protocol.md §11.3), saves the
 session in the data folder by the write-ahead rule (save, then send) and writes
-each verified hand record to ``records/`` (both through :mod:`client.net.store`).
+each verified hand record (and an abandonment record) to ``records/`` (both through
+:mod:`client.net.store`).
 While the session cannot be saved, nothing is sent: the save is retried, and the
 match ends (this side at fault) when it keeps failing; records that could not be
-written are counted. Listeners get the session's events and the connection's
+written are counted. It notes the friend's identity in the known friends
+(:mod:`client.identity`). Listeners get the session's events and the connection's
 state; the table and the ``--bot`` commands are listeners. Matches are started by
 :mod:`client.net.lobby`. The twin of client/web/src/online/peer.ts.
 """
@@ -18,14 +22,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from client.identity import Friend, LocalIdentity, greet
+from client.net.grace import Grace, GraceOver
+from client.net.link_state import (
+    MATCH_OVER,
+    MATCH_STOPPED,
+    SHORT_WORDS,
+    Link,
+    LinkChanged,
+    Notice,
+    Update,
+    connection_fault,
+)
 from client.net.links import Invite
+from client.net.outcome import ConnectionFailed, StorageFailed, outcome_line
 from client.net.relay_events import (
     Closed,
     Connected,
@@ -39,85 +57,25 @@ from client.net.relay_events import (
     WaitingForPeer,
 )
 from client.net.relay_events import Frame as FrameEvent
+from client.net.rematch import Rematches
 from client.net.store import MatchFiles
 from client.net.transport import RelayTransport, TransportSettings
 from client.record import friend_key, match_entry
 from client.storage import StorageError
-from client.text import plain
 from gin.engine.actions import Action
 from gin.engine.errors import IllegalAction
 from gin.players import Player
 from gin.protocol.session import Session
 from gin.protocol.session_events import (
+    Abandoned,
     CheatDetected,
+    ClaimedAbandoned,
     Failure,
-    FrameRejected,
     HandVerified,
     MatchOver,
-    PeerAborted,
-    PeerTimedOut,
-    ProtocolError,
-    RulesDeclined,
+    MatchStarted,
     SessionEvent,
 )
-from relay.wire import Close
-
-
-class Link(Enum):
-    """The connection as the player should see it: the words are the browser's
-    (client/web/src/board/words.ts, connectionWords) — "away" while the relay keeps
-    the friend's seat, "left" once it gave the seat up."""
-
-    CONNECTING = "connecting to the relay…"
-    WAITING = "waiting for your friend to join"
-    CONNECTED = "connected to your friend"
-    RECONNECTING = "connection lost — reconnecting…"
-    FRIEND_AWAY = "your friend is away — waiting for them to come back"
-    FRIEND_GONE = "your friend left — waiting in case they come back"
-    CLOSED = "disconnected"
-
-
-_SHORT = {Link.CONNECTING: "connecting…", Link.WAITING: "waiting for them to join",
-          Link.CONNECTED: "connected", Link.RECONNECTING: "connection lost — reconnecting…",
-          Link.FRIEND_AWAY: "away", Link.FRIEND_GONE: "left", Link.CLOSED: "disconnected"}
-#: How the match stands once it has ended, in the same words as the browser's.
-MATCH_OVER = "the match is over"
-MATCH_STOPPED = "the match was stopped"
-
-
-@dataclass(frozen=True)
-class LinkChanged:
-    link: Link
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class Notice:
-    """Something to tell the player that is not part of the game (a failed save)."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class ConnectionFailed(Failure):
-    """The relay refused this side for good or could not be reached again."""
-
-
-def connection_fault(closed: Closed) -> str:
-    """Who ended the connection for good: the relay when it closed with a code; when
-    it could not be reached again, the relay may be down or this computer's network;
-    nobody when this match was opened elsewhere with the same save (Close.SUPERSEDED)."""
-    if closed.code == Close.SUPERSEDED:
-        return "nobody"
-    return "relay" if closed.code is not None else "relay or this computer's network"
-
-
-@dataclass(frozen=True)
-class StorageFailed(Failure):
-    """This side could not save the match in time; it sent nothing it had not saved."""
-
-
-Update = SessionEvent | LinkChanged | Notice
 
 
 @dataclass
@@ -128,6 +86,8 @@ class OnlineSettings:
     # for its connection to come back (§11.3 of protocol.md).
     reply_timeout: float = 180.0
     move_timeout: float = 900.0  # a person thinking about a move
+    #: The wall clock an abandonment record's times come from (UTC seconds).
+    utc_clock: Callable[[], float] = time.time
     # After the match: stay this long (while connected) so a frame lost in a drop
     # can still be resent; leave earlier when the friend leaves.
     linger: float = 3.0
@@ -148,9 +108,12 @@ class OnlineMatch:
     :func:`client.net.lobby.join`."""
 
     def __init__(self, session: Session, transport: RelayTransport, invite: Invite, *,
-                 files: MatchFiles | None = None,
-                 settings: OnlineSettings | None = None) -> None:
+                 files: MatchFiles | None = None, settings: OnlineSettings | None = None,
+                 identity: LocalIdentity | None = None,
+                 random_bytes: Callable[[int], bytes] = os.urandom) -> None:
         self.session = session
+        self.identity = identity  # ours (its words; a warning when it was made anew)
+        self.friend: Friend | None = None  # theirs, once known
         self.transport = transport
         session.set_resend_timing(*(settings or OnlineSettings()).resend_after)
         self.invite = invite
@@ -172,12 +135,11 @@ class OnlineMatch:
         self._outbox: deque[bytes] = deque()
         self._outbox_ready = asyncio.Event()
         self._peer_seen = False
-        self._timer: asyncio.TimerHandle | None = None
-        self._timer_key: tuple[str, int] | None = None
+        self._grace = Grace(self.settings.utc_clock, self._grace_ran_out)
         # Write-ahead: frames wait here while their session state is not saved.
         self._unsaved: list[bytes] = []
         self._save_failing_since: float | None = None
-        self._pending_records: list[HandVerified | CheatDetected] = []
+        self._pending_records: list[HandVerified | CheatDetected | Abandoned] = []
         self._retry: asyncio.TimerHandle | None = None
         self._ended = False  # ended by this side (a save that kept failing)
         self._scores: list[Any] = []  # how each verified hand ended, for your record
@@ -185,6 +147,12 @@ class OnlineMatch:
         #: False declines them, None leaves the answer to a listener, which calls
         #: :meth:`accept_rules` or :meth:`decline_rules`.
         self.rules_answer: bool | None = False
+        #: When the grace for what the friend owes runs out: False ends the match as
+        #: abandoned by the friend at once (a program's choice); True asks a listener
+        #: (a GraceOver update), which calls :meth:`keep_waiting` or :meth:`abandon`.
+        self.ask_before_abandoning = False
+        self.rematches = Rematches()  # the next matches on this link (protocol.md §7.1)
+        self._random_bytes = random_bytes
 
     @property
     def seat(self) -> int:
@@ -195,13 +163,16 @@ class OnlineMatch:
         its end once it has ended, whatever the connection does then. ``short``: the
         few words after "Your friend ·" on the table; ``detail``: why the connection
         was lost, while reconnecting."""
+        rematch = self.rematches.words(self.session)
+        if rematch is not None and self.failure is None:
+            return rematch
         if self.session.over or self.failure is not None:
             return MATCH_STOPPED if self.failure is not None else MATCH_OVER
         link = self.link
         if link is Link.WAITING and self.session.observation() is not None:
             link = Link.FRIEND_AWAY  # after a drop of ours, the friend is not back yet
         if short:
-            return _SHORT[link]
+            return SHORT_WORDS[link]
         why = f" ({self.link_detail})" if detail and link is Link.RECONNECTING \
             and self.link_detail else ""
         return link.value + why
@@ -221,9 +192,27 @@ class OnlineMatch:
         self.session.accept_rules()
         self._flush()
 
-    def decline_rules(self, reason: str = "you declined the host's custom rules") -> None:
-        """Decline the host's custom rules: the match ends unplayed."""
+    def decline_rules(self, reason: str | None = None) -> None:
+        """Decline the host's custom rules or rematch: the match ends unplayed."""
         self.session.decline_rules(reason)
+        self._flush()
+
+    @property
+    def grace_over(self) -> GraceOver | None:
+        """The question put to the player while the friend's grace is over, else None."""
+        return self._grace.question
+
+    def keep_waiting(self) -> None:
+        """Give the friend another grace period for what it owes (after a GraceOver)."""
+        self._grace.question = None
+        self._restart_timer()
+
+    def abandon(self) -> None:
+        """End the match as abandoned by the friend, which owes what it has owed since
+        :attr:`Grace.since` (protocol.md §11.3); IllegalAction when it owes nothing."""
+        self._grace.question = None
+        since = int(self._grace.since)
+        self.session.abandon(since, max(since, int(self.settings.utc_clock())))
         self._flush()
 
     # -- running -----------------------------------------------------------------
@@ -235,10 +224,13 @@ class OnlineMatch:
         pending: asyncio.Task[Event] | None = None
         over_since: float | None = None
         try:
+            self._meet(self.identity)  # a resumed match's friend is known already
             self._flush()
             self._resend()  # a restored session: frames the peer may never have had
             events = aiter(self.transport)
             while True:
+                if self.rematches.due(self.session, self.transport.connected):
+                    self._rematch()
                 if pending is None:
                     pending = asyncio.create_task(anext(events))
                 # Once the match is over, wait only ``linger`` for the next event.
@@ -257,6 +249,8 @@ class OnlineMatch:
                     # acknowledged our last messages yet (the re-send timer runs).
                     now = asyncio.get_running_loop().time()
                     over_since = now if over_since is None else over_since
+                    if self.rematches.keeps_open(self.session):
+                        continue  # a rematch may still come
                     if self.session.failure is not None or not self.session.unacknowledged \
                             or now - over_since > self.settings.reply_timeout:
                         break
@@ -266,7 +260,7 @@ class OnlineMatch:
         finally:
             if pending is not None:
                 pending.cancel()
-            self._stop_timer()
+            self._grace.stop()
             poller.cancel()
             if self._retry is not None:
                 self._retry.cancel()
@@ -311,10 +305,10 @@ class OnlineMatch:
         elif isinstance(event, PeerGone):
             if not self.session.over:
                 self._set_link(Link.FRIEND_GONE)
-            return self.session.over
+            return self.session.over or Rematches.undecided(self.session)
         elif isinstance(event, Reconnecting):
             self._set_link(Link.RECONNECTING, event.reason)
-            self._stop_timer()
+            self._grace.stop()
         elif isinstance(event, Closed):
             self._set_link(Link.CLOSED, event.reason)
             if not self.session.over:
@@ -345,8 +339,10 @@ class OnlineMatch:
         if self.session.over:
             self._wake.set()  # the run loop starts lingering
         self.changed.set()
-        if self.session.rules_offered is not None and self.rules_answer is not None \
-                and not self.session.over:
+        if self.rematches.accept_now(self.session):
+            self.accept_rules()
+        elif self.session.rules_offered is not None and self.session.rematch is None \
+                and self.rules_answer is not None and not self.session.over:
             # Listeners were told the rules first (also after a restore: the offer
             # is in the session's state, not only in an event).
             if self.rules_answer:
@@ -359,27 +355,61 @@ class OnlineMatch:
         if isinstance(event, HandVerified):
             self.verified += 1
             self._scores.append(event.record.score)
-        if isinstance(event, HandVerified | CheatDetected) and self.files is not None:
+        if isinstance(event, HandVerified | CheatDetected | Abandoned) and self.files is not None:
             self._pending_records.append(event)
             self._write_records()
+        if isinstance(event, MatchStarted):
+            self._meet()
         if isinstance(event, MatchOver):
             self.result = event
+            self.rematches.finished += event.totals is not None
             self._record_match(event)
         elif isinstance(event, Failure):
             self.failure = event
+            if isinstance(event, Abandoned | ClaimedAbandoned):
+                self._record_match(None, "friend" if isinstance(event, Abandoned) else "you")
 
-    def _record_match(self, over: MatchOver) -> None:
+    def _meet(self, mine: LocalIdentity | None = None) -> None:  # and say mine's warning
+        self.friend, notes = greet(None if self.files is None else self.files.storage,
+                                   self.session, self.friend, mine)
+        for text in notes:
+            self._tell(Notice(text))
+
+    def _record_match(self, over: MatchOver | None, abandoned: str | None = None) -> None:
         """Add the match to the player's record (client/record.py), the friend keyed
-        by the invite link's id. Hands verified before a resume are not in memory."""
+        by the invite link's id: won or lost (``over``), or ``abandoned`` by the
+        "friend" or by "you". Hands verified before a resume are not in memory."""
         if self.files is None:
             return
-        entry = match_entry(friend_key(self.files.link_id), self.seat, over.winner,
-                            self._scores, over.totals)
+        entry = match_entry(friend_key(self.files.link_id), self.seat,
+                            None if over is None else over.winner, self._scores,
+                            None if over is None else over.totals, abandoned)
         try:
             for warning in self.files.storage.add_to_record(entry):
                 self._tell(Notice(warning))
         except StorageError as exc:
             self._tell(Notice(f"{exc.problem} This match is not in your record."))
+
+    def want_rematch(self) -> None:
+        """The local player wants another match on this link, once this one is over."""
+        self.rematches.wanted += 1
+        self._wake.set()
+        if self.rematches.accept_now(self.session):  # the friend's offer came first
+            self.accept_rules()
+
+    def _rematch(self) -> None:
+        """Begin the next match: a new session that continues the one just finished,
+        on its rules. The host's ``hello`` offers it; the guest's session waits for that."""
+        old, previous = self.session, self.session.as_previous()
+        assert previous is not None
+        self._tell(Notice(f"match {self.rematches.finished}: {outcome_line(self)}; "
+                          "a rematch begins"))
+        self.rematches.wanted -= old.role == "host"
+        self.result, self._scores = None, []
+        self.session = Session(old.role, self.invite.secret, old.rules, self._random_bytes,
+                               self.identity.secret if self.identity else b"", rematch=previous)
+        self.session.set_resend_timing(*self.settings.resend_after)
+        self._flush()
 
     # -- write-ahead: nothing unsaved is sent ------------------------------------------
 
@@ -494,37 +524,31 @@ class OnlineMatch:
                 while self._outbox and self.transport.connected:
                     await asyncio.sleep(0.01)
 
-    # -- the timer on what the peer owes (protocol.md §11.3) -------------------------------
+    # -- the grace on what the peer owes (protocol.md §11.3) -------------------------------
 
     def _restart_timer(self, force: bool = True) -> None:
-        owed = None if self.session.over else self.session.waiting_for()
-        key = None if owed is None else (owed, self.session.received)
-        if key is None or not self._peer_seen or not self.transport.connected:
-            self._stop_timer()
-            return
-        if not force and key == self._timer_key and self._timer is not None:
-            return  # still waiting for the same thing: the clock keeps running
-        self._stop_timer()
+        owed = None if self.session.over or Rematches.undecided(self.session) \
+            else self.session.waiting_for()
         s = self.settings
-        delay = s.move_timeout if owed == "move" else s.reply_timeout
-        self._timer = asyncio.get_running_loop().call_later(delay, self._timed_out)
-        self._timer_key = key
+        self._grace.restart(owed, self.session.received,
+                            s.move_timeout if owed == "move" else s.reply_timeout,
+                            self._peer_seen and self.transport.connected, force)
 
-    def _stop_timer(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer, self._timer_key = None, None
-
-    def _timed_out(self) -> None:
-        self._timer, self._timer_key = None, None
-        if not self.session.over:
-            self.session.peer_timed_out()
-            self._flush()
+    def _grace_ran_out(self, owed: str, since: float) -> None:
+        if self.session.over or self.session.waiting_for() != owed:
+            return
+        if not self.ask_before_abandoning:
+            self.abandon()
+            return
+        self._tell(self._grace.ask())
+        self.changed.set()
 
 
 async def play_bot(match: OnlineMatch, player: Player, delay: float = 0.0) -> None:
-    """Let ``player`` take the local seat until the match ends."""
-    while not match.finished and not match.session.over:
+    """Let ``player`` take the local seat until the match ends (with
+    rematches wanted, until the run ends)."""
+    while not match.finished and not (match.session.over
+                                      and not match.rematches.keeps_open(match.session)):
         match.changed.clear()
         legal = match.session.legal_actions()
         if not legal:
@@ -539,51 +563,7 @@ async def play_bot(match: OnlineMatch, player: Player, delay: float = 0.0) -> No
             match.act(player.choose(obs, legal))
 
 
-def _hand_number(event: HandVerified | CheatDetected) -> int:
+def _hand_number(event: HandVerified | CheatDetected | Abandoned) -> int:
     if isinstance(event, HandVerified):
         return event.hand_number
     return 0 if event.record is None else event.record.hand_number
-
-
-def outcome_line(match: OnlineMatch) -> str:
-    """One line telling how the match ended, from the local player's seat.
-
-    Only a proven fault names someone at fault; a timeout or a rejected frame names
-    both possible causes, and a friend's abort is quoted as what the friend said.
-    """
-    failure, result = match.failure, match.result
-    unrecorded = _unrecorded_note(match)
-    if failure is not None:
-        kind = {CheatDetected: "cheat detected", ProtocolError: "protocol error",
-                PeerTimedOut: "no answer", FrameRejected: "frame rejected",
-                PeerAborted: "match stopped by your friend",
-                ConnectionFailed: "connection failed",
-                StorageFailed: "could not save",
-                RulesDeclined: "rules declined"}.get(type(failure), "failed")
-        reason = plain(failure.reason)
-        if failure.proven:
-            line = (f"{kind}: {reason} (at fault: {failure.who}, field "
-                    f"{plain(failure.field)}; the match is forfeited)")
-        elif isinstance(failure, PeerAborted | ConnectionFailed | RulesDeclined
-                        | StorageFailed):
-            line = f"{kind}: {reason}"
-        else:
-            line = f"{kind}: {reason} (not proven: nobody forfeits)"
-        return line + (f"; {unrecorded}" if unrecorded else "")
-    if result is None:
-        return "the match did not finish" + (f"; {unrecorded}" if unrecorded else "")
-    who = "you won" if result.winner == match.seat else "your friend won"
-    if result.totals is None:
-        return f"the match is over: {who}"
-    totals = result.totals.totals
-    return (f"the match is over: {who}, {totals[match.seat]} to {totals[1 - match.seat]}; "
-            + (unrecorded or f"{match.verified} hands verified"
-               + (" and recorded" if match.files is not None else "")))
-
-
-def _unrecorded_note(match: OnlineMatch) -> str:
-    """How many hands are recorded, when some could not be; else ""."""
-    if not match.unrecorded:
-        return ""
-    return (f"{match.verified} hands verified, only {len(match.records)} recorded: "
-            f"{len(match.unrecorded)} could not be saved ({match.storage_problem})")

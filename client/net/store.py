@@ -20,7 +20,7 @@ from client.storage import Storage, StorageError
 from gin.engine.errors import MalformedInput
 from gin.protocol.cosign import link_id_for
 from gin.protocol.session import Session
-from gin.protocol.session_events import CheatDetected, HandVerified
+from gin.protocol.session_events import Abandoned, CheatDetected, HandVerified
 
 RECORDS_DIR = "records"
 ONLINE_DIR = "online"
@@ -118,10 +118,11 @@ class MatchFiles:
             "local_relay": None if self.local is None else
             {"bind": self.local.bind, "port": self.local.port}})
 
-    def load(self, random_bytes: Callable[[int], bytes] = os.urandom
+    def load(self, identity: bytes, random_bytes: Callable[[int], bytes] = os.urandom
              ) -> tuple[Session, str, str | None] | None:
-        """The saved session, its seat token and the relay's seat ticket, or None;
-        StorageError if unusable."""
+        """The saved session (played under ``identity``, the data folder's identity
+        key), its seat token and the relay's seat ticket, or None; StorageError if
+        unusable."""
         data = self.storage.load_state(self.state_path, "The saved online match")
         if data is None:
             return None
@@ -130,7 +131,7 @@ class MatchFiles:
                                  "Ask your friend for a new link to play again.")
         try:
             state = msgpack.unpackb(base64.b64decode(data["session"]), raw=False)
-            session = Session.from_state(self.invite.secret, state, random_bytes)
+            session = Session.from_state(self.invite.secret, state, random_bytes, identity)
             ticket = data.get("ticket")
             self.local = LocalRelay.from_data(data.get("local_relay"))
             return session, str(data["token"]), ticket if isinstance(ticket, str) else None
@@ -147,11 +148,14 @@ class MatchFiles:
             with contextlib.suppress(OSError):
                 self.state_path.unlink(missing_ok=True)
 
-    def save_record(self, event: HandVerified | CheatDetected) -> Path | None:
+    def save_record(self, event: HandVerified | CheatDetected | Abandoned) -> Path | None:
+        """Write the event's record: a hand's, a failed hand's evidence (``-failed``)
+        or an abandonment record (``-abandoned``); None when it has none."""
         record = event.record
         if record is None:
             return None
-        suffix = "-failed" if isinstance(event, CheatDetected) else ""
+        suffix = ("-failed" if isinstance(event, CheatDetected) else
+                  "-abandoned" if isinstance(event, Abandoned) else "")
         path = self.record_path(record.match_id, record.hand_number, suffix)
         self.storage.write_json(path, record.to_dict())
         return path

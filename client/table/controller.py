@@ -197,6 +197,7 @@ class Game:
 
     #: The hint is offered (against the computer: online neither player has one).
     hints = True
+    seat = HUMAN
 
     def __init__(
         self,
@@ -476,6 +477,10 @@ class OnlineGame:
     def totals(self) -> MatchTotals | None:
         result = self.online.result
         return None if result is None else result.totals
+
+    def score_sheet(self) -> list[SheetRow]:
+        """Every finished hand of the match (the session keeps them, saves included)."""
+        return score_sheet(self.online.session.hand_results)
 
     def play(self, action: Action) -> None:
         """Send the player's move (IllegalAction if refused). The hand's end is told

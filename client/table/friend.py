@@ -20,12 +20,12 @@ from client.table import words
 from client.table.controller import OnlineGame
 from client.table.invite import InviteScreen
 from client.table.playing import PlayingTable
-from client.table.screens import AlertScreen, ConfirmScreen, OnlineScreen
+from client.table.screens import AlertScreen, ConfirmScreen, MatchEndScreen, OnlineScreen
 from gin import Observation, Phase, Ruleset
 
 if TYPE_CHECKING:
     from client.net.lobby import OnlineStart
-    from client.net.peer import OnlineMatch, Update
+    from client.net.peer import GraceOver, OnlineMatch, Update
 
 
 class FriendTable(PlayingTable):
@@ -88,11 +88,13 @@ class FriendTable(PlayingTable):
                              self._online_chosen)
             return
         game = OnlineGame(match)
+        match.ask_before_abandoning = True  # a person chooses: keep waiting, or end it
         self.game = game
         self.online_state, self.online_label = match.status(), match.status(True)
         self.order, self.selected, self.hint, self.message = [], None, None, ""
         with self.prevent(RadioSet.Changed):
             self.query_one("#mode-online", RadioButton).value = True
+        match.rematches.stay = True  # the match-over window offers a rematch on this link
         match.listen(self._online_update)
         if match.session.rules_offered is not None and not match.session.over:
             # A restored match whose custom rules were not answered before quitting.
@@ -104,7 +106,7 @@ class FriendTable(PlayingTable):
 
     def _online_update(self, update: Update) -> None:
         """Show what the driver reports: the connection, the friend's moves, the checks."""
-        from client.net.peer import LinkChanged, Notice
+        from client.net.peer import GraceOver, LinkChanged, Notice
         from gin.protocol import session_events
 
         game = self.game
@@ -118,6 +120,8 @@ class FriendTable(PlayingTable):
             self.notify(update.text, severity="warning", timeout=10, markup=False)
         elif isinstance(update, session_events.RulesOffered):
             self._ask_rules(game, update.rules)
+        elif isinstance(update, GraceOver):
+            self._ask_grace(game, update)
         elif isinstance(update, session_events.HandDealt):
             self.order, self.selected, self.hint, self.message = [], None, None, ""
             if isinstance(self.screen, InviteScreen):
@@ -162,22 +166,47 @@ class FriendTable(PlayingTable):
         return words.capital(match.status(detail=False))
 
     def _ask_rules(self, game: OnlineGame, rules: Ruleset) -> None:
-        """Show the host's custom rules (as plain text) and play them only if accepted."""
+        """Show the host's custom rules (as plain text) or rematch, and play them only if
+        accepted (a rematch asked for first is accepted at once)."""
         from client.text import plain
 
         def answer(yes: bool | None) -> None:
-            if game.online.session.over:
+            if game.online.session.over or game.online.session.rules_offered is None:
                 return
             if yes:
                 game.online.accept_rules()
+                if isinstance(self.screen, MatchEndScreen):
+                    self.pop_screen()  # the rematch begins: the last match's totals go
             else:
                 game.online.decline_rules()
             self.refresh_table()
 
+        if game.online.session.rematch is not None:
+            if game.online.rematches.wanted <= 0:
+                self.push_screen(ConfirmScreen(words.REMATCH_OFFERED, "Rematch", "Decline"),
+                                 answer)
+            return
         self.push_screen(ConfirmScreen(
             "Your friend proposes custom rules:\n\n"
             + plain(rules.describe(), lines=True) + "\n\nPlay with these rules?",
             "Play these rules", "Decline"), answer)
+
+    def _ask_grace(self, game: OnlineGame, question: GraceOver) -> None:
+        """The friend's grace ran out: keep waiting, or end the match as abandoned by it."""
+        match = game.online
+
+        def answer(end: bool | None) -> None:
+            if match.grace_over is not question or match.session.over:
+                return  # the friend answered meanwhile: the question is moot
+            if end:
+                match.abandon()
+            else:
+                match.keep_waiting()
+            self.refresh_table()
+
+        self.push_screen(ConfirmScreen(
+            words.grace_question(question.owed, question.since, match.settings.utc_clock()),
+            "End: abandoned by your friend", "Keep waiting"), answer)
 
     def action_invite(self) -> None:
         """The invite link again, for as long as the online match runs (the host's)."""

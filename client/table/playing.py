@@ -152,12 +152,16 @@ class PlayingTable(TableView):
     def _show_match_end(self) -> None:
         game = self.game
         assert game is not None and game.totals is not None
-        online = isinstance(game, OnlineGame)
         self.push_screen(MatchEndScreen(game.totals, game.rules, game.observation().player,
-                                        self._them(), rematch=not online), self._match_closed)
+                                        self._them()), self._match_closed)
 
     def _match_closed(self, rematch: bool | None) -> None:
+        if isinstance(self.game, OnlineGame) and rematch:
+            self.game.online.want_rematch()  # on the same link (protocol.md §7.1)
+            self.refresh_table()
+            return
         if isinstance(self.game, OnlineGame) and self.config.online is None:
+            self.workers.cancel_group(self, "online")  # no rematch: the link is done
             self._begin(self._new_game(self.config.rules))  # back to the computer
             return
         if not rematch or not isinstance(self.game, Game):
@@ -343,13 +347,12 @@ class PlayingTable(TableView):
 
     def action_score_sheet(self) -> None:
         game = self.game
-        if isinstance(game, Game):
-            self.push_screen(ScoreSheetScreen(words.sheet_rows(game.score_sheet()),
+        if game is not None:
+            self.push_screen(ScoreSheetScreen(words.sheet_rows(game.score_sheet(), game.seat,
+                                                               self._them()),
                                               words.sheet_columns(self._them()),
-                                              words.sheet_note(game.totals, them=self._them())))
-        elif game is not None:
-            self.message = words.SHEET_ONLINE
-            self.refresh_table()
+                                              words.sheet_note(game.totals, game.seat,
+                                                               them=self._them())))
 
     def action_view_pile(self) -> None:
         if self.game is not None:

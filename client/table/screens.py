@@ -135,11 +135,9 @@ class MatchEndScreen(ModalScreen[bool]):
     BINDINGS = [Binding("enter,r", "answer(True)", "Rematch"),
                 Binding("escape,q", "answer(False)", "Quit")]
 
-    def __init__(self, totals: MatchTotals, rules: Ruleset, me: int = 0, them: str = THEM,
-                 rematch: bool = True) -> None:
+    def __init__(self, totals: MatchTotals, rules: Ruleset, me: int = 0, them: str = THEM) -> None:
         super().__init__()
         self.totals, self.rules, self.me, self.them = totals, rules, me, them
-        self.rematch = rematch  # an online match ends here: no rematch button
 
     def compose(self) -> ComposeResult:
         won = self.totals.winner == self.me
@@ -151,15 +149,14 @@ class MatchEndScreen(ModalScreen[bool]):
                         classes="title")
             yield Static(table, id="totals")
             with Horizontal(classes="buttons"):
-                if self.rematch:
-                    yield Button("Rematch", id="rematch", variant="primary", compact=True)
+                yield Button("Rematch", id="rematch", variant="primary", compact=True)
                 yield Button("Quit", id="quit", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "rematch")
 
     def action_answer(self, rematch: bool) -> None:
-        self.dismiss(rematch and self.rematch)
+        self.dismiss(rematch)
 
 
 class PileScreen(_InfoScreen):

@@ -224,8 +224,12 @@ class TableView(App[None]):
 
     def _opponent_title(self) -> str:
         game = self.game
-        if isinstance(game, OnlineGame):
-            return f"Your friend · {self.online_label or self.online_state}"
+        if isinstance(game, OnlineGame):  # with both fingerprints, once the friend's is known
+            match = game.online
+            who = "Your friend" if match.friend is None else (
+                f"Your friend {match.friend.words}"
+                + ("" if match.identity is None else f" (you: {match.identity.words})"))
+            return f"{who} · {self.online_label or self.online_state}"
         return f"Computer ({game.vs})" if game is not None else "Computer"
 
     # -- showing the state ----------------------------------------------------

@@ -26,6 +26,8 @@ if TYPE_CHECKING:  # the online session's modules load only for online play
 THEM = "The computer"
 FRIEND = "Your friend"  # the opponent in an online match
 #: What h says online (How to play gives the rule): the board says the same.
+REMATCH_OFFERED = ("Your friend offers a rematch on the same link: the same rules, and the "
+                   "loser of the last match deals first.\n\nPlay it?")
 NO_HINT_ONLINE = "No hint in an online match: neither you nor your friend has one."
 
 
@@ -335,14 +337,19 @@ _FAILURE_TITLES = {
     "PeerTimedOut": "No answer in time",
     "FrameRejected": "A message was rejected",
     "PeerAborted": "Your friend ended the match",
+    "ClaimedAbandoned": "Your friend ended the match: abandoned by you, it says",
     "ConnectionFailed": "The connection failed",
 }
 
 
 def failure_words(failure: Failure, seat: int) -> tuple[str, str]:
     """A failed online match as a title and an explanation naming who is at fault."""
+    from client.net.outcome import abandoned_words
     from gin.protocol.records import SEATS
+    from gin.protocol.session_events import Abandoned
 
+    if isinstance(failure, Abandoned):  # this player ended it: no fault is proven
+        return "Abandoned by your friend", abandoned_words(failure)
     title = _FAILURE_TITLES.get(type(failure).__name__, "The match stopped")
     if not failure.proven:  # a timeout, a rejected frame, an abort: nobody is blamed
         return title, f"{failure.reason}\n\nNothing is proven, so nobody forfeits."
@@ -370,6 +377,19 @@ OWED = {
     "show": "to show its knock",
     "seed": "to reveal its secret number, to check the deck",
 }
+
+
+def grace_question(owed: str, since: float, now: float) -> str:
+    """The friend's grace is over: what it owes, since when, and the choice."""
+    from gin.protocol.abandonment import OWED as OWED_WORDS
+    from gin.protocol.abandonment import iso_time
+
+    waited = max(0, int(now - since))
+    return (f"Your friend has owed {OWED_WORDS.get(owed, owed)} since "
+            f"{iso_time(int(since))[11:19]} UTC ({waited // 60} min {waited % 60} s): it may "
+            "have stopped answering, or the relay may have lost it.\n\nKeep waiting, or end "
+            "the match as abandoned by your friend? That is not a cheat verdict and nobody "
+            "forfeits; your signed record of it is saved, and your history counts it apart.")
 
 
 def held_up(owed: str | None) -> str:
@@ -403,7 +423,6 @@ def reach_note(reach: str | None, host: str) -> str:
 UNDO_NONE = ("Nothing to take back: only your last throw can be, before the computer "
              "starts its answer.")
 UNDO_ONLINE = "There is no undo online: your friend sees your throw at once."
-SHEET_ONLINE = "The score sheet is for matches against the computer; the side shows the scores."
 
 
 def undone(card: Card) -> str:

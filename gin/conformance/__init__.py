@@ -11,6 +11,7 @@ what they cover: :mod:`gin.conformance.engine_cases` (engine and players),
 :mod:`gin.conformance.protocol_cases` (messages, channel, deck, proof, the deal's
 audit), :mod:`gin.conformance.records_cases` (hand records and their audit),
 :mod:`gin.conformance.evidence_cases` (a failed proof's evidence),
+:mod:`gin.conformance.abandonment_cases` (a silent peer's abandonment record),
 :mod:`gin.conformance.report_cases` (what ``gin audit`` prints) and
 :mod:`gin.conformance.session_cases` (whole online matches, frame by frame).
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import chain
 
+from gin.conformance.abandonment_cases import abandonment_cases
 from gin.conformance.engine_cases import (
     Case,
     action_cases,
@@ -32,6 +34,7 @@ from gin.conformance.engine_cases import (
     settle_cases,
 )
 from gin.conformance.evidence_cases import evidence_cases
+from gin.conformance.identity_cases import identity_cases
 from gin.conformance.protocol_cases import (
     audit_cases,
     channel_cases,
@@ -68,6 +71,8 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
         "record_audit.jsonl": chain(record_audit_cases(), record_chain_cases(),
                                     record_fuzz_cases(20 * scale)),
         "evidence.jsonl": evidence_cases(),
+        "abandonment.jsonl": abandonment_cases(),
         "audit_report.jsonl": audit_report_cases(),
         "session.jsonl": session_cases(),
+        "identity.jsonl": identity_cases(),
     }

@@ -35,11 +35,11 @@ def _session(seed: int, cheat: bool) -> tuple[Peer, Peer, list[DealEvidence]]:
         if t == "deck" and f["n"] == 2:
             f = (duplicate_in_message2(s, f) or f) if cheat else f
             hs = s._flow.state()
-            assert hs.messages[0] is not None
+            assert hs.messages[0] is not None and s._flow.keys is not None
             seen.append(DealEvidence(
                 match_id=hs.match_id, hand_number=hs.number, dealer=hs.dealer,
                 message1=hs.messages[0], message2=tuple(f["deck"]), proof=b"".join(f["proof"]),
-                signature=f["sig"], link_id=s._flow.link_id, signing_keys=s._flow.signing_keys))
+                signature=f["sig"], **s._flow.keys.binding()))
         return f
 
     host, guest = pair(seed, STANDARD, None, tamper)
@@ -55,9 +55,8 @@ def _evidence() -> tuple[DealEvidence, DealEvidence, tuple[cosign.Signer, cosign
                 if isinstance(f, CheatDetected) and isinstance(f.record, DealEvidence))
     assert kept == seen[0]
     _, _, honest = _session(17, cheat=False)
-    signers = (host._flow.signer, guest._flow.signer)
-    assert signers[0] is not None and signers[1] is not None
-    return kept, honest[0], (signers[0], signers[1])
+    assert host._flow.keys is not None and guest._flow.keys is not None
+    return kept, honest[0], (host._flow.keys.signer, guest._flow.keys.signer)
 
 
 def evidence_case(name: str, text: str) -> Case:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
+from gin.conformance.session_peer import IDENTITIES
 from gin.engine.actions import BigGin, Discard, DrawStock, Knock, parse_action
 from gin.engine.cards import DECK
 from gin.engine.errors import MalformedInput
@@ -55,13 +56,15 @@ class _Played:
 @cache
 def _play(rules: Ruleset, tag: str, levels: tuple[str, str]) -> _Played:
     secret = random.Random(f"gin-conformance:records:{tag}").randbytes(32)
-    host = Session("host", secret, rules, random.Random(f"h{tag}").randbytes)
-    guest = Session("guest", secret, None, random.Random(f"g{tag}").randbytes)
+    host = Session("host", secret, rules, random.Random(f"h{tag}").randbytes,
+                   IDENTITIES["host"])
+    guest = Session("guest", secret, None, random.Random(f"g{tag}").randbytes,
+                    IDENTITIES["guest"])
     play_local(host, guest, [get(level, random.Random(f"{tag}{i}"))
                              for i, level in enumerate(levels)])
     copies = [tuple(e.record for e in s.events() if isinstance(e, HandVerified))
               for s in (host, guest)]
-    signers = [s._flow.signer for s in (host, guest)]  # to sign edited records again
+    signers = [s._flow.keys and s._flow.keys.signer for s in (host, guest)]  # to re-sign
     assert host.failure is guest.failure is None and signers[0] and signers[1]
     return _Played(copies[0], copies[1], (signers[0], signers[1]))
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 
+from gin.conformance.abandonment_cases import _abandoned
 from gin.conformance.evidence_cases import _evidence
 from gin.conformance.records_cases import _RECORD_MATCHES, _edited, _play, _scores
 from gin.protocol.audit_report import EXIT_STATUSES, Given, audit_report
@@ -54,6 +55,11 @@ def audit_report_cases() -> Iterator[Case]:
         _file("1.json", _scores(classic, first, [0, 99]).to_json()), hand2])
     evidence, _, _ = _evidence()
     yield audit_report_case("deal evidence", [_file("gin-hand-01-failed.json", evidence.to_json())])
+    abandoned, kept, _ = _abandoned()
+    claim = _file("gin-abandoned.json", abandoned.to_json())
+    yield audit_report_case("an abandonment alone", [claim])
+    yield audit_report_case("an abandonment after its hands", [
+        *(_file(f"h{r.hand_number}.json", r.to_json()) for r in kept), claim])
     local_hand = {"hand": 1, "hand_number": 1, "players": [], "result": {}, "scores_after": [0, 0]}
     saves = [
         _file("incomplete.json", '{"format": "gin-hand-record"}'),

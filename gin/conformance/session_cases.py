@@ -24,6 +24,7 @@ from itertools import islice
 from typing import Any
 
 from gin.conformance.session_peer import (
+    IDENTITIES,
     LONG_GIN,
     QUICK,
     Case,
@@ -41,8 +42,12 @@ from gin.engine.rules import STANDARD
 from gin.players import Player
 from gin.protocol import cosign, group, shuffle_proof
 from gin.protocol import fairdeal as fd
+from gin.protocol.identity import Identity
 from gin.protocol.session import Session, play_local, pump
 from gin.protocol.session_events import CheatDetected
+from gin.protocol.session_rematch import PreviousMatch
+
+ABANDON_SINCE = 1_796_198_400  # 2026-12-02 08:00:00 UTC: when an abandoned peer fell silent
 
 
 def match_cases() -> Iterator[Case]:
@@ -105,6 +110,34 @@ def match_cases() -> Iterator[Case]:
     yield guest.case("declined")
 
 
+def rematch_cases() -> Iterator[Case]:
+    """A rematch on the link of a finished match (§7.1): offered, accepted, dealt first by
+    the loser; declined; a hello naming another match; one this guest did not play."""
+    first_host, first_guest = pair(8, QUICK, None)
+    play_local(first_host, first_guest, computer_players(8))
+    previous = first_host.as_previous()
+    assert previous is not None and previous == first_guest.as_previous()
+    host, guest = pair(9, QUICK, QUICK, rematch=(previous, previous))
+    play_local(host, guest, computer_players(9))
+    assert host.failure is None and guest.failure is None and host.over and guest.over
+    yield host.case("rematch")
+    yield guest.case("rematch")
+    host, guest = pair(10, QUICK, QUICK, rematch=(previous, previous))
+    pump(host, guest)
+    guest.decline_rules()
+    pump(host, guest)
+    assert guest.failure is not None and host.failure is not None
+    yield host.case("rematch-declined")
+    yield guest.case("rematch-declined")
+    other = PreviousMatch(bytes(16), previous.loser)
+    for name, (mine, theirs) in {"rematch-wrong-prev": (other, previous),
+                                 "rematch-not-played": (previous, None)}.items():
+        host, guest = pair(11, QUICK, None, rematch=(mine, theirs))
+        pump(host, guest)
+        assert guest.failure is not None
+        yield guest.case(name)
+
+
 # --- cheats: the peer's, as tests/gin/protocol/test_session.py makes them ------------------
 
 
@@ -152,8 +185,8 @@ def signed_message2(s: Session, f: Fields, deck: list[bytes], proof: bytes) -> F
     m1 = hs.messages[0]
     assert m1 is not None
     ctx = fd.context(hs.match_id, hs.number)
-    assert s._flow.signer is not None
-    sig = s._flow.signer.sign(cosign.message2_digest(s.seat, ctx, m1, deck, proof))
+    assert s._flow.keys is not None
+    sig = s._flow.keys.signer.sign(cosign.message2_digest(s.seat, ctx, m1, deck, proof))
     return f | {"deck": deck, "proof": shuffle_proof.words(proof), "sig": sig}
 
 
@@ -323,10 +356,28 @@ def _protocol_cheats() -> Iterator[tuple[str, Peer]]:
     host, guest = pair(11, STANDARD, STANDARD.with_options(name="house"))
     pump(host, guest)
     yield "rules-not-agreed", guest
+    yield from _identity_cheats()
 
     honest, cheater = _cheat_once("seed", lambda s, f: f, silence_after=True)
     honest.peer_timed_out()
     yield "seed-withheld", honest
+
+    for owed in ("start", "key", "seed"):  # silence has a name: abandoned by the peer
+        honest, _ = _cheat_once(owed, lambda s, f: f, silence_after=True)
+        honest.abandon(ABANDON_SINCE, ABANDON_SINCE + 300)
+        yield f"abandoned-{owed}", restore(honest)  # the replay rebuilds its signed record
+    host, guest = pair(13, STANDARD, None)
+    pump(host, guest)
+    mover = next(s for s in (host, guest) if s.legal_actions())
+    mover.act(mover.legal_actions()[0])
+    mover.data_to_send()  # the relay loses its move for good
+    waiting = guest if mover is host else host
+    waiting.abandon(ABANDON_SINCE, ABANDON_SINCE + 900)
+    pump(waiting, mover)  # the side thought silent is told: the claim, quoted
+    yield "abandon-claimed", mover
+    host, guest = pair(14, STANDARD, None)
+    host.abandon(ABANDON_SINCE, ABANDON_SINCE + 90)  # no match id yet: no record
+    yield "abandoned-before-the-match-id", host
 
     host, guest = pair(12, STANDARD, None)
     pump(host, guest)
@@ -379,12 +430,33 @@ def _frame_cheats() -> Iterator[tuple[str, Peer]]:
             target, frame = host, hello
         elif name == "foreign-link":
             target = guest
-            frame = Session("host", bytes(32), STANDARD, random.Random("x").randbytes
-                            ).data_to_send()[0]
+            frame = Session("host", bytes(32), STANDARD, random.Random("x").randbytes,
+                            bytes(32)).data_to_send()[0]
         else:
             target, frame = guest, hello[:9]
         target.receive(frame)
         yield name, target
+
+
+def _identity_cheats() -> Iterator[tuple[str, Peer]]:
+    """A hello or welcome whose identity does not vouch for its signing key, a match
+    before of a wrong length, a guest showing the host's own identity."""
+    for name, fields in [("hello-bad-vouch", {"vouch": bytes(64)}),
+                         ("hello-other-identity", {"id": bytes(range(32))}),
+                         ("hello-prev-length", {"prev": bytes(3)})]:
+        def liar(s: Peer, t: str, f: Fields, fields: Fields = fields) -> Fields | None:
+            return f | fields if t == "hello" else f
+
+        host, guest = pair(12, STANDARD, None, liar)
+        pump(host, guest)
+        yield name, guest
+    host_id = Identity(IDENTITIES["host"]).public
+    for name, fields in [("welcome-bad-vouch", {"vouch": bytes(64)}),
+                         ("welcome-host-identity", {"id": host_id})]:
+        host, guest = pair(12, STANDARD, None)
+        guest.tamper = lambda s, t, f, fields=fields: f | fields if t == "welcome" else f
+        pump(host, guest)
+        yield name, host
 
 
 def cheat_cases() -> Iterator[Case]:
@@ -417,4 +489,5 @@ def session_cases(small: bool = False) -> Iterator[Case]:
                 yield honest.case(name)
         return
     yield from match_cases()
+    yield from rematch_cases()
     yield from cheat_cases()

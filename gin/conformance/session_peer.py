@@ -20,6 +20,7 @@ from gin.players import Player, get
 from gin.protocol import wire
 from gin.protocol.session import Session, pump
 from gin.protocol.session_events import (
+    Abandoned,
     CardDrawn,
     CheatDetected,
     Failure,
@@ -32,10 +33,13 @@ from gin.protocol.session_events import (
     RulesOffered,
     SessionEvent,
 )
+from gin.protocol.session_rematch import PreviousMatch
 
 Case = dict[str, Any]
 Fields = dict[str, Any]
 SECRET = bytes(range(32))
+# Each seat's identity key in the cases (any two distinct keys would do).
+IDENTITIES = {"host": bytes(range(128, 160)), "guest": bytes(range(160, 192))}
 # Matches kept short (a low target) so that the TS replay of the corpus stays quick.
 QUICK = STANDARD.with_options(name="quick", target=30)
 LONG_GIN = STANDARD.with_options(name="long gin", target=40, big_gin_bonus=31, winner_deals=True,
@@ -46,13 +50,13 @@ def event_summary(event: SessionEvent) -> list[Any]:
     """An event as plain JSON: its class name, then its fields (records as JSON text)."""
     name = type(event).__name__
     if isinstance(event, Failure):
-        record = event.record if isinstance(event, CheatDetected) else None
+        record = event.record if isinstance(event, CheatDetected | Abandoned) else None
         return [name, event.who, event.field, event.reason, event.proven,
                 None if record is None else record.to_json()]
     if isinstance(event, MatchStarted):
         return [name, event.rules.to_dict(), event.seat, event.first_dealer, event.match_id.hex()]
     if isinstance(event, RulesOffered):
-        return [name, event.rules.to_dict()]
+        return [name, event.rules.to_dict(), event.rematch]
     if isinstance(event, HandDealt):
         return [name, event.hand_number, event.dealer, [str(c) for c in event.cards],
                 str(event.upcard)]
@@ -97,10 +101,11 @@ class Peer(Session):
     tamper: Tamper | None = None
 
     def __init__(self, role: str, rules: Ruleset | None, draws: Draws,
-                 tamper: Tamper | None = None) -> None:
+                 tamper: Tamper | None = None, rematch: PreviousMatch | None = None) -> None:
         self.steps, self._held, self.draws, self.tamper = [], [], draws, tamper
         self.given_rules = rules
-        super().__init__("host" if role == "host" else "guest", SECRET, rules, draws)
+        super().__init__("host" if role == "host" else "guest", SECRET, rules, draws,
+                         IDENTITIES[role], rematch)
         self.note("init", None)
 
     def note(self, op: str, arg: object) -> None:
@@ -125,7 +130,7 @@ class Peer(Session):
         super().accept_rules()
         self.note("accept", None)
 
-    def decline_rules(self, reason: str = "you declined the host's custom rules") -> None:
+    def decline_rules(self, reason: str | None = None) -> None:
         super().decline_rules(reason)
         self.note("decline", None)
 
@@ -143,6 +148,10 @@ class Peer(Session):
         super().peer_timed_out()
         self.note("timeout", None)
 
+    def abandon(self, since: int, now: int) -> None:
+        super().abandon(since, now)
+        self.note("abandon", [since, now])
+
     def _send(self, msg_type: str, fields: Mapping[str, object],
               version: int = wire.PROTOCOL_VERSION) -> None:
         out: Fields | None = dict(fields)
@@ -153,7 +162,10 @@ class Peer(Session):
 
     def case(self, name: str) -> Case:
         return {"kind": "session", "name": name, "role": self.role, "secret": SECRET.hex(),
+                "identity": IDENTITIES[self.role].hex(),
                 "rules": None if self.given_rules is None else self.given_rules.to_dict(),
+                "rematch": None if self.rematch is None else [self.rematch.match_id.hex(),
+                                                              self.rematch.loser],
                 "random": [d.hex() for d in self.draws.given], "steps": self.steps}
 
 
@@ -163,7 +175,7 @@ def restore(peer: Peer) -> Peer:
     packed = msgpack.packb(peer.to_state(), use_bin_type=True)
     peer.steps.append(["save", packed.hex(), [], []])
     state = msgpack.unpackb(packed, raw=False)
-    back = Peer.from_state(SECRET, state, peer.draws)
+    back = Peer.from_state(SECRET, state, peer.draws, IDENTITIES[peer.role])
     assert isinstance(back, Peer)
     back.steps, back._held, back.draws, back.given_rules = peer.steps, [], peer.draws, \
         peer.given_rules
@@ -177,9 +189,12 @@ def computer_players(seed: int) -> list[Player]:
 
 
 def pair(seed: int, rules: Ruleset, guest_rules: Ruleset | None,
-          host_tamper: Tamper | None = None) -> tuple[Peer, Peer]:
-    return (Peer("host", rules, Draws(f"{seed}/host"), host_tamper),
-            Peer("guest", guest_rules, Draws(f"{seed}/guest")))
+          host_tamper: Tamper | None = None, rematch: tuple[PreviousMatch | None,
+                                                            PreviousMatch | None] = (None, None)
+          ) -> tuple[Peer, Peer]:
+    """Two peers; ``rematch``: the match each side's session continues (§7.1)."""
+    return (Peer("host", rules, Draws(f"{seed}/host"), host_tamper, rematch[0]),
+            Peer("guest", guest_rules, Draws(f"{seed}/guest"), None, rematch[1]))
 
 
 def step(host: Peer, guest: Peer, players: list[Player]) -> bool:

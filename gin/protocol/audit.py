@@ -12,8 +12,9 @@ fault (``host`` or ``guest``; ``record`` when the record contradicts itself)
 and where. What the records given cannot prove (the scores before a hand
 whose predecessor's record is missing) is listed as unproven, never shown as
 verified. Deal evidence (:mod:`gin.protocol.evidence`: a signed message 2 whose
-proof failed) is checked by :func:`audit_evidence`. Pure: the session runs the same
-function at every hand end.
+proof failed) is checked by :func:`audit_evidence`, an abandonment record (a
+player's signed word that its peer fell silent) by :func:`audit_abandonment`. Pure:
+the session runs the same function at every hand end.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from gin.engine.hand import Hand, dealt_positions
 from gin.engine.melds import Meld
 from gin.engine.observation import Event
 from gin.engine.scoring import Outcome
-from gin.protocol import cosign
+from gin.protocol import abandonment, cosign, history, identity
 from gin.protocol import fairdeal as fd
+from gin.protocol.abandonment import AbandonmentRecord
 from gin.protocol.evidence import DealEvidence
 from gin.protocol.records import SEATS, HandRecord, Score, Step
 from gin.protocol.reveals import Reveals
@@ -125,15 +127,22 @@ def _check_signatures(record: HandRecord) -> tuple[tuple[Finding, ...], tuple[st
     """
     if record.signatures == (b"", b""):  # a session auditing its hand before signing
         return (), ("the hand is not signed yet",)
-    if record.match_id != cosign.match_id_for(record.link_id, *record.signing_keys):
-        return (Finding("record", "match_id", "the match id is not the one the link id and "
-                        "the signing keys make"),), ()
+    unbound = _binding(record)
+    if unbound is not None:
+        return (unbound,), ()
     digest = cosign.hand_digest(record)
     return tuple(
         Finding("record", f"signatures.{SEATS[seat]}",
                 f"the {SEATS[seat]}'s signature does not sign this hand as recorded")
         for seat in (0, 1)
         if not cosign.verify(record.signing_keys[seat], digest, record.signatures[seat])), ()
+
+
+def _binding(x: HandRecord | DealEvidence) -> Finding | None:
+    """Step 0's binding: the match id and both vouches (:func:`identity.binding_refusal`)."""
+    refusal = identity.binding_refusal(x.match_id, x.link_id, x.signing_keys, x.identities,
+                                       x.vouches, x.previous)
+    return None if refusal is None else Finding("record", *refusal)
 
 
 def audit_evidence(evidence: DealEvidence) -> AuditResult:
@@ -145,9 +154,9 @@ def audit_evidence(evidence: DealEvidence) -> AuditResult:
     replay = (f"Hand {evidence.hand_number} of match {evidence.match_id.hex()}: "
               f"{SEATS[evidence.dealer]} deals and shuffles first; {second} signed message 2 "
               "and its shuffle proof, which the dealer refused",)
-    if evidence.match_id != cosign.match_id_for(evidence.link_id, *evidence.signing_keys):
-        return AuditResult((Finding("record", "match_id", "the match id is not the one the "
-                                    "link id and the signing keys make"),), replay)
+    unbound = _binding(evidence)
+    if unbound is not None:
+        return AuditResult((unbound,), replay)
     if not cosign.verify(evidence.signing_keys[evidence.second], evidence.digest(),
                          evidence.signature):
         return AuditResult((Finding("record", "signature", f"the {second}'s signature does "
@@ -165,17 +174,33 @@ def audit_evidence(evidence: DealEvidence) -> AuditResult:
     return AuditResult((Finding(second, *refusal),), replay)
 
 
+def audit_abandonment(record: AbandonmentRecord,
+                      hands: Sequence[HandRecord] = ()) -> AuditResult:
+    """Check an abandonment record's match id and signature, and that it follows the
+    verified ``hands`` of its match. Never ok without a finding's cause: what it says
+    is its claimant's word, so it is always listed as unproven."""
+    findings = tuple(Finding("record", where, detail)
+                     for where, detail in abandonment.check(record, hands))
+    return AuditResult(findings, (record.words(),),
+                       (f"that the {SEATS[record.owed_seat]} fell silent: only the "
+                        f"{SEATS[record.claimant]} says so",))
+
+
 def audit_records(
-    records: Sequence[HandRecord | DealEvidence], names: Sequence[str] | None = None
+    records: Sequence[HandRecord | DealEvidence | AbandonmentRecord],
+    names: Sequence[str] | None = None,
 ) -> tuple[AuditResult, ...]:
     """Audit several records, in the order given, chaining the hands of each match.
 
     Each hand is checked against the hand before it in its match when that record
     is among ``records`` and verified with proven scores, so a run of records from
     hand 1 proves every total. Two records of one hand (the two players' copies)
-    must agree in everything but the interleaving of the keys both sent at once.
+    must agree in everything but the interleaving of the keys both sent at once. The
+    records of one link must form one history (:mod:`gin.protocol.history`): a record
+    of a link whose matches conflict fails (``link``).
     ``names`` label the records in findings (default: "record 1", ...). Deal evidence
-    among them is checked on its own (:func:`audit_evidence`).
+    among them is checked on its own (:func:`audit_evidence`), an abandonment record
+    against the verified hand records of its match (:func:`audit_abandonment`).
     """
     labels = list(names) if names is not None else [f"record {i + 1}" for i in range(len(records))]
     results: dict[int, AuditResult] = {
@@ -200,6 +225,16 @@ def audit_records(
         results[i] = result
         if result.ok and (record.hand_number == 1 or previous is not None):
             proven.setdefault((record.match_id, record.hand_number), record)
+    verified = [r for i, r in enumerate(records) if isinstance(r, HandRecord) and results[i].ok]
+    for i, record in enumerate(records):
+        if isinstance(record, AbandonmentRecord):
+            results[i] = audit_abandonment(record, verified)
+    for i, placed in history.place(records).items():  # one link, one history
+        if placed.conflict is not None:
+            results[i] = replace(results[i], findings=(
+                *results[i].findings, Finding("record", "link", placed.conflict)))
+        elif placed.unproven is not None and results[i].ok:
+            results[i] = replace(results[i], unproven=(*results[i].unproven, placed.unproven))
     return tuple(results[i] for i in range(len(records)))
 
 

@@ -16,8 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gin.engine.errors import MalformedInput
+from gin.protocol.abandonment import AbandonmentRecord
 from gin.protocol.audit import AuditResult, audit_records
 from gin.protocol.evidence import DealEvidence, parse_file
+from gin.protocol.history import identities_text
 from gin.protocol.records import HandRecord
 
 VERIFIED, FAILED, NOT_A_RECORD, UNPROVEN = 0, 1, 2, 3
@@ -25,11 +27,15 @@ VERIFIED, FAILED, NOT_A_RECORD, UNPROVEN = 0, 1, 2, 3
 #: 2, 1, 3, 0 that applies to any of them is the status.
 EXIT_STATUSES = (
     (VERIFIED, "every record verified and everything shown is proven"),
-    (FAILED, "a record failed its audit: a player cheated or the record contradicts "
-             "itself (the finding says who is at fault)"),
+    (FAILED, "a record failed its audit: a player cheated, the record contradicts "
+             "itself (the finding says who is at fault), or the records of one invite link "
+             "do not form one history (two first matches, or other players: at most one "
+             "is the real match)"),
     (NOT_A_RECORD, "a file is missing, unreadable or not a hand record"),
     (UNPROVEN, "every record verified except what the records given cannot prove "
-               "(the scores of a later hand without the hands before it)"),
+               "(the scores of a later hand without the hands before it, the match a "
+               "rematch continues, or an abandonment: a player's signed word that its "
+               "peer fell silent)"),
 )
 _PRECEDENCE = (NOT_A_RECORD, FAILED, UNPROVEN, VERIFIED)
 
@@ -46,18 +52,22 @@ class Given:
 
 @dataclass(frozen=True, slots=True)
 class FileAudit:
-    """A file that is a record or evidence, and its audit."""
+    """A file that is a record, evidence or an abandonment record, and its audit."""
 
     name: str
-    record: HandRecord | DealEvidence
+    record: HandRecord | DealEvidence | AbandonmentRecord
     result: AuditResult
 
     def lines(self, quiet: bool = False) -> tuple[str, ...]:
-        """The file's name, its hand told as a replay (not when ``quiet``), and the
+        """The file's name, the players' identities, its hand told as a replay (not
+        when ``quiet``; an abandonment's words always: they are its verdict), and the
         verdict: ``FAILED`` findings, what is not verified, or ``verified``."""
-        lines = [f"{self.name}:", *(() if quiet else self.result.replay)]
+        lines = [f"{self.name}:", identities_text(self.record.identities),
+                 *(() if quiet and not self.claim else self.result.replay)]
         if not self.result.ok:
             lines += [f"FAILED {finding}" for finding in self.result.findings]
+        elif self.claim:
+            lines += [f"not verified: {line}" for line in self.result.unproven]
         elif self.result.unproven:
             lines.append("verified, except what these records cannot prove:")
             lines += [f"  not verified: {line}" for line in self.result.unproven]
@@ -66,8 +76,15 @@ class FileAudit:
         return tuple(lines)
 
     @property
+    def claim(self) -> bool:
+        """An abandonment record: a player's word, never verified."""
+        return isinstance(self.record, AbandonmentRecord)
+
+    @property
     def status(self) -> int:
-        return FAILED if not self.result.ok else UNPROVEN if self.result.unproven else VERIFIED
+        if not self.result.ok:
+            return FAILED
+        return UNPROVEN if self.claim or self.result.unproven else VERIFIED
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,14 +104,14 @@ def audit_report(given: Sequence[Given]) -> AuditReport:
     statuses = {VERIFIED}
     errors: list[str] = []
     names: list[str] = []
-    records: list[HandRecord | DealEvidence] = []
+    records: list[HandRecord | DealEvidence | AbandonmentRecord] = []
     for file in given:
         if file.data is None:
             errors.append(f"gin audit: {file.name}: cannot read: {file.unreadable}")
             statuses.add(NOT_A_RECORD)
             continue
         try:
-            records.append(parse_file(file.data))  # a hand record, or a failed proof's evidence
+            records.append(parse_file(file.data))  # a hand record, evidence or an abandonment
             names.append(file.name)
         except MalformedInput as exc:
             errors.append(f"gin audit: {file.name}: {not_a_record(file.data) or exc}")

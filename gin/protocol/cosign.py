@@ -3,8 +3,10 @@ digest of message 2 that the second shuffler signs with its proof, and the diges
 of a hand that both sides sign at hand end (protocol.md §4, §7.2, §10).
 
 A side draws 32 random bytes for its signing key when the match starts and sends
-the public key in the handshake; the match id is derived from the invite link and
-both public keys, so a record names exactly one pair of keys. At hand end each
+the public key in the handshake, vouched for by its long-term identity
+(:mod:`gin.protocol.identity`); the match id is derived from the invite link, both
+public keys and both identities, so a record names exactly one pair of keys and of
+players. At hand end each
 side signs :func:`hand_digest` of the hand as it played it; the second shuffler
 signs :func:`message2_digest` of its deck message, so that a proof that fails is
 evidence anyone can check (:mod:`gin.protocol.evidence`). The digest does not
@@ -40,12 +42,16 @@ def link_id_for(secret: bytes) -> bytes:
     return hashlib.sha256(DOMAIN + b"link-id\x00" + secret).digest()[:LINK_ID_BYTES]
 
 
-def match_id_for(link_id: bytes, host_key: bytes, guest_key: bytes) -> bytes:
-    """The match id: the link and both sides' fresh signing keys (§4)."""
-    if len(link_id) != LINK_ID_BYTES or len(host_key) != KEY_BYTES or (
-            len(guest_key) != KEY_BYTES):
+def match_id_for(link_id: bytes, signing_keys: tuple[bytes, bytes],
+                 identities: tuple[bytes, bytes], previous: bytes) -> bytes:
+    """The match id (§4): the link, both sides' fresh signing keys and long-term
+    identities (host's first), and the match on this link it continues (b"": none)."""
+    if len(link_id) != LINK_ID_BYTES or any(
+            len(key) != KEY_BYTES for key in (*signing_keys, *identities)) or len(
+            previous) not in (0, MATCH_ID_BYTES):
         raise MalformedInput("match id inputs have the wrong lengths")
-    return hashlib.sha256(DOMAIN + b"match-id\x00" + link_id + host_key + guest_key
+    return hashlib.sha256(b"gin/session/v3/match-id\x00" + link_id + b"".join(signing_keys)
+                          + b"".join(identities) + bytes((len(previous),)) + previous
                           ).digest()[:MATCH_ID_BYTES]
 
 

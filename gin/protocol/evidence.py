@@ -18,10 +18,16 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from gin.engine.errors import MalformedInput
-from gin.protocol import cosign
+from gin.protocol import abandonment, cosign
 from gin.protocol import fairdeal as fd
 from gin.protocol import shuffle_proof as sp
-from gin.protocol.records import MAX_RECORD_BYTES, SEATS, HandRecord, parse_record
+from gin.protocol.records import (
+    MAX_RECORD_BYTES,
+    SEATS,
+    HandRecord,
+    binding_dict,
+    parse_record,
+)
 
 FORMAT = "gin-deal-evidence"
 FORMAT_VERSION = 3
@@ -42,6 +48,9 @@ class DealEvidence:
     signature: bytes
     link_id: bytes
     signing_keys: tuple[bytes, bytes]
+    identities: tuple[bytes, bytes]
+    vouches: tuple[bytes, bytes]
+    previous: bytes | None
 
     @property
     def second(self) -> int:
@@ -68,6 +77,7 @@ class DealEvidence:
                          "message2": [x.hex() for x in self.message2]},
             "proof": self.proof.hex(),
             "signature": self.signature.hex(),
+            **binding_dict(self.identities, self.vouches, self.previous),
         }
 
     def to_json(self) -> str:
@@ -112,7 +122,7 @@ def parse_evidence(value: object) -> DealEvidence:
     """Deal evidence from its JSON value; MalformedInput names the path of what is wrong."""
     top = _object(value, "evidence", ("format", "version", "match_id", "hand", "seats",
                                       "dealer", "link", "signing_keys", "messages", "proof",
-                                      "signature"))
+                                      "signature", "identities", "vouches", "previous"))
     if top["format"] != FORMAT:
         _fail("evidence.format", f"expected {FORMAT!r}")
     if _integer(top["version"], "evidence.version", 1 << 16) != FORMAT_VERSION:
@@ -120,6 +130,8 @@ def parse_evidence(value: object) -> DealEvidence:
     if top["seats"] != list(SEATS):
         _fail("evidence.seats", f"expected {list(SEATS)}")
     keys = _object(top["signing_keys"], "evidence.signing_keys", SEATS)
+    ids = _object(top["identities"], "evidence.identities", SEATS)
+    vouches = _object(top["vouches"], "evidence.vouches", SEATS)
     messages = _object(top["messages"], "evidence.messages", ("message1", "message2"))
     hand = _integer(top["hand"], "evidence.hand", fd.MAX_HAND_NUMBER)
     if hand < 1:
@@ -135,12 +147,19 @@ def parse_evidence(value: object) -> DealEvidence:
         link_id=_hex(top["link"], "evidence.link", cosign.LINK_ID_BYTES),
         signing_keys=(_hex(keys["host"], "evidence.signing_keys.host", cosign.KEY_BYTES),
                       _hex(keys["guest"], "evidence.signing_keys.guest", cosign.KEY_BYTES)),
+        identities=(_hex(ids["host"], "evidence.identities.host", cosign.KEY_BYTES),
+                    _hex(ids["guest"], "evidence.identities.guest", cosign.KEY_BYTES)),
+        vouches=(_hex(vouches["host"], "evidence.vouches.host", cosign.SIGNATURE_BYTES),
+                 _hex(vouches["guest"], "evidence.vouches.guest", cosign.SIGNATURE_BYTES)),
+        previous=None if top["previous"] is None else _hex(
+            top["previous"], "evidence.previous", cosign.MATCH_ID_BYTES),
     )
 
 
-def parse_file(data: str | bytes) -> HandRecord | DealEvidence:
-    """A hand record or deal evidence from a file's text, told apart by its ``format``;
-    MalformedInput (as :func:`gin.protocol.records.parse_record` words it) otherwise."""
+def parse_file(data: str | bytes) -> HandRecord | DealEvidence | abandonment.AbandonmentRecord:
+    """A hand record, deal evidence or an abandonment record from a file's text, told
+    apart by its ``format``; MalformedInput (as
+    :func:`gin.protocol.records.parse_record` words it) otherwise."""
     if len(data) <= MAX_RECORD_BYTES:
         try:
             value = json.loads(data)
@@ -148,4 +167,6 @@ def parse_file(data: str | bytes) -> HandRecord | DealEvidence:
             value = None
         if isinstance(value, dict) and value.get("format") == FORMAT:
             return parse_evidence(value)
+        if isinstance(value, dict) and value.get("format") == abandonment.FORMAT:
+            return abandonment.parse(data)
     return parse_record(data)

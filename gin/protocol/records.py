@@ -82,6 +82,11 @@ class HandRecord:
     link_id: bytes = b""
     signing_keys: tuple[bytes, bytes] = (b"", b"")
     signatures: tuple[bytes, bytes] = (b"", b"")
+    # Who played (protocol.md §4, §7.1): each seat's long-term identity key, its
+    # vouch for its signing key, and the match on this link that this one continues.
+    identities: tuple[bytes, bytes] = (b"", b"")
+    vouches: tuple[bytes, bytes] = (b"", b"")
+    previous: bytes | None = None
 
     def role_of(self, seat: int) -> fd.Role:
         return fd.Role.FIRST if seat == self.dealer else fd.Role.SECOND
@@ -121,6 +126,7 @@ class HandRecord:
                                                                    strict=True)},
             "signatures": {seat: sig.hex() for seat, sig in zip(SEATS, self.signatures,
                                                                  strict=True)},
+            **binding_dict(self.identities, self.vouches, self.previous),
         }
 
     def to_json(self) -> str:
@@ -129,6 +135,14 @@ class HandRecord:
 
 def _key_hex(key: int) -> str:
     return fd.key_bytes(key).hex()
+
+
+def binding_dict(identities: tuple[bytes, bytes], vouches: tuple[bytes, bytes],
+                 previous: bytes | None) -> dict[str, Any]:
+    """The identity fields of a record or deal evidence, as JSON."""
+    return {"identities": dict(zip(SEATS, (x.hex() for x in identities), strict=True)),
+            "vouches": dict(zip(SEATS, (x.hex() for x in vouches), strict=True)),
+            "previous": None if previous is None else previous.hex()}
 
 
 # --- strict parsing ---------------------------------------------------------------
@@ -269,7 +283,7 @@ def parse_record(data: str | bytes) -> HandRecord:
     r = _Reader(value, "record")
     r.only(("format", "version", "match_id", "hand", "seats", "dealer", "rules",
             "commitments", "seeds", "messages", "proof", "steps", "result", "scores", "link",
-            "signing_keys", "signatures"))
+            "signing_keys", "signatures", "identities", "vouches", "previous"))
     if r.get("format") != FORMAT:
         _fail(r.at("format"), f"expected {FORMAT!r}")
     r.integer("version", FORMAT_VERSION, FORMAT_VERSION)
@@ -286,7 +300,8 @@ def parse_record(data: str | bytes) -> HandRecord:
     pairs = {}
     for name, names, size in (("commitments", ("first", "second"), 32),
                               ("seeds", ("first", "second"), 32),
-                              ("signing_keys", SEATS, 32), ("signatures", SEATS, 64)):
+                              ("signing_keys", SEATS, 32), ("signatures", SEATS, 64),
+                              ("identities", SEATS, 32), ("vouches", SEATS, 64)):
         sub = r.child(name)
         sub.only(names)
         pairs[name] = (sub.hex(names[0], size), sub.hex(names[1], size))
@@ -322,4 +337,7 @@ def parse_record(data: str | bytes) -> HandRecord:
         link_id=r.hex("link", 16),
         signing_keys=pairs["signing_keys"],
         signatures=pairs["signatures"],
+        identities=pairs["identities"],
+        vouches=pairs["vouches"],
+        previous=None if r.get("previous") is None else r.hex("previous", 16),
     )

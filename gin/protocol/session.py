@@ -14,10 +14,11 @@ in two queues that the caller drains:
 
 Inputs: :meth:`receive` (a frame), :meth:`act` (the local player's action),
 :meth:`poll` (the time now: re-sends what the peer has not acknowledged, with
-back-off), :meth:`resend` (after a reconnect) and :meth:`peer_timed_out` (the
-transport's timer ran out while :meth:`waiting_for` named a message the peer
-owes). Both peers run the rules engine in lockstep; each opponent move is checked
-the moment it can be, the rest at hand end by :func:`gin.protocol.audit.audit_record`.
+back-off), :meth:`resend` (after a reconnect), :meth:`abandon` (the grace for what
+:meth:`waiting_for` names ran out and the local player ends the match as abandoned by
+the peer, with a signed record) and :meth:`peer_timed_out` (the same without a claim).
+Both peers run the rules engine in lockstep; each opponent move is checked the moment
+it can be, the rest at hand end by :func:`gin.protocol.audit.audit_record`.
 Any fault is final: the session emits one :class:`~gin.protocol.session_events.Failure`
 event, tells the peer (``abort``), and every later input raises the same
 :class:`PeerFault`. Only a proven fault forfeits the match
@@ -40,14 +41,15 @@ from collections.abc import Callable, Mapping, Sequence
 
 from gin.engine.actions import Action, parse_action
 from gin.engine.errors import GinError, IllegalAction, MalformedInput, PeerFault
-from gin.engine.observation import Observation
+from gin.engine.observation import HandResult, Observation
 from gin.engine.rules import Ruleset
 from gin.players import Player
-from gin.protocol import wire
+from gin.protocol import session_silence, wire
 from gin.protocol.cosign import link_id_for
+from gin.protocol.identity import Identity
 from gin.protocol.records import SEATS
 from gin.protocol.session_events import (
-    FAILURES,
+    Abandoned,
     CheatDetected,
     Failure,
     FrameRejected,
@@ -69,16 +71,19 @@ from gin.protocol.session_flow import (
     ProtocolFault,
     SessionRole,
 )
+from gin.protocol.session_log import (
+    CorruptState,
+    check_channel,
+    failure_entry,
+    read_failure,
+    read_log,
+)
+from gin.protocol.session_rematch import PreviousMatch
 
 STATE_VERSION = 3
 # Re-send what the peer has not acknowledged after this long, doubling each time.
 RESEND_AFTER = 2.0
 MAX_RESEND_AFTER = 32.0
-
-
-class CorruptState(MalformedInput):
-    """A saved session that does not replay to the state it claims: damaged on this
-    machine (a local fault, never the peer's)."""
 
 
 class Session:
@@ -89,18 +94,25 @@ class Session:
     them after :class:`~gin.protocol.session_events.RulesOffered`; a Ruleset insists
     on it). ``secret`` is the 32-byte invite secret; ``random_bytes(n)`` supplies
     fresh secret randomness (the traffic keys' epoch, signing key, seeds and the
-    coin toss). The offer frame and, for the host, its ``hello`` are queued at once.
+    coin toss). ``identity`` is the 32 secret bytes of the player's long-term identity
+    key (:mod:`gin.protocol.identity`), which the client keeps: it vouches for this
+    match's signing key. ``rematch``: the match on this link that this one continues
+    (§7.1), known from this side's own finished session (:meth:`as_previous`): the
+    host's ``hello`` names it, the guest requires that, and its loser deals first. The
+    offer frame and, for the host, its ``hello`` are queued at once.
     """
 
     def __init__(self, role: SessionRole, secret: bytes, rules: Ruleset | None,
-                 random_bytes: Callable[[int], bytes]) -> None:
-        self._setup(role, secret, rules, random_bytes)
+                 random_bytes: Callable[[int], bytes], identity: bytes,
+                 rematch: PreviousMatch | None = None) -> None:
+        self._setup(role, secret, rules, random_bytes, identity, rematch)
         self._channel = wire.SealedChannel(secret, wire.Side(role), self._fresh(wire.EPOCH_BYTES))
         self._outbox.append(self._channel.offer())
         self._flow.begin()
 
     def _setup(self, role: SessionRole, secret: bytes, rules: Ruleset | None,
-               random_bytes: Callable[[int], bytes]) -> None:
+               random_bytes: Callable[[int], bytes], identity: bytes,
+               rematch: PreviousMatch | None) -> None:
         if role not in SEATS:
             raise MalformedInput(f"session role must be 'host' or 'guest', got {role!r}")
         if role == "host" and rules is None:
@@ -116,12 +128,13 @@ class Session:
         self._log: list[list[object]] = []  # the inputs, replayed by from_state
         self._muted = False  # while replaying a saved log: nothing is sealed
         self._replayed: list[bytes] = []  # what the replay would have sent
+        self._delivered = (0, bytes(32))  # from the peer, and their chain: a replay rebuilds it
         self._resend_at: float | None = None
         self._resend_after = RESEND_AFTER
         self._resend_timing = (RESEND_AFTER, MAX_RESEND_AFTER)
-        self._flow = MatchFlow(role, self.link_id, rules, Outlet(
+        self._flow = MatchFlow(role, self.link_id, rules, Identity(identity), Outlet(
             failure=lambda: self._failure, send=self._send, emit=self._emit,
-            random=self._random, fail=self._fail))
+            random=self._random, fail=self._fail), rematch)
 
     # -- queues and queries ---------------------------------------------------------
 
@@ -188,14 +201,36 @@ class Session:
         return self._flow.match_id
 
     @property
+    def identities(self) -> tuple[bytes, bytes] | None:
+        """(the host's, the guest's) identity public keys, once both are known."""
+        keys = self._flow.keys
+        return None if keys is None or keys.match_id is None else keys.identities
+
+    @property
     def rules(self) -> Ruleset | None:
         """The agreed ruleset (for a guest, None until the host's hello)."""
         return self._flow.agreed
 
     @property
     def rules_offered(self) -> Ruleset | None:
-        """The host's custom rules while they await the local player's answer."""
+        """The host's custom rules or rematch while they await the local player's
+        answer (:attr:`rematch` says which)."""
         return self._flow.offered
+
+    @property
+    def rematch(self) -> PreviousMatch | None:
+        """The match this one continues, as the session was given it, or None."""
+        return self._flow.rematch
+
+    def as_previous(self) -> PreviousMatch | None:
+        """Its id and loser once the match has ended normally: what a rematch's session
+        on this link is given (None after a failure: no rematch follows)."""
+        return None if self._failure is not None else self._flow.as_previous()
+
+    @property
+    def hand_results(self) -> tuple[HandResult, ...]:
+        """Every finished hand of the match, in order (the score sheet's source)."""
+        return self._flow.results()
 
     def observation(self) -> Observation | None:
         """What the local player sees, or None before the first deal."""
@@ -250,25 +285,31 @@ class Session:
         self._log.append(["accept"])
         self._flow.accept()
 
-    def decline_rules(self, reason: str = "you declined the host's custom rules") -> None:
-        """The local player declines the offered custom rules: the match ends unplayed.
-        ``reason`` is what the local failure says."""
+    def decline_rules(self, reason: str | None = None) -> None:
+        """The local player declines the offered custom rules or rematch: the match ends
+        unplayed. ``reason`` is what the local failure says (None: "you declined …")."""
         self._check_alive()
         if self._flow.offered is None:
             raise IllegalAction("no rules are waiting to be declined")
         self._flow.decline(reason)
 
     def peer_timed_out(self) -> None:
-        """The peer did not send what :meth:`waiting_for` names in time.
-
-        Unproven (the peer did not send it, or the relay did not deliver it): the
-        session ends without a forfeit. Does nothing when the peer owes nothing.
-        """
+        """The peer did not send what :meth:`waiting_for` names in time: unproven, the
+        session ends without a forfeit or a record. Nothing when the peer owes nothing."""
         self._check_alive()
         if self.waiting_for() is None:
             return
         self._log.append(["timeout"])
         self._timed_out()
+
+    def abandon(self, since: int, now: int) -> None:
+        """End the match as abandoned by the peer, which has owed what :meth:`waiting_for`
+        names since ``since``, at ``now`` (UTC seconds: the caller's clock); see
+        :mod:`gin.protocol.session_silence`. IllegalAction when the peer owes nothing."""
+        self._check_alive()
+        session_silence.check(self._flow, since, now)
+        self._log.append(["abandon", since, now])
+        self._abandoned(since, now)
 
     # -- persistence -------------------------------------------------------------------
 
@@ -278,28 +319,28 @@ class Session:
         Write-ahead rule (§11.2): persist after every input whose call queued frames,
         and before sending them.
         """
-        failure = self._failure
         return {
             "v": STATE_VERSION,
             "role": self.role,
             "rules": None if self._flow.proposed is None else self._flow.proposed.to_dict(),
+            "rematch": None if self.rematch is None else self.rematch.to_state(),
             "channel": self._channel.to_state(),
             "log": [list(entry) for entry in self._log],
-            "failure": None if failure is None else [
-                type(failure).__name__, failure.who, failure.field, failure.reason],
+            "failure": None if self._failure is None else failure_entry(self._failure),
         }
 
     @classmethod
     def from_state(cls, secret: bytes, state: Mapping[str, object],
-                   random_bytes: Callable[[int], bytes]) -> Session:
+                   random_bytes: Callable[[int], bytes], identity: bytes) -> Session:
         """Rebuild a session from :meth:`to_state`: the log is replayed and must lead
         exactly to the saved channel; the channel starts a new epoch (fresh keys from
-        ``random_bytes``). Its offer and unacknowledged messages are queued.
+        ``random_bytes``). Its offer and unacknowledged messages are queued. ``identity``
+        is the player's identity key, as for a new session (the save does not hold it).
 
         Raises :class:`CorruptState` (a local fault) for anything that does not check.
         """
         try:
-            return cls._restore(secret, state, random_bytes)
+            return cls._restore(secret, state, random_bytes, identity)
         except CorruptState:
             raise
         except (GinError, AssertionError, KeyError, IndexError, TypeError, ValueError,
@@ -309,16 +350,18 @@ class Session:
 
     @classmethod
     def _restore(cls, secret: bytes, state: Mapping[str, object],
-                 random_bytes: Callable[[int], bytes]) -> Session:
+                 random_bytes: Callable[[int], bytes], identity: bytes) -> Session:
         if not isinstance(state, Mapping):
             raise CorruptState("the saved session is not a map")
         reader = wire.Message("session-state", STATE_VERSION, state, "")
-        reader.only("v", "role", "rules", "channel", "log", "failure")
+        reader.only("v", "role", "rules", "rematch", "channel", "log", "failure")
         reader.integer("v", low=STATE_VERSION, high=STATE_VERSION)
         role: SessionRole = "host" if reader.text(
             "role", max_len=5, choices=SEATS) == "host" else "guest"
         rules = None if state.get("rules") is None else Ruleset.from_dict(state["rules"])
-        log = _read_log(reader.array("log", max_len=1 << 20))
+        rematch = state.get("rematch")
+        previous = None if rematch is None else PreviousMatch.from_state(rematch)
+        log = read_log(reader.array("log", max_len=1 << 20))
         channel = state["channel"]
         if not isinstance(channel, Mapping):
             raise CorruptState("session state: 'channel' must be a map")
@@ -331,54 +374,44 @@ class Session:
             return value
 
         session = cls.__new__(cls)
-        session._setup(role, secret, rules, logged_random)
+        session._setup(role, secret, rules, logged_random, identity, previous)
         session._muted = True
         session._flow.begin()
-        received = 0
         for entry in log:
             if entry[0] == "in":
                 assert isinstance(entry[1], bytes)
-                received += 1
                 session._deliver(entry[1])
             elif entry[0] == "act":
                 assert isinstance(entry[1], str)
                 session._flow.do_act(parse_action(entry[1]))
             elif entry[0] == "timeout":
                 session._timed_out()
+            elif entry[0] == "abandon":
+                assert isinstance(entry[1], int) and isinstance(entry[2], int)
+                session._abandoned(entry[1], entry[2])
             elif entry[0] == "accept":
                 session._flow.accept()
             elif entry[0] == "reject":
                 session._rejected(entry)
         if next(drawn, None) is not None:
             raise CorruptState("the log holds random draws the replay did not use")
-        failure = _read_failure(state.get("failure"))
+        failure = read_failure(state.get("failure"))
         if session._failure is not None and failure is None:
             # A damaged log can make an honest peer's message look like a cheat.
             raise CorruptState("the saved moves do not replay (they would fail as "
                                f"'{session._failure.reason}')")
         session._random_bytes = random_bytes  # the new epoch is fresh, not replayed
         restored = wire.SealedChannel.from_state(secret, channel, session._fresh(wire.EPOCH_BYTES))
-        sent = session._replayed
-        sent_digest = received_digest = bytes(32)
-        for message in sent:
-            sent_digest = wire.chain(sent_digest, message)
-        for entry in log:
-            if entry[0] == "in":
-                assert isinstance(entry[1], bytes)
-                received_digest = wire.chain(received_digest, entry[1])
-        if (restored.next_send_seq, restored.sent_digest) != (len(sent), sent_digest) or (
-                restored.next_receive_seq, restored.received_digest) != (
-                received, received_digest) or any(
-                sent[seq] != message for seq, message in restored.pending_messages()):
-            raise CorruptState("the saved channel does not match the saved moves")
+        check_channel(restored, session._replayed, session._delivered)
         session._channel = restored
         session._log = [list(entry) for entry in log]
         session._muted = False
         session._replayed = []
         session._events.clear()
         session._outbox = list(restored.resend())
-        if failure is not None:
-            session._failure = failure
+        if failure is not None and (session._failure is None or failure_entry(
+                session._failure) != failure_entry(failure)):
+            session._failure = failure  # else the replayed one, with its record
         return session
 
     # -- internals: sending, failing -------------------------------------------------------
@@ -421,6 +454,7 @@ class Session:
         if isinstance(failure, PeerAborted | RulesDeclined):  # the abort is sent already
             return
         why = ("timeout" if isinstance(failure, PeerTimedOut) else
+               "abandoned" if isinstance(failure, Abandoned) else
                "tampered" if isinstance(failure, FrameRejected) else
                "cheat" if isinstance(failure, CheatDetected) else "protocol")
         self._send("abort", {"why": why, "field": failure.field[:MAX_FIELD_CHARS],
@@ -435,27 +469,18 @@ class Session:
 
     def _rejected(self, entry: list[object]) -> None:
         """A frame the channel refused: ``["reject", field, text, proven]`` of the log."""
-        _, field, text, proven = entry
-        peer = SEATS[self.peer]
-        if proven:
-            self._fail(ProtocolError(peer, str(field), f"the {peer} broke the framing: {text}"))
-        else:
-            self._fail(FrameRejected(
-                f"{peer} or the relay", str(field),
-                f"a frame from the {peer} was rejected ({text}): the relay altered or "
-                f"injected it, or the {peer} sent a bad frame"))
+        self._fail(rejection(SEATS[self.peer], entry))
 
     def _timed_out(self) -> None:
-        owed = self.waiting_for()
-        peer = SEATS[self.peer]
-        what = "seed" if owed == "seed" else f"{owed} message"
-        self._fail(PeerTimedOut(f"{peer} or the relay", str(owed),
-                                f"the {peer}'s {what} did not arrive in time: the {peer} "
-                                "withheld it, or the relay dropped it"))
+        self._fail(session_silence.timed_out(self._flow))
+
+    def _abandoned(self, since: int, now: int) -> None:
+        self._fail(session_silence.abandoned(self._flow, since, now, self._delivered))
 
     # -- internals: the message loop --------------------------------------------------------
 
     def _deliver(self, plaintext: bytes) -> None:
+        self._delivered = (self._delivered[0] + 1, wire.chain(self._delivered[1], plaintext))
         if self._flow.finished:
             return  # the match is over: nothing more is owed (a late abort changes nothing)
         peer = SEATS[self.peer]
@@ -481,6 +506,17 @@ class Session:
             self._fail(CheatDetected(peer, exc.field, str(exc)))
 
 
+def rejection(peer: str, entry: list[object]) -> Failure:
+    """The failure of a frame the channel refused (``["reject", field, text, proven]``):
+    the peer's proven fault, or nobody's when the relay could have altered it."""
+    _, field, text, proven = entry
+    if proven:
+        return ProtocolError(peer, str(field), f"the {peer} broke the framing: {text}")
+    return FrameRejected(f"{peer} or the relay", str(field),
+                         f"a frame from the {peer} was rejected ({text}): the relay altered or "
+                         f"injected it, or the {peer} sent a bad frame")
+
+
 def version_mismatch(theirs: int) -> tuple[VersionMismatch, dict[str, object]]:
     """The failure of meeting a peer of protocol ``theirs``, and the ``abort`` that tells
     it, in words for that peer (sent in its version when it is older: v2's abort has
@@ -491,29 +527,6 @@ def version_mismatch(theirs: int) -> tuple[VersionMismatch, dict[str, object]]:
                             f"gin speaks {ours}: {friend} must update gin to play this match"),
             {"why": "protocol", "field": "v", "reason": f"this gin speaks protocol {ours}, "
              f"yours speaks {theirs}: {you} must update gin to play this match"})
-
-
-def _read_failure(value: object) -> Failure | None:
-    if value is None:
-        return None
-    if not (isinstance(value, list | tuple) and len(value) == 4 and value[0] in FAILURES
-            and all(isinstance(x, str) for x in value)):
-        raise CorruptState("session state: 'failure' must be [kind, who, field, reason]")
-    return FAILURES[value[0]](value[1], value[2], value[3])
-
-
-def _read_log(entries: list[object]) -> list[list[object]]:
-    kinds: dict[object, tuple[type, ...]] = {
-        "rand": (bytes,), "in": (bytes,), "act": (str,), "timeout": (), "accept": (),
-        "reject": (str, str, bool)}
-    out: list[list[object]] = []
-    for i, entry in enumerate(entries):
-        if not (isinstance(entry, list | tuple) and entry and entry[0] in kinds
-                and len(entry) == 1 + len(want := kinds[entry[0]])
-                and all(isinstance(x, w) for x, w in zip(entry[1:], want, strict=True))):
-            raise CorruptState(f"session state: log[{i}] is not a valid entry")
-        out.append(list(entry))
-    return out
 
 
 # --- two sessions in one process -----------------------------------------------------------

@@ -17,6 +17,7 @@ from gin.protocol import shuffle_proof as sp
 from gin.protocol.evidence import DealEvidence
 from gin.protocol.records import Step
 from gin.protocol.session_hand import HandState
+from gin.protocol.session_handshake import MatchKeys
 
 
 class DealIo(Protocol):
@@ -29,14 +30,8 @@ class DealIo(Protocol):
     def peer(self) -> int: ...
 
     @property
-    def signer(self) -> cosign.Signer | None:
-        """Our per-match signing key (§4)."""
-
-    @property
-    def link_id(self) -> bytes: ...
-
-    @property
-    def signing_keys(self) -> tuple[bytes, bytes]: ...
+    def keys(self) -> MatchKeys | None:
+        """The match's keys (§4): ours to sign with, both seats' to name the match by."""
 
     def send(self, msg_type: str, fields: Mapping[str, object]) -> None: ...
 
@@ -83,8 +78,8 @@ def on_deck(hs: HandState, msg: wire.Message, io: DealIo) -> None:
         message2, proof = fd.build_message2(hs.mine, deck, ctx)
         hs.messages[1] = message2
         hs.proof = fd.proof_digest(proof)
-        assert io.signer is not None
-        sig = io.signer.sign(cosign.message2_digest(io.seat, ctx, deck, message2, proof))
+        assert io.keys is not None
+        sig = io.keys.signer.sign(cosign.message2_digest(io.seat, ctx, deck, message2, proof))
         io.send("deck", {"h": hs.number, "n": 2, "deck": list(message2),
                          "proof": sp.words(proof), "sig": sig})
     else:
@@ -99,10 +94,10 @@ def _on_message2(hs: HandState, msg: wire.Message, entries: tuple[bytes, ...],
     proof = b"".join(msg.blobs("proof", min_len=words, max_len=words, size=32))
     sig = msg.blob("sig", size=cosign.SIGNATURE_BYTES)
     message1 = hs.messages[0]
-    assert message1 is not None
+    assert message1 is not None and io.keys is not None
     evidence = DealEvidence(match_id=hs.match_id, hand_number=hs.number, dealer=hs.dealer,
                             message1=message1, message2=entries, proof=proof, signature=sig,
-                            link_id=io.link_id, signing_keys=io.signing_keys)
+                            **io.keys.binding())
     if not cosign.verify(evidence.signing_keys[io.peer], evidence.digest(), sig):
         raise io.protocol("the second shuffler's signature does not sign its message 2",
                           "deck.sig")

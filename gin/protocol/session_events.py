@@ -9,6 +9,10 @@ known, because only a proven fault may cost a player the match:
 * :class:`Unresolved` — something did not arrive in time (:class:`PeerTimedOut`)
   or a frame failed authentication (:class:`FrameRejected`): the peer or the relay
   may have caused it, nobody forfeits, ``who`` names both;
+* :class:`Abandoned` — the local player ended the match because the peer stayed
+  silent while it owed something: not a cheat, no forfeit; ``record`` is the local
+  player's signed word of it (:mod:`gin.protocol.abandonment`); the peer, told so,
+  ends with :class:`ClaimedAbandoned`, a :class:`PeerAborted`;
 * :class:`PeerAborted` — the peer stopped and said why; what it said is shown as
   its claim (``claim``), never as a verdict;
 * :class:`VersionMismatch` — the peer's gin speaks another protocol version: nobody
@@ -25,6 +29,7 @@ from gin.engine.cards import Card
 from gin.engine.observation import HandResult
 from gin.engine.rules import Ruleset
 from gin.engine.scoring import MatchTotals
+from gin.protocol.abandonment import AbandonmentRecord
 from gin.protocol.evidence import DealEvidence
 from gin.protocol.records import HandRecord
 
@@ -44,10 +49,12 @@ class MatchStarted(SessionEvent):
 
 @dataclass(frozen=True)
 class RulesOffered(SessionEvent):
-    """The host proposes custom rules (not a preset). The guest plays them only once
+    """The host proposes custom rules (not a preset), or a rematch (``rematch``: its
+    ``hello`` continues the guest's last match on this link). The guest plays only once
     its player, shown ``rules.describe()``, accepts (``Session.accept_rules``)."""
 
     rules: Ruleset
+    rematch: bool = False
 
 
 @dataclass(frozen=True)
@@ -150,9 +157,26 @@ class FrameRejected(Unresolved):
 
 
 @dataclass(frozen=True)
+class Abandoned(Failure):
+    """The local player ended the match: the peer (``who``) owed ``field`` and stayed
+    silent past the grace period. Silence is not a verdict: no forfeit, no cheat.
+    ``record`` is the signed abandonment record to keep, None when the handshake had
+    not yet made a match id to sign it under."""
+
+    record: AbandonmentRecord | None = None
+
+
+@dataclass(frozen=True)
 class PeerAborted(Failure):
     """The peer ended the match; ``reason`` quotes what it said, as its words, never
     as a verdict (a cheater could otherwise make the honest side blame itself)."""
+
+
+@dataclass(frozen=True)
+class ClaimedAbandoned(PeerAborted):
+    """The peer ended the match as abandoned by this side (an ``abort`` of kind
+    ``abandoned``): this side was silent past the peer's grace. The peer's claim,
+    quoted; no forfeit."""
 
 
 @dataclass(frozen=True)
@@ -163,10 +187,13 @@ class VersionMismatch(Failure):
 
 @dataclass(frozen=True)
 class RulesDeclined(Failure):
-    """The local player declined the host's custom rules: the match never began."""
+    """The local player declined the host's custom rules or rematch, or its gin refused
+    a rematch of a match it did not play (``field`` ``hello.prev``): the match never
+    began."""
 
 
 FAILURES: dict[str, type[Failure]] = {
     cls.__name__: cls for cls in (CheatDetected, ProtocolError, PeerTimedOut, FrameRejected,
-                                  PeerAborted, VersionMismatch, RulesDeclined)
+                                  Abandoned, PeerAborted, ClaimedAbandoned, VersionMismatch,
+                                  RulesDeclined)
 }

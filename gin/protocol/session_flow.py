@@ -27,11 +27,13 @@ from gin.protocol import fairdeal as fd
 from gin.protocol import session_deal as deal
 from gin.protocol.audit import audit_record
 from gin.protocol.evidence import DealEvidence
+from gin.protocol.identity import Identity
 from gin.protocol.records import SEATS, HandRecord, Score, Step
 from gin.protocol.session_deal import DealIo
 from gin.protocol.session_events import (
     CardDrawn,
     CheatDetected,
+    ClaimedAbandoned,
     Failure,
     HandDealt,
     HandScored,
@@ -44,16 +46,23 @@ from gin.protocol.session_events import (
     RulesOffered,
     SessionEvent,
 )
-from gin.protocol.session_hand import HandState, coin, first_dealer_for, rules_digest
+from gin.protocol.session_hand import HandState, coin, rules_digest
+from gin.protocol.session_handshake import MatchKeys, read_rules
+from gin.protocol.session_rematch import (
+    NOT_PLAYED,
+    NOT_PLAYED_TOLD,
+    PreviousMatch,
+    first_dealer,
+    prev_fault,
+)
 
 SessionRole = Literal["host", "guest"]
 NONCE_BYTES = 32
 MAX_ACTION_CHARS = 256
 MAX_REASON_CHARS = 400
 MAX_FIELD_CHARS = 64
-MAX_RULE_NUMBER = 10_000
 HAND_KEYS = 11  # ten dealt cards and the upcard
-ABORT_KINDS = ("cheat", "protocol", "tampered", "timeout", "declined")
+ABORT_KINDS = ("cheat", "protocol", "tampered", "timeout", "declined", "abandoned")
 
 
 class ProtocolFault(PeerFault):
@@ -86,33 +95,40 @@ class MatchFlow:
     the deal's handlers."""
 
     def __init__(self, role: SessionRole, link_id: bytes, proposed: Ruleset | None,
-                 out: Outlet) -> None:
+                 identity: Identity, out: Outlet, rematch: PreviousMatch | None = None
+                 ) -> None:
         self.role = role
         self.seat = SEATS.index(role)
         self.peer = 1 - self.seat
         self.link_id = link_id
         self.proposed = proposed
-        self.match_id: bytes | None = None  # once both signing keys are known
         self.agreed = proposed
         self.offered: Ruleset | None = None  # custom rules awaiting the local player
         self.finished = False
-        self.signer: cosign.Signer | None = None  # drawn by begin()
+        self.identity = identity
+        self.keys: MatchKeys | None = None  # drawn by begin()
+        self.rematch = rematch  # the match this one continues (§7.1), or None
         self._out = out
         self._nonce: bytes | None = None
-        self._peer_key: bytes | None = None
         self._peer_coin: bytes | None = None
         self._match: Match | None = None
         self._hand: HandState | None = None
 
     def begin(self) -> None:
         """Draw the signing key; the host proposes its rules and commits to its coin."""
-        self.signer = cosign.Signer(self._out.random(cosign.KEY_SEED_BYTES))
+        self.keys = MatchKeys(self.seat, self.link_id, self.identity,
+                              self._out.random(cosign.KEY_SEED_BYTES),
+                              b"" if self.rematch is None else self.rematch.match_id)
         if self.role == "host":
             assert self.agreed is not None
             self._nonce = self._out.random(NONCE_BYTES)
             self.send("hello", {"rules": self.agreed.to_dict(),
-                                "coin": coin(self.link_id, self._nonce),
-                                "key": self.signer.public})
+                                "coin": coin(self.link_id, self._nonce), **self.keys.fields()})
+
+    @property
+    def match_id(self) -> bytes | None:
+        """The match id, once both sides' keys are known."""
+        return None if self.keys is None else self.keys.match_id
 
     # -- queries ---------------------------------------------------------------------
 
@@ -126,6 +142,15 @@ class MatchFlow:
         if self._match is None or self._match.hand is None:
             return None
         return self._match.observation(self.seat)
+
+    def results(self) -> tuple[HandResult, ...]:
+        """Every finished hand of the match, in order."""
+        return () if self._match is None else tuple(self._match.results)
+
+    def as_previous(self) -> PreviousMatch | None:
+        """What a rematch of this match needs, once it has ended normally (§7.1)."""
+        totals = None if self._match is None or not self.finished else self._match.totals
+        return None if totals is None else PreviousMatch(self.match_id or b"", 1 - totals.winner)
 
     def legal_actions(self) -> list[Action]:
         """The local player's legal actions; empty unless it is its move now."""
@@ -195,13 +220,6 @@ class MatchFlow:
     def send(self, msg_type: str, fields: Mapping[str, object]) -> None:
         self._out.send(msg_type, fields)
 
-    @property
-    def signing_keys(self) -> tuple[bytes, bytes]:
-        """(the host's, the guest's) per-match signing keys, once both are known."""
-        assert self.signer is not None and self._peer_key is not None
-        keys = {self.seat: self.signer.public, self.peer: self._peer_key}
-        return keys[0], keys[1]
-
     def hand_fields(self, msg: wire.Message, *names: str) -> None:
         """Schema of a hand message: only ``h`` and ``names``, and ``h`` the hand in play."""
         msg.only("h", *names)
@@ -224,18 +242,22 @@ class MatchFlow:
         _HANDLERS[msg.type](self, msg)
 
     def _on_hello(self, msg: wire.Message) -> None:
-        msg.only("rules", "coin", "key")
-        rules = _read_rules(msg)
+        msg.only("rules", "coin", "key", "id", "prev", "vouch")
+        rules = read_rules(msg)
         if self.proposed is not None and rules != self.proposed:
             raise self.protocol(f"the host proposes the {rules.name} rules {rules.to_dict()}, "
                                 "which this guest did not agree to", "hello.rules")
         self._peer_coin = msg.blob("coin", size=32)
-        self._peer_key = msg.blob("key", size=cosign.KEY_BYTES)
-        assert self.signer is not None
-        self.match_id = cosign.match_id_for(self.link_id, self._peer_key, self.signer.public)
-        if self.proposed is None and not rules.is_preset:  # shown, then accepted (§7.1)
+        assert self.keys is not None
+        self.keys.read(msg, self.protocol)
+        prev, wrong = self.keys.previous, prev_fault(self.keys.previous, self.rematch)
+        if prev and self.rematch is None:
+            self._refuse("hello.prev", NOT_PLAYED, NOT_PLAYED_TOLD)
+        elif wrong is not None:
+            raise self.protocol(wrong, "hello.prev")
+        elif prev or (self.proposed is None and not rules.is_preset):  # shown first (§7.1)
             self.offered = rules
-            self._out.emit(RulesOffered(rules))
+            self._out.emit(RulesOffered(rules, rematch=bool(prev)))
         else:
             self._welcome(rules)
 
@@ -245,32 +267,38 @@ class MatchFlow:
         rules, self.offered = self.offered, None
         self._welcome(rules)
 
-    def decline(self, reason: str) -> None:
-        """The local player declines the offered rules: tell the host, and stop."""
+    def decline(self, reason: str | None) -> None:
+        """The local player declines the offered rules or rematch: tell the host, stop."""
         self.offered = None
-        self.send("abort", {"why": "declined", "field": "hello.rules",
-                            "reason": "the guest declined the host's custom rules"})
-        self._out.fail(RulesDeclined("guest", "hello.rules", reason))
+        if self.rematch is not None:
+            self._refuse("hello.prev", reason or "you declined the rematch",
+                         "the guest declined the rematch")
+        else:
+            self._refuse("hello.rules", reason or "you declined the host's custom rules",
+                         "the guest declined the host's custom rules")
+
+    def _refuse(self, field: str, reason: str, told: str) -> None:
+        """End the match unplayed: ``told`` is what the host reads, ``reason`` ours."""
+        self.send("abort", {"why": "declined", "field": field, "reason": told})
+        self._out.fail(RulesDeclined("guest", field, reason))
 
     def _welcome(self, rules: Ruleset) -> None:
-        assert self.signer is not None
+        assert self.keys is not None
         self.agreed = rules
         self._nonce = self._out.random(NONCE_BYTES)
         self.send("welcome", {"rules": rules_digest(rules), "nonce": self._nonce,
-                              "key": self.signer.public})
+                              **self.keys.fields()})
 
     def _on_welcome(self, msg: wire.Message) -> None:
-        msg.only("rules", "nonce", "key")
-        assert self.agreed is not None and self._nonce is not None and self.signer is not None
+        msg.only("rules", "nonce", "key", "id", "vouch")
+        assert self.agreed is not None and self._nonce is not None and self.keys is not None
         if msg.blob("rules", size=32) != rules_digest(self.agreed):
             raise self.protocol("the guest agreed to another ruleset", "welcome.rules")
         guest_nonce = msg.blob("nonce", size=NONCE_BYTES)
-        self._peer_key = msg.blob("key", size=cosign.KEY_BYTES)
-        if self._peer_key == self.signer.public:
-            raise self.protocol("the guest's signing key is the host's", "welcome.key")
-        self.match_id = cosign.match_id_for(self.link_id, self.signer.public, self._peer_key)
+        self.keys.read(msg, self.protocol)
+        assert self.match_id is not None
         self.send("start", {"nonce": self._nonce})
-        self._start_match(first_dealer_for(self.match_id, self._nonce, guest_nonce))
+        self._start_match(first_dealer(self.match_id, self._nonce, guest_nonce, self.rematch))
 
     def _on_start(self, msg: wire.Message) -> None:
         msg.only("nonce")
@@ -279,7 +307,7 @@ class MatchFlow:
             raise self.cheat("the host's nonce does not open its coin commitment",
                              "start.nonce")
         assert self._nonce is not None and self.match_id is not None
-        self._start_match(first_dealer_for(self.match_id, host_nonce, self._nonce))
+        self._start_match(first_dealer(self.match_id, host_nonce, self._nonce, self.rematch))
 
     def _start_match(self, first_dealer: int) -> None:
         assert self.agreed is not None and self.match_id is not None
@@ -397,8 +425,9 @@ class MatchFlow:
             first = report.findings[0]
             self._out.fail(CheatDetected(first.who, first.where, str(first), record))
             return
-        assert self._peer_key is not None
-        if not cosign.verify(self._peer_key, cosign.hand_digest(record), signature):
+        assert self.keys is not None
+        if not cosign.verify(self.keys.signing_keys[self.peer], cosign.hand_digest(record),
+                             signature):
             raise self.protocol(f"the {peer}'s signature does not sign this hand as played",
                                 "seed.sig")
         assert hs.my_signature is not None
@@ -423,8 +452,9 @@ class MatchFlow:
             self._out.fail(CheatDetected(peer, "seed", f"the {peer} refused to reveal its seed "
                                          f"(a failed audit); it said: {reason}"))
         else:
-            self._out.fail(PeerAborted(peer, field, f"the {peer} ended the match ({why}), "
-                                       f"saying: {reason}"))
+            kind = ClaimedAbandoned if why == "abandoned" else PeerAborted
+            self._out.fail(kind(peer, field, f"the {peer} ended the match ({why}), "
+                                f"saying: {reason}"))
 
     # -- local moves and the hand's end ---------------------------------------------------
 
@@ -468,18 +498,17 @@ class MatchFlow:
         if hand.result is None:
             return
         hs = self.state()
-        assert self._match is not None and self.signer is not None
+        assert self._match is not None and self.keys is not None
         self._out.emit(HandScored(hs.number, hand.result,
                                   (self._match.scores[0], self._match.scores[1])))
-        hs.my_signature = self.signer.sign(cosign.hand_digest(self._record()))
+        hs.my_signature = self.keys.signer.sign(cosign.hand_digest(self._record()))
         self.send("seed", {"h": hs.number, "seed": hs.mine.seed, "sig": hs.my_signature})
 
     def _record(self) -> HandRecord:
         hand = self.engine()
         assert self._match is not None and hand.result is not None
-        assert self.match_id is not None
-        return _hand_record(self.state(), self._match, hand.result, self.match_id,
-                            self.link_id, self.signing_keys)
+        assert self.keys is not None
+        return _hand_record(self.state(), self._match, hand.result, self.keys)
 
 
 # The hand's keys and record: functions of the hand (in TS, MatchFlow's methods).
@@ -520,16 +549,17 @@ def _reveal_all(hs: HandState, hand: Hand, msg: wire.Message, name: str, max_key
     return tuple(pairs)
 
 
-def _hand_record(hs: HandState, match: Match, result: HandResult, match_id: bytes,
-                 link_id: bytes, signing_keys: tuple[bytes, bytes]) -> HandRecord:
+def _hand_record(hs: HandState, match: Match, result: HandResult, keys: MatchKeys
+                 ) -> HandRecord:
     """The hand in play as its record. Before the peer's seed arrives the record is
     only signed: its digest leaves the seeds out (their commitments bind them)."""
     m1, m2, m3 = hs.messages
     assert m1 is not None and m2 is not None and m3 is not None and hs.proof is not None
     seeds = {hs.role: hs.mine.seed, hs.role.other: hs.their_seed or bytes(fd.SEED_BYTES)}
+    assert keys.match_id is not None
     return HandRecord(
         rules=match.rules,
-        match_id=match_id,
+        match_id=keys.match_id,
         hand_number=hs.number,
         dealer=hs.dealer,
         commitments=(hs.commits[fd.Role.FIRST], hs.commits[fd.Role.SECOND]),
@@ -539,8 +569,7 @@ def _hand_record(hs: HandState, match: Match, result: HandResult, match_id: byte
         seeds=(seeds[fd.Role.FIRST], seeds[fd.Role.SECOND]),
         score=Score.of(result),
         scores=(match.scores[0], match.scores[1]),
-        link_id=link_id,
-        signing_keys=signing_keys,
+        **keys.binding(),
     )
 
 
@@ -567,18 +596,3 @@ _HANDLERS: dict[str, _Handler] = {
 # The message types a peer may send (§6.2): the session refuses any other.
 MESSAGE_TYPES = frozenset(_HANDLERS)
 
-
-def _read_rules(msg: wire.Message) -> Ruleset:
-    rules = msg.submap("rules")
-    for name, value in rules.fields.items():
-        if isinstance(value, bool) or value is None:
-            continue
-        if isinstance(value, int):
-            rules.integer(name, low=0, high=MAX_RULE_NUMBER)
-        else:
-            rules.text(name, max_len=32)
-    try:
-        return Ruleset.from_dict(dict(rules.fields))
-    except MalformedInput as exc:
-        raise wire.MalformedMessage(f"message 'hello': field 'rules': {exc}",
-                                    field="rules") from None

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from client.cli import main
-from client.record import parse, summarize
+from client.record import describe, match_entry, parse, stored, summarize
 from client.storage import Storage
 from client.table.controller import HUMAN, Game
 from gin import players
@@ -124,3 +124,14 @@ def test_parse_names_what_is_wrong() -> None:
     with pytest.raises(ValueError, match="match 1 has a hand"):
         parse({"format": 1, "matches": [{"opponent": "computer:easy", "won": True,
                                           "at": "", "hands": [{"kind": "huh"}]}]})
+
+
+def test_abandoned_matches_are_counted_apart_never_as_wins() -> None:
+    entry = match_entry("friend:0a1b", 1, None, [], None, "friend") | {"at": "2026-12-02"}
+    assert entry["won"] is False and entry["abandoned"] == "friend"
+    lines = describe(summarize(parse(stored([entry]))))
+    assert lines[0].startswith("All matches: 0 of 1 match won")
+    assert lines[3] == ("  abandoned: 1 match by your friend, 0 by you (one side fell silent: "
+                        "never counted as a win)")
+    with pytest.raises(ValueError, match="abandoned by neither the friend nor you"):
+        parse(stored([entry | {"abandoned": "nobody"}]))

@@ -127,9 +127,26 @@ def axe() -> Callable[[Any, str], None]:
     return check
 
 
+class StillBrowser:
+    """A browser whose pages prefer reduced motion unless a test asks otherwise: the
+    board's cards then appear where they go instead of travelling there, so what a
+    test measures or clicks is where it lies (test_board_motion.py turns motion on)."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        options.setdefault("reduced_motion", "reduce")
+        return self.browser.new_context(**options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.browser, name)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium under Playwright (no download: `playwright install` is not used).
+    """Debian's Chromium under Playwright (no download: `playwright install` is not used),
+    its pages preferring reduced motion (`StillBrowser`).
 
     Per module: Playwright's synchronous API keeps an event loop running while it is
     open, and asyncio tests elsewhere cannot start theirs until it stops.
@@ -143,9 +160,9 @@ def browser() -> Iterator[Any]:
     except ImportError:
         unavailable("playwright is not installed: pip install -e '.[dev]'")
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+        launched = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield StillBrowser(launched)
+        launched.close()
 
 
 # Runs in the page before its own script: records what the CSP blocks.
@@ -192,13 +209,15 @@ class Board:
 
 @pytest.fixture
 def open_board(browser: Any, relay_url: str) -> Iterator[Any]:
-    """Open the board in a fresh browser context (empty storage) at a viewport size."""
+    """Open the board in a fresh browser context (empty storage) at a viewport size;
+    its cards travel only with `motion` (the system's reduced motion preference off)."""
     boards: list[Board] = []
     contexts: list[Any] = []
 
     def open_(query: str = "", width: int = 1280, height: int = 800,
-              saved: dict[str, Any] | None = None) -> Board:
-        context = browser.new_context(viewport={"width": width, "height": height})
+              saved: dict[str, Any] | None = None, motion: bool = False) -> Board:
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      reduced_motion="no-preference" if motion else "reduce")
         contexts.append(context)
         context.add_init_script(CSP_WATCH)
         if saved is not None:

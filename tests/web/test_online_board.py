@@ -284,6 +284,10 @@ def test_a_guest_opening_the_link_joins_at_once_and_sits_at_the_bottom(open_page
     assert not page.page.is_visible("#btn-invite")
     # The fake's first dealer is seat 1: this guest deals, so the host is not marked.
     assert "· dealer" not in page.text("#opponent-label")
+    # Both identities are in the online panel, five words each.
+    assert page.text("#id-friend") == ("Your friend: lemon harbor violin tulip kayak (new: you "
+                                       "have not played this identity before)")
+    assert page.text("#id-mine") == "You: maple otter pebble quilt robin"
 
 
 def test_a_link_without_its_secret_says_so(open_page: Any) -> None:
@@ -412,6 +416,30 @@ def test_a_bot_plays_the_seat_each_hand_is_verified_and_its_record_downloads(
     assert page.fake("return peer.match.over;")
     sent = page.fake("return peer.sent;")
     assert sent and all(isinstance(a, str) for a in sent)
+
+
+def test_the_score_sheet_online_lists_every_hand_from_this_seat(open_page: Any) -> None:
+    """The sheet is there online too: each hand the match played, the friend named."""
+    page = open_page("/?delay=0&bot=normal", setup={"seed": 3})
+    host(page, "custom", {"target": 20})
+    page.page.keyboard.press("Escape")
+    page.fake("peer.arrive();")
+    page.wait_state("match-over", timeout=60_000)
+    for _ in range(3):  # whatever windows the match's end left open
+        page.page.keyboard.press("Escape")
+    page.page.click("#btn-sheet")
+    page.page.wait_for_selector("#sheet")
+    heads = page.page.eval_on_selector_all("#sheet thead th", "hs => hs.map(h => h.textContent)")
+    assert heads[3:5] == ["You", "Friend"]
+    cells = page.page.eval_on_selector_all(
+        "#sheet tbody tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))")
+    results = page.fake("return peer.match.results.map((r) => r.toDict());")
+    assert len(cells) == len(results) >= 1
+    totals = [0, 0]
+    for row, result in zip(cells, results, strict=True):
+        if result["winner"] is not None:
+            totals[result["winner"]] += result["points"]
+        assert (row[3], row[4]) == (str(totals[0]), str(totals[1]))  # the host's seat: You
 
 
 def test_a_bot_plays_the_guests_seat_from_the_link(open_page: Any) -> None:

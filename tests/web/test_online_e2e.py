@@ -32,7 +32,9 @@ from typing import Any
 import pytest
 
 from client.cli import main as gin_main
+from client.identity import load_identity
 from client.net.links import parse_invite
+from client.storage import Storage
 from gin.protocol.cosign import link_id_for
 
 MATCH_TIMEOUT = 150_000  # ms: a whole match, with the crypto of both sides, on a busy 2-core CI
@@ -208,14 +210,23 @@ def comparable(path: Path) -> dict[str, Any]:
     return dict(data)
 
 
-def audit_both(page_records: list[Path], terminal_records: list[Path]) -> None:
-    """Every record passes `gin audit`, and each hand's two records are the same."""
+def audit_both(page_records: list[Path], terminal_records: list[Path],
+               terminal: Path) -> None:
+    """Every record passes `gin audit`, each hand's two records are the same, and all
+    name the same two identities: the terminal's data folder's and the browser's."""
     assert page_records and len(page_records) == len(terminal_records)
     assert gin_main(["audit", "-q", *map(str, page_records), *map(str, terminal_records)]) == 0
-    by_hand = {comparable(p)["hand"]: comparable(p) for p in page_records}
+    named = {(ids["host"], ids["guest"]) for ids in (
+        json.loads(p.read_text())["identities"] for p in [*page_records, *terminal_records])}
+    (pair,) = named
+    mine = load_identity(Storage(terminal)).public.hex()
+    assert mine in pair and len(set(pair)) == 2
+    records = [comparable(p) for p in page_records]
+    by_hand = {(r["match_id"], r["hand"]): r for r in records}
     for path in terminal_records:
         theirs = comparable(path)
-        assert by_hand[theirs["hand"]] == theirs, f"hand {theirs['hand']}: the two records differ"
+        assert by_hand[theirs["match_id"], theirs["hand"]] == theirs, \
+            f"hand {theirs['hand']}: the two records differ"
 
 
 def test_a_terminal_host_and_a_browser_guest_play_a_match_across_a_relay_restart_and_a_reload(
@@ -239,7 +250,7 @@ def test_a_terminal_host_and_a_browser_guest_play_a_match_across_a_relay_restart
     code, err = host.finish()
     assert code == 0, err
     assert "the match is over" in err
-    audit_both(guest.records(tmp_path / "guest-records"), host.records())
+    audit_both(guest.records(tmp_path / "guest-records"), host.records(), host.data)
     # Over: the browser keeps no secret of the match, only a note and the records.
     entry = guest.entry(link)
     assert entry["state"] is None and entry["finished"]
@@ -305,7 +316,7 @@ def test_a_browser_host_and_a_terminal_guest_play_a_match_across_a_reload_of_the
     assert host.wait_state("match-over", "failed") == "match-over"
     code, err = guest.finish()
     assert code == 0, err
-    audit_both(host.records(tmp_path / "host-records"), guest.records())
+    audit_both(host.records(tmp_path / "host-records"), guest.records(), guest.data)
     host.check_clean()
 
 
@@ -482,3 +493,30 @@ def test_behind_a_path_prefix_the_link_opens_the_board_which_joins_and_plays(
         host.proc.kill()
         host.proc.wait()
         proxy.close()
+
+
+def test_a_browser_guest_plays_two_matches_on_one_link_with_gin_host_matches_2(
+    relay: RelayProcess, browser: Any, pages: list[Page], tmp_path: Path
+) -> None:
+    """A rematch on the same link (issue 22 item 4): the ``?bot=`` page accepts the
+    rematch ``gin host --matches 2`` offers; all records of both matches verify together,
+    one history of the link (no conflict), and the page counts two matches."""
+    host = Terminal(gin("host", "--relay", relay.url, "--bot", "easy", "--target", "10",
+                        "--matches", "2"), tmp_path / "host")
+    link = host.link()
+    pages.append(guest := Page(browser))
+    page_link = with_bot(link, "easy")
+    guest.page.goto(page_link)
+    guest.page.wait_for_selector("#btn-accept-rules", timeout=MATCH_TIMEOUT)
+    guest.page.click("#btn-accept-rules")  # the host's --target makes the rules custom
+    guest.page.wait_for_function("() => document.body.dataset.matches === '2'",
+                                 timeout=2 * MATCH_TIMEOUT)
+    code, err = host.finish()
+    assert code == 0, err
+    assert "2 of 2 matches played" in err and "a rematch begins" in err
+    page_records, terminal_records = guest.records(tmp_path / "guest-records"), host.records()
+    assert len({p.name.split("-")[1] for p in page_records}) == 2  # two match ids
+    previous = {json.loads(p.read_text())["previous"] for p in page_records}
+    assert None in previous and len(previous) == 2
+    audit_both(page_records, terminal_records, host.data)
+    guest.check_clean()

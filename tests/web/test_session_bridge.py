@@ -33,7 +33,8 @@ class Bridge:
 
     def __init__(self, role: str, rules: Ruleset | None, seed: str) -> None:
         args = ["node", "--import", "tsx", "scripts/session_bridge.ts", "--role", role,
-                "--secret", SECRET.hex(), "--seed", seed, "--player", "normal", "--accept"]
+                "--secret", SECRET.hex(), "--seed", seed, "--player", "normal", "--accept",
+                "--identity", (b"t" * 32).hex()]
         if rules is not None:
             args += ["--rules", json.dumps(rules.to_dict())]
         self.proc = subprocess.Popen(args, cwd=WEB, stdin=subprocess.PIPE,
@@ -105,7 +106,7 @@ def test_a_typescript_peer_plays_a_whole_match_against_gin(
     py_role = "host" if ts_role == "guest" else "guest"
     ts = bridge(ts_role, QUICK if ts_role == "host" else None, seed=f"bridge/{ts_role}")
     py = Session(py_role, SECRET, QUICK if py_role == "host" else None,  # type: ignore[arg-type]
-                 random.Random(f"bridge/{py_role}").randbytes)
+                 random.Random(f"bridge/{py_role}").randbytes, b"p" * 32)
     try:
         py_records = play(py, ts, get("normal", random.Random(1)))
     finally:

@@ -15,6 +15,7 @@ import { eventToData, Observation } from "../src/engine/observation.ts";
 import { Ruleset } from "../src/engine/rules.ts";
 import { settle } from "../src/engine/scoring.ts";
 import { get, hint, NAMES } from "../src/players/index.ts";
+import { IDENTITY_CHECKS } from "./identity_checks.ts";
 import { PROTOCOL_CHECKS } from "./protocol_checks.ts";
 import { RELAY_CHECKS } from "./relay_checks.ts";
 
@@ -287,6 +288,7 @@ const CHECKS: Record<string, (c: CaseObject) => string | null> = {
   settle: checkSettle,
   match: checkMatch,
   ...PROTOCOL_CHECKS,
+  ...IDENTITY_CHECKS,
   ...RELAY_CHECKS,
 };
 

@@ -17,10 +17,13 @@
  * record written again, or gin's refusal word for word (only "not JSON" for what
  * Python's json refuses in its own words); `evidence` — a failed proof's evidence:
  * parsed and written again, and its audit's findings, or the refusal word for word;
+ * `abandonment` — an abandonment record, audited after the hand records given: written
+ * again, its digest, its words, findings and what is unproven, or the refusal word for word;
  * `audit_report` — what gin audit prints for a set of files and its exit status.
  */
 
 import { MalformedInput, PeerFault } from "../src/engine/errors.ts";
+import { AbandonmentRecord } from "../src/protocol/abandonment.ts";
 import { type AuditResult, auditEvidence, auditRecord, auditRecords } from "../src/protocol/audit.ts";
 import { auditReport } from "../src/protocol/audit_report.ts";
 import { EXIT_STATUSES } from "../src/protocol/audit_text.ts";
@@ -283,6 +286,26 @@ function checkEvidence(c: CaseObject): string | null {
       auditEvidence(parsed).findings.map((f) => [f.who, f.where, f.detail, String(f)]));
 }
 
+function checkAbandonment(c: CaseObject): string | null {
+  const hands = (c.hands as string[]).map((text) => parseRecord(text));
+  let parsed;
+  try {
+    parsed = parseFile(str(c, "text"));
+  } catch (exc) {
+    if (!(exc instanceof MalformedInput)) throw exc;
+    if (!("error" in c)) return `gin/ reads the record (${String(c.name)}), the TS side refuses it: ${exc.message}`;
+    return same(`refusal (${String(c.name)})`, c.error, exc.message);
+  }
+  if ("error" in c) return `gin/ refuses the record (${String(c.name)}), the TS side reads it`;
+  if (!(parsed instanceof AbandonmentRecord)) return `the TS side reads (${String(c.name)}) as another kind of record`;
+  const result = auditRecords([...hands, parsed]).at(-1)!;
+  return same(`record read (${String(c.name)})`, c.parsed, parsed.toJson())
+    ?? same(`digest (${String(c.name)})`, c.digest, bytesToHex(parsed.digest()))
+    ?? same(`words (${String(c.name)})`, c.words, parsed.words())
+    ?? same(`audit (${String(c.name)})`, { findings: c.findings, unproven: c.unproven, replay: [c.words] },
+      resultJson(result));
+}
+
 export const PROTOCOL_CHECKS: Record<string, (c: CaseObject) => string | null> = {
   unpack: checkUnpack,
   deck: checkDeck,
@@ -295,5 +318,6 @@ export const PROTOCOL_CHECKS: Record<string, (c: CaseObject) => string | null> =
   record_chain: checkRecordChain,
   record_text: checkRecordText,
   evidence: checkEvidence,
+  abandonment: checkAbandonment,
   audit_report: checkAuditReport,
 };

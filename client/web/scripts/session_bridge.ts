@@ -52,6 +52,7 @@ function main(): void {
       "player-seed": { type: "string", default: "0" },
       seed: { type: "string" },
       accept: { type: "boolean", default: false },
+      identity: { type: "string" },
     },
   });
   if (values.role !== "host" && values.role !== "guest") throw new Error("--role must be host or guest");
@@ -59,7 +60,9 @@ function main(): void {
   const rules = values.rules === undefined ? null : Ruleset.fromDict(JSON.parse(values.rules));
   const player = get(values.player, Number(values["player-seed"]));
   const random = values.seed === undefined ? secureBytes : seededBytes(values.seed);
-  const session = new Session(values.role as SessionRole, hexToBytes(values.secret), rules, random);
+  // The player's identity key (hex); without one, a key of this match alone.
+  const identity = values.identity === undefined ? random(32) : hexToBytes(values.identity);
+  const session = new Session(values.role as SessionRole, hexToBytes(values.secret), rules, random, identity);
 
   const report = (): void => {
     if (values.accept && session.rulesOffered !== null && !session.over) session.acceptRules();

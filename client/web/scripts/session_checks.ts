@@ -13,7 +13,8 @@ import { Ruleset } from "../src/engine/rules.ts";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import * as msgpack from "../src/protocol/msgpack.ts";
 import { Session, type SessionRole } from "../src/protocol/session.ts";
-import { CheatDetected, type SessionEvent } from "../src/protocol/session_events.ts";
+import { Abandoned, CheatDetected, type SessionEvent } from "../src/protocol/session_events.ts";
+import { PreviousMatch } from "../src/protocol/session_rematch.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type CaseObject = { [key: string]: Json };
@@ -27,7 +28,7 @@ export function eventSummary(event: SessionEvent): Json {
     case "MatchStarted":
       return [event.kind, event.rules.toDict(), event.seat, event.firstDealer, bytesToHex(event.matchId)];
     case "RulesOffered":
-      return [event.kind, event.rules.toDict()];
+      return [event.kind, event.rules.toDict(), event.rematch];
     case "HandDealt":
       return [event.kind, event.handNumber, event.dealer, event.cards.map(String), String(event.upcard)];
     case "Moved":
@@ -43,7 +44,7 @@ export function eventSummary(event: SessionEvent): Json {
     case "MatchOver":
       return [event.kind, event.winner, event.forfeitedBy, event.totals === null ? null : [...event.totals.totals]];
     default: {
-      const record = event instanceof CheatDetected ? event.record : null;
+      const record = event instanceof CheatDetected || event instanceof Abandoned ? event.record : null;
       return [event.kind, event.who, event.field, event.reason, event.proven, record === null ? null : record.toJson()];
     }
   }
@@ -67,12 +68,15 @@ function checkSession(c: CaseObject): string | null {
   const secret = hexToBytes(c.secret as string);
   const rules = c.rules === null ? null : Ruleset.fromDict(c.rules);
   const random = replayDraws((c.random as string[]).map(hexToBytes));
+  const identity = hexToBytes(c.identity as string);
   let session: Session | null = null;
   for (const [i, step] of (c.steps as Json[][]).entries()) {
     const [op, arg, frames, events] = step as [string, Json, string[], Json[]];
     const where = `${String(c.name)} step ${i} (${op})`;
     if (op === "init") {
-      session = new Session(c.role as SessionRole, secret, rules, random);
+      const rematch = c.rematch as [string, number] | null | undefined;
+      session = new Session(c.role as SessionRole, secret, rules, random, identity,
+        rematch == null ? null : new PreviousMatch(hexToBytes(rematch[0]), rematch[1]));
     } else if (session === null) {
       throw new MalformedInput(`${where}: no init step first`);
     } else if (op === "in") {
@@ -85,6 +89,9 @@ function checkSession(c: CaseObject): string | null {
       session.declineRules();
     } else if (op === "timeout") {
       session.peerTimedOut();
+    } else if (op === "abandon") {
+      const [since, now] = arg as [number, number];
+      session.abandon(since, now);
     } else if (op === "poll") {
       session.poll(arg as number);
     } else if (op === "resend") {
@@ -96,7 +103,7 @@ function checkSession(c: CaseObject): string | null {
       if (mine !== arg) return `${where}: the saved state differs from gin's (${mine.length / 2} bytes, gin's ${(arg as string).length / 2})`;
     } else if (op === "restore") {
       const state = msgpack.decode(hexToBytes(arg as string), STATE_LIMITS);
-      session = Session.fromState(secret, state as Map<string, msgpack.Value>, random);
+      session = Session.fromState(secret, state as Map<string, msgpack.Value>, random, identity);
     } else {
       throw new MalformedInput(`${where}: unknown step`);
     }

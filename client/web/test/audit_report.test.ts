@@ -10,7 +10,8 @@ import { get } from "../src/players/index.ts";
 import { auditReport, type Given, reportData } from "../src/protocol/audit_report.ts";
 import { FAILED, NOT_A_RECORD, UNPROVEN, VERIFIED } from "../src/protocol/audit_text.ts";
 import type { HandRecord } from "../src/protocol/records.ts";
-import { playLocal, Session } from "../src/protocol/session.ts";
+import { Session } from "../src/protocol/session.ts";
+import { playLocal } from "../src/protocol/session_local.ts";
 import { replayFrames } from "../src/board/replay.ts";
 import { howToPlay } from "../src/board/words.ts";
 
@@ -26,8 +27,9 @@ function source(seed: number): (n: number) => Uint8Array {
 /** The first two hands of a match (the first hand won does not end it). */
 function twoHands(): [HandRecord, HandRecord] {
   const secret = Uint8Array.from({ length: 32 }, (_, i) => i);
-  const host = new Session("host", secret, STANDARD.withOptions({ name: "short", target: 60 }), source(21));
-  const guest = new Session("guest", secret, null, source(22));
+  const host = new Session("host", secret, STANDARD.withOptions({ name: "short", target: 60 }), source(21),
+    new Uint8Array(32).fill(104)); // each player's identity seed
+  const guest = new Session("guest", secret, null, source(22), new Uint8Array(32).fill(103));
   playLocal(host, guest, [get("easy", 1), get("easy", 2)]);
   const records = host.events().flatMap((e) => (e.kind === "HandVerified" ? [e.record] : []));
   assert.ok(records.length >= 2, "the match lasts two hands");
@@ -42,15 +44,16 @@ test("a hand verified, a later hand alone not proven, both together proven", () 
   assert.equal(one.status, VERIFIED);
   const lines = one.lines();
   assert.equal(lines[0], "1.json:");
-  assert.match(lines[1]!, /^Hand 1 of match [0-9a-f]{32} \(short rules\); (host|guest) deals and shuffles first$/);
+  assert.match(lines[1]!, /^identities: host .*, guest /);
+  assert.match(lines[2]!, /^Hand 1 of match [0-9a-f]{32} \(short rules\); (host|guest) deals and shuffles first$/);
   assert.ok(lines.some((l) => /^ {2}(host|guest) is dealt( [2-9TJQKA][cdhs]){10}$/.test(l)));
   assert.ok(lines.some((l) => l.startsWith("  result: ")));
   assert.equal(lines.at(-1), "verified");
-  assert.deepEqual(one.lines(true), ["1.json:", "verified"]);
+  assert.deepEqual(one.lines(true), ["1.json:", lines[1], "verified"]);
 
   const alone = auditReport([file("2.json", second.toJson())]);
   assert.equal(alone.status, UNPROVEN);
-  assert.deepEqual(alone.lines(true).slice(0, 2), ["2.json:", "verified, except what these records cannot prove:"]);
+  assert.deepEqual(alone.lines(true).slice(0, 3), ["2.json:", lines[1], "verified, except what these records cannot prove:"]);
   assert.ok(alone.lines().some((l) => l.endsWith(" (not verified: see below)")));
   assert.equal(auditReport([file("2.json", second.toJson()), file("1.json", first.toJson())]).status, VERIFIED);
 });
@@ -68,7 +71,7 @@ test("a tampered record fails, naming where; what is no record is an error line"
   assert.equal(mixed.status, NOT_A_RECORD);
   assert.deepEqual(mixed.errors, ["gin audit: junk.json: hand record: record.version: missing",
     "gin audit: gone.json: cannot read: NotFoundError"]);
-  assert.deepEqual(mixed.lines(true), ["1.json:", "verified"]);
+  assert.deepEqual(mixed.lines(true).filter((l) => !l.startsWith("identities: ")), ["1.json:", "verified"]);
 });
 
 test("the report as data replays the verified hand through the engine, move by move", () => {
@@ -76,7 +79,7 @@ test("the report as data replays the verified hand through the engine, move by m
   assert.equal(data.errors.length, 1);
   const [one] = data.files;
   assert.ok(one !== undefined && one.hand !== null && one.status === VERIFIED && one.deck.length === 52);
-  assert.deepEqual(one.verdict, ["verified"]);
+  assert.deepEqual(one.verdict.slice(1), ["verified"]); // after the identities
   const frames = replayFrames(one.hand, one.deck.map((i) => Card.fromIndex(i)), true);
   assert.equal(frames.length, one.hand.moves.length + 1);
   // The deal: ten cards each, the upcard on the pile, 31 in the stock.

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { DrawStock, Pass } from "../src/engine/actions.ts";
+import { Discard, DrawPile, DrawStock, Pass } from "../src/engine/actions.ts";
 import { Card, parseCards } from "../src/engine/cards.ts";
 import { MalformedInput } from "../src/engine/errors.ts";
 import { stackedDeck } from "../src/engine/hand.ts";
@@ -13,7 +13,7 @@ import { Phase } from "../src/engine/observation.ts";
 import { CLASSIC, STANDARD } from "../src/engine/rules.ts";
 import { Game, knockChoice, knockCounts, knockLayouts, SAVE_KEY, type Store } from "../src/board/game.ts";
 import { grouped, moved, movedBefore, opponentGroups, ownOrder } from "../src/board/layout.ts";
-import { describe, explainResult, howToPlay, prompt } from "../src/board/words.ts";
+import { describe, explainResult, howToPlay, lastMove, prompt } from "../src/board/words.ts";
 
 class MemoryStore implements Store {
   readonly items = new Map<string, string>();
@@ -122,4 +122,32 @@ test("the log says the computer laid off only when it laid off a card", () => {
   assert.equal(describe(layoff, 0, "The computer", parseCards("4d 5h")),
     "The computer laid off 4♦ 5♥ onto your melds.");
   assert.equal(describe(layoff, 1), null); // your own lay-off is not in the log
+});
+
+test("the other player's last move is at the stock or the pile until the player moves", () => {
+  const match = new Match(STANDARD, 1);
+  match.deal(stackedDeck(cards("2h 5h 8h Js 4c Kc 7d Qs 9h Ad"), cards("5s 6c 7c 8s 9c 9d Ts Jh 2c 3d"),
+    Card.parse("Jd"), cards("Qc 3s")));
+  const seen = (): ReturnType<typeof lastMove> => lastMove(match.observation(0), "Your friend");
+  assert.equal(seen(), null); // nothing yet
+  match.apply(0, new Pass());
+  assert.equal(seen(), null); // the player's own move
+  match.apply(1, new Pass());
+  assert.deepEqual(seen(), { slot: "discard", card: Card.parse("Jd"), badge: "Friend passed",
+    words: "Your friend passed on the first card." });
+  match.apply(0, new DrawStock());
+  assert.equal(seen(), null);
+  match.apply(0, new Discard(Card.parse("Qc")));
+  match.apply(1, new DrawPile());
+  assert.deepEqual(seen(), { slot: "discard", card: null, badge: "Friend took Q♣",
+    words: "Your friend took the Q♣." });
+  match.apply(1, new Discard(Card.parse("2c")));
+  assert.deepEqual(seen(), { slot: "discard", card: Card.parse("2c"), badge: "Friend threw",
+    words: "Your friend threw the 2♣." });
+  match.apply(0, new DrawStock());
+  assert.equal(seen(), null);
+  match.apply(0, new Discard(Card.parse("3s")));
+  match.apply(1, new DrawStock());
+  assert.deepEqual(seen(), { slot: "stock", card: null, badge: "Friend drew",
+    words: "Your friend drew from the stock." });
 });

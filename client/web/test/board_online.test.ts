@@ -54,7 +54,9 @@ test("a knock over the limit is refused with the count the throw leaves; a legal
   const view: PeerView = {
     role: "host", seat: 0, connection: "connected", link: null, rules: STANDARD.toDict(), rulesOffered: null,
     observation: match.observation(0).toDict(), legal: match.legalActions().map(String), waitingFor: null,
-    scores: [0, 0], verified: [], records: [], over: false, failure: null,
+    scores: [0, 0], results: [], verified: [], records: [], over: false, failure: null,
+    identity: { mine: null, friend: null, friendText: null, changed: false },
+    rematch: false, rematchWanted: false, matches: 0,
   };
   const peer = new SilentPeer(view);
   const game = new OnlineGame(peer);
@@ -77,6 +79,9 @@ class SilentPeer implements OnlinePeer {
   act(action: string): void { this.sent.push(action); }
   acceptRules(): void {}
   declineRules(): void {}
+  keepWaiting(): void {}
+  abandon(): void {}
+  rematch(): void {}
   leave(): void {}
 }
 
@@ -116,13 +121,17 @@ test("the connection, whose move, the page's state and a failure in words", () =
   assert.equal(statusWords({ ...ended, connection: "peer-gone", over: true, failure: null }), "The match is over");
   assert.equal(statusWords({ ...ended, over: false, failure: null }), "Disconnected");
   const base = { legal: [] as string[], waitingFor: null as string | null, over: false, failure: null, rulesOffered: null,
-    connection: "connected" as const };
+    connection: "connected" as const, rematch: false, rematchWanted: false };
   assert.equal(turnWords({ ...base, legal: ["pass"] }), "Your move");
   assert.equal(turnWords({ ...base, waitingFor: "move" }), "Your friend's move");
   assert.equal(turnWords({ ...base, waitingFor: "seed" }), "Waiting for your friend's device to reveal its secret number, to check the deck");
   assert.equal(turnWords({ ...base, waitingFor: "novel" }), "Waiting for your friend (novel)");
   assert.equal(turnWords({ ...base, over: true }), "The match is over");
   assert.equal(turnWords({ ...base, waitingFor: "move", connection: "reconnecting" }), "");
+  // A rematch (protocol.md §7.1): asked for, offered, awaited.
+  assert.equal(turnWords({ ...base, over: true, rematchWanted: true }), "Waiting for your friend to accept the rematch");
+  assert.equal(turnWords({ ...base, rematch: true, waitingFor: "welcome" }), "Waiting for your friend to accept the rematch");
+  assert.equal(turnWords({ ...base, rematch: true, rulesOffered: {} as never }), "Your friend offers a rematch: accept or decline");
   const obs = {};
   assert.equal(pageState({ failure: null, over: false, observation: null, connection: "connected" }), "waiting");
   assert.equal(pageState({ failure: null, over: false, observation: obs, connection: "connected" }), "playing");

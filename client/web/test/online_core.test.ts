@@ -17,9 +17,12 @@ import { PeerCore, type SessionMaker } from "../src/online/core.ts";
 import type { Snapshot, WorkerReply, WorkerRequest } from "../src/online/messages.ts";
 
 const maker: SessionMaker = {
-  create: (role, secret, rules, random) => new Session(role, secret, rules, random),
-  restore: (secret, state, random) => Session.fromState(secret, state, random),
+  create: (role, secret, rules, random, identity, rematch) => new Session(role, secret, rules, random, identity,
+    rematch ?? null),
+  restore: (secret, state, random, identity) => Session.fromState(secret, state, random, identity),
 };
+/** Each seat's identity key (any two distinct keys). */
+const idOf = (role: string): Uint8Array => new Uint8Array(32).fill(role === "host" ? 104 : 103);
 /** Randomness from a label, the same on every run (SHA-256 of label and a counter). */
 function seeded(label: string): (n: number) => Uint8Array {
   let counter = 0;
@@ -84,15 +87,15 @@ test("two worker cores play a whole match, one restored mid-match, and keep the 
   const host = new Side(toGuest, "host");
   const guest = new Side(toHost, "guest");
   const rules = new Ruleset({ ...STANDARD, name: "short", target: 30 });
-  host.handle({ op: "start", role: "host", secret, rules: rules.toDict() });
-  guest.handle({ op: "start", role: "guest", secret, rules: null });
+  host.handle({ op: "start", role: "host", secret, rules: rules.toDict(), identity: idOf("host") });
+  guest.handle({ op: "start", role: "guest", secret, rules: null, identity: idOf("guest") });
   let restored = false;
   play(host, toHost, guest, toGuest, () => {
     if (!restored && guest.records.length === 1) {
       // A reload: a new core from the stored state; its offer and unacknowledged messages go again.
       restored = true;
       guest.core = new PeerCore(maker, seeded("restored guest"));
-      guest.handle({ op: "restore", secret, state: guest.state! });
+      guest.handle({ op: "restore", secret, state: guest.state!, identity: idOf("guest") });
       assert.equal(guest.snapshot?.role, "guest");
     }
     return false;
@@ -119,8 +122,8 @@ test("two worker cores play a whole match, one restored mid-match, and keep the 
 test("a hand that fails its audit leaves its evidence to download, named -failed as gin names it", () => {
   // The guest's session finds the first hand's audit failed (its event says so, with the record).
   const lying: SessionMaker = {
-    create: (role, secret, rules, random) => {
-      const session = new Session(role, secret, rules, random);
+    create: (role, secret, rules, random, identity) => {
+      const session = new Session(role, secret, rules, random, identity);
       const events = session.events.bind(session);
       session.events = () => events().map((event) => (event.kind === "HandVerified" && role === "guest"
         ? new CheatDetected("host", "message2[7]", "the host's message 2 is not its shuffle", event.record)
@@ -134,8 +137,8 @@ test("a hand that fails its audit leaves its evidence to download, named -failed
   const toHost: Uint8Array[] = [];
   const host = new Side(toGuest, "host");
   const guest = new Side(toHost, "guest", lying);
-  host.handle({ op: "start", role: "host", secret, rules: STANDARD.toDict() });
-  guest.handle({ op: "start", role: "guest", secret, rules: null });
+  host.handle({ op: "start", role: "host", secret, rules: STANDARD.toDict(), identity: idOf("host") });
+  guest.handle({ op: "start", role: "guest", secret, rules: null, identity: idOf("guest") });
   play(host, toHost, guest, toGuest, () => guest.records.length > 0);
   const [evidence] = guest.records;
   assert.equal(evidence?.failed, true);
@@ -143,4 +146,34 @@ test("a hand that fails its audit leaves its evidence to download, named -failed
   assert.equal(JSON.parse(evidence!.json).hand, 1);
   const failed = guest.notices.find((n) => n.kind === "failed");
   assert.ok(failed && failed.kind === "failed" && failed.failure.who === "host" && failed.failure.proven);
+});
+
+test("after a match both cores build the rematch's sessions; the loser deals, the records chain", () => {
+  const secret = seeded("rematch secret")(32);
+  const toGuest: Uint8Array[] = [];
+  const toHost: Uint8Array[] = [];
+  const host = new Side(toGuest, "rematch host");
+  const guest = new Side(toHost, "rematch guest");
+  const rules = new Ruleset({ ...STANDARD, name: "short", target: 10 });
+  host.handle({ op: "start", role: "host", secret, rules: rules.toDict(), identity: idOf("host") });
+  guest.handle({ op: "start", role: "guest", secret, rules: null, identity: idOf("guest") });
+  play(host, toHost, guest, toGuest, () => false);
+  const over = host.notices.find((n) => n.kind === "match-over");
+  assert.ok(over !== undefined && over.kind === "match-over" && host.snapshot!.rematchable);
+  const first = host.records.length;
+  for (const [side, role] of [[guest, "guest"], [host, "host"]] as const) {
+    side.handle({ op: "rematch", secret, identity: idOf(role) });
+    assert.ok(side.snapshot!.rematch && !side.snapshot!.over);
+  }
+  guest.handle({ op: "rematch", secret, identity: idOf("guest") }); // not over: refused in words
+  assert.equal(guest.notices.at(-1)?.kind, "notice");
+  play(host, toHost, guest, toGuest, () => false);
+  const started = host.notices.filter((n) => n.kind === "match-started");
+  assert.equal(started.length, 2);
+  assert.ok(started[1]!.kind === "match-started" && started[1]!.firstDealer === 1 - over.winner);
+  assert.ok(host.snapshot!.over && guest.snapshot!.over && host.snapshot!.failure === null);
+  const previous = host.records.map((r) => (JSON.parse(r.json) as { previous: string | null }).previous);
+  const firstId = host.records[0]!.name.split("-")[1];
+  assert.ok(previous.slice(0, first).every((p) => p === null));
+  assert.ok(previous.length > first && previous.slice(first).every((p) => p === firstId));
 });

@@ -7,6 +7,7 @@ import { test } from "node:test";
 
 import type { Action } from "../src/engine/actions.ts";
 import { IllegalAction } from "../src/engine/errors.ts";
+import type { HandResult } from "../src/engine/observation.ts";
 import { STANDARD, type Ruleset } from "../src/engine/rules.ts";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { linkIdFor } from "../src/protocol/cosign.ts";
@@ -103,7 +104,12 @@ class FakeSession implements SessionLike {
   ended = false;
   rules: Ruleset | null = STANDARD;
   rulesOffered: Ruleset | null = null;
-  timedOut = false;
+  readonly handResults: readonly HandResult[] = [];
+  abandoned: [number, number] | null = null;
+  readonly identity = new Uint8Array(32);
+  readonly identities = null; // no handshake here: the friend stays unknown
+  readonly matchId = null;
+  readonly rematch = null;
   get over(): boolean { return this.ended || this.failure !== null; }
   private out: Uint8Array[];
   private queued: EventLike[] = [];
@@ -115,6 +121,7 @@ class FakeSession implements SessionLike {
   events(): EventLike[] { const out = this.queued; this.queued = []; return out; }
   resend(): Uint8Array[] { return [bytes("offer"), bytes(`resend ${this.log.length}`)]; }
   poll(): boolean { return false; }
+  asPrevious(): null { return null; }
   observation(): null { return null; }
   legalActions(): Action[] { return []; }
   waitingFor(): string | null { return this.over ? null : "move"; }
@@ -140,10 +147,10 @@ class FakeSession implements SessionLike {
   }
   acceptRules(): void {}
   declineRules(): void {}
-  peerTimedOut(): void {
-    this.timedOut = true;
-    this.failure = { kind: "PeerTimedOut", who: "guest or the relay", field: "move", reason: "no move in time", proven: false };
-    this.queued.push({ ...this.failure, kind: "PeerTimedOut" });
+  abandon(since: number, now: number): void {
+    this.abandoned = [since, now];
+    this.failure = { kind: "Abandoned", who: "guest", field: "move", reason: "abandoned by the guest", proven: false };
+    this.queued.push({ ...this.failure, kind: "Abandoned", record: null });
   }
   toState(): Map<string, Value> { return new Map<string, Value>([["role", this.role], ["log", [...this.log]]]); }
 }
@@ -197,6 +204,7 @@ function world(storage?: MemoryStorage, noWorker = false): World {
     makeWorker,
     timers: w.timers!,
     randomBytes: () => SECRET.slice(),
+    clock: () => 1_796_198_400_000 + w.timers!.now(), // 2026-12-02 08:00:00 UTC at the start
     relayOptions: {
       openSocket: (url) => { const s = new FakeSocket(url, journal); w.sockets!.push(s); return s; },
       request: (url) => { w.requests!.push(url); return w.newRoom!(); },
@@ -278,13 +286,14 @@ test("a host opens a room, shows the link in its address, and stores its state b
   assert.equal(seen.view?.link, link);
   assert.equal(seen.view?.connection, "waiting");
   assert.deepEqual(socket.sent, ["offer", "hello"]);
-  assert.deepEqual(w.journal.slice(0, 3), ["save gin-online", "send offer", "send hello"]);
+  // The identity key is made on first use and kept, before the match is.
+  assert.deepEqual(w.journal.slice(0, 4), ["save gin-identity", "save gin-online", "send offer", "send hello"]);
   socket.control("peer_joined");
   socket.frame("welcome");
   await settle();
   assert.equal(seen.view?.connection, "connected");
   // The peer (re)joined: everything unacknowledged again; then the welcome's ack, saved first.
-  assert.deepEqual(w.journal.slice(3), ["send offer", "send resend 0", "save gin-online", "send ack 1"]);
+  assert.deepEqual(w.journal.slice(4), ["send offer", "send resend 0", "save gin-online", "send ack 1"]);
   // The secret is in the page's address only: never in storage, never in a request.
   for (const value of [...w.storage.items.values(), ...w.sockets.map((s) => s.url)]) {
     assert.ok(!value.includes(SECRET_TEXT) && !value.includes(SECRET_TEXT.replace(/-/g, "+")), value);
@@ -569,23 +578,37 @@ test("a used link (the seat taken, 4409) says someone has already joined and sto
   assert.equal(held.view?.failure, null);
 });
 
-test("what the peer owes has a time limit: then the session is told, and blames nobody for sure", async () => {
+test("what the peer owes has a grace: then the board is asked, and may end it as abandoned", async () => {
   const w = world();
-  const seen = watch(w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`));
+  const peer = w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`);
+  const seen = watch(peer);
   await settle();
   w.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
   await settle();
+  const since = 1_796_198_400 + w.timers.now() / 1000; // owed since the view said so
   w.timers.advance(600_000);
   w.sockets[0]!.control("peer_reconnected"); // the friend's connection came back: its time starts again
   await settle();
   w.timers.advance(899_000);
   await settle();
-  assert.equal(w.sessions[0]!.timedOut, false);
+  assert.ok(!seen.notices.some((n) => n.kind === "grace-over"));
   w.timers.advance(2_000);
   await settle();
-  assert.equal(w.sessions[0]!.timedOut, true);
-  assert.equal(seen.view?.failure?.kind, "PeerTimedOut");
-  assert.equal(seen.view?.over, true);
+  assert.deepEqual(seen.notices.filter((n) => n.kind === "grace-over"), [{ kind: "grace-over", owed: "move", since }]);
+  assert.deepEqual(seen.view?.graceOver, { owed: "move", since });
+  assert.equal(seen.view?.failure, null); // nothing ends until the player says so
+  peer.keepWaiting(); // another grace: asked again after it
+  await settle();
+  assert.equal(seen.view?.graceOver, null);
+  w.timers.advance(901_000);
+  await settle();
+  assert.equal(seen.notices.filter((n) => n.kind === "grace-over").length, 2);
+  peer.abandon();
+  await settle();
+  assert.deepEqual(w.sessions[0]!.abandoned, [Math.floor(since), Math.floor(since + 2402)]);
+  const ended = seen.view as PeerView | null; // (asserted failure-free above)
+  assert.equal(ended?.failure?.kind, "Abandoned");
+  assert.equal(ended?.over, true);
 });
 
 test("an illegal move is refused with a notice and changes nothing", async () => {

@@ -15,6 +15,7 @@ import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/
 import * as cosign from "../src/protocol/cosign.ts";
 import * as fd from "../src/protocol/fairdeal.ts";
 import { JsonSyntaxError, MAX_DEPTH, parsePyJson } from "../src/protocol/pyjson.ts";
+import { Identity } from "../src/protocol/identity.ts";
 import { HandRecord, MAX_RECORD_BYTES, parseRecord, Score, Step } from "../src/protocol/records.ts";
 import { range, vector } from "./protocol_vectors.ts";
 
@@ -22,12 +23,13 @@ const FIRST = fd.SeedMaterial.fromSeed(range(0, 32));
 const SECOND = fd.SeedMaterial.fromSeed(range(32, 64));
 const HOST = new cosign.Signer(range(32, 64));
 const GUEST = new cosign.Signer(range(64, 96));
+const IDS = [new Identity(range(128, 160)), new Identity(range(160, 192))] as const;
 const TRANSCRIPT = /```transcript\n(.*)\n```/.exec(
   readFileSync(new URL("../../../protocol.md", import.meta.url), "utf8"))![1]!;
 
 /** The hand of protocol.md §13's hand-signature vectors: both pass, a dead hand (not a replayable one). */
 function vectorRecord(): HandRecord {
-  const matchId = hexToBytes(vector("session_match_id"));
+  const matchId = hexToBytes(vector("hand_match_id"));
   const m1 = fd.buildMessage1(FIRST);
   const [m2, proof] = fd.buildMessage2(SECOND, m1, fd.context(matchId, 1));
   const unsigned = new HandRecord({
@@ -45,6 +47,10 @@ function vectorRecord(): HandRecord {
     scores: [0, 0],
     linkId: cosign.linkIdFor(range(0, 32)),
     signingKeys: [HOST.public, GUEST.public],
+    // Who played: the session vectors' identities (the hand digest does not cover them).
+    identities: [IDS[0].public, IDS[1].public],
+    vouches: [IDS[0].vouch(cosign.linkIdFor(range(0, 32)), 0, HOST.public, new Uint8Array(0)),
+      IDS[1].vouch(cosign.linkIdFor(range(0, 32)), 1, GUEST.public, new Uint8Array(0))],
   });
   const digest = cosign.handDigest(unsigned);
   return unsigned.with({ signatures: [HOST.sign(digest), GUEST.sign(digest)] });
@@ -52,13 +58,17 @@ function vectorRecord(): HandRecord {
 
 const RECORD = vectorRecord();
 
-test("session vectors: the link id, both signing keys and the match id", () => {
+test("session vectors: the link id, both signing keys and the match id they make with both identities", () => {
   assert.equal(bytesToHex(cosign.linkIdFor(range(0, 32))), vector("session_link_id"));
   assert.equal(bytesToHex(HOST.public), vector("session_host_key"));
   assert.equal(bytesToHex(GUEST.public), vector("session_guest_key"));
-  assert.equal(bytesToHex(cosign.matchIdFor(cosign.linkIdFor(range(0, 32)), HOST.public, GUEST.public)),
-    vector("session_match_id"));
-  assert.throws(() => cosign.matchIdFor(range(0, 15), HOST.public, GUEST.public), MalformedInput);
+  const ids: [Uint8Array, Uint8Array] = [new Identity(range(128, 160)).public, new Identity(range(160, 192)).public];
+  assert.equal(bytesToHex(cosign.matchIdFor(cosign.linkIdFor(range(0, 32)), [HOST.public, GUEST.public], ids,
+    new Uint8Array(0))), vector("session_match_id"));
+  assert.throws(() => cosign.matchIdFor(range(0, 15), [HOST.public, GUEST.public], ids, new Uint8Array(0)),
+    MalformedInput);
+  assert.throws(() => cosign.matchIdFor(range(0, 16), [HOST.public, GUEST.public], ids, new Uint8Array(3)),
+    MalformedInput);
   assert.throws(() => new cosign.Signer(range(0, 31)), /a signing key seed is 32 bytes/);
   assert.equal(String(HOST), "Signer(<secret>)");
 });
@@ -73,8 +83,8 @@ test("hand-signature vectors: the transcript, the digest and both signatures byt
   assert.ok(!cosign.verify(GUEST.public, digest, RECORD.signatures[0]));
 });
 
-test("message 2's signed digest: the vector of hand 1 of the session vectors' match", () => {
-  const matchId = hexToBytes(vector("session_match_id"));
+test("message 2's signed digest: the vector of hand 1 of the hand vectors' match", () => {
+  const matchId = hexToBytes(vector("hand_match_id"));
   const ctx = fd.context(matchId, 1);
   const m1 = fd.buildMessage1(FIRST);
   const [m2, proof] = fd.buildMessage2(SECOND, m1, ctx);

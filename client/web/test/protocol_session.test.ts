@@ -12,6 +12,7 @@ import { DealEvidence, parseFile } from "../src/protocol/evidence.ts";
 import * as fd from "../src/protocol/fairdeal.ts";
 import * as g from "../src/protocol/group.ts";
 import type { Fields } from "../src/protocol/session_flow.ts";
+import { fingerprint, Identity } from "../src/protocol/identity.ts";
 import type { HandState } from "../src/protocol/session_hand.ts";
 import * as sp from "../src/protocol/shuffle_proof.ts";
 import * as wire from "../src/protocol/wire.ts";
@@ -22,14 +23,16 @@ import { equalBytes } from "../src/protocol/bytes.ts";
 import * as msgpack from "../src/protocol/msgpack.ts";
 import type { Value } from "../src/protocol/msgpack.ts";
 import { parseRecord } from "../src/protocol/records.ts";
-import {
-  coin, CorruptState, firstDealerFor, linkIdFor, playLocal, pump, rulesDigest, Session,
-} from "../src/protocol/session.ts";
+import { coin, CorruptState, firstDealerFor, linkIdFor, rulesDigest, Session } from "../src/protocol/session.ts";
+import { playLocal, pump } from "../src/protocol/session_local.ts";
 import { CheatDetected, FrameRejected, type SessionEvent, VersionMismatch } from "../src/protocol/session_events.ts";
 import { STATE_LIMITS } from "../scripts/session_checks.ts";
 import { hexVector, range, vector } from "./protocol_vectors.ts";
 
 const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i);
+/** Each seat's identity key: the bytes "h" * 32 and "g" * 32, as the Python tests use. */
+const HOST_ID = new Uint8Array(32).fill(104);
+const GUEST_ID = new Uint8Array(32).fill(103);
 
 /** A deterministic stand-in for a secure source (tests only). */
 function source(seed: number): (n: number) => Uint8Array {
@@ -40,7 +43,20 @@ function source(seed: number): (n: number) => Uint8Array {
   });
 }
 
-test("the session vectors of protocol.md §13: rules digest, coin, first dealer", () => {
+test("the session vectors of protocol.md §13: identities, vouches, match ids, fingerprints, rules digest, coin, first dealer", () => {
+  const link = linkIdFor(range(0, 32));
+  const keys: [Uint8Array, Uint8Array] = [new cosign.Signer(range(32, 64)).public, new cosign.Signer(range(64, 96)).public];
+  const ids = [new Identity(range(128, 160)), new Identity(range(160, 192))] as const;
+  const publics: [Uint8Array, Uint8Array] = [ids[0].public, ids[1].public];
+  assert.equal(bytesToHex(publics[0]), vector("session_host_identity"));
+  assert.equal(bytesToHex(publics[1]), vector("session_guest_identity"));
+  assert.equal(bytesToHex(ids[0].vouch(link, 0, keys[0], new Uint8Array(0))), vector("session_host_vouch"));
+  assert.equal(bytesToHex(ids[1].vouch(link, 1, keys[1], new Uint8Array(0))), vector("session_guest_vouch"));
+  assert.equal(fingerprint(publics[0]), vector("session_host_fingerprint"));
+  assert.equal(fingerprint(publics[1]), vector("session_guest_fingerprint"));
+  const matchId = cosign.matchIdFor(link, keys, publics, new Uint8Array(0));
+  assert.equal(bytesToHex(matchId), vector("session_match_id"));
+  assert.equal(bytesToHex(cosign.matchIdFor(link, keys, publics, matchId)), vector("session_next_match_id"));
   assert.equal(bytesToHex(rulesDigest(STANDARD)), vector("session_rules_digest_standard"));
   const hostNonce = range(64, 96);
   assert.equal(bytesToHex(coin(linkIdFor(range(0, 32)), hostNonce)), vector("session_coin"));
@@ -49,8 +65,8 @@ test("the session vectors of protocol.md §13: rules digest, coin, first dealer"
 });
 
 function dealt(): [Session, Session] {
-  const host = new Session("host", SECRET, STANDARD, source(1));
-  const guest = new Session("guest", SECRET, null, source(2));
+  const host = new Session("host", SECRET, STANDARD, source(1), HOST_ID);
+  const guest = new Session("guest", SECRET, null, source(2), GUEST_ID);
   pump(host, guest);
   return [host, guest];
 }
@@ -80,7 +96,7 @@ test("a failed session stays failed: every later input throws the same fault", (
   }
   pump(host, guest); // the abort reaches the host, which blames nobody
   assert.equal(host.failure?.kind, "PeerAborted");
-  const restored = Session.fromState(SECRET, roundTrip(guest), source(9));
+  const restored = Session.fromState(SECRET, roundTrip(guest), source(9), GUEST_ID);
   assert.equal(restored.failure?.kind, "FrameRejected");
   assert.throws(() => restored.act(new Pass()), PeerFault);
 });
@@ -91,7 +107,7 @@ function roundTrip(session: Session): Map<string, Value> {
 
 test("a restored session re-sends exactly the frames its peer still needs", () => {
   const [host, guest] = dealt();
-  const restored = Session.fromState(SECRET, roundTrip(guest), source(7));
+  const restored = Session.fromState(SECRET, roundTrip(guest), source(7), GUEST_ID);
   assert.deepEqual(restored.observation()?.hand.map(String), guest.observation()?.hand.map(String));
   assert.equal(restored.waitingFor(), guest.waitingFor());
   pump(host, restored);
@@ -115,14 +131,14 @@ test("a damaged save is CorruptState, never the peer's fault", () => {
     ["the failure", new Map([...state, ["failure", ["Nonsense", "a", "b", "c"]]])],
   ];
   for (const [what, bad] of damaged) {
-    assert.throws(() => Session.fromState(SECRET, bad, source(3)), CorruptState, what);
+    assert.throws(() => Session.fromState(SECRET, bad, source(3), GUEST_ID), CorruptState, what);
   }
 });
 
 test("two TS sessions play a whole match with custom rules; both keep the same verified, signed records", () => {
   const rules = STANDARD.withOptions({ name: "short", target: 30 });
-  const host = new Session("host", SECRET, rules, source(11));
-  const guest = new Session("guest", SECRET, null, source(12));
+  const host = new Session("host", SECRET, rules, source(11), HOST_ID);
+  const guest = new Session("guest", SECRET, null, source(12), GUEST_ID);
   const moved = playLocal(host, guest, [get("normal"), get("hard", 5)]);
   assert.ok(moved > 0);
   const events: SessionEvent[][] = [host.events(), guest.events()];
@@ -144,7 +160,7 @@ test("two TS sessions play a whole match with custom rules; both keep the same v
 });
 
 test("the re-send timer waits, doubles up to its longest wait, and refuses a bad timing", () => {
-  const host = new Session("host", SECRET, STANDARD, source(4)); // its peer's contribution has not come
+  const host = new Session("host", SECRET, STANDARD, source(4), HOST_ID); // its peer's contribution has not come
   host.dataToSend();
   assert.throws(() => host.setResendTiming(0, 1), MalformedInput);
   assert.throws(() => host.setResendTiming(3, 2), MalformedInput);
@@ -163,7 +179,7 @@ class Duplicator extends Session {
   protected override send(msgType: string, fields: Fields, version = wire.PROTOCOL_VERSION): void {
     const n = fields.find(([k]) => k === "n")?.[1];
     if (msgType !== "deck" || n !== 2 || this.cheated) return super.send(msgType, fields, version);
-    const flow = (this as unknown as { flow: { hand: HandState; signer: cosign.Signer } }).flow;
+    const flow = (this as unknown as { flow: { hand: HandState; keys: { signer: cosign.Signer } } }).flow;
     const hs = flow.hand;
     const m1 = hs.messages[0]!;
     const source = [...hs.mine.permutation];
@@ -171,7 +187,7 @@ class Duplicator extends Session {
     const deck = source.map((src, j) => g.encode(g.mul(g.decode(m1[src]!), hs.mine.positionKeys[j]!)));
     const ctx = fd.context(hs.matchId, hs.number);
     const proof = sp.proofToBytes(sp.prove(ctx, m1, deck, hs.mine.permutation, hs.mine.positionKeys, hs.mine.nonceKey));
-    const sig = flow.signer.sign(cosign.message2Digest(this.seat, ctx, m1, deck, proof));
+    const sig = flow.keys.signer.sign(cosign.message2Digest(this.seat, ctx, m1, deck, proof));
     this.cheated = true;
     super.send("deck", [["h", hs.number], ["n", 2], ["deck", deck], ["proof", sp.words(proof)], ["sig", sig]]);
     if (this.after === "abort") super.send("abort", [["why", "timeout"], ["field", "deck"], ["reason", "gone"]]);
@@ -180,8 +196,8 @@ class Duplicator extends Session {
 
 test("a duplicating second shuffler is a proven cheat every time, with evidence anyone can check", () => {
   for (const [seed, after] of [[21, ""], [23, "abort"], [25, ""]] as const) {
-    const host = new Duplicator("host", SECRET, STANDARD, source(seed));
-    const guest = new Duplicator("guest", SECRET, null, source(seed + 1));
+    const host = new Duplicator("host", SECRET, STANDARD, source(seed), HOST_ID);
+    const guest = new Duplicator("guest", SECRET, null, source(seed + 1), GUEST_ID);
     host.after = guest.after = after;
     pump(host, guest);
     const [honest, cheater] = host.cheated ? [guest, host] : [host, guest];
@@ -208,8 +224,8 @@ class OtherVersion extends Session {
 }
 
 test("a v2 hello meets a v3 peer cleanly: nobody at fault, each side told who must update", () => {
-  const host = new OtherVersion("host", SECRET, STANDARD, source(31));
-  const guest = new Session("guest", SECRET, null, source(32));
+  const host = new OtherVersion("host", SECRET, STANDARD, source(31), HOST_ID);
+  const guest = new Session("guest", SECRET, null, source(32), GUEST_ID);
   for (let round = 0; round < 6; round++) {
     for (const frame of host.dataToSend()) if (!guest.over) guest.receive(frame);
     for (const frame of guest.dataToSend()) if (!host.over) host.receive(frame);

@@ -63,6 +63,9 @@ class ToldPeer implements OnlinePeer {
   act(): void {}
   acceptRules(): void {}
   declineRules(): void {}
+  keepWaiting(): void {}
+  abandon(): void {}
+  rematch(): void {}
   leave(): void {}
 }
 

@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from client.cli import main
+from gin.conformance.identity_cases import link_matches
 from gin.engine.rules import STANDARD
 from gin.players import get
+from gin.protocol.history import identities_text
 from gin.protocol.records import HandRecord
 from gin.protocol.session import Session, play_local
 from gin.protocol.session_events import HandVerified
@@ -19,8 +21,8 @@ from gin.protocol.session_events import HandVerified
 @pytest.fixture(scope="module")
 def record() -> HandRecord:
     rules = STANDARD.with_options(target=1)  # the first scored hand ends the match
-    host = Session("host", bytes(32), rules, random.Random(1).randbytes)
-    guest = Session("guest", bytes(32), None, random.Random(2).randbytes)
+    host = Session("host", bytes(32), rules, random.Random(1).randbytes, b"h" * 32)
+    guest = Session("guest", bytes(32), None, random.Random(2).randbytes, b"g" * 32)
     play_local(host, guest, [get("easy"), get("easy")])
     return next(e.record for e in host.events() if isinstance(e, HandVerified))
 
@@ -39,7 +41,9 @@ def test_a_good_record_verifies(record: HandRecord, tmp_path: Path,
     assert out.startswith(f"{path}:\n") and out.rstrip().endswith("verified")
     assert "is dealt" in out and "result:" in out
     assert main(["audit", "--quiet", path]) == 0
-    assert capsys.readouterr().out == f"{path}:\nverified\n"
+    ids = identities_text(record.identities)
+    assert ids.startswith("identities: host ") and ", guest " in ids
+    assert capsys.readouterr().out == f"{path}:\n{ids}\nverified\n"
 
 
 def test_a_tampered_record_says_what_and_who(record: HandRecord, tmp_path: Path,
@@ -100,9 +104,10 @@ def test_edited_scores_fail(record: HandRecord, tmp_path: Path,
 
 @pytest.fixture(scope="module")
 def two_hands() -> list[HandRecord]:
-    host = Session("host", bytes(32), STANDARD.with_options(target=60),
-                   random.Random(3).randbytes)
-    guest = Session("guest", bytes(32), None, random.Random(4).randbytes)
+    # Another link than ``record``'s: two first matches of one link are a conflict.
+    host = Session("host", bytes([1] * 32), STANDARD.with_options(target=60),
+                   random.Random(3).randbytes, b"h" * 32)
+    guest = Session("guest", bytes([1] * 32), None, random.Random(4).randbytes, b"g" * 32)
     play_local(host, guest, [get("easy"), get("easy")])
     found = [e.record for e in host.events() if isinstance(e, HandVerified)]
     assert len(found) >= 2
@@ -115,10 +120,11 @@ def test_what_one_record_cannot_prove_is_not_called_verified(
     first, second = (write(tmp_path, f"{r.hand_number}.json", r.to_json()) for r in two_hands)
     assert main(["audit", "-q", second]) == 3  # verified, but not everything is proven
     out = capsys.readouterr().out
-    assert out.startswith(f"{second}:\nverified, except what these records cannot prove:\n")
+    ids = identities_text(two_hands[0].identities)
+    assert out.startswith(f"{second}:\n{ids}\nverified, except what these records cannot prove:\n")
     assert "  not verified: the match scores before hand 2" in out
     assert main(["audit", "-q", second, first]) == 0  # together: hand 2 follows hand 1
-    assert capsys.readouterr().out == f"{second}:\nverified\n{first}:\nverified\n"
+    assert capsys.readouterr().out == f"{second}:\n{ids}\nverified\n{first}:\n{ids}\nverified\n"
 
 
 def test_a_record_is_printed_as_plain_text(record: HandRecord, tmp_path: Path,
@@ -161,12 +167,35 @@ def test_the_exit_status_of_several_files_is_the_worst(
     capsys.readouterr()
 
 
+def test_a_match_minted_on_a_real_link_is_reported_as_a_conflict(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One party holding the link plays both seats (its own identity and a fresh one) and
+    mints a whole match: alone it verifies; beside the real match of that link neither
+    does, and the conflict names both matches and their players."""
+    real, minted = link_matches()
+    real_files = [write(tmp_path, f"real-{r.hand_number}.json", r.to_json()) for r in real]
+    minted_files = [write(tmp_path, f"minted-{r.hand_number}.json", r.to_json()) for r in minted]
+    for files, records in ((real_files, real), (minted_files, minted)):
+        assert main(["audit", "-q", *files]) == 0
+        out = capsys.readouterr().out
+        assert out.count(identities_text(records[0].identities)) == len(files)
+        assert out.count("\nverified\n") == len(files)
+    assert main(["audit", "-q", *real_files, *minted_files]) == 1
+    out = capsys.readouterr().out
+    assert "\nverified" not in out
+    assert out.count("FAILED link: records of link ") == len(real_files) + len(minted_files)
+    assert f"match {real[0].match_id.hex()} (identities " in out
+    assert f"match {minted[0].match_id.hex()} (identities " in out
+    assert "both begin it; at most one is the real match" in out
+
+
 def test_the_help_tells_every_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["audit", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     for status in ("0: every record verified", "1: a record failed", "2: a file is missing",
-                   "3: every record verified except"):
+                   "3: every record verified except", "do not form one history",
+                   "the match a rematch continues"):
         assert status in text
 
 

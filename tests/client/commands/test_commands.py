@@ -14,6 +14,9 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
+from client.cli import main
 from client.commands.simulate import Progress
 from client.net.links import Invite, RelayAddress, new_secret
 from client.net.store import MatchFiles
@@ -162,7 +165,7 @@ async def test_join_with_nothing_listening_says_connection_refused(tmp_path: Pat
 def test_join_over_a_damaged_online_save_refuses_it_and_blames_no_one(tmp_path: Path) -> None:
     invite = Invite(RelayAddress("http", "127.0.0.1", 9), "A" * 32, new_secret())
     files = MatchFiles(Storage(tmp_path), invite)
-    files.save(Session("guest", invite.secret, None, os.urandom), "token")
+    files.save(Session("guest", invite.secret, None, os.urandom, b"g" * 32), "token")
     raw = bytearray(files.state_path.read_bytes())
     raw[raw.index(b'"session": "') + 30] ^= 1  # one bit of one byte
     files.state_path.write_bytes(bytes(raw))
@@ -172,3 +175,34 @@ def test_join_over_a_damaged_online_save_refuses_it_and_blames_no_one(tmp_path: 
     assert "Traceback" not in result.stderr
     assert not any(w in result.stderr.lower() for w in ("cheat", "fault", "host", "guest"))
     assert list(files.state_path.parent.glob("*.damaged-*"))
+
+
+def test_play_pause_sets_the_computers_wait_and_refuses_nonsense(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`gin play --pause S`: the computer's wait (the undo's window), 0 to 10 seconds."""
+    import client.commands.play as play_command
+    import client.table.app as table_app
+
+    seen: list[float] = []
+
+    class App:
+        return_code = None
+
+        def run(self) -> None:
+            pass
+
+    def make_app(config: object) -> App:
+        seen.append(config.delay)
+        return App()
+
+    monkeypatch.setattr(play_command, "keyboard_from_terminal", lambda: None)
+    monkeypatch.setattr(table_app, "make_app", make_app)
+    assert main(["play", "--pause", "2.5", "--data-dir", str(tmp_path)]) == 0
+    assert main(["play", "--data-dir", str(tmp_path)]) == 0
+    assert seen == [2.5, 0.7]
+    for bad in ("11", "-1", "nan", "soon"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["play", "--pause", bad])
+        assert exit_.value.code == 2
+        assert f"expected seconds from 0 to 10, got '{bad}'" in capsys.readouterr().err

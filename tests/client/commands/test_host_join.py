@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from client.cli import main as gin_main
+from client.identity import load_identity
 from client.net import lobby, peer, store
 from client.net.links import parse_invite
 from client.net.peer import outcome_line
@@ -24,6 +25,7 @@ from client.net.transport import TransportSettings
 from client.storage import Storage
 from gin import players
 from gin.engine.rules import STANDARD
+from gin.protocol.identity import fingerprint
 
 TIMEOUT = 90
 BOT = ["--bot", "easy", "--bot-delay", "0"]
@@ -74,7 +76,7 @@ def records(root: Path) -> list[str]:
 
 
 async def test_gin_host_and_gin_join_bots_play_a_match_through_python_m_relay(
-        tmp_path: Path) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     relay = await start(sys.executable, "-m", "relay", env={
         "GIN_RELAY_HOST": "127.0.0.1", "GIN_RELAY_PORT": "0",
         "GIN_RELAY_KEY_FILE": str(tmp_path / "relay.key"),
@@ -102,7 +104,17 @@ async def test_gin_host_and_gin_join_bots_play_a_match_through_python_m_relay(
     assert "deck verified" in host_err and "the match is over" in guest_err
     host_records, guest_records = records(tmp_path / "host"), records(tmp_path / "guest")
     assert len(host_records) == len(guest_records) >= 1
+    capsys.readouterr()
     assert gin_main(["audit", "-q", *host_records, *guest_records]) == 0
+    # Each bot played under its data folder's identity, made on first use; every record
+    # names both, and gin audit prints them.
+    ids = tuple(load_identity(Storage(tmp_path / side)).public for side in ("host", "guest"))
+    assert ids[0] != ids[1]
+    line = (f"identities: host {fingerprint(ids[0])} ({ids[0].hex()}), "
+            f"guest {fingerprint(ids[1])} ({ids[1].hex()})")
+    out = capsys.readouterr().out
+    assert out.count(line) == len(host_records) + len(guest_records)
+    assert out.count("\nverified\n") == len(host_records) + len(guest_records)
 
 
 async def test_a_third_person_with_a_used_link_is_told_someone_has_joined(
@@ -267,3 +279,43 @@ def test_host_and_join_help_explain_the_link(capsys: pytest.CaptureFixture[str])
     assert "never reaches the relay" in out and "local-network" in out
     assert "GIN_LINK" in out and "standard input" in out
     assert "without http:// or https:// is taken as http:// when it is an IP address" in out
+
+
+async def test_two_matches_in_a_row_on_one_link_form_one_history(tmp_path: Path) -> None:
+    """`--matches 2` on both sides: a rematch on the same link, its records chained to
+    the first match's, so `gin audit` of all of them verifies with no conflict."""
+    relay = await start(sys.executable, "-m", "relay", env={
+        "GIN_RELAY_HOST": "127.0.0.1", "GIN_RELAY_PORT": "0",
+        "GIN_RELAY_KEY_FILE": str(tmp_path / "relay.key"),
+        "GIN_RELAY_RATE": "10000", "GIN_RELAY_BURST": "100000"})
+    try:
+        port = await relay_port(relay)
+        host = await start(*gin("host", "--relay", f"http://127.0.0.1:{port}", *BOT,
+                                "--target", "10", "--matches", "2",
+                                "--data-dir", str(tmp_path / "host")))
+        link = await read_link(host)
+        guest = await start(*gin("join", *BOT, "--accept-rules", "--matches", "2",
+                                 "--data-dir", str(tmp_path / "guest"), link))
+        (host_rc, _, host_err), (guest_rc, _, guest_err) = await asyncio.gather(
+            finish(host), finish(guest))
+    finally:
+        relay.terminate()
+        await relay.wait()
+    assert (host_rc, guest_rc) == (0, 0), (host_err, guest_err)
+    for err in (host_err, guest_err):
+        assert "match 1: the match is over" in err and "a rematch begins" in err
+        assert "2 of 2 matches played" in err
+    host_records, guest_records = records(tmp_path / "host"), records(tmp_path / "guest")
+    matches = {Path(p).name.split("-")[0] for p in host_records}
+    assert len(matches) == 2 and len(host_records) == len(guest_records)
+    previous = {json.loads(Path(p).read_text())["previous"] for p in host_records}
+    assert None in previous and len(previous) == 2 and previous - {None} <= matches
+    assert gin_main(["audit", "-q", *host_records, *guest_records]) == 0
+
+
+def test_matches_without_a_bot_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert gin_main(["host", "--matches", "2", "--relay", "http://127.0.0.1:1"]) == 2
+    assert "--matches N plays with --bot only" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        gin_main(["host", "--bot", "easy", "--matches", "0"])
+    assert "must be from 1 to 1000" in capsys.readouterr().err

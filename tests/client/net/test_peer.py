@@ -32,13 +32,15 @@ from client.storage import Storage, StorageError
 from gin import players
 from gin.engine.rules import STANDARD
 from gin.protocol.cosign import link_id_for
+from gin.protocol.evidence import parse_file
 from gin.protocol.session_events import (
+    Abandoned,
+    ClaimedAbandoned,
     HandDealt,
     HandScored,
     HandVerified,
     MatchOver,
     Moved,
-    PeerTimedOut,
 )
 from relay.server import Relay, serve
 from relay.testing import TEST_CONFIG, TcpProxy, new_room
@@ -48,6 +50,7 @@ FAST = peer.OnlineSettings(
     transport=TransportSettings(backoff=lambda attempt: 0.05, ping_interval=None,
                                 open_timeout=2, send_rate=None))
 MATCH_TIMEOUT = 60
+SINCE = 1_796_198_400.0  # 2026-12-02 08:00:00 UTC: the clock abandonment records read
 
 
 @pytest.fixture
@@ -364,8 +367,10 @@ async def test_a_finished_link_says_the_match_is_over(relay: Relay, tmp_path: Pa
         await lobby.join(host.invite, Storage(tmp_path / "guest"), FAST)
 
 
-async def test_a_friend_who_stops_answering_times_out(relay: Relay, tmp_path: Path) -> None:
-    quick = replace(FAST, move_timeout=0.5, reply_timeout=5)
+async def test_a_friend_who_stops_answering_ends_as_abandoned_by_them(
+        relay: Relay, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Silence has a name (issue 19 item 4): the grace runs out, and a program claims at once.
+    quick = replace(FAST, move_timeout=0.5, reply_timeout=5, utc_clock=lambda: SINCE)
     host = await lobby.host(url(relay.port), STANDARD, Storage(tmp_path / "host"), quick,
                             randomness(5))
     guest = await lobby.join(host.invite, Storage(tmp_path / "guest"), quick, randomness(6))
@@ -373,14 +378,23 @@ async def test_a_friend_who_stops_answering_times_out(relay: Relay, tmp_path: Pa
         # Only the host has a player: the guest's person never moves.
         await asyncio.gather(host.run(), guest.run(),
                              peer.play_bot(host, players.get("easy", random.Random(5))))
-    # The move may have been withheld or lost by the relay: nobody forfeits, and the
-    # guest is told rather than left waiting.
-    assert isinstance(host.failure, PeerTimedOut) and host.failure.who == "guest or the relay"
-    assert host.result is None
-    assert guest.failure is not None and not guest.failure.proven
-    assert "the relay dropped it" in guest.failure.reason
+    # Never a cheat, nobody forfeits: the host's signed word, kept beside the hand records.
+    failure = host.failure
+    assert isinstance(failure, Abandoned) and failure.who == "guest" and not failure.proven
+    assert host.result is None and failure.record is not None
+    assert isinstance(guest.failure, ClaimedAbandoned)  # the guest is told, not left waiting
+    assert "the host ended the match (abandoned)" in guest.failure.reason
     line = peer.outcome_line(host)
-    assert "no answer" in line and "nobody forfeits" in line and "at fault" not in line
+    assert line.startswith("Abandoned by your friend (the guest): it owed its ")
+    assert "since 2026-12-02 08:00:00 UTC" in line and "at fault" not in line
+    assert line.endswith("Saved as a signed record you can audit.")
+    saved = [p for p in record_files(tmp_path / "host") if p.name.endswith("-abandoned.json")]
+    assert len(saved) == 1 and parse_file(saved[0].read_bytes()) == failure.record
+    assert gin_main(["audit", "-q", str(saved[0])]) == 3
+    assert "This is the host's signed word: not a cheat" in capsys.readouterr().out
+    # The history counts it apart: abandoned by the friend for one, by you for the other.
+    assert [m.get("abandoned") for m in Storage(tmp_path / "host").load_record()] == ["friend"]
+    assert [m.get("abandoned") for m in Storage(tmp_path / "guest").load_record()] == ["you"]
 
 
 # -- the data folder failing (issue 11.9) and a relay gone for good (11.11) ----------
@@ -455,6 +469,9 @@ async def test_a_failing_save_pauses_sending_until_a_save_succeeds(
     host.listen(lambda u: notices.append(u.text) if isinstance(u, peer.Notice) else None)
     await play(host, guest, seed=5)
     assert storage.failures == 10 and unsaved_sends == []
+    # (The friend's identity is told too, and the known friends may not be saved.)
+    notices = [n for n in notices if not n.startswith(("your friend:", "Could not save "
+                                                      f"{tmp_path / 'host' / 'friends.json'}"))]
     assert notices[0].startswith("Could not save") and "Nothing more is sent" in notices[0]
     assert notices[1] == "The match is saved again; play goes on."
     assert_finished(host, guest)

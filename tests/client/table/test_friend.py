@@ -29,6 +29,7 @@ from client.table.screens import (
     AlertScreen,
     ConfirmScreen,
     HandOverScreen,
+    MatchEndScreen,
     OnlineScreen,
 )
 from gin import Discard, DrawPile, DrawStock, Knock, LayOff, Pass, players
@@ -489,6 +490,45 @@ async def test_a_joining_table_shows_custom_rules_and_plays_them_only_if_accepte
                 async with asyncio.timeout(20):
                     await friend
                 assert host.session.over and host.verified == 0
+    finally:
+        if not friend.done():
+            await stop(friend)
+
+
+async def test_a_joining_table_is_offered_a_rematch_and_plays_it(
+        relay: Relay, tmp_path: Path) -> None:
+    """Issue 22 item 4: at the match's end the host offers a rematch on the same link;
+    the table shows the offer, and accepting it deals the next match."""
+    short = STANDARD.with_options(name="short", target=10)
+    host = await lobby.host(relay_url(relay), short, Storage(tmp_path / "host"), FAST)
+    host.rematches.wanted = 1  # as gin host --matches 2
+    friend = await bot_side(host)
+    app = joining_table(Storage(tmp_path / "guest"))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await open_online_screen(pilot, app)
+            app.screen.query_one("#link", Input).value = host.invite.url
+            await pilot.click("#join")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await pilot.press("enter")  # the custom rules (a low target)
+            async with asyncio.timeout(90):
+                while not (isinstance(app.screen, ConfirmScreen)
+                           and app.screen.question == words.REMATCH_OFFERED):
+                    game = app.game
+                    if isinstance(app.screen, HandOverScreen):
+                        await pilot.press("enter")
+                    elif isinstance(game, OnlineGame) and game.dealt and game.legal() \
+                            and not isinstance(app.screen, MatchEndScreen | ConfirmScreen):
+                        await play_one_move(pilot, app)
+                    await pilot.pause(0.02)
+            assert isinstance(app.game, OnlineGame)
+            assert app.game.online.status() == "your friend offers a rematch"
+            await pilot.press("enter")  # Rematch
+            await until(pilot, lambda: isinstance(app.game, OnlineGame) and app.game.dealt)
+            assert not any(isinstance(s, MatchEndScreen) for s in app.screen_stack)
+            session = app.game.online.session
+            assert session.rematch is not None and session.rematch == host.session.rematch
+            assert app.game.online.rematches.finished == 1
     finally:
         if not friend.done():
             await stop(friend)

@@ -62,14 +62,18 @@ async def test_on_the_friends_move_the_table_says_when_the_friend_is_away(
         try:
             await until(pilot, lambda: game.dealt and not isinstance(app.screen, InviteScreen))
             label = app.screen_stack[0].query_one("#opponent-label")
-            assert "Your friend · connected" in str(label.render())
+            # Both fingerprints are on the table: the friend's, then yours.
+            assert game.online.friend is not None and game.online.identity is not None
+            who = (f"Your friend {game.online.friend.words} "
+                   f"(you: {game.online.identity.words})")
+            assert f"{who} · connected" in str(label.render())
             if game.legal():
                 await play_one_move(pilot, app)  # now it is the friend's move
             await until(pilot, lambda: table_text(app, "#prompt") == "Your friend is thinking…")
             await proxy.stop()  # the friend's connection drops, and stays down
             await until(pilot, lambda: table_text(app, "#prompt")
                         == "Your friend is away — waiting for them to come back")
-            assert "Your friend · away" in str(label.render())
+            assert f"{who} · away" in str(label.render())
             await proxy.start()  # back: thinking again
             await until(pilot, lambda: table_text(app, "#prompt") == "Your friend is thinking…")
         finally:

@@ -18,6 +18,10 @@ from client.table.controller import Game, OnlineGame
 from client.table.scoresheet import score_sheet
 from client.table.screens import HandOverScreen, ScoreSheetScreen
 from gin import Card, Discard, DrawStock, HandResult, IllegalAction, Knock, Match, Pass, Phase
+from gin.engine.rules import STANDARD
+from gin.players import get
+from gin.protocol.session import Session, play_local
+from gin.protocol.session_events import HandVerified
 from tests.client.conftest import ScriptedOpponent, fixed_decks
 from tests.client.table.test_app import GIN, KNOCK, SIZE, press, settle, text
 
@@ -159,6 +163,10 @@ class _Session:
     def legal_actions(self) -> list[Any]:
         return self.match.legal_actions() if self.match.turn == 0 else []
 
+    @property
+    def hand_results(self) -> tuple[HandResult, ...]:
+        return tuple(self.match.results)
+
 
 async def test_no_undo_online(table: Any, deal: Any) -> None:
     app, _ = table(deal(*KNOCK))
@@ -171,12 +179,35 @@ async def test_no_undo_online(table: Any, deal: Any) -> None:
         match.apply(0, DrawStock())
         match.apply(0, Discard(KC))  # thrown in an online match: the friend sees it at once
         online = OnlineGame(cast(Any, SimpleNamespace(session=_Session(match), seat=0,
-                                                      result=None)))
+                                                      result=None, friend=None, identity=None)))
         app.game = online
         assert not hasattr(online, "undo")
         await press(pilot, "u")
         assert "no undo online" in text(app, "#prompt")
-        await press(pilot, "c")
-        assert not isinstance(app.screen, ScoreSheetScreen)
-        assert "against the computer" in text(app, "#prompt")
         assert KC not in app.game.observation().hand
+        # The score sheet is there online too, the friend named as such.
+        await press(pilot, "c")
+        assert isinstance(app.screen, ScoreSheetScreen)
+        assert app.screen.columns[4] == "Friend"
+        assert "No hand has finished" in str(app.screen.query_one("#sheet-empty", Static).render())
+
+
+def test_online_score_sheet_is_the_sessions_hands() -> None:
+    """Online, the sheet lists every hand the session played, seen from its own seat."""
+    rules = STANDARD.with_options(target=40)
+    host = Session("host", bytes(32), rules, random.Random(3).randbytes, b"h" * 32)
+    guest = Session("guest", bytes(32), None, random.Random(4).randbytes, b"g" * 32)
+    play_local(host, guest, [get("easy"), get("easy")])
+    verified = [e for e in host.events() if isinstance(e, HandVerified)]
+    for session in (host, guest):
+        game = OnlineGame(cast(Any, SimpleNamespace(session=session, seat=session.seat)))
+        rows = game.score_sheet()
+        assert [row.number for row in rows] == [e.hand_number for e in verified]
+        assert [(r.kind, r.winner, r.points) for r in rows] == [
+            (e.record.score.kind, e.record.score.winner, e.record.score.points)
+            for e in verified]
+        assert rows[-1].totals == verified[-1].record.scores
+        cells = words.sheet_rows(rows, session.seat, words.FRIEND)
+        final = cells[-1]
+        assert (final[3], final[4]) == (str(rows[-1].totals[session.seat]),
+                                        str(rows[-1].totals[1 - session.seat]))

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from gin import best_arrangement, best_discard, parse_cards
 from gin.conformance import corpus
+from gin.conformance.abandonment_cases import abandonment_cases
 from gin.conformance.engine_cases import (
     arrange_case,
     arrange_cases,
@@ -23,6 +24,7 @@ from gin.conformance.engine_cases import (
     settle_cases,
 )
 from gin.conformance.evidence_cases import evidence_cases
+from gin.conformance.identity_cases import history_cases, identity_cases
 from gin.conformance.protocol_cases import (
     audit_cases,
     channel_cases,
@@ -80,8 +82,10 @@ def test_the_typescript_engine_agrees_with_a_small_corpus(
         "record_audit.jsonl": chain(islice(record_audit_cases(), 4),
                                     islice(record_chain_cases(), 1, 2), record_fuzz_cases(2)),
         "evidence.jsonl": islice(evidence_cases(), 3),
+        "abandonment.jsonl": islice(abandonment_cases(), 4),
         "audit_report.jsonl": islice(audit_report_cases(), 2),
         "session.jsonl": session_cases(small=True),
+        "identity.jsonl": chain(islice(identity_cases(), 8), history_cases()),
     }
     assert small.keys() == corpus().keys()
     for name, cases in small.items():

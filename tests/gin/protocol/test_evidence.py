@@ -45,7 +45,7 @@ def test_the_first_shuffler_cannot_frame_the_second(kept: tuple[DealEvidence, De
     # An honest message 2 proves nothing against its sender.
     assert findings(honest) == [("record", "proof")]
     keys = (honest.signing_keys[1], honest.signing_keys[0])
-    assert findings(replace(honest, signing_keys=keys)) == [("record", "match_id")]
+    assert findings(replace(honest, signing_keys=keys)) == [("record", "vouches.host")]
 
 
 @pytest.mark.parametrize(("text", "said"), [

@@ -19,6 +19,7 @@ from gin.players import get
 from gin.protocol import cosign
 from gin.protocol import fairdeal as fd
 from gin.protocol.audit import audit_record, audit_records, laid_down
+from gin.protocol.identity import Identity
 from gin.protocol.records import SEATS, HandRecord, Step, parse_record
 from gin.protocol.session import Session, play_local
 from gin.protocol.session_events import HandVerified
@@ -32,12 +33,12 @@ SIGNERS: list[cosign.Signer] = []
 @pytest.fixture(scope="module")
 def both_copies() -> tuple[list[HandRecord], list[HandRecord]]:
     """The host's and the guest's records of one whole match."""
-    host = Session("host", SECRET, CLASSIC, random.Random("h").randbytes)
-    guest = Session("guest", SECRET, None, random.Random("g").randbytes)
+    host = Session("host", SECRET, CLASSIC, random.Random("h").randbytes, b"h" * 32)
+    guest = Session("guest", SECRET, None, random.Random("g").randbytes, b"g" * 32)
     play_local(host, guest, [get("normal", random.Random(i)) for i in (0, 1)])
     copies = tuple([e.record for e in s.events() if isinstance(e, HandVerified)]
                    for s in (host, guest))
-    SIGNERS[:] = [s._flow.signer for s in (host, guest) if s._flow.signer is not None]
+    SIGNERS[:] = [s._flow.keys.signer for s in (host, guest) if s._flow.keys is not None]
     assert len(copies[0]) == len(copies[1]) >= 4 and host.failure is guest.failure is None
     return copies[0], copies[1]
 
@@ -439,5 +440,20 @@ def test_keys_not_bound_to_the_match_id_are_refused(record: HandRecord) -> None:
     digest = cosign.hand_digest(record)
     swapped = replace(record, signing_keys=(record.signing_keys[0], stranger.public),
                       signatures=(record.signatures[0], stranger.sign(digest)))
-    (finding,) = audit_record(swapped).findings
+    (finding,) = audit_record(swapped).findings  # the guest's identity vouched for another
+    assert (finding.who, finding.where) == ("record", "vouches.guest")
+    # A stranger's identity that vouches for that key: the match id names other players.
+    other = Identity(bytes(range(32)))
+    vouched = replace(swapped, identities=(record.identities[0], other.public),
+                      vouches=(record.vouches[0], other.vouch(record.link_id, 1,
+                                                              stranger.public, b"")))
+    (finding,) = audit_record(vouched).findings
     assert (finding.who, finding.where) == ("record", "match_id")
+
+
+def test_a_record_whose_seats_share_one_identity_is_refused(record: HandRecord) -> None:
+    host = Identity(b"h" * 32)
+    same = replace(record, identities=(host.public, host.public), vouches=(
+        record.vouches[0], host.vouch(record.link_id, 1, record.signing_keys[1], b"")))
+    (finding,) = audit_record(same).findings
+    assert (finding.who, finding.where) == ("record", "identities")

@@ -26,6 +26,7 @@ from gin.protocol import group as g
 from gin.protocol.audit import audit_evidence, audit_record
 from gin.protocol.cosign import link_id_for
 from gin.protocol.evidence import DealEvidence, parse_file
+from gin.protocol.identity import Identity, fingerprint
 from gin.protocol.records import SEATS, HandRecord, Score, Step, parse_record
 from gin.protocol.session import CorruptState, Session
 from gin.protocol.session_events import (
@@ -49,6 +50,11 @@ PROTOCOL = Path(__file__).resolve().parents[3] / "protocol.md"
 SECRET = bytes(range(32))
 Fields = dict[str, Any]
 Tamper = Callable[[Session, str, Fields], Fields | None]
+
+
+def b_id(letter: str) -> bytes:
+    """The identity public key of the seeds ``b"h" * 32`` and ``b"g" * 32`` the tests use."""
+    return Identity(letter.encode() * 32).public
 
 
 class Cheater(Session):
@@ -119,8 +125,8 @@ class Link:
     def __init__(self, rules: Ruleset = STANDARD, cls: type[Session] = Session,
                  seed: int = 0, relay: Relay | None = None, secret: bytes = SECRET) -> None:
         self.random = [source(f"{seed}/host"), source(f"{seed}/guest")]
-        self.s = [cls("host", secret, rules, self.random[0]),
-                  cls("guest", secret, None, self.random[1])]
+        self.s = [cls("host", secret, rules, self.random[0], b"h" * 32),
+                  cls("guest", secret, None, self.random[1], b"g" * 32)]
         self.players: list[Player] = [get("normal", random.Random(f"{seed}/p{i}"))
                                       for i in (0, 1)]
         self.events: list[list[SessionEvent]] = [[], []]
@@ -239,7 +245,9 @@ def test_whole_match_agrees_and_audits_clean(rules: Ruleset, baseline: Link) -> 
         assert (mine.seeds, mine.messages, mine.score, mine.scores) == (
             theirs.seeds, theirs.messages, theirs.score, theirs.scores)
         assert mine.rules == rules and mine.match_id == link.s[0].match_id
-        assert mine.match_id == cosign.match_id_for(link_id_for(SECRET), *mine.signing_keys)
+        assert mine.match_id == cosign.match_id_for(link_id_for(SECRET), mine.signing_keys,
+                                                    (b_id("h"), b_id("g")), b"")
+        assert mine.identities == (b_id("h"), b_id("g")) and mine.previous is None
         assert mine.signatures == theirs.signatures
         for record in (mine, theirs):
             assert audit_record(record).ok
@@ -540,9 +548,10 @@ class OtherVersion(Session):
     """A peer whose messages say protocol ``version`` (2: as v2 code packs them)."""
 
     def __init__(self, role: SessionRole, secret: bytes, rules: Ruleset | None,
-                 random_bytes: Callable[[int], bytes], version: int = 2) -> None:
+                 random_bytes: Callable[[int], bytes], identity: bytes, version: int = 2
+                 ) -> None:
         self.version = version
-        super().__init__(role, secret, rules, random_bytes)
+        super().__init__(role, secret, rules, random_bytes, identity)
 
     def _send(self, msg_type: str, fields: Mapping[str, object],
               version: int = wire.PROTOCOL_VERSION) -> None:
@@ -558,7 +567,7 @@ def delivered(s: Session, version: int) -> list[wire.Message]:
 def test_a_v2_hello_meets_a_v3_peer_cleanly() -> None:
     # A host of protocol 2 (its messages as v2 code packs them) and a guest of 3.
     link = Link()
-    host = link.s[0] = OtherVersion("host", SECRET, STANDARD, link.random[0])
+    host = link.s[0] = OtherVersion("host", SECRET, STANDARD, link.random[0], b"h" * 32)
     link.pump()
     failure = link.s[1].failure
     assert isinstance(failure, VersionMismatch) and not failure.proven
@@ -604,7 +613,7 @@ def test_a_v3_hello_meets_a_v2_peer_cleanly() -> None:
 
 def test_a_newer_peer_tells_this_side_to_update() -> None:
     link = Link()
-    link.s[0] = OtherVersion("host", SECRET, STANDARD, link.random[0], version=4)
+    link.s[0] = OtherVersion("host", SECRET, STANDARD, link.random[0], b"h" * 32, version=4)
     link.pump()
     failure = link.s[1].failure
     assert isinstance(failure, VersionMismatch)
@@ -617,8 +626,8 @@ def test_a_newer_peer_tells_this_side_to_update() -> None:
 
 def handshake() -> tuple[Session, Session, bytes]:
     """Host and guest after the offers; the host's hello, sealed, not yet delivered."""
-    host = Session("host", SECRET, STANDARD, source("h"))
-    guest = Session("guest", SECRET, None, source("g"))
+    host = Session("host", SECRET, STANDARD, source("h"), b"h" * 32)
+    guest = Session("guest", SECRET, None, source("g"), b"g" * 32)
     (host_offer,) = host.data_to_send()
     (guest_offer,) = guest.data_to_send()
     host.receive(guest_offer)
@@ -634,7 +643,8 @@ def handshake() -> tuple[Session, Session, bytes]:
 @pytest.mark.parametrize(("make", "field"), [
     (lambda h, g, f: (g, f[:30] + bytes([f[30] ^ 1]) + f[31:]), "tag"),
     (lambda h, g, f: (h, f), "direction"),
-    (lambda h, g, f: (g, Session("host", bytes(32), STANDARD, source("x")).data_to_send()[0]),
+    (lambda h, g, f: (g, Session("host", bytes(32), STANDARD, source("x"), b"h" * 32
+                                 ).data_to_send()[0]),
      "link"),
     (lambda h, g, f: (g, f[:9]), "frame"),
 ], ids=["tampered", "reflected", "foreign-link", "truncated"])
@@ -690,8 +700,8 @@ def test_a_relay_replaying_a_whole_earlier_session_is_refused() -> None:
     first.run()
     to_guest = [f for to, f in first.wire if to == 1]
     # A second match on the same link: the replayed host frames never open.
-    host = Session("host", SECRET, STANDARD, source("h2"))
-    guest = Session("guest", SECRET, None, source("g2"))
+    host = Session("host", SECRET, STANDARD, source("h2"), b"h" * 32)
+    guest = Session("guest", SECRET, None, source("g2"), b"g" * 32)
     for frame in to_guest:
         guest.receive(frame)
     assert guest.received == 0 and guest.failure is None and guest.rules is None
@@ -726,7 +736,7 @@ def test_no_nonce_is_used_twice_across_a_stale_restore_and_a_reused_link() -> No
             stale.update(msgpack.unpackb(msgpack.packb(link.s[1].to_state()), raw=False))
         if moves == 9:
             link.s[1].data_to_send()
-            link.s[1] = Session.from_state(SECRET, stale, source("fresh"))
+            link.s[1] = Session.from_state(SECRET, stale, source("fresh"), b"g" * 32)
             link.pump()
 
     link.run(crash_from_stale)
@@ -798,7 +808,7 @@ def test_malformed_or_untimely_messages_are_the_peers_fault(
 
 def test_guest_refuses_rules_it_did_not_agree_to() -> None:
     link = Link(OKLAHOMA)
-    guest = link.s[1] = Session("guest", SECRET, STANDARD, source("g"))
+    guest = link.s[1] = Session("guest", SECRET, STANDARD, source("g"), b"g" * 32)
     link.pump()
     assert isinstance(guest.failure, ProtocolError) and guest.failure.field == "hello.rules"
 
@@ -851,7 +861,8 @@ def test_save_and_restore_mid_hand(baseline: Link) -> None:
             state = msgpack.unpackb(msgpack.packb(old.to_state()), raw=False)
             old.data_to_send()
             link.events[seat] += old.events()
-            link.s[seat] = Session.from_state(SECRET, state, link.random[seat])
+            link.s[seat] = Session.from_state(SECRET, state, link.random[seat],
+                                                  (b"h" * 32, b"g" * 32)[seat])
             assert link.s[seat].observation() == old.observation()
         link.reconnect()
         link.pump()
@@ -859,7 +870,7 @@ def test_save_and_restore_mid_hand(baseline: Link) -> None:
     crashes: list[int] = []
     link = Link()
     link.run(crash)
-    assert crashes == [5, 28, 51, 74, 97, 120]
+    assert crashes == [5, 28, 51, 74, 97]  # the seeded match has about 110 moves
     # A restored side draws a fresh epoch, so the later seeds differ from the
     # baseline's; the match must still finish, agreed and clean on both sides.
     over = [link.of(MatchOver, seat) for seat in (0, 1)]
@@ -889,7 +900,7 @@ def test_a_damaged_save_is_refused_as_a_local_fault_never_blamed_on_the_peer() -
         except (ValueError, msgpack.UnpackException):
             continue  # not even msgpack: the storage layer refuses it
         try:
-            restored = Session.from_state(SECRET, state, source("r"))
+            restored = Session.from_state(SECRET, state, source("r"), b"g" * 32)
         except CorruptState as exc:
             assert str(exc), i
             refused += 1
@@ -903,7 +914,7 @@ def test_a_damaged_save_is_refused_as_a_local_fault_never_blamed_on_the_peer() -
 def test_restored_failure_stays_failed() -> None:
     host, guest, hello = handshake()
     guest.receive(hello[:20])
-    restored = Session.from_state(SECRET, guest.to_state(), source("g"))
+    restored = Session.from_state(SECRET, guest.to_state(), source("g"), b"g" * 32)
     assert restored.failure == guest.failure
     with pytest.raises(PeerFault):
         restored.receive(hello)
@@ -927,8 +938,18 @@ def test_session_vectors_in_protocol_md() -> None:
     guest_key = cosign.Signer(bytes(range(64, 96))).public
     assert host_key.hex() == v["session_host_key"]
     assert guest_key.hex() == v["session_guest_key"]
-    match_id = cosign.match_id_for(link, host_key, guest_key)
+    host_id, guest_id = Identity(bytes(range(128, 160))), Identity(bytes(range(160, 192)))
+    assert host_id.public.hex() == v["session_host_identity"]
+    assert guest_id.public.hex() == v["session_guest_identity"]
+    assert host_id.vouch(link, 0, host_key, b"").hex() == v["session_host_vouch"]
+    assert guest_id.vouch(link, 1, guest_key, b"").hex() == v["session_guest_vouch"]
+    assert fingerprint(host_id.public) == v["session_host_fingerprint"]
+    assert fingerprint(guest_id.public) == v["session_guest_fingerprint"]
+    ids = (host_id.public, guest_id.public)
+    match_id = cosign.match_id_for(link, (host_key, guest_key), ids, b"")
     assert match_id.hex() == v["session_match_id"]
+    assert cosign.match_id_for(link, (host_key, guest_key), ids, match_id).hex() == v[
+        "session_next_match_id"]
     assert rules_digest(STANDARD).hex() == v["session_rules_digest_standard"]
     host_nonce, guest_nonce = bytes(range(64, 96)), bytes(range(96, 128))
     assert coin(link, host_nonce).hex() == v["session_coin"]
@@ -942,7 +963,7 @@ def test_hand_signature_vectors_in_protocol_md() -> None:
     first, second = bytes(range(32)), bytes(range(32, 64))
     a, b = fd.SeedMaterial.from_seed(first), fd.SeedMaterial.from_seed(second)
     m1 = fd.build_message1(a)
-    match_id = bytes.fromhex(v["session_match_id"])
+    match_id = bytes.fromhex(v["hand_match_id"])
     m2, proof = fd.build_message2(b, m1, fd.context(match_id, 1))
     record = HandRecord(
         rules=STANDARD, match_id=match_id, hand_number=1, dealer=0,

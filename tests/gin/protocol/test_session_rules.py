@@ -26,8 +26,8 @@ HOUSE = STANDARD.with_options(name="house", big_gin_bonus=31, target=30)
 
 def sessions(rules: Ruleset = HOUSE) -> tuple[Session, Session]:
     """The host proposes ``rules``; the guest insists on nothing."""
-    return (Session("host", SECRET, rules, random.Random("h").randbytes),
-            Session("guest", SECRET, None, random.Random("g").randbytes))
+    return (Session("host", SECRET, rules, random.Random("h").randbytes, b"h" * 32),
+            Session("guest", SECRET, None, random.Random("g").randbytes, b"g" * 32))
 
 
 def test_a_preset_is_played_at_once() -> None:
@@ -84,8 +84,8 @@ def test_rules_out_of_bounds_are_the_hosts_protocol_error(rules: Mapping[str, ob
             super()._send(msg_type, dict(fields) | ({"rules": rules} if msg_type == "hello"
                                                     else {}))
 
-    host = Liar("host", SECRET, STANDARD, random.Random("h").randbytes)
-    guest = Session("guest", SECRET, None, random.Random("g").randbytes)
+    host = Liar("host", SECRET, STANDARD, random.Random("h").randbytes, b"h" * 32)
+    guest = Session("guest", SECRET, None, random.Random("g").randbytes, b"g" * 32)
     pump(host, guest)
     failure = guest.failure
     assert isinstance(failure, ProtocolError)
@@ -95,7 +95,8 @@ def test_rules_out_of_bounds_are_the_hosts_protocol_error(rules: Mapping[str, ob
 
 def restored(session: Session) -> Session:
     state = msgpack.unpackb(msgpack.packb(session.to_state()))
-    return Session.from_state(SECRET, state, random.Random("later").randbytes)
+    return Session.from_state(SECRET, state, random.Random("later").randbytes,
+                              b"h" * 32 if session.role == "host" else b"g" * 32)
 
 
 def test_the_offer_and_the_acceptance_survive_a_restart() -> None:

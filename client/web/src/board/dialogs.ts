@@ -157,8 +157,11 @@ const KNOCKER_DID: Readonly<Record<string, string>> = {
   knock: "knocked", undercut: "knocked", gin: "went gin", big_gin: "laid down big gin",
 };
 
-function side(title: string, groups: ReturnType<typeof grouped>): HTMLElement {
-  return el("div", { class: "side" }, el("h3", {}, title), el("div", { class: "row" }, ...groupsView(groups)));
+/** One player's cards in the hand's end window; `theirs` for the other player's
+ * (they turn face up there, motion.ts). */
+function side(title: string, groups: ReturnType<typeof grouped>, theirs: boolean): HTMLElement {
+  return el("div", { class: theirs ? "side theirs" : "side" }, el("h3", {}, title),
+    el("div", { class: "row" }, ...groupsView(groups)));
 }
 
 /** The end of a hand: both hands laid out (lay-offs marked on the knocker's melds),
@@ -172,11 +175,11 @@ export function handOverDialog(obs: Observation, next: string, them: string, the
   if (out !== null && result.knocker !== null) {
     const iKnocked = result.knocker === me;
     title = result.winner === me ? "You won the hand" : `${them} won the hand`;
-    body.push(side(`${iKnocked ? "You" : them} ${KNOCKER_DID[out.kind]}`, laidOut(out, true)));
-    body.push(side(iKnocked ? them : "You", laidOut(out, false)));
+    body.push(side(`${iKnocked ? "You" : them} ${KNOCKER_DID[out.kind]}`, laidOut(out, true), !iKnocked));
+    body.push(side(iKnocked ? them : "You", laidOut(out, false), iKnocked));
   } else {
-    body.push(side(them, grouped(obs.opponentHand ?? [])));
-    body.push(side("You", grouped(obs.hand)));
+    body.push(side(them, grouped(obs.opponentHand ?? []), true));
+    body.push(side("You", grouped(obs.hand), false));
   }
   body.push(p(explainResult(obs, them), "arith"));
   body.push(el("p", {}, gameLine(obs, them)));
@@ -184,9 +187,9 @@ export function handOverDialog(obs: Observation, next: string, them: string, the
 }
 
 /** The end of the match: points, game bonus, boxes, shutout and totals; `then`
- * starts a new match (local only: null online). */
+ * starts a new match (local) or asks for a rematch (online), its button `again`. */
 export function matchEndDialog(totals: MatchTotals, rules: Ruleset, me: number, them: string,
-                               then: (() => void) | null): void {
+                               then: (() => void) | null, again = "New match"): void {
   const rows = totalsRows(totals, rules, me);
   const table = el("table", {},
     el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "You"), el("th", {}, shortName(them)))),
@@ -196,7 +199,7 @@ export function matchEndDialog(totals: MatchTotals, rules: Ruleset, me: number, 
   const headline = `${won ? "You win" : `${them} wins`} the match by ${totals.margin} points`
     + (totals.shutout ? ": a shutout." : ".");
   const buttons: DialogButton[] = then === null ? [{ label: "Close", primary: true }]
-    : [{ label: "Close" }, { label: "New match", primary: true, run: then }];
+    : [{ label: "Close" }, { label: again, primary: true, id: "btn-again", run: then }];
   openDialog(won ? "You win the match" : `${them} wins the match`, [p(headline, "arith"), table], buttons);
 }
 

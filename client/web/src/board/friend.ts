@@ -1,7 +1,8 @@
 /**
  * The board's online parts: the host's choice of rules, the invite (link, Copy,
  * QR code), the connection line, the custom rules offered to a guest, the
- * failure alert, the verified hands' records, and `document.body.dataset.state`.
+ * failure alert, both players' identities, the verified hands' records, and
+ * `document.body.dataset.state`.
  * Everything shown here that came from the network is set as text, never as HTML.
  */
 
@@ -12,7 +13,7 @@ import { closeDialog, dialogOpen, openDialog } from "./dialogs.ts";
 import { byId, el, fill } from "./dom.ts";
 import type { OnlineGame } from "./online.ts";
 import { qrCanvas } from "./qr.ts";
-import { failureLines, failureTitle, pageState, statusWords, turnWords } from "./words.ts";
+import { failureLines, failureTitle, graceWords, pageState, statusWords, turnWords } from "./words.ts";
 
 const p = (text: string, cls = ""): HTMLElement => el("p", cls ? { class: cls } : {}, text);
 
@@ -161,6 +162,18 @@ export function rulesOfferDialog(rules: Ruleset, accept: () => void, decline: ()
   ], escape);
 }
 
+/** The friend, the host, offers a rematch on the same link: accept or decline. */
+export function rematchOfferDialog(rules: Ruleset, accept: () => void, decline: () => void,
+                                   escape: () => void): void {
+  openDialog("Your friend offers a rematch", [
+    p(`Your friend offers another match on the same link, with the ${plain(rules.name)} rules you just played; `
+      + "the loser of the last match deals first. Accept to play it, or decline to end here."),
+  ], [
+    { label: "Decline", id: "btn-decline-rematch", run: decline },
+    { label: "Accept", primary: true, id: "btn-accept-rematch", run: accept },
+  ], escape);
+}
+
 /** The failure that stopped the match, as plain text. */
 export function failureDialog(failure: FailureView): void {
   openDialog(failureTitle(failure), failureLines(failure).map((line) => p(line)),
@@ -189,6 +202,9 @@ export class FriendPanel {
   /** The invite's link on show (it leaves the page when another window replaces it). */
   private inviteShown: HTMLElement | null = null;
   private shownRecords = -1;
+  /** The friend's grace ran out and the player is asked (keep waiting, or abandon). */
+  private graceAsked = false;
+  private changeShown = false;
 
   constructor(private readonly game: OnlineGame, private readonly leave: () => void) {
     byId("net").hidden = false;
@@ -207,6 +223,7 @@ export class FriendPanel {
     byId("net").hidden = true;
     byId("online").hidden = true;
     delete document.body.dataset.state;
+    delete document.body.dataset.matches;
   }
 
   private confirmLeave(): void {
@@ -221,6 +238,7 @@ export class FriendPanel {
 
   private update(view: PeerView, notices: readonly PeerNotice[]): void {
     document.body.dataset.state = pageState(view);
+    document.body.dataset.matches = String(view.matches);
     const status = statusWords(view);
     byId("net-connection").textContent = status;
     byId("net-connection").dataset.connection = view.connection;
@@ -228,6 +246,7 @@ export class FriendPanel {
     byId("net-turn").textContent = turn === status ? "" : turn; // "The match is over" once
     const last = view.verified.at(-1);
     byId("net-verified").textContent = last === undefined ? "" : `Deck verified for hand ${last}`;
+    this.renderIdentities(view);
     this.renderRecords(view.records);
     this.dialogs(view, notices);
   }
@@ -238,6 +257,20 @@ export class FriendPanel {
     if (failure !== null && !this.failureShown) {
       this.failureShown = true;
       failureDialog(failure);
+      return;
+    }
+    const grace = notices.find((n): n is Extract<PeerNotice, { kind: "grace-over" }> => n.kind === "grace-over");
+    if (this.graceAsked && !view.graceOver) { // answered, or moot: the friend's message came
+      this.graceAsked = false;
+      if (document.getElementById("btn-abandon") !== null && dialogOpen()) closeDialog();
+    }
+    if (grace !== undefined && !this.game.botPlays) {
+      this.graceAsked = true;
+      openDialog("Your friend stopped answering", graceWords(grace.owed, grace.since, Date.now() / 1000)
+        .map((line) => p(line)), [
+        { label: "Keep waiting", id: "btn-keep-waiting", run: () => this.game.peer.keepWaiting() },
+        { label: "End: abandoned by your friend", primary: true, id: "btn-abandon", run: () => this.game.peer.abandon() },
+      ], () => this.game.peer.keepWaiting());
       return;
     }
     const said = notices.filter((n): n is Extract<PeerNotice, { kind: "notice" }> => n.kind === "notice");
@@ -260,8 +293,8 @@ export class FriendPanel {
           [{ label: "Decline", primary: true, run: decline }], decline);
         return;
       }
-      const ask = (): void => rulesOfferDialog(rules, () => this.game.peer.acceptRules(),
-        () => this.game.peer.declineRules(), ask);
+      const ask = (): void => (view.rematch ? rematchOfferDialog : rulesOfferDialog)(rules,
+        () => this.game.peer.acceptRules(), () => this.game.peer.declineRules(), ask);
       ask();
       return;
     }
@@ -278,6 +311,21 @@ export class FriendPanel {
     }
   }
 
+  /** Both fingerprints; a friend whose identity changed on this link is said once in a dialog too. */
+  private renderIdentities(view: PeerView): void {
+    const { mine, friendText, changed } = view.identity;
+    const friend = byId("id-friend");
+    friend.textContent = friendText === null ? "Your friend's identity is shown here once they join."
+      : friendText.charAt(0).toUpperCase() + friendText.slice(1);
+    friend.classList.toggle("warn", changed);
+    byId("id-mine").textContent = mine === null ? "" : `You: ${mine}`;
+    if (changed && friendText !== null && !this.changeShown && !dialogOpen()) {
+      this.changeShown = true;
+      openDialog("Your friend's identity changed", [p(friendText.charAt(0).toUpperCase() + friendText.slice(1))],
+        [{ label: "OK", primary: true }]);
+    }
+  }
+
   private renderRecords(records: readonly RecordView[]): void {
     if (records.length === this.shownRecords) return;
     this.shownRecords = records.length;
@@ -285,6 +333,7 @@ export class FriendPanel {
     fill(list, ...records.map((record) => {
       const button = el("button", { type: "button", class: "small", "data-hand": record.hand },
         record.failed ? `Hand ${record.hand}: download the evidence (failed its check)`
+          : record.abandoned ? "Download the abandonment record (your signed word)"
           : `Hand ${record.hand}: download the record`);
       button.addEventListener("click", () => download(record));
       return el("li", {}, button);

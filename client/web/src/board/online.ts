@@ -11,7 +11,7 @@ import { type Card, cardsMask } from "../engine/cards.ts";
 import { GinError, IllegalAction } from "../engine/errors.ts";
 import { knockLimitRefusal } from "../engine/hand.ts";
 import { discardDeadwoods } from "../engine/melds.ts";
-import { Observation, Phase } from "../engine/observation.ts";
+import { HandResult, Observation, Phase } from "../engine/observation.ts";
 import { Ruleset } from "../engine/rules.ts";
 import { matchTotals, matchWinner, type MatchTotals } from "../engine/scoring.ts";
 import type { OnlinePeer, PeerNotice, PeerView } from "../online/api.ts";
@@ -21,6 +21,7 @@ import * as players from "../players/index.ts";
 import { bestThrow, knockCounts } from "./game.ts";
 import type { AutoMove, HintView, Play } from "./play.ts";
 import { friendKey, type HandLine, matchEntry, RecordBook, type TextStore } from "./record.ts";
+import { scoreSheet, type SheetRow } from "./scoresheet.ts";
 import { failureTitle, statusWords, turnWords } from "./words.ts";
 
 export const FRIEND = "Your friend";
@@ -62,6 +63,7 @@ export class OnlineGame implements Play {
   private legalActions: Action[] = [];
   private rulesInPlay: Ruleset | null = null;
   private offered: Ruleset | null = null;
+  private results: HandResult[] = [];
   /** The moment at which this seat sent a move not yet seen in a view. */
   private sentAt: string | null = null;
   private readonly warnings: string[] = [];
@@ -93,6 +95,7 @@ export class OnlineGame implements Play {
       this.obs = view.observation === null ? null : Observation.fromDict(view.observation);
       this.legalActions = view.legal.map(parseAction);
       this.rulesInPlay = view.rules === null ? null : Ruleset.fromDict(view.rules);
+      this.results = view.results.map((result) => HandResult.fromDict(result));
     } catch (exc) {
       if (!(exc instanceof GinError)) throw exc;
       // The peer runs this page's own code: a view it cannot read is a bug here.
@@ -106,6 +109,13 @@ export class OnlineGame implements Play {
     for (const n of notices) if (n.kind === "notice") this.warnings.push(n.text);
     const over = notices.find((n) => n.kind === "match-over");
     if (over !== undefined) this.record(over.winner);
+    const ended = notices.find((n) => n.kind === "failed")?.failure.kind;
+    if (ended === "Abandoned" || ended === "ClaimedAbandoned") this.record(null, ended === "Abandoned" ? "friend" : "you");
+    // A computer in this seat ends the match at once when the friend's grace runs out
+    // (after this view has been shown: the answer is a view of its own).
+    if (this.bot !== null && notices.some((n) => n.kind === "grace-over")) queueMicrotask(() => this.peer.abandon());
+    // A computer guest (?bot=) accepts the rematch its friend may offer.
+    if (over !== undefined && over.forfeitBy === null && this.botPlays && view.role === "guest") this.peer.rematch();
     for (const listener of this.listeners) listener();
     for (const listener of this.viewListeners) listener(view, notices);
   }
@@ -182,12 +192,13 @@ export class OnlineGame implements Play {
     return { opponent: false, run: () => this.play(bot.choose(obs, legal)) };
   }
 
-  /** Add the match to your record (record.ts), the friend known by the invite link's id. */
-  private record(winner: number): void {
+  /** Add the match to your record (record.ts), the friend known by the invite link's id: won or
+   * lost by `winner`, or (winner null) `abandoned` by the friend or by you. */
+  private record(winner: number | null, abandoned: "friend" | "you" | null = null): void {
     const hands: HandLine[] = [];
     let link = "";
     for (const r of this.view.records) {
-      if (r.failed) continue;
+      if (r.failed || r.abandoned) continue;
       const data = readRecord(r.json);
       if (data === null) continue; // the peer wrote it: unreadable is a bug there, not a lost match
       const h = data.result;
@@ -197,7 +208,12 @@ export class OnlineGame implements Play {
       if (typeof data.link === "string") link = data.link;
     }
     this.warnings.push(...new RecordBook(this.records).add(matchEntry(friendKey(link), this.view.seat, winner,
-      hands, this.totals, new Date().toISOString())));
+      hands, this.totals, new Date().toISOString(), abandoned)));
+  }
+
+  /** Another match on the same link (protocol.md §7.1), once this one is over. */
+  rematch(): void {
+    this.peer.rematch();
   }
 
   nextHand(): void {
@@ -220,6 +236,10 @@ export class OnlineGame implements Play {
   stopped(): string | null {
     const failure = this.view.failure;
     return failure === null ? null : `${failureTitle(failure)}. No more moves are played.`;
+  }
+
+  scoreSheet(): SheetRow[] {
+    return scoreSheet(this.results);
   }
 
   get totals(): MatchTotals | null {

@@ -10,6 +10,7 @@ import type { Card } from "../engine/cards.ts";
 import type { Observation } from "../engine/observation.ts";
 import type { Ruleset } from "../engine/rules.ts";
 import type { MatchTotals } from "../engine/scoring.ts";
+import type { SheetRow } from "./scoresheet.ts";
 
 /** What the strongest computer would do now, and why. */
 export interface HintView {
@@ -58,12 +59,16 @@ export interface Play {
   automatic(): AutoMove | null;
   /** After a hand: deal the next one (local); online the peers deal it themselves. */
   nextHand(): void;
+  /** Online, after the match: ask for a rematch on the same link (local: absent). */
+  rematch?(): void;
   /** Why this seat cannot move although it is its turn (its move is on its way), or null. */
   holdUp(): string | null;
   /** Why play has stopped for good before the match's end (an online failure), or null. */
   stopped(): string | null;
   /** The match's totals once it is over. */
   readonly totals: MatchTotals | null;
+  /** Every finished hand of the match, with the running totals and boxes. */
+  scoreSheet(): SheetRow[];
   /** Called after every change of what {@link observation} and {@link legal} say. */
   onChange(listener: () => void): void;
   /** Warnings for the player since the last call (a save that failed…). */

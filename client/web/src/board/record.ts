@@ -30,6 +30,9 @@ export interface MatchEntry {
   readonly hands: readonly HandLine[];
   readonly totals: readonly [number, number] | null;
   readonly boxes: readonly [number, number] | null;
+  /** The match ended because one side fell silent: "friend" (this player ended it) or
+   * "you" (the friend ended it); never a win (client/record.py). */
+  readonly abandoned?: "friend" | "you";
 }
 
 /** One line of statistics (the keys are client/record.py's, for the shared fixture). */
@@ -45,6 +48,8 @@ export interface RecordLine {
   points: number;
   average_points: number;
   longest_run: number;
+  abandoned_by_friend: number;
+  abandoned_by_you: number;
 }
 
 export interface Summary {
@@ -74,9 +79,9 @@ export function friendKey(linkHex: string): string {
 }
 
 /** The entry of a finished match; `me` is the player's seat, hands and totals in seats. */
-export function matchEntry(opponent: string, me: number, winner: number, hands: readonly HandLine[],
+export function matchEntry(opponent: string, me: number, winner: number | null, hands: readonly HandLine[],
                            totals: { totals: readonly number[]; boxBonus: readonly number[] } | null,
-                           at: string): MatchEntry {
+                           at: string, abandoned: "friend" | "you" | null = null): MatchEntry {
   const turn = (seat: number | null): number | null => (seat === null ? null : seat === me ? 0 : 1);
   const mine = (pair: readonly number[]): [number, number] => [pair[me]!, pair[1 - me]!];
   return {
@@ -84,6 +89,7 @@ export function matchEntry(opponent: string, me: number, winner: number, hands: 
     hands: hands.map((h) => ({ kind: h.kind, knocker: turn(h.knocker), winner: turn(h.winner), points: h.points })),
     totals: totals === null ? null : mine(totals.totals),
     boxes: totals === null ? null : mine(totals.boxBonus),
+    ...(abandoned === null ? {} : { abandoned }),
   };
 }
 
@@ -108,6 +114,9 @@ export function parse(data: unknown): MatchEntry[] {
           || !isSeat(h.winner) || !Number.isInteger(h.points) || h.points! < 0) {
         throw new Error(`${where} has a hand that is not kind, knocker, winner, points`);
       }
+    }
+    if (m.abandoned !== undefined && m.abandoned !== "friend" && m.abandoned !== "you") {
+      throw new Error(`${where} was abandoned by neither the friend nor you`);
     }
     if (!isPair(m.totals)) throw new Error(`${where}'s totals is not two whole numbers`);
     if (!isPair(m.boxes)) throw new Error(`${where}'s boxes is not two whole numbers`);
@@ -138,6 +147,8 @@ function line(matches: readonly MatchEntry[]): RecordLine {
     // Halves round up, as in client/record.py: the same float in both.
     average_points: hands.length ? Math.floor((points * 10) / hands.length + 0.5) / 10 : 0,
     longest_run: longest,
+    abandoned_by_friend: matches.filter((m) => m.abandoned === "friend").length,
+    abandoned_by_you: matches.filter((m) => m.abandoned === "you").length,
   };
 }
 

@@ -9,6 +9,7 @@ const ROWS: [keyof RecordLine, string][] = [
   ["matches", "Matches"], ["matches_won", "Matches won"], ["hands", "Hands"], ["hands_won", "Hands won"],
   ["gins", "Won by gin"], ["undercuts", "Won by undercut"], ["knocks", "Won by knocking"], ["boxes", "Box points"],
   ["average_points", "Points a hand (average)"], ["longest_run", "Longest run of wins"],
+  ["abandoned_by_friend", "Abandoned by the friend"], ["abandoned_by_you", "Abandoned by you"],
 ];
 
 /** Fill the panel and wire its button; it redraws whenever a match is added. */

@@ -4,10 +4,12 @@ import type { Observation } from "../engine/observation.ts";
 import { PRESETS, type Ruleset } from "../engine/rules.ts";
 import { byId, el } from "./dom.ts";
 import type { Strength } from "./game.ts";
+import type { Speed } from "./motion.ts";
 import { shortName, subtitle, targetLine } from "./words.ts";
 
 /** Add a choice per preset and wire the radios (once, at start). */
-export function buildSide(rulesChosen: (name: string) => void, strengthChosen: (vs: Strength) => void): void {
+export function buildSide(rulesChosen: (name: string) => void, strengthChosen: (vs: Strength) => void,
+                          speedChosen: (speed: Speed) => void): void {
   const rules = byId("rules");
   for (const name of PRESETS.keys()) {
     const input = el("input", { type: "radio", name: "rules", value: name });
@@ -17,12 +19,22 @@ export function buildSide(rulesChosen: (name: string) => void, strengthChosen: (
   for (const input of document.querySelectorAll<HTMLInputElement>("input[name=strength]")) {
     input.addEventListener("change", () => strengthChosen(input.value as Strength));
   }
+  for (const input of document.querySelectorAll<HTMLInputElement>("input[name=motion]")) {
+    input.addEventListener("change", () => speedChosen(input.value as Speed));
+  }
   for (const input of document.querySelectorAll<HTMLInputElement>("#side input[type=radio]")) {
     // A choice made with the mouse does not keep the focus: on the radio, ↑ ↓ would go
     // on changing it. A choice made with the keys keeps it (← → select cards anyway).
     input.addEventListener("click", () => {
       if (!input.matches(":focus-visible")) input.blur();
     });
+  }
+}
+
+/** The cards' speed in play (the player's setting, or the system's default). */
+export function showSpeed(speed: Speed): void {
+  for (const input of document.querySelectorAll<HTMLInputElement>("input[name=motion]")) {
+    input.checked = input.value === speed;
   }
 }
 

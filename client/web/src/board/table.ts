@@ -24,7 +24,8 @@ import { byId } from "./dom.ts";
 import { wireDrag } from "./drag.ts";
 import { Game, HUMAN as HUMAN_SEAT, knockChoice, knockLayouts, STRENGTHS, type Strength } from "./game.ts";
 import { grouped, moved, movedBefore, ownOrder } from "./layout.ts";
-import { buildSide, showLocalChoices } from "./side.ts";
+import { isSpeed, Motion, type Speed } from "./motion.ts";
+import { buildSide, showLocalChoices, showSpeed } from "./side.ts";
 import { keyAction, type KeyActions } from "./keys.ts";
 import type { HintView, Play } from "./play.ts";
 import { type ActionKey, cardButton, drawEmpty, drawTable, KINDS } from "./tableview.ts";
@@ -32,10 +33,12 @@ import { NO_HINT_ONLINE, sheetColumns, sheetNote, sheetRows, UNDO_NONE, undone }
 
 const PREFS_KEY = "gin.board.prefs";
 
-/** Presentation settings kept with the match (the order of your cards, grouping). */
+/** Presentation settings kept with the match (the order of your cards, grouping,
+ * the cards' speed: null follows the system's reduced-motion preference). */
 interface Prefs {
   grouping: boolean;
   order: string[];
+  motion?: Speed | null;
 }
 
 export class Table implements KeyActions {
@@ -55,6 +58,7 @@ export class Table implements KeyActions {
   private held: readonly Card[] = [];
   /** True while the click that ends a drag arrives (it is not a click). */
   private dragEnded: () => boolean = () => false;
+  private readonly motion = new Motion();
 
   constructor(private game: Play, private readonly delay: number, private readonly store: Storage | null) {
     this.loadPrefs();
@@ -63,7 +67,7 @@ export class Table implements KeyActions {
   // -- starting -------------------------------------------------------------------
 
   start(): void {
-    buildSide((name) => this.rulesChosen(name), (vs) => this.setStrength(vs));
+    buildSide((name) => this.rulesChosen(name), (vs) => this.setStrength(vs), (speed) => this.setSpeed(speed));
     this.wire();
     const warnings = this.game.takeWarnings();
     this.listen(this.game);
@@ -140,20 +144,23 @@ export class Table implements KeyActions {
     const game = this.game;
     const obs = game.observation();
     showLocalChoices(!game.online);
+    showSpeed(this.motion.speed);
     if (obs === null) {
+      this.motion.clear();
       drawEmpty(game, this.message);
       return;
     }
     this.order = ownOrder(this.order, obs.hand);
     if (this.selected !== null && !obs.hand.includes(this.selected)) this.selected = null;
+    const before = this.motion.measure();
     drawTable(game, obs, {
       selected: this.selected, order: this.order, grouping: this.grouping, hint: this.currentHint(obs),
       message: this.message, thinking: this.thinking, vs: this.local?.vs ?? null,
     });
+    this.motion.play(before, obs.handNumber, obs.history.length === 0);
     const undo = byId<HTMLButtonElement>("btn-undo");
     undo.hidden = this.local === null;
     undo.disabled = !this.local?.canUndo;
-    byId("btn-sheet").hidden = this.local === null; // the online session keeps its hands to itself
   }
 
   private currentHint(obs: Observation): HintView | null {
@@ -220,6 +227,7 @@ export class Table implements KeyActions {
     const totals = this.game.totals;
     const next = totals ? "See the match's result" : this.game.online ? "Close" : "Next hand";
     handOverDialog(obs, next, this.game.them, () => this.next(), () => this.render());
+    this.motion.reveal(document.querySelectorAll<HTMLElement>("#dialog .side.theirs .card"));
     if (this.game.botPlays) {
       // Nobody reads it at this seat: it moves on by itself, as a person would after a look.
       const shown = dialogCount();
@@ -238,8 +246,9 @@ export class Table implements KeyActions {
     const totals = game.totals;
     if (totals !== null) {
       const local = this.local;
-      matchEndDialog(totals, obs.rules, obs.player, game.them,
-        local === null ? null : () => this.restart(local.rules.name));
+      const again = local !== null ? () => this.restart(local.rules.name)
+        : game.rematch === undefined ? null : () => game.rematch?.();
+      matchEndDialog(totals, obs.rules, obs.player, game.them, again, local === null ? "Rematch" : "New match");
       return;
     }
     this.order = [];
@@ -307,10 +316,10 @@ export class Table implements KeyActions {
   }
 
   scoreSheet(): void {
-    const local = this.local;
-    if (local === null) return;
-    sheetDialog(sheetColumns(local.them), sheetRows(local.scoreSheet(), HUMAN_SEAT, local.them),
-      sheetNote(local.totals, HUMAN_SEAT, local.them));
+    const game = this.game;
+    const me = game.online ? game.observation()?.player ?? HUMAN_SEAT : HUMAN_SEAT;
+    sheetDialog(sheetColumns(game.them), sheetRows(game.scoreSheet(), me, game.them),
+      sheetNote(game.totals, me, game.them));
   }
 
   hint(): void {
@@ -368,6 +377,12 @@ export class Table implements KeyActions {
     this.message = "";
     this.overShown = null;
     local.newMatch(PRESETS.get(name) ?? local.rules); // deals: changed() shows it
+  }
+
+  private setSpeed(speed: Speed): void {
+    this.motion.choose(speed);
+    this.savePrefs();
+    this.render();
   }
 
   private setGrouping(on: boolean): void {
@@ -490,6 +505,7 @@ export class Table implements KeyActions {
       const prefs = JSON.parse(this.store?.getItem(PREFS_KEY) ?? "null") as Prefs | null;
       if (prefs === null) return;
       this.grouping = prefs.grouping !== false;
+      this.motion.choose(isSpeed(prefs.motion) ? prefs.motion : null);
       const held = this.game.observation()?.hand ?? [];
       this.order = prefs.order.map((t) => held.find((c) => c.toString() === t)).filter((c): c is Card => !!c);
     } catch (exc) {
@@ -499,7 +515,8 @@ export class Table implements KeyActions {
 
   private savePrefs(): void {
     try {
-      this.store?.setItem(PREFS_KEY, JSON.stringify({ grouping: this.grouping, order: this.order.map(String) }));
+      const prefs: Prefs = { grouping: this.grouping, order: this.order.map(String), motion: this.motion.choice };
+      this.store?.setItem(PREFS_KEY, JSON.stringify(prefs));
     } catch {
       // Only the order of your cards is lost: the match is saved on its own.
     }

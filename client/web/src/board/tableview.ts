@@ -16,7 +16,7 @@ import type { Strength } from "./game.ts";
 import { group, grouped, type Group, groupsWords, laidOut, opponentGroups } from "./layout.ts";
 import type { HintView, Play } from "./play.ts";
 import { renderSide, renderSideEmpty } from "./side.ts";
-import { actionWords, describe, prompt } from "./words.ts";
+import { actionWords, describe, lastMove, type LastMove, prompt } from "./words.ts";
 
 export type ActionKey = "take" | "pass" | "stock" | "throw" | "knock" | "layoff";
 
@@ -70,18 +70,26 @@ export function drawTable(game: Play, obs: Observation, look: Look): void {
   opponent.setAttribute("role", "img");
   opponent.setAttribute("aria-label", groupsWords(theirs, `${game.them}'s cards`));
 
+  // Their last move stays in sight at the stock or the pile until the player moves.
+  const mark = lastMove(obs, game.them);
+  const markAt = (slot: LastMove["slot"]): LastMove | null => (mark?.slot === slot ? mark : null);
   byId("stock-label").textContent = `Stock ${obs.stockCount}`;
   const stock = byId<HTMLButtonElement>("stock");
   fill(stock, obs.stockCount ? cardBack() : "");
-  stock.setAttribute("aria-label", `Stock, ${obs.stockCount} cards${can("stock") ? ": draw" : ""}`);
+  showMark("stock", markAt("stock"));
+  stock.setAttribute("aria-label", `Stock, ${obs.stockCount} cards${markWords(markAt("stock"))}`
+    + (can("stock") ? ": draw" : ""));
   const top = obs.topOfPile;
   byId("discard-label").textContent = `Discard (${obs.pile.length})`;
   const discard = byId<HTMLButtonElement>("discard");
-  fill(discard, top ? cardFace(top) : "");
+  const face = top ? cardFace(top) : null;
+  face?.classList.toggle("marked", top === markAt("discard")?.card);
+  fill(discard, face);
+  showMark("discard", markAt("discard"));
   byId("btn-pile").hidden = false;
-  discard.setAttribute("aria-label", top
-    ? `Discard pile, ${obs.pile.length} cards, the ${cardLabel(top, true)}, on top${can("take") ? ": take it" : ": see them all"}`
-    : "Discard pile, empty");
+  discard.setAttribute("aria-label", (top
+    ? `Discard pile, ${obs.pile.length} cards, the ${cardLabel(top, true)}, on top`
+    : "Discard pile, empty") + markWords(markAt("discard")) + (top ? (can("take") ? ": take it" : ": see them all") : ""));
   stock.classList.toggle("hinted", hint?.action instanceof DrawStock);
   discard.classList.toggle("hinted", hint?.action instanceof DrawPile);
   const laidOff = obs.result?.outcome?.laidOff ?? [];
@@ -110,6 +118,18 @@ export function drawTable(game: Play, obs: Observation, look: Look): void {
   renderSide(obs, look.vs, look.grouping, game.them);
 }
 
+/** The other player's last move as a label over the stock or the pile (the slot's
+ * name says it in words). */
+function showMark(slot: LastMove["slot"], mark: LastMove | null): void {
+  const badge = byId(`${slot}-mark`);
+  badge.textContent = mark?.badge ?? "";
+  badge.hidden = mark === null;
+}
+
+function markWords(mark: LastMove | null): string {
+  return mark === null ? "" : `. ${mark.words.replace(/\.$/, "")}`;
+}
+
 /** The prompt line when no message overrides it: stopped, held up, over, a hint, or what to do. */
 function promptText(game: Play, obs: Observation, look: Look, canKnock: boolean, over: boolean): string {
   const stopped = game.stopped();
@@ -131,6 +151,8 @@ export function drawEmpty(game: Play, message: string): void {
   fill(byId("hand"));
   fill(byId("stock"), "");
   fill(byId("discard"), "");
+  showMark("stock", null);
+  showMark("discard", null);
   fill(byId("log"));
   byId("opponent-label").textContent = game.opponentLabel();
   byId("stock-label").textContent = "Stock";

@@ -89,6 +89,36 @@ export function describe(event: Event, me: number, them = THEM, laidOff: readonl
   }
 }
 
+/** The other player's last move, shown at the stock or the pile until the player's
+ * next move: `badge` is its short label ("Computer threw"), `card` the pile's top
+ * card it put or left there (null for none), `words` the log's sentence. */
+export interface LastMove {
+  readonly slot: "stock" | "discard";
+  readonly card: Card | null;
+  readonly badge: string;
+  readonly words: string;
+}
+
+const BADGE_VERBS: Readonly<Partial<Record<Event["kind"], string>>> = {
+  pass: "passed", stock: "drew", take: "took", discard: "threw", knock: "knocked",
+};
+
+/** The other player's move shown at the stock or the pile: their latest, while no
+ * move of the player's has followed it and the hand goes on (null otherwise). */
+export function lastMove(obs: Observation, them = THEM): LastMove | null {
+  const last = obs.history.at(-1);
+  const verb = last === undefined ? undefined : BADGE_VERBS[last.kind];
+  if (last === undefined || verb === undefined || last.player === obs.player || obs.phase === Phase.OVER) return null;
+  const top = obs.topOfPile;
+  return {
+    slot: last.kind === "stock" ? "stock" : "discard",
+    // The card they threw, or the upcard they passed on (a knock's card may lie face down).
+    card: (last.kind === "pass" || last.card === top) ? top : null,
+    badge: `${shortName(them)} ${verb}${last.kind === "take" && last.card ? ` ${last.card.glyph}` : ""}`,
+    words: describe(last, obs.player, them)!,
+  };
+}
+
 /** An action as a short imperative, for hints. */
 export function actionWords(action: Action): string {
   if (action instanceof Pass) return "pass";
@@ -374,11 +404,18 @@ const OWED: Record<string, string> = {
 
 /** Whose move it is, or what the friend's device owes. */
 export function turnWords(
-  view: Pick<PeerView, "legal" | "waitingFor" | "over" | "failure" | "rulesOffered" | "connection">,
+  view: Pick<PeerView, "legal" | "waitingFor" | "over" | "failure" | "rulesOffered" | "connection" | "rematch"
+    | "rematchWanted">,
 ): string {
   if (view.failure !== null) return "The match was stopped";
+  if (view.rematchWanted || (view.rematch && (view.waitingFor === "welcome" || view.waitingFor === "hello"))) {
+    return "Waiting for your friend to accept the rematch";
+  }
   if (view.over) return "The match is over";
-  if (view.rulesOffered !== null) return "Your friend proposes custom rules: accept or decline";
+  if (view.rulesOffered !== null) {
+    return view.rematch ? "Your friend offers a rematch: accept or decline"
+      : "Your friend proposes custom rules: accept or decline";
+  }
   if (view.legal.length) return "Your move";
   if (view.connection !== "connected") return ""; // the connection line says what is awaited
   if (view.waitingFor === "move") return "Your friend's move";
@@ -398,8 +435,25 @@ export function pageState(view: Pick<PeerView, "failure" | "over" | "observation
   return view.observation === null || away ? "waiting" : "playing";
 }
 
+/** The friend's grace ran out (protocol.md §11.3): what it owes, since when (UTC seconds), and the choice. */
+export function graceWords(owed: string, since: number, now: number): string[] {
+  const waited = Math.max(0, Math.floor(now - since));
+  const at = new Date(since * 1000).toISOString().slice(11, 19);
+  const what = owed === "move" ? "it is their move" : `their device has yet ${OWED[owed] ?? `to send its ${owed}`}`;
+  return [`Your friend has not answered since ${at} UTC (${Math.floor(waited / 60)} min ${waited % 60} s): ${what}. `
+    + "They may have stopped answering, or the relay may have lost their message.",
+  "Keep waiting, or end the match as abandoned by your friend? That is not a cheat verdict and nobody forfeits; "
+    + "your signed record of it is kept, and your record counts it apart from wins."];
+}
+
 /** The failure as the player reads it: what happened, what failed, who is at fault. */
 export function failureLines(failure: FailureView): string[] {
+  if (failure.kind === "Abandoned") { // this player ended it: no fault is named, nothing is proven
+    const said = failure.reason.slice(failure.reason.indexOf(": ") + 2);
+    return [`Abandoned by your friend (the ${failure.who}): ${said}`,
+      "Saved as a signed record you can audit: download it from the side (gin audit reads it)."];
+  }
+  if (failure.kind === "ClaimedAbandoned") return [failure.reason, "It is their word, not a verdict: nobody forfeits."];
   const lines = [failure.reason];
   if (failure.field) lines.push(`What failed: ${failure.field}.`);
   if (failure.who) lines.push(`At fault: ${failure.who}${failure.proven ? " (proven: the match is forfeited)" : ""}.`);
@@ -412,6 +466,8 @@ export function failureTitle(failure: FailureView): string {
     case "CheatDetected": return "Cheating detected";
     case "PeerTimedOut": return "Your friend stopped answering";
     case "PeerAborted": return "Your friend ended the match";
+    case "Abandoned": return "Abandoned by your friend";
+    case "ClaimedAbandoned": return "Your friend ended the match: abandoned by you, it says";
     case "RulesDeclined": return "The rules were declined";
     case "OpenedElsewhere": return "This match was opened in another tab";
     case "SeatTaken": return "Someone has already joined with this link";

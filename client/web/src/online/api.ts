@@ -15,6 +15,8 @@
  * `Ruleset.toDict()` (rebuilt with `Ruleset.fromDict`).
  */
 
+import type { HandResultData } from "../engine/observation.ts";
+
 /** `Observation.toDict()`: gin's field names, cards as text. */
 export type ObservationData = Record<string, unknown>;
 /** `Ruleset.toDict()`: gin's field names. */
@@ -32,7 +34,8 @@ export type Connection =
 
 /** A failure as the session states it (gin/protocol/session_events.py's Failure kinds). */
 export interface FailureView {
-  /** "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "VersionMismatch"
+  /** "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "Abandoned" (this side ended it: the
+   * friend fell silent) | "PeerAborted" | "ClaimedAbandoned" (the friend ended it so) | "VersionMismatch"
    * | "RulesDeclined" | "LocalError" | "ConnectionFailed"
    * | "OpenedElsewhere" (another tab or window of this browser took the match over)
    * | "SeatTaken" (someone else holds this seat: the link was used already). */
@@ -59,6 +62,8 @@ export interface RecordView {
   /** The evidence of a hand that failed its hand-end audit (named …-failed.json, as the
    * terminal saves it): `gin audit` shows what failed and who is at fault. */
   readonly failed: boolean;
+  /** An abandonment record (…-abandoned.json): this side's signed word that the friend fell silent. */
+  readonly abandoned?: boolean;
 }
 
 /** Something that happened, in order, for messages and animations. */
@@ -72,6 +77,8 @@ export type PeerNotice =
   | { readonly kind: "hand-verified"; readonly hand: number } // the whole deck checked against the commitments
   | { readonly kind: "match-over"; readonly winner: number; readonly forfeitBy: string | null }
   | { readonly kind: "failed"; readonly failure: FailureView }
+  // The friend has owed `owed` since `since` (UTC seconds) past its grace: keepWaiting or abandon.
+  | { readonly kind: "grace-over"; readonly owed: string; readonly since: number }
   | { readonly kind: "notice"; readonly text: string }; // plain text (storage full, relay said …)
 
 /** Everything the board needs to draw the online match now. */
@@ -94,11 +101,34 @@ export interface PeerView {
   readonly waitingFor: string | null;
   /** Match scores so far, by seat. */
   readonly scores: readonly [number, number];
+  /** Every finished hand of the match, in order (the score sheet's source). */
+  readonly results: readonly HandResultData[];
   /** Hands whose whole deck was verified at hand end. */
   readonly verified: readonly number[];
   readonly records: readonly RecordView[];
   readonly over: boolean;
   readonly failure: FailureView | null;
+  /** While the friend's grace is over (protocol.md §11.3): what it owes, since when (UTC
+   * seconds); the board asks its player to keep waiting or end the match as abandoned. */
+  readonly graceOver?: { readonly owed: string; readonly since: number } | null;
+  /** Who plays: both identities' fingerprints (protocol.md §4), once known. */
+  readonly identity: IdentityView;
+  /** This match is a rematch on the link (protocol.md §7.1): an offer is the friend's rematch. */
+  readonly rematch: boolean;
+  /** The local player asked for a rematch: it starts (host) or is accepted (guest) once both are ready. */
+  readonly rematchWanted: boolean;
+  /** Matches finished normally in this page (`document.body.dataset.matches`). */
+  readonly matches: number;
+}
+
+/** This player's identity and the friend's, as five words each (null until known). */
+export interface IdentityView {
+  readonly mine: string | null;
+  readonly friend: string | null;
+  /** How the friend stands: new, known, or an identity that changed on this link. */
+  readonly friendText: string | null;
+  /** The friend's identity on this link is not the one it showed before. */
+  readonly changed: boolean;
 }
 
 /** The board's handle on one online match. */
@@ -109,6 +139,13 @@ export interface OnlinePeer {
   act(action: string): void;
   acceptRules(): void;
   declineRules(): void;
+  /** After a "grace-over": give the friend another grace period. */
+  keepWaiting(): void;
+  /** After a "grace-over": end the match as abandoned by the friend (a signed record is kept). */
+  abandon(): void;
+  /** After a match that ended normally, play another on the same link (protocol.md §7.1):
+   * the host offers it, a guest accepts the friend's offer (at once if it comes later). */
+  rematch(): void;
   /** Leave for good: tells the peer, closes the connection, forgets the stored match. */
   leave(): void;
 }

@@ -7,12 +7,14 @@
 
 import { parseAction, type Action } from "../engine/actions.ts";
 import { GinError } from "../engine/errors.ts";
-import type { Observation } from "../engine/observation.ts";
+import type { HandResult, Observation } from "../engine/observation.ts";
 import { Ruleset } from "../engine/rules.ts";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { MapKey, Value } from "../protocol/msgpack.ts";
 import type { FailureView, PeerNotice, RecordView } from "./api.ts";
-import type { Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
+import type { IdentityData, Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
+import { fingerprint } from "../protocol/identity.ts";
+import type { PreviousMatch } from "../protocol/session_rematch.ts";
 import { decodeState, encodeState } from "./state_codec.ts";
 
 export type RandomBytes = (n: number) => Uint8Array;
@@ -37,8 +39,9 @@ export type EventLike =
   | { readonly kind: "HandScored"; readonly handNumber: number; readonly scores: readonly [number, number] }
   | { readonly kind: "HandVerified"; readonly handNumber: number; readonly record: RecordLike }
   | { readonly kind: "MatchOver"; readonly winner: number; readonly forfeitedBy: string | null }
-  | (FailureLike & { readonly kind: "CheatDetected"; readonly record: RecordLike | null })
-  | (FailureLike & { readonly kind: "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "VersionMismatch" | "RulesDeclined" });
+  | (FailureLike & { readonly kind: "CheatDetected" | "Abandoned"; readonly record: RecordLike | null })
+  | (FailureLike & { readonly kind: "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "ClaimedAbandoned"
+    | "VersionMismatch" | "RulesDeclined" });
 
 /** What the worker needs of a session (src/protocol/session.ts's Session has it). */
 export interface SessionLike {
@@ -50,6 +53,12 @@ export interface SessionLike {
   readonly over: boolean;
   readonly rules: Ruleset | null;
   readonly rulesOffered: Ruleset | null;
+  readonly handResults: readonly HandResult[];
+  readonly rematch: PreviousMatch | null;
+  readonly identity: Uint8Array;
+  readonly matchId: Uint8Array | null;
+  /** (the host's, the guest's) identities, once the handshake told them. */
+  readonly identities: readonly [Uint8Array, Uint8Array] | null;
   dataToSend(): Uint8Array[];
   events(): EventLike[];
   resend(): Uint8Array[];
@@ -61,19 +70,24 @@ export interface SessionLike {
   act(action: Action): void;
   acceptRules(): void;
   declineRules(reason?: string): void;
-  peerTimedOut(): void;
+  abandon(since: number, now: number): void;
   toState(): Map<string, Value>;
+  asPrevious(): PreviousMatch | null;
 }
 
 export interface SessionMaker {
-  create(role: "host" | "guest", secret: Uint8Array, rules: Ruleset | null, randomBytes: RandomBytes): SessionLike;
-  restore(secret: Uint8Array, state: Map<MapKey, Value>, randomBytes: RandomBytes): SessionLike;
+  create(role: "host" | "guest", secret: Uint8Array, rules: Ruleset | null, randomBytes: RandomBytes,
+    identity: Uint8Array, rematch?: PreviousMatch | null): SessionLike;
+  restore(secret: Uint8Array, state: Map<MapKey, Value>, randomBytes: RandomBytes, identity: Uint8Array): SessionLike;
 }
 
-/** A record's file name: gin, the match id, the hand ("gin-3f9a…-hand-02.json"). */
-export function recordName(record: RecordLike, failed = false): string {
-  return `gin-${bytesToHex(record.matchId)}-hand-${String(record.handNumber).padStart(2, "0")}${failed ? "-failed" : ""}.json`;
+/** A record's file name: gin, the match id, the hand ("gin-3f9a…-hand-02.json"); `suffix`
+ * "-failed" for a failed hand's evidence, "-abandoned" for an abandonment record. */
+export function recordName(record: RecordLike, suffix = ""): string {
+  return `gin-${bytesToHex(record.matchId)}-hand-${String(record.handNumber).padStart(2, "0")}${suffix}.json`;
 }
+
+const identityData = (key: Uint8Array): IdentityData => ({ hex: bytesToHex(key), words: fingerprint(key) });
 
 export function failureView(failure: FailureLike): FailureView {
   return { kind: failure.kind, who: failure.who, field: failure.field, reason: failure.reason, proven: failure.proven };
@@ -90,8 +104,8 @@ export class PeerCore {
       try {
         this.session = request.op === "start"
           ? this.maker.create(request.role, request.secret,
-            request.rules === null ? null : Ruleset.fromDict(request.rules), this.randomBytes)
-          : this.maker.restore(request.secret, decodeState(request.state), this.randomBytes);
+            request.rules === null ? null : Ruleset.fromDict(request.rules), this.randomBytes, request.identity)
+          : this.maker.restore(request.secret, decodeState(request.state), this.randomBytes, request.identity);
       } catch (exc) {
         if (!(exc instanceof GinError)) throw exc;
         const failure: FailureView = {
@@ -106,6 +120,17 @@ export class PeerCore {
     }
     const session = this.session;
     if (session === null) throw new Error(`"${request.op}" before the session was made`);
+    if (request.op === "rematch") {
+      // The next match continues this one (protocol.md §7.1), on the rules just played.
+      const previous = session.asPrevious();
+      if (previous === null) {
+        notices.push({ kind: "notice", text: "No rematch: the match has not ended normally" });
+        return this.output([], notices, false);
+      }
+      this.session = this.maker.create(session.role, request.secret, session.rules, this.randomBytes,
+        request.identity, previous);
+      return this.output(this.session.dataToSend(), notices, true);
+    }
     // Re-sent frames are the kept messages again: the last save covers them.
     if (request.op === "resend") return this.output(session.resend(), notices, false, false);
     if (request.op === "poll") {
@@ -122,7 +147,7 @@ export class PeerCore {
         case "act": session.act(parseAction(request.action)); break;
         case "accept": session.acceptRules(); break;
         case "decline": session.declineRules(); break;
-        case "timeout": if (!session.over) session.peerTimedOut(); break;
+        case "abandon": session.abandon(request.since, request.now); break;
       }
     } catch (exc) {
       if (!(exc instanceof GinError)) throw exc;
@@ -165,10 +190,13 @@ export class PeerCore {
         break;
       case "MatchOver": notices.push({ kind: "match-over", winner: event.winner, forfeitBy: event.forfeitedBy }); break;
       default:
-        // The hand-end audit's evidence, kept like a verified hand's record (gin saves it too).
-        if (event.kind === "CheatDetected" && event.record !== null) {
+        // The hand-end audit's evidence, or the signed word that the friend fell silent:
+        // kept like a verified hand's record (gin saves it too).
+        if ((event.kind === "CheatDetected" || event.kind === "Abandoned") && event.record !== null) {
           const record = event.record;
-          records.push({ hand: record.handNumber, name: recordName(record, true), json: record.toJson(), failed: true });
+          const failed = event.kind === "CheatDetected";
+          records.push({ hand: record.handNumber, name: recordName(record, failed ? "-failed" : "-abandoned"),
+            json: record.toJson(), failed, ...(failed ? {} : { abandoned: true }) });
         }
         notices.push({ kind: "failed", failure: failureView(event) });
     }
@@ -187,10 +215,16 @@ export class PeerCore {
       legal: session.legalActions().map((action) => action.toString()),
       waitingFor: session.waitingFor(),
       scores: [scores[0], scores[1]],
+      results: session.handResults.map((result) => result.toDict()),
       over: session.over,
       failure: session.failure === null ? null : failureView(session.failure),
       unacknowledged: session.unacknowledged,
+      rematch: session.rematch !== null,
+      rematchable: session.asPrevious() !== null,
       received: session.received,
+      identities: { mine: identityData(session.identity),
+        friend: session.identities === null ? null : identityData(session.identities[1 - session.seat]!),
+        match: session.matchId === null ? null : bytesToHex(session.matchId) },
     };
   }
 }

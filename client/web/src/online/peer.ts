@@ -15,10 +15,12 @@ import type {
   Connection, FailureView, Online, OnlinePeer, PeerNotice, PeerView, RecordView, RulesData, StoredMatch,
 } from "./api.ts";
 import { formatInvite, type Invite, InvalidLink, linkIdHex, parseInvite, relayOfPage, SECRET_BYTES, websocketBase } from "./links.ts";
+import { describeFriend, type Friend, type LocalIdentity, loadIdentity, meetFriend } from "./identity.ts";
 import type { Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
 import {
   BROWSER_TIMERS, CLOSE, newToken, RelayClient, type RelayEvent, type RelayOptions, seatTakenWords, type Timers,
 } from "./relay.ts";
+import { listening, rematchDue, undecided } from "./rematch.ts";
 import { MatchStore, pageStorage, StoreError } from "./store.ts";
 
 /** The worker, or anything that answers requests in order (tests run core.ts in-process). */
@@ -58,6 +60,8 @@ export interface PeerEnvironment {
   readonly makeWorker: () => PeerWorker;
   readonly timers: Timers;
   readonly randomBytes: (n: number) => Uint8Array;
+  /** The wall clock an abandonment record's times come from (ms since 1970; Date.now by default). */
+  readonly clock?: () => number;
   readonly relayOptions?: Partial<RelayOptions>;
   readonly settings?: Partial<PeerSettings>;
 }
@@ -86,12 +90,21 @@ class Peer implements OnlinePeer {
   private poller: unknown = null;
   private timer: unknown = null;
   private timerKey: string | null = null;
+  /** What the friend owes now ("type:received"), since when (UTC s), and the question put. */
+  private owedKey: string | null = null;
+  private owedSince = 0;
+  private grace: { readonly owed: string; readonly since: number } | null = null;
   private peerSeen = false;
   private welcomed = false; // the relay welcomed this page at least once
   private ended = false; // closed: nothing more is sent
   private superseded = false; // another tab of this browser took the match over
   private overAt: number | null = null;
   private pendingNotices: PeerNotice[] = [];
+  private friend: Friend | null = null;
+  private wantRematch = false; // the player asked for the next match on this link
+  private switching = false; // a "rematch" request awaits its reply
+  private matches = 0; // matches finished normally in this page
+  private lastOver: Snapshot | null = null; // shown while a guest's next session listens for an offer
 
   constructor(
     private readonly env: PeerEnvironment,
@@ -101,8 +114,10 @@ class Peer implements OnlinePeer {
     private readonly linkId: string,
     private token: string,
     private ticket: string | null,
+    private readonly me: LocalIdentity | null = null,
   ) {
     this.settings = { ...DEFAULT_SETTINGS, ...env.settings };
+    if (me?.warning != null) this.pendingNotices.push({ kind: "notice", text: me.warning });
     this.room = invite.room;
     this.records = store.records(linkId);
     if (invite.room !== null) this.link = formatInvite(invite as Invite);
@@ -139,8 +154,9 @@ class Peer implements OnlinePeer {
   static closed(role: "host" | "guest", why: FailureView | null, notice: string | null, records: RecordView[]): OnlinePeer {
     const view: PeerView = {
       role, seat: role === "host" ? 0 : 1, connection: "closed", link: null, rules: null, rulesOffered: null,
-      observation: null, legal: [], waitingFor: null, scores: [0, 0], verified: verifiedHands(records),
-      records, over: true, failure: why,
+      observation: null, legal: [], waitingFor: null, scores: [0, 0], results: [], verified: verifiedHands(records),
+      records, over: true, failure: why, identity: { mine: null, friend: null, friendText: null, changed: false },
+      rematch: false, rematchWanted: false, matches: 0,
     };
     const notices: PeerNotice[] = [
       ...(why === null ? [] : [{ kind: "failed", failure: why } as const]),
@@ -148,10 +164,8 @@ class Peer implements OnlinePeer {
     ];
     return {
       subscribe: (listener) => listener(view, notices),
-      act: () => {},
-      acceptRules: () => {},
-      declineRules: () => {},
-      leave: () => {},
+      act: () => {}, acceptRules: () => {}, declineRules: () => {}, keepWaiting: () => {}, abandon: () => {},
+      rematch: () => {}, leave: () => {},
     };
   }
 
@@ -174,6 +188,39 @@ class Peer implements OnlinePeer {
     this.post({ op: "decline" });
   }
 
+  keepWaiting(): void {
+    if (this.grace === null) return; // moot: the friend answered meanwhile
+    this.grace = null;
+    this.restartTimer();
+    this.tell([]);
+  }
+
+  abandon(): void {
+    if (this.grace === null) return; // moot: the friend answered meanwhile
+    this.grace = null;
+    const since = Math.floor(this.owedSince);
+    this.post({ op: "abandon", since, now: Math.max(since, Math.floor(this.utcNow())) });
+  }
+
+  private utcNow(): number {
+    return (this.env.clock ?? Date.now)() / 1000;
+  }
+
+  rematch(): void {
+    this.wantRematch = true;
+    this.nextMatch();
+    this.tell([]);
+  }
+
+  /** The next session on this link, when due (rematch.ts); a guest's accepts the offer (onReply). */
+  private nextMatch(): void {
+    if (this.ended || this.switching || !rematchDue(this.snapshot, this.role, this.wantRematch, this.relay?.connected ?? false)) return;
+    this.overAt = null;
+    this.switching = true; // until the worker's reply shows the new session
+    if (this.role === "host") this.wantRematch = false;
+    this.post({ op: "rematch", secret: this.invite.secret, identity: this.me?.secret ?? new Uint8Array(0) });
+  }
+
   leave(): void {
     this.close();
     if (!this.superseded) this.store.remove(this.linkId); // else the other tab's match
@@ -190,6 +237,14 @@ class Peer implements OnlinePeer {
     const notices = [...this.pendingNotices, ...reply.notices];
     this.pendingNotices = [];
     if (reply.snapshot !== null) this.snapshot = reply.snapshot;
+    if (reply.snapshot?.over) this.lastOver = reply.snapshot;
+    else if (reply.snapshot) this.switching = false;
+    this.matches += notices.filter((n) => n.kind === "match-over" && n.forfeitBy === null).length;
+    if (this.wantRematch && reply.snapshot?.rematch && reply.snapshot.rulesOffered !== null) {
+      this.wantRematch = false; // the guest asked first: the friend's offer is accepted
+      this.post({ op: "accept" });
+    }
+    this.meet(notices);
     if (reply.snapshot === null) {
       // No session could be made: nothing to send, nothing to keep.
       const failed = notices.find((n) => n.kind === "failed");
@@ -215,6 +270,7 @@ class Peer implements OnlinePeer {
       this.transmit(reply.frames);
     }
     this.restartTimer();
+    this.nextMatch();
     this.tell(notices);
   }
 
@@ -223,7 +279,7 @@ class Peer implements OnlinePeer {
     // A host before the relay gave it a room, or before the worker made the session:
     // nothing was sent yet, so nothing needs covering.
     if (this.room === null || this.state === null) return false;
-    const over = this.snapshot?.over ?? false;
+    const over = (this.snapshot?.over ?? false) || listening(this.snapshot, this.role);
     try {
       this.store.save(this.linkId, {
         role: this.role, relay: this.invite.relay, room: this.room, token: this.token, ticket: this.ticket,
@@ -369,12 +425,11 @@ class Peer implements OnlinePeer {
       this.post({ op: "poll", now: this.env.timers.now() / 1000 });
     }
     if (snap?.over) {
-      // Stay a little, so the friend can still ask for our last messages; longer
-      // while they have not acknowledged them.
+      // Stay so the friend can still ask for our last messages; after a normal end, for a rematch.
       const now = this.env.timers.now();
       this.overAt ??= now;
       const waited = (now - this.overAt) / 1000;
-      if (waited >= this.settings.linger && (snap.failure !== null || snap.unacknowledged === 0
+      if (!snap.rematchable && waited >= this.settings.linger && (snap.failure !== null || snap.unacknowledged === 0
         || waited >= this.settings.replyTimeout)) {
         this.close();
         this.tell([]);
@@ -384,10 +439,14 @@ class Peer implements OnlinePeer {
     this.poller = this.env.timers.setTimeout(() => this.tick(), this.settings.pollEvery * 1000);
   }
 
-  /** The timer on what the peer owes (protocol.md §11.3): runs while connected and owed. */
+  /** The grace on what the peer owes (protocol.md §11.3): runs while connected and owed; when
+   * it runs out the board is asked (a "grace-over" notice): keep waiting, or abandon. */
   private restartTimer(): void {
     const snap = this.snapshot;
-    const owed = snap === null || snap.over ? null : snap.waitingFor;
+    const owed = snap === null || snap.over || undecided(snap) ? null : snap.waitingFor;
+    const owedKey = owed === null ? null : `${owed}:${snap!.received}`;
+    if (owedKey !== this.owedKey) [this.owedKey, this.owedSince, this.grace] = [owedKey, this.utcNow(), null];
+    if (this.grace !== null) return; // the player is asked: the clock waits for the answer
     if (owed === null || !this.peerSeen || !this.relay?.connected || this.ended) {
       this.stopTimer();
       return;
@@ -399,7 +458,8 @@ class Peer implements OnlinePeer {
     this.timerKey = key;
     this.timer = this.env.timers.setTimeout(() => {
       this.timer = this.timerKey = null;
-      this.post({ op: "timeout" });
+      this.grace = { owed, since: this.owedSince };
+      this.tell([{ kind: "grace-over", owed, since: this.owedSince }]);
     }, seconds * 1000);
   }
 
@@ -429,8 +489,17 @@ class Peer implements OnlinePeer {
     this.worker = null;
   }
 
+  /** Note the friend's identity in the known friends, once the handshake told it. */
+  private meet(notices: PeerNotice[]): void {
+    const ids = this.snapshot?.identities;
+    if (this.friend !== null || ids?.friend == null || ids.match === null) return;
+    const met = meetFriend(this.env.storage, this.linkId, ids.friend, ids.match);
+    this.friend = met.friend;
+    for (const text of [...met.warnings, describeFriend(met.friend)]) notices.push({ kind: "notice", text });
+  }
+
   private view(): PeerView {
-    const snap = this.snapshot;
+    const snap = listening(this.snapshot, this.role) ? this.lastOver ?? this.snapshot : this.snapshot;
     return {
       role: this.role,
       seat: this.role === "host" ? 0 : 1,
@@ -442,10 +511,15 @@ class Peer implements OnlinePeer {
       legal: this.ended ? [] : snap?.legal ?? [],
       waitingFor: snap?.waitingFor ?? null,
       scores: snap?.scores ?? [0, 0],
+      results: snap?.results ?? [],
       verified: verifiedHands(this.records),
       records: [...this.records],
       over: (snap?.over ?? false) || this.localFailure !== null,
       failure: snap?.failure ?? this.localFailure,
+      graceOver: this.grace,
+      identity: { mine: snap?.identities.mine.words ?? null, friend: this.friend?.words ?? null,
+        friendText: this.friend === null ? null : describeFriend(this.friend), changed: this.friend?.was != null },
+      rematch: snap?.rematch ?? false, rematchWanted: this.wantRematch, matches: this.matches,
     };
   }
 
@@ -458,13 +532,15 @@ class Peer implements OnlinePeer {
 /** The browser's {@link Online}: hosts on, and joins through, the relay that served the page. */
 export function createOnline(env: PeerEnvironment): Online {
   const store = new MatchStore(env.storage);
+  let me: LocalIdentity | null = null; // made on first use: this browser's identity for the site
+  const identity = (): LocalIdentity => (me ??= loadIdentity(env.storage, env.randomBytes));
   return {
     host(rules: RulesData): OnlinePeer {
       const secret = env.randomBytes(SECRET_BYTES);
       const linkId = linkIdHex(secret);
       const peer = new Peer(env, store, "host", { relay: relayOfPage(env.location), room: null, secret },
-        linkId, newToken(), null);
-      peer.begin({ op: "start", role: "host", secret, rules });
+        linkId, newToken(), null, identity());
+      peer.begin({ op: "start", role: "host", secret, rules, identity: identity().secret });
       return peer;
     },
     join(link: string): OnlinePeer {
@@ -499,12 +575,12 @@ export function createOnline(env: PeerEnvironment): Online {
       if (entry !== null && entry.state !== null) {
         // This browser keeps the match: continue it in the role it had (a host's
         // page shows its own invite link, so a reload lands here too).
-        const peer = new Peer(env, store, entry.role, invite, linkId, entry.token, entry.ticket);
-        peer.begin({ op: "restore", secret: invite.secret, state: entry.state });
+        const peer = new Peer(env, store, entry.role, invite, linkId, entry.token, entry.ticket, identity());
+        peer.begin({ op: "restore", secret: invite.secret, state: entry.state, identity: identity().secret });
         return peer;
       }
-      const peer = new Peer(env, store, "guest", invite, linkId, newToken(), null);
-      peer.begin({ op: "start", role: "guest", secret: invite.secret, rules: null });
+      const peer = new Peer(env, store, "guest", invite, linkId, newToken(), null, identity());
+      peer.begin({ op: "start", role: "guest", secret: invite.secret, rules: null, identity: identity().secret });
       return peer;
     },
     stored(): readonly StoredMatch[] {

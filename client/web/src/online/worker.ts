@@ -19,8 +19,9 @@ import type { AuditRequest, WorkerRequest } from "./messages.ts";
 const randomBytes: RandomBytes = (n) => crypto.getRandomValues(new Uint8Array(n));
 
 const core = new PeerCore({
-  create: (role, secret, rules: Ruleset | null, random) => new Session(role, secret, rules, random),
-  restore: (secret, state: Map<MapKey, Value>, random) => Session.fromState(secret, state, random),
+  create: (role, secret, rules: Ruleset | null, random, identity, rematch) =>
+    new Session(role, secret, rules, random, identity, rematch ?? null),
+  restore: (secret, state: Map<MapKey, Value>, random, identity) => Session.fromState(secret, state, random, identity),
 }, randomBytes);
 
 const scope = self as unknown as {

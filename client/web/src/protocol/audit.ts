@@ -12,17 +12,22 @@
  * `guest`; `record` when the record contradicts itself) and where, in exactly
  * gin's words. What the records given cannot prove is listed as unproven, never
  * shown as verified. Deal evidence (evidence.ts: a signed message 2 whose proof
- * failed) is checked by {@link auditEvidence}. Each result tells the hand as text,
- * line by line, as `gin audit` prints it (audit_report.ts), and keeps the deck the
- * seeds define, which the board's replay deals from.
+ * failed) is checked by {@link auditEvidence}, an abandonment record (a player's signed
+ * word that its peer fell silent) by {@link auditAbandonment}. Each result tells the
+ * hand as text, line by line, as `gin audit` prints it (audit_report.ts), and keeps
+ * the deck the seeds define, which the board's replay deals from.
  */
 
 import { Card } from "../engine/cards.ts";
 import { Hand } from "../engine/hand.ts";
 import { bytesToHex } from "@noble/hashes/utils.js";
+import * as abandonment from "./abandonment.ts";
+import { AbandonmentRecord } from "./abandonment.ts";
 import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
 import { DealEvidence } from "./evidence.ts";
+import { place } from "./history.ts";
+import { bindingRefusal } from "./identity.ts";
 import * as fd from "./fairdeal.ts";
 import { HandRecord, Score, SEATS, type Step } from "./records.ts";
 import { scoresText, scoreText, tell } from "./audit_text.ts";
@@ -123,14 +128,18 @@ export function auditRecord(
  */
 function checkSignatures(record: HandRecord): [Finding[], string[]] {
   if (unsigned(record)) return [[], ["the hand is not signed yet"]]; // a session auditing before signing
-  if (!equalBytes(record.matchId, cosign.matchIdFor(record.linkId, record.signingKeys[0], record.signingKeys[1]))) {
-    return [[new Finding("record", "match_id",
-      "the match id is not the one the link id and the signing keys make")], []];
-  }
+  const unbound = binding(record);
+  if (unbound !== null) return [[unbound], []];
   const digest = cosign.handDigest(record);
   return [[0, 1].filter((seat) => !cosign.verify(record.signingKeys[seat]!, digest, record.signatures[seat]!))
     .map((seat) => new Finding("record", `signatures.${SEATS[seat]}`,
       `the ${SEATS[seat]}'s signature does not sign this hand as recorded`)), []];
+}
+
+/** Step 0's binding: the match id and both vouches (identity.ts's bindingRefusal). */
+function binding(x: HandRecord | DealEvidence): Finding | null {
+  const refusal = bindingRefusal(x.matchId, x.linkId, x.signingKeys, x.identities, x.vouches, x.previous);
+  return refusal === null ? null : new Finding("record", ...refusal);
 }
 
 /**
@@ -145,9 +154,8 @@ export function auditEvidence(evidence: DealEvidence): AuditResult {
     + `${SEATS[evidence.dealer]} deals and shuffles first; ${second} signed message 2 `
     + "and its shuffle proof, which the dealer refused"];
   const failed = (finding: Finding): AuditResult => new AuditResult([finding], told);
-  if (!equalBytes(evidence.matchId, cosign.matchIdFor(evidence.linkId, evidence.signingKeys[0], evidence.signingKeys[1]))) {
-    return failed(new Finding("record", "match_id", "the match id is not the one the link id and the signing keys make"));
-  }
+  const unbound = binding(evidence);
+  if (unbound !== null) return failed(unbound);
   if (!cosign.verify(evidence.signingKeys[evidence.second]!, evidence.digest(), evidence.signature)) {
     return failed(new Finding("record", "signature", `the ${second}'s signature does not sign this message 2`));
   }
@@ -167,16 +175,28 @@ export function auditEvidence(evidence: DealEvidence): AuditResult {
 }
 
 /**
+ * Check an abandonment record's match id and signature, and that it follows the verified
+ * `hands` of its match. What it says is its claimant's word, so it is always listed as
+ * unproven (its words: `record.words()`).
+ */
+export function auditAbandonment(record: AbandonmentRecord, hands: readonly HandRecord[] = []): AuditResult {
+  return new AuditResult(abandonment.check(record, hands).map(([where, detail]) => new Finding("record", where, detail)),
+    [record.words()], [`that the ${SEATS[record.owedSeat]} fell silent: only the ${SEATS[record.claimant]} says so`]);
+}
+
+/**
  * Audit several records, in the order given, chaining the hands of each match.
  *
  * Each hand is checked against the hand before it in its match when that record
  * is among `records` and verified with proven scores, so a run of records from
  * hand 1 proves every total. Two records of one hand (the two players' copies)
- * must agree in everything but the interleaving of the keys both sent at once.
- * `names` label the records in findings (default: "record 1", ...). Deal evidence
- * among them is checked on its own ({@link auditEvidence}).
+ * must agree in everything but the interleaving of the keys both sent at once. The
+ * records of one link must form one history (history.ts): a record of a link whose
+ * matches conflict fails (`link`). `names` label the records in findings (default: "record 1", ...). Deal evidence
+ * among them is checked on its own ({@link auditEvidence}), an abandonment record
+ * against the verified hand records of its match ({@link auditAbandonment}).
  */
-export function auditRecords(records: readonly (HandRecord | DealEvidence)[],
+export function auditRecords(records: readonly (HandRecord | DealEvidence | AbandonmentRecord)[],
   names: readonly string[] | null = null): AuditResult[] {
   const labels = names !== null ? [...names] : records.map((_, i) => `record ${i + 1}`);
   const id = (r: HandRecord): string => bytesToHex(r.matchId);
@@ -205,6 +225,19 @@ export function auditRecords(records: readonly (HandRecord | DealEvidence)[],
     results.set(i, result);
     const key = `${id(record)}/${record.handNumber}`;
     if (result.ok && (record.handNumber === 1 || previous !== null) && !proven.has(key)) proven.set(key, record);
+  }
+  const verified = records.filter((r, i): r is HandRecord => r instanceof HandRecord && results.get(i)!.ok);
+  records.forEach((r, i) => {
+    if (r instanceof AbandonmentRecord) results.set(i, auditAbandonment(r, verified));
+  });
+  for (const [i, placed] of place(records)) { // one link, one history
+    const result = results.get(i)!;
+    if (placed.conflict !== null) {
+      results.set(i, new AuditResult([...result.findings, new Finding("record", "link", placed.conflict)],
+        result.replay, result.unproven, result.deck));
+    } else if (placed.unproven !== null && result.ok) {
+      results.set(i, new AuditResult(result.findings, result.replay, [...result.unproven, placed.unproven], result.deck));
+    }
   }
   return records.map((_, i) => results.get(i)!);
 }

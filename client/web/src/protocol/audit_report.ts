@@ -10,9 +10,11 @@
  */
 
 import { MalformedInput } from "../engine/errors.ts";
+import { AbandonmentRecord } from "./abandonment.ts";
 import { type AuditResult, auditRecords } from "./audit.ts";
 import { FAILED, NOT_A_RECORD, UNPROVEN, VERIFIED } from "./audit_text.ts";
 import { type DealEvidence, parseFile } from "./evidence.ts";
+import { identitiesText } from "./identity.ts";
 import { parsePyJson, type PyJson } from "./pyjson.ts";
 import { HandRecord, utf8 } from "./records.ts";
 
@@ -26,18 +28,28 @@ export interface Given {
   readonly unreadable?: string;
 }
 
-/** A file that is a record or evidence, and its audit. */
+/** A file that is a record, evidence or an abandonment record, and its audit. */
 export class FileAudit {
-  constructor(readonly name: string, readonly record: HandRecord | DealEvidence, readonly result: AuditResult) {
+  constructor(readonly name: string, readonly record: HandRecord | DealEvidence | AbandonmentRecord,
+    readonly result: AuditResult) {
     Object.freeze(this);
   }
 
-  /** The file's name, its hand told as a replay (not when `quiet`), and the verdict:
+  /** An abandonment record: a player's word, never verified. */
+  get claim(): boolean {
+    return this.record instanceof AbandonmentRecord;
+  }
+
+  /** The file's name, the players' identities, its hand told as a replay (not when
+   * `quiet`; an abandonment's words always: they are its verdict), and the verdict:
    * `FAILED` findings, what is not verified, or `verified`. */
   lines(quiet = false): string[] {
-    const lines = [`${this.name}:`, ...(quiet ? [] : this.result.replay)];
+    const lines = [`${this.name}:`, identitiesText(this.record.identities),
+      ...(quiet && !this.claim ? [] : this.result.replay)];
     if (!this.result.ok) {
       lines.push(...this.result.findings.map((f) => `FAILED ${f}`));
+    } else if (this.claim) {
+      lines.push(...this.result.unproven.map((line) => `not verified: ${line}`));
     } else if (this.result.unproven.length) {
       lines.push("verified, except what these records cannot prove:",
         ...this.result.unproven.map((line) => `  not verified: ${line}`));
@@ -48,7 +60,7 @@ export class FileAudit {
   }
 
   get status(): number {
-    return !this.result.ok ? FAILED : this.result.unproven.length ? UNPROVEN : VERIFIED;
+    return !this.result.ok ? FAILED : this.claim || this.result.unproven.length ? UNPROVEN : VERIFIED;
   }
 }
 
@@ -73,7 +85,7 @@ export function auditReport(given: readonly Given[]): AuditReport {
   const statuses = new Set([VERIFIED]);
   const errors: string[] = [];
   const names: string[] = [];
-  const records: (HandRecord | DealEvidence)[] = [];
+  const records: (HandRecord | DealEvidence | AbandonmentRecord)[] = [];
   for (const file of given) {
     if (file.data === null) {
       errors.push(`gin audit: ${file.name}: cannot read: ${file.unreadable ?? ""}`);
@@ -81,7 +93,7 @@ export function auditReport(given: readonly Given[]): AuditReport {
       continue;
     }
     try {
-      records.push(parseFile(file.data)); // a hand record, or a failed proof's evidence
+      records.push(parseFile(file.data)); // a hand record, evidence or an abandonment
       names.push(file.name);
     } catch (exc) {
       if (!(exc instanceof MalformedInput)) throw exc;

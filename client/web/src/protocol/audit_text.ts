@@ -23,11 +23,15 @@ export const UNPROVEN = 3;
  * the first of 2, 1, 3, 0 that applies to any of them is the status. */
 export const EXIT_STATUSES: ReadonlyMap<number, string> = new Map([
   [VERIFIED, "every record verified and everything shown is proven"],
-  [FAILED, "a record failed its audit: a player cheated or the record contradicts "
-    + "itself (the finding says who is at fault)"],
+  [FAILED, "a record failed its audit: a player cheated, the record contradicts "
+    + "itself (the finding says who is at fault), or the records of one invite link "
+    + "do not form one history (two first matches, or other players: at most one "
+    + "is the real match)"],
   [NOT_A_RECORD, "a file is missing, unreadable or not a hand record"],
   [UNPROVEN, "every record verified except what the records given cannot prove "
-    + "(the scores of a later hand without the hands before it)"],
+    + "(the scores of a later hand without the hands before it, the match a "
+    + "rematch continues, or an abandonment: a player's signed word that its "
+    + "peer fell silent)"],
 ]);
 
 /** The hand of `record`, replayed in `hand` on `deck`, told line by line as gin

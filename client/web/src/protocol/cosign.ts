@@ -5,8 +5,9 @@
  * §7.2, §10).
  *
  * A side draws 32 random bytes for its signing key when the match starts and sends
- * the public key in the handshake; the match id is derived from the invite link and
- * both public keys, so a record names exactly one pair of keys. At hand end each
+ * the public key in the handshake, vouched for by its long-term identity (identity.ts);
+ * the match id is derived from the invite link, both public keys and both identities,
+ * so a record names exactly one pair of keys and of players. At hand end each
  * side signs {@link handDigest} of the hand as it played it. The digest does not
  * depend on the order in which the two sides processed the deal's keys. Pure.
  *
@@ -41,12 +42,16 @@ export function linkIdFor(secret: Uint8Array): Uint8Array {
   return sha256(concatBytes(DOMAIN, utf8ToBytes("link-id\x00"), secret)).slice(0, LINK_ID_BYTES);
 }
 
-/** The match id: the link and both sides' fresh signing keys (§4). */
-export function matchIdFor(linkId: Uint8Array, hostKey: Uint8Array, guestKey: Uint8Array): Uint8Array {
-  if (linkId.length !== LINK_ID_BYTES || hostKey.length !== KEY_BYTES || guestKey.length !== KEY_BYTES) {
+/** The match id (§4): the link, both sides' fresh signing keys and long-term identities
+ * (host's first), and the match on this link it continues (empty: none). */
+export function matchIdFor(linkId: Uint8Array, signingKeys: readonly [Uint8Array, Uint8Array],
+  identities: readonly [Uint8Array, Uint8Array], previous: Uint8Array): Uint8Array {
+  if (linkId.length !== LINK_ID_BYTES || [...signingKeys, ...identities].some((k) => k.length !== KEY_BYTES)
+      || (previous.length !== 0 && previous.length !== MATCH_ID_BYTES)) {
     throw new MalformedInput("match id inputs have the wrong lengths");
   }
-  return sha256(concatBytes(DOMAIN, utf8ToBytes("match-id\x00"), linkId, hostKey, guestKey)).slice(0, MATCH_ID_BYTES);
+  return sha256(concatBytes(utf8ToBytes("gin/session/v3/match-id\x00"), linkId, ...signingKeys, ...identities,
+    Uint8Array.of(previous.length), previous)).slice(0, MATCH_ID_BYTES);
 }
 
 /** One side's per-match signing key, from 32 secret random bytes. */

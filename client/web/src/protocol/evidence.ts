@@ -10,10 +10,11 @@
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 
 import { MalformedInput } from "../engine/errors.ts";
+import * as abandonment from "./abandonment.ts";
 import * as cosign from "./cosign.ts";
 import { context, DECK_SIZE, type Deck, MAX_HAND_NUMBER } from "./fairdeal.ts";
 import { JsonSyntaxError, parsePyJson, type PyJson } from "./pyjson.ts";
-import { type HandRecord, MAX_RECORD_BYTES, parseRecord, SEATS, utf8 } from "./records.ts";
+import { bindingData, type HandRecord, MAX_RECORD_BYTES, parseRecord, SEATS, utf8 } from "./records.ts";
 import { PROOF_BYTES } from "./shuffle_proof.ts";
 
 export const FORMAT = "gin-deal-evidence";
@@ -32,6 +33,9 @@ export interface DealEvidenceFields {
   signature: Uint8Array;
   linkId: Uint8Array;
   signingKeys: readonly [Uint8Array, Uint8Array];
+  identities: readonly [Uint8Array, Uint8Array];
+  vouches: readonly [Uint8Array, Uint8Array];
+  previous: Uint8Array | null;
 }
 
 /** Message 2 of hand `handNumber` as the second shuffler (seat 1 − dealer) signed it,
@@ -46,6 +50,9 @@ export class DealEvidence implements Readonly<DealEvidenceFields> {
   readonly signature: Uint8Array;
   readonly linkId: Uint8Array;
   readonly signingKeys: readonly [Uint8Array, Uint8Array];
+  readonly identities: readonly [Uint8Array, Uint8Array];
+  readonly vouches: readonly [Uint8Array, Uint8Array];
+  readonly previous: Uint8Array | null;
 
   constructor(fields: DealEvidenceFields) {
     this.matchId = fields.matchId;
@@ -57,6 +64,9 @@ export class DealEvidence implements Readonly<DealEvidenceFields> {
     this.signature = fields.signature;
     this.linkId = fields.linkId;
     this.signingKeys = Object.freeze([...fields.signingKeys] as [Uint8Array, Uint8Array]);
+    this.identities = Object.freeze([...fields.identities] as [Uint8Array, Uint8Array]);
+    this.vouches = Object.freeze([...fields.vouches] as [Uint8Array, Uint8Array]);
+    this.previous = fields.previous;
     Object.freeze(this);
   }
 
@@ -90,6 +100,7 @@ export class DealEvidence implements Readonly<DealEvidenceFields> {
       messages: { message1: this.message1.map(bytesToHex), message2: this.message2.map(bytesToHex) },
       proof: bytesToHex(this.proof),
       signature: bytesToHex(this.signature),
+      ...bindingData(this.identities, this.vouches, this.previous),
     };
   }
 
@@ -132,7 +143,7 @@ function integer(value: PyJson | undefined, path: string, high: number): number 
 /** Deal evidence from its JSON value; MalformedInput names the path of what is wrong, as gin does. */
 export function parseEvidence(value: PyJson): DealEvidence {
   const top = object(value, "evidence", ["format", "version", "match_id", "hand", "seats", "dealer", "link",
-    "signing_keys", "messages", "proof", "signature"]);
+    "signing_keys", "messages", "proof", "signature", "identities", "vouches", "previous"]);
   if (top.get("format") !== FORMAT) fail("evidence.format", `expected '${FORMAT}'`);
   if (integer(top.get("version"), "evidence.version", 1 << 16) !== FORMAT_VERSION) {
     fail("evidence.version", `expected ${FORMAT_VERSION}`);
@@ -142,6 +153,8 @@ export function parseEvidence(value: PyJson): DealEvidence {
     fail("evidence.seats", "expected ['host', 'guest']");
   }
   const keys = object(top.get("signing_keys"), "evidence.signing_keys", SEATS);
+  const ids = object(top.get("identities"), "evidence.identities", SEATS);
+  const vouches = object(top.get("vouches"), "evidence.vouches", SEATS);
   const messages = object(top.get("messages"), "evidence.messages", ["message1", "message2"]);
   const hand = integer(top.get("hand"), "evidence.hand", MAX_HAND_NUMBER);
   if (hand < 1) fail("evidence.hand", `expected an integer 1..${MAX_HAND_NUMBER}`);
@@ -155,21 +168,30 @@ export function parseEvidence(value: PyJson): DealEvidence {
   const linkId = hex(top.get("link"), "evidence.link", cosign.LINK_ID_BYTES);
   const host = hex(keys.get("host"), "evidence.signing_keys.host", cosign.KEY_BYTES);
   const guest = hex(keys.get("guest"), "evidence.signing_keys.guest", cosign.KEY_BYTES);
+  const identities: [Uint8Array, Uint8Array] = [hex(ids.get("host"), "evidence.identities.host", cosign.KEY_BYTES),
+    hex(ids.get("guest"), "evidence.identities.guest", cosign.KEY_BYTES)];
+  const vouched: [Uint8Array, Uint8Array] = [
+    hex(vouches.get("host"), "evidence.vouches.host", cosign.SIGNATURE_BYTES),
+    hex(vouches.get("guest"), "evidence.vouches.guest", cosign.SIGNATURE_BYTES)];
+  const before = top.get("previous");
+  const previous = before === null ? null : hex(before, "evidence.previous", cosign.MATCH_ID_BYTES);
   return new DealEvidence({ matchId, handNumber: hand, dealer, message1, message2, proof, signature, linkId,
-    signingKeys: [host, guest] });
+    signingKeys: [host, guest], identities, vouches: vouched, previous });
 }
 
-/** A hand record or deal evidence from a file's text or bytes, told apart by its
- * `format`; MalformedInput (as parseRecord words it) otherwise. */
-export function parseFile(data: string | Uint8Array): HandRecord | DealEvidence {
+/** A hand record, deal evidence or an abandonment record from a file's text or bytes,
+ * told apart by its `format`; MalformedInput (as parseRecord words it) otherwise. */
+export function parseFile(data: string | Uint8Array): HandRecord | DealEvidence | abandonment.AbandonmentRecord {
   if ((typeof data === "string" ? pyLen(data) : data.length) <= MAX_RECORD_BYTES) {
+    const text = typeof data === "string" ? data : utf8(data);
     let value: PyJson | null = null;
     try {
-      value = parsePyJson(typeof data === "string" ? data : utf8(data));
+      value = parsePyJson(text);
     } catch (exc) {
       if (!(exc instanceof JsonSyntaxError)) throw exc;
     }
     if (value instanceof Map && value.get("format") === FORMAT) return parseEvidence(value);
+    if (value instanceof Map && value.get("format") === abandonment.FORMAT) return abandonment.parse(text);
   }
   return parseRecord(data);
 }

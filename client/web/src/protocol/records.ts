@@ -107,6 +107,11 @@ export interface HandRecordFields {
   signingKeys?: readonly [Uint8Array, Uint8Array];
   /** Each seat's signature of cosign's handDigest. */
   signatures?: readonly [Uint8Array, Uint8Array];
+  /** Who played (protocol.md §4, §7.1): each seat's long-term identity key, its vouch
+   * for its signing key, and the match on this link that this one continues. */
+  identities?: readonly [Uint8Array, Uint8Array];
+  vouches?: readonly [Uint8Array, Uint8Array];
+  previous?: Uint8Array | null;
 }
 
 /** One finished online hand. Seat 0 is the host; the dealer is the first shuffler. */
@@ -125,6 +130,9 @@ export class HandRecord implements Readonly<Required<HandRecordFields>> {
   readonly linkId: Uint8Array;
   readonly signingKeys: readonly [Uint8Array, Uint8Array];
   readonly signatures: readonly [Uint8Array, Uint8Array];
+  readonly identities: readonly [Uint8Array, Uint8Array];
+  readonly vouches: readonly [Uint8Array, Uint8Array];
+  readonly previous: Uint8Array | null;
 
   constructor(fields: HandRecordFields) {
     this.rules = fields.rules;
@@ -141,6 +149,9 @@ export class HandRecord implements Readonly<Required<HandRecordFields>> {
     this.linkId = fields.linkId ?? EMPTY;
     this.signingKeys = Object.freeze([...fields.signingKeys ?? [EMPTY, EMPTY]] as [Uint8Array, Uint8Array]);
     this.signatures = Object.freeze([...fields.signatures ?? [EMPTY, EMPTY]] as [Uint8Array, Uint8Array]);
+    this.identities = Object.freeze([...fields.identities ?? [EMPTY, EMPTY]] as [Uint8Array, Uint8Array]);
+    this.vouches = Object.freeze([...fields.vouches ?? [EMPTY, EMPTY]] as [Uint8Array, Uint8Array]);
+    this.previous = fields.previous ?? null;
     Object.freeze(this);
   }
 
@@ -182,6 +193,7 @@ export class HandRecord implements Readonly<Required<HandRecordFields>> {
       link: bytesToHex(this.linkId),
       signing_keys: pair(this.signingKeys, bytesToHex),
       signatures: pair(this.signatures, bytesToHex),
+      ...bindingData(this.identities, this.vouches, this.previous),
     };
   }
 
@@ -217,6 +229,19 @@ export interface RecordData {
   link: string;
   signing_keys: { host: string; guest: string };
   signatures: { host: string; guest: string };
+  identities: { host: string; guest: string };
+  vouches: { host: string; guest: string };
+  previous: string | null;
+}
+
+/** The identity fields of a record or deal evidence, as JSON (gin's `binding_dict`). */
+export function bindingData(identities: readonly [Uint8Array, Uint8Array], vouches: readonly [Uint8Array, Uint8Array],
+  previous: Uint8Array | null): Pick<RecordData, "identities" | "vouches" | "previous"> {
+  return {
+    identities: { host: bytesToHex(identities[0]), guest: bytesToHex(identities[1]) },
+    vouches: { host: bytesToHex(vouches[0]), guest: bytesToHex(vouches[1]) },
+    previous: previous === null ? null : bytesToHex(previous),
+  };
 }
 
 const keyHex = (key: bigint): string => bytesToHex(keyBytes(key));
@@ -410,7 +435,8 @@ export function parseRecord(data: string | Uint8Array): HandRecord {
   }
   const r = new Reader(value, "record");
   r.only(["format", "version", "match_id", "hand", "seats", "dealer", "rules", "commitments", "seeds",
-    "messages", "proof", "steps", "result", "scores", "link", "signing_keys", "signatures"]);
+    "messages", "proof", "steps", "result", "scores", "link", "signing_keys", "signatures", "identities", "vouches",
+    "previous"]);
   if (r.get("format") !== FORMAT) fail(r.at("format"), `expected '${FORMAT}'`);
   r.integer("version", FORMAT_VERSION, FORMAT_VERSION);
   const matchId = r.get("match_id");
@@ -429,7 +455,7 @@ export function parseRecord(data: string | Uint8Array): HandRecord {
   const pairs = new Map<string, [Uint8Array, Uint8Array]>();
   for (const [name, names, size] of [
     ["commitments", ["first", "second"], 32], ["seeds", ["first", "second"], 32],
-    ["signing_keys", SEATS, 32], ["signatures", SEATS, 64],
+    ["signing_keys", SEATS, 32], ["signatures", SEATS, 64], ["identities", SEATS, 32], ["vouches", SEATS, 64],
   ] as const) {
     const sub = r.child(name);
     sub.only(names);
@@ -471,5 +497,8 @@ export function parseRecord(data: string | Uint8Array): HandRecord {
     linkId: r.hex("link", 16),
     signingKeys: pairs.get("signing_keys")!,
     signatures: pairs.get("signatures")!,
+    identities: pairs.get("identities")!,
+    vouches: pairs.get("vouches")!,
+    previous: r.get("previous") === null ? null : r.hex("previous", 16),
   });
 }

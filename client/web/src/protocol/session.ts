@@ -11,8 +11,9 @@
  *
  * Inputs: `receive` (a frame), `act` (the local player's action), `poll` (the
  * time now: re-sends what the peer has not acknowledged, with back-off), `resend`
- * (after a reconnect) and `peerTimedOut` (the transport's timer ran out while
- * `waitingFor` named a message the peer owes). Any fault is final: the session
+ * (after a reconnect), `abandon` (the grace for what `waitingFor` names ran out and the
+ * local player ends the match as abandoned by the peer, with a signed record) and
+ * `peerTimedOut` (the same without a claim). Any fault is final: the session
  * emits one Failure event, tells the peer (`abort`), and every later input throws
  * the same PeerFault. Only a proven fault forfeits the match.
  *
@@ -26,21 +27,24 @@
 
 import { type Action, parseAction } from "../engine/actions.ts";
 import { IllegalAction, MalformedInput, PeerFault } from "../engine/errors.ts";
-import type { Observation } from "../engine/observation.ts";
+import type { HandResult, Observation } from "../engine/observation.ts";
 import { pyRepr } from "../engine/pyrepr.ts";
 import { Ruleset } from "../engine/rules.ts";
-import type { Player } from "../players/index.ts";
-import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
 import type { MapKey, Value } from "./msgpack.ts";
 import {
-  CheatFault, type Fields, MatchFlow, MAX_FIELD_CHARS, MAX_REASON_CHARS, MESSAGE_TYPES, type Outlet, plain,
+  CheatFault, type Fields, MatchFlow, MAX_FIELD_CHARS, MAX_REASON_CHARS, MESSAGE_TYPES, type Outlet,
   ProtocolFault, rulesValue, SEATS, type SessionRole,
 } from "./session_flow.ts";
+import { plain } from "./session_handshake.ts";
+import { Identity } from "./identity.ts";
+import { PreviousMatch } from "./session_rematch.ts";
 import {
-  CheatDetected, type Failure, FAILURES, FrameRejected, MatchOver, PeerAborted, PeerTimedOut, ProtocolError,
+  Abandoned, CheatDetected, type Failure, FrameRejected, MatchOver, PeerAborted, PeerTimedOut, ProtocolError,
   RulesDeclined, type SessionEvent, VersionMismatch,
 } from "./session_events.ts";
+import { checkChannel, CorruptState, failureEntry, type LogEntry, readFailure, readLog } from "./session_log.ts";
+import * as silence from "./session_silence.ts";
 import * as wire from "./wire.ts";
 
 export { linkIdFor } from "./cosign.ts";
@@ -55,15 +59,11 @@ export const MAX_RESEND_AFTER = 32.0;
 /** Fresh secret randomness: `n` bytes. */
 export type RandomBytes = (n: number) => Uint8Array;
 
-/** A saved session that does not replay to the state it claims: damaged on this machine (never the peer's fault). */
-export class CorruptState extends MalformedInput {}
-
-type LogEntry = Value[];
+export { CorruptState } from "./session_log.ts";
 
 /** Python's `text[:n]`: the first n code points. */
 const clip = (text: string, n: number): string => Array.from(text).slice(0, n).join("");
 
-/** The message types a peer may send (§6.2). */
 /** Set only while {@link Session.fromState} builds the session it replays the log into. */
 let restoring = false;
 
@@ -81,6 +81,8 @@ export class Session {
   private log: LogEntry[] = []; // the inputs, replayed by fromState
   private muted = false; // while replaying a saved log: nothing is sealed
   private replayed: Uint8Array[] = []; // what the replay would have sent
+  /** Messages delivered from the peer and their hash chain (§5), kept here so a replay rebuilds them. */
+  private delivered: [number, Uint8Array] = [0, new Uint8Array(32)];
   private resendAt: number | null = null;
   private resendAfter = RESEND_AFTER;
   private resendTiming: [number, number] = [RESEND_AFTER, MAX_RESEND_AFTER];
@@ -90,10 +92,15 @@ export class Session {
    * `role` "host" (seat 0, proposes `rules`) or "guest" (seat 1; `rules` null
    * plays a preset the host proposes, and custom rules once its player accepts
    * them after RulesOffered; a Ruleset insists on it). `secret` is the 32-byte
-   * invite secret; `randomBytes(n)` supplies fresh secret randomness. The offer
-   * frame and, for the host, its `hello` are queued at once.
+   * invite secret; `randomBytes(n)` supplies fresh secret randomness. `identity` is the
+   * 32 secret bytes of the player's long-term identity key (identity.ts), which the
+   * client keeps: it vouches for this match's signing key. `rematch`: the match on this
+   * link that this one continues (§7.1), from this side's own finished session
+   * ({@link asPrevious}): the host's `hello` names it, the guest requires that, and its
+   * loser deals first. The offer frame and, for the host, its `hello` are queued at once.
    */
-  constructor(role: SessionRole, secret: Uint8Array, rules: Ruleset | null, randomBytes: RandomBytes) {
+  constructor(role: SessionRole, secret: Uint8Array, rules: Ruleset | null, randomBytes: RandomBytes,
+    identity: Uint8Array, rematch: PreviousMatch | null = null) {
     if (role !== "host" && role !== "guest") {
       throw new MalformedInput(`session role must be 'host' or 'guest', got ${pyRepr(role)}`);
     }
@@ -115,7 +122,7 @@ export class Session {
       random: (n) => this.random(n),
       fail: (failure) => this.fail(failure),
     };
-    this.flow = new MatchFlow(role, this.linkId, rules, outlet);
+    this.flow = new MatchFlow(role, this.linkId, rules, new Identity(identity), outlet, rematch);
     if (restoring) {
       this.muted = true;
     } else {
@@ -128,6 +135,17 @@ export class Session {
   /** The match id, once both signing keys are known. */
   get matchId(): Uint8Array | null {
     return this.flow.matchId;
+  }
+
+  /** (the host's, the guest's) identity public keys, once both are known. */
+  get identities(): [Uint8Array, Uint8Array] | null {
+    const keys = this.flow.keys;
+    return keys === null || keys.matchId === null ? null : keys.identities;
+  }
+
+  /** Our identity public key. */
+  get identity(): Uint8Array {
+    return this.flow.identity.public;
   }
 
   // -- queues and queries ----------------------------------------------------------
@@ -204,9 +222,26 @@ export class Session {
     return this.flow.agreed;
   }
 
-  /** The host's custom rules while they await the local player's answer. */
+  /** The host's custom rules or rematch while they await the local player's answer
+   * ({@link rematch} says which). */
   get rulesOffered(): Ruleset | null {
     return this.flow.offered;
+  }
+
+  /** The match this one continues, as the session was given it, or null. */
+  get rematch(): PreviousMatch | null {
+    return this.flow.rematch;
+  }
+
+  /** Its id and loser once the match has ended normally: what a rematch's session on this
+   * link is given (null after a failure: no rematch follows). */
+  asPrevious(): PreviousMatch | null {
+    return this.failed !== null ? null : this.flow.asPrevious();
+  }
+
+  /** Every finished hand of the match, in order (the score sheet's source). */
+  get handResults(): readonly HandResult[] {
+    return this.flow.results();
   }
 
   /** What the local player sees, or null before the first deal. */
@@ -271,22 +306,30 @@ export class Session {
     this.flow.accept();
   }
 
-  /** The local player declines the offered custom rules: the match ends unplayed. `reason` is what the local failure says. */
-  declineRules(reason = "you declined the host's custom rules"): void {
+  /** The local player declines the offered custom rules or rematch: the match ends unplayed. `reason` is what the
+   * local failure says (null: "you declined …"). */
+  declineRules(reason: string | null = null): void {
     this.checkAlive();
     if (this.flow.offered === null) throw new IllegalAction("no rules are waiting to be declined");
     this.flow.decline(reason);
   }
 
-  /**
-   * The peer did not send what `waitingFor` names in time. Unproven (not sent, or
-   * not delivered): the session ends without a forfeit. Nothing when nothing is owed.
-   */
+  /** The peer did not send what `waitingFor` names in time: unproven, the session ends without a
+   * forfeit or a record. Nothing when nothing is owed. */
   peerTimedOut(): void {
     this.checkAlive();
     if (this.waitingFor() === null) return;
     this.log.push(["timeout"]);
     this.timedOut();
+  }
+
+  /** End the match as abandoned by the peer, which has owed what `waitingFor` names since `since`,
+   * at `now` (UTC seconds: the caller's clock); see session_silence.ts. IllegalAction when nothing is owed. */
+  abandon(since: number, now: number): void {
+    this.checkAlive();
+    silence.check(this.flow, since, now);
+    this.log.push(["abandon", since, now]);
+    this.abandoned(since, now);
   }
 
   // -- persistence -------------------------------------------------------------------
@@ -297,26 +340,28 @@ export class Session {
    * persist after every input whose call queued frames, and before sending them.
    */
   toState(): Map<string, Value> {
-    const failure = this.failed;
     return new Map<string, Value>([
       ["v", STATE_VERSION],
       ["role", this.role],
       ["rules", this.flow.proposed === null ? null : rulesValue(this.flow.proposed)],
+      ["rematch", this.rematch === null ? null : this.rematch.toState()],
       ["channel", this.channel.toState()],
       ["log", this.log.map((entry) => [...entry])],
-      ["failure", failure === null ? null : [failure.kind, failure.who, failure.field, failure.reason]],
+      ["failure", this.failed === null ? null : failureEntry(this.failed)],
     ]);
   }
 
   /**
    * Rebuild a session from {@link toState}: the log is replayed and must lead
    * exactly to the saved channel; the channel starts a new epoch (fresh keys from
-   * `randomBytes`). Its offer and unacknowledged messages are queued.
+   * `randomBytes`). Its offer and unacknowledged messages are queued. `identity` is the
+   * player's identity key, as for a new session (the save does not hold it).
    * CorruptState (a local fault) for anything that does not check.
    */
-  static fromState(secret: Uint8Array, state: ReadonlyMap<MapKey, Value>, randomBytes: RandomBytes): Session {
+  static fromState(secret: Uint8Array, state: ReadonlyMap<MapKey, Value>, randomBytes: RandomBytes,
+    identity: Uint8Array): Session {
     try {
-      return Session.restore(secret, state, randomBytes);
+      return Session.restore(secret, state, randomBytes, identity);
     } catch (exc) {
       if (exc instanceof CorruptState) throw exc;
       if (exc instanceof Error) {
@@ -326,14 +371,17 @@ export class Session {
     }
   }
 
-  private static restore(secret: Uint8Array, state: ReadonlyMap<MapKey, Value>, randomBytes: RandomBytes): Session {
+  private static restore(secret: Uint8Array, state: ReadonlyMap<MapKey, Value>, randomBytes: RandomBytes,
+    identity: Uint8Array): Session {
     if (!(state instanceof Map)) throw new CorruptState("the saved session is not a map");
     const reader = new wire.Message("session-state", STATE_VERSION, state, "");
-    reader.only("v", "role", "rules", "channel", "log", "failure");
+    reader.only("v", "role", "rules", "rematch", "channel", "log", "failure");
     reader.integer("v", STATE_VERSION, STATE_VERSION);
     const role: SessionRole = reader.text("role", 5, SEATS) === "host" ? "host" : "guest";
     const savedRules = state.get("rules") ?? null;
     const rules = savedRules === null ? null : Ruleset.fromDict(plain(savedRules));
+    const savedRematch = state.get("rematch") ?? null;
+    const previous = savedRematch === null ? null : PreviousMatch.fromState(savedRematch);
     const log = readLog(reader.array("log", 1 << 20));
     const channel = state.get("channel");
     if (!(channel instanceof Map)) throw new CorruptState("session state: 'channel' must be a map");
@@ -347,19 +395,19 @@ export class Session {
     restoring = true;
     let session: Session;
     try {
-      session = new Session(role, secret, rules, loggedRandom);
+      session = new Session(role, secret, rules, loggedRandom, identity, previous);
     } finally {
       restoring = false;
     }
-    let received = 0;
     for (const entry of log) {
       if (entry[0] === "in") {
-        received += 1;
         session.deliver(entry[1] as Uint8Array);
       } else if (entry[0] === "act") {
         session.flow.doAct(parseAction(entry[1] as string));
       } else if (entry[0] === "timeout") {
         session.timedOut();
+      } else if (entry[0] === "abandon") {
+        session.abandoned(entry[1] as number, entry[2] as number);
       } else if (entry[0] === "accept") {
         session.flow.accept();
       } else if (entry[0] === "reject") {
@@ -374,23 +422,17 @@ export class Session {
     }
     session.randomBytes = randomBytes; // the new epoch is fresh, not replayed
     const restored = wire.SealedChannel.fromState(secret, channel, session.fresh(wire.EPOCH_BYTES));
-    const sent = session.replayed;
-    let sentDigest: Uint8Array = new Uint8Array(32);
-    let receivedDigest: Uint8Array = new Uint8Array(32);
-    for (const message of sent) sentDigest = wire.chain(sentDigest, message);
-    for (const entry of log) if (entry[0] === "in") receivedDigest = wire.chain(receivedDigest, entry[1] as Uint8Array);
-    if (restored.nextSendSeq !== BigInt(sent.length) || !equalBytes(restored.sentDigest, sentDigest)
-      || restored.nextReceiveSeq !== BigInt(received) || !equalBytes(restored.receivedDigest, receivedDigest)
-      || restored.pendingMessages().some(([seq, message]) => !equalBytes(sent[Number(seq)]!, message))) {
-      throw new CorruptState("the saved channel does not match the saved moves");
-    }
+    checkChannel(restored, session.replayed, session.delivered);
     session.channel = restored;
     session.log = log.map((entry) => [...entry]);
     session.muted = false;
     session.replayed = [];
     session.queuedEvents = [];
     session.outbox = restored.resend();
-    if (failure !== null) session.failed = failure;
+    const replayedFailure = session.failed === null ? null : failureEntry(session.failed);
+    if (failure !== null && JSON.stringify(replayedFailure) !== JSON.stringify(failureEntry(failure))) {
+      session.failed = failure; // else the replayed one, with its record
+    }
     return session;
   }
 
@@ -435,7 +477,7 @@ export class Session {
     const peer = SEATS[this.peer];
     if (failure.proven) this.emit(new MatchOver(this.seat, null, peer));
     if (failure instanceof PeerAborted || failure instanceof RulesDeclined) return; // the abort is sent already
-    const why = failure instanceof PeerTimedOut ? "timeout"
+    const why = failure instanceof PeerTimedOut ? "timeout" : failure instanceof Abandoned ? "abandoned"
       : failure instanceof FrameRejected ? "tampered"
         : failure instanceof CheatDetected ? "cheat" : "protocol";
     this.send("abort", [["why", why], ["field", clip(failure.field, MAX_FIELD_CHARS)],
@@ -464,16 +506,17 @@ export class Session {
   }
 
   private timedOut(): void {
-    const owed = this.waitingFor();
-    const peer = SEATS[this.peer];
-    const what = owed === "seed" ? "seed" : `${owed} message`;
-    this.fail(new PeerTimedOut(`${peer} or the relay`, String(owed),
-      `the ${peer}'s ${what} did not arrive in time: the ${peer} withheld it, or the relay dropped it`));
+    this.fail(silence.timedOut(this.flow));
+  }
+
+  private abandoned(since: number, now: number): void {
+    this.fail(silence.abandoned(this.flow, since, now, this.delivered));
   }
 
   // -- internals: the message loop ---------------------------------------------------
 
   private deliver(plaintext: Uint8Array): void {
+    this.delivered = [this.delivered[0] + 1, wire.chain(this.delivered[1], plaintext)];
     if (this.flow.finished) return; // the match is over: nothing more is owed (a late abort changes nothing)
     const peer = SEATS[this.peer];
     try {
@@ -507,69 +550,5 @@ export function versionMismatch(theirs: number): [VersionMismatch, Fields] {
     + `${friend} must update gin to play this match`),
   [["why", "protocol"], ["field", "v"], ["reason", `this gin speaks protocol ${ours}, yours speaks ${theirs}: `
     + `${you} must update gin to play this match`]]];
-}
-
-function readFailure(value: Value): Failure | null {
-  if (value === null) return null;
-  if (!(Array.isArray(value) && value.length === 4 && typeof value[0] === "string" && FAILURES.has(value[0])
-    && value.every((x) => typeof x === "string"))) {
-    throw new CorruptState("session state: 'failure' must be [kind, who, field, reason]");
-  }
-  const [kind, who, field, reason] = value as string[];
-  return new (FAILURES.get(kind!)!)(who!, field!, reason!);
-}
-
-const LOG_KINDS: ReadonlyMap<string, readonly string[]> = new Map([
-  ["rand", ["bytes"]], ["in", ["bytes"]], ["act", ["string"]], ["timeout", []], ["accept", []],
-  ["reject", ["string", "string", "boolean"]],
-]);
-
-function readLog(entries: Value[]): LogEntry[] {
-  return entries.map((entry, i) => {
-    const want = Array.isArray(entry) && typeof entry[0] === "string" ? LOG_KINDS.get(entry[0]) : undefined;
-    if (!(Array.isArray(entry) && want !== undefined && entry.length === 1 + want.length
-      && want.every((w, j) => (w === "bytes" ? entry[j + 1] instanceof Uint8Array : typeof entry[j + 1] === w)))) {
-      throw new CorruptState(`session state: log[${i}] is not a valid entry`);
-    }
-    return [...entry];
-  });
-}
-
-// --- two sessions in one process -----------------------------------------------------
-
-/** Hand each session's queued frames to the other until both are quiet (tests, benchmarks); the bytes moved. */
-export function pump(a: Session, b: Session): number {
-  let moved = 0;
-  for (;;) {
-    const frames: [Uint8Array, Session][] = [
-      ...a.dataToSend().map((f): [Uint8Array, Session] => [f, b]),
-      ...b.dataToSend().map((f): [Uint8Array, Session] => [f, a]),
-    ];
-    if (!frames.length) return moved;
-    for (const [frame, target] of frames) {
-      moved += frame.length;
-      if (!target.over) target.receive(frame);
-    }
-  }
-}
-
-/**
- * Play a whole match between two sessions, `players[seat]` choosing each move;
- * the guest accepts the host's rules, custom ones too. Stops when both are over
- * or neither can move (a failure); returns the wire bytes.
- */
-export function playLocal(host: Session, guest: Session, players: readonly Player[]): number {
-  let moved = pump(host, guest);
-  if (guest.rulesOffered !== null) {
-    guest.acceptRules();
-    moved += pump(host, guest);
-  }
-  while (!(host.over && guest.over)) {
-    const session = [host, guest].find((s) => s.legalActions().length);
-    if (session === undefined) return moved;
-    session.act(players[session.seat]!.choose(session.observation()!, session.legalActions()));
-    moved += pump(host, guest);
-  }
-  return moved;
 }
 

@@ -14,6 +14,7 @@ import * as fd from "./fairdeal.ts";
 import type { Value } from "./msgpack.ts";
 import { Step } from "./records.ts";
 import { type HandState, otherRole } from "./session_hand.ts";
+import type { Binding } from "./session_handshake.ts";
 import * as sp from "./shuffle_proof.ts";
 import type * as wire from "./wire.ts";
 
@@ -24,9 +25,8 @@ export interface DealIo {
   send(msgType: string, fields: [string, Value][]): void;
   /** Our signature (the per-match key, §4) of `digest`. */
   sign(digest: Uint8Array): Uint8Array;
-  readonly linkId: Uint8Array;
-  /** (the host's, the guest's) per-match signing keys. */
-  signingKeys(): [Uint8Array, Uint8Array];
+  /** The match's keys (§4): what a record or evidence names the match by. */
+  binding(): Binding;
   /** Schema of a hand message: only `h` and `names`, and `h` the hand in play. */
   handFields(msg: wire.Message, ...names: string[]): void;
   protocol(message: string, field: string): Error;
@@ -84,8 +84,7 @@ function onMessage2(hs: HandState, msg: wire.Message, entries: Uint8Array[], io:
   const proof = concatBytes(...msg.blobs("proof", words, { minLen: words, size: 32 }));
   const sig = msg.blob("sig", cosign.SIGNATURE_BYTES);
   const evidence = new DealEvidence({ matchId: hs.matchId, handNumber: hs.number, dealer: hs.dealer,
-    message1: hs.messages[0]!, message2: entries, proof, signature: sig, linkId: io.linkId,
-    signingKeys: io.signingKeys() });
+    message1: hs.messages[0]!, message2: entries, proof, signature: sig, ...io.binding() });
   if (!cosign.verify(evidence.signingKeys[io.peer]!, evidence.digest(), sig)) {
     throw io.protocol("the second shuffler's signature does not sign its message 2", "deck.sig");
   }

@@ -11,6 +11,10 @@
  * - {@link Unresolved}: something did not arrive in time ({@link PeerTimedOut})
  *   or a frame failed authentication ({@link FrameRejected}): the peer or the
  *   relay may have caused it, nobody forfeits, `who` names both;
+ * - {@link Abandoned}: the local player ended the match because the peer stayed
+ *   silent while it owed something: not a cheat, no forfeit; `record` is the local
+ *   player's signed word of it (abandonment.ts); the peer, told so, ends with
+ *   {@link ClaimedAbandoned}, a {@link PeerAborted};
  * - {@link PeerAborted}: the peer stopped and said why; what it said is shown as
  *   its claim, never as a verdict;
  * - {@link VersionMismatch}: the peer's gin speaks another protocol version: nobody
@@ -24,6 +28,7 @@ import type { Card } from "../engine/cards.ts";
 import type { HandResult } from "../engine/observation.ts";
 import type { Ruleset } from "../engine/rules.ts";
 import type { MatchTotals } from "../engine/scoring.ts";
+import type { AbandonmentRecord } from "./abandonment.ts";
 import type { DealEvidence } from "./evidence.ts";
 import type { HandRecord } from "./records.ts";
 
@@ -37,7 +42,8 @@ export class MatchStarted {
 /** The host proposes custom rules (not a preset); the guest plays them only once its player accepts. */
 export class RulesOffered {
   readonly kind = "RulesOffered";
-  constructor(readonly rules: Ruleset) {}
+  /** `rematch`: the `hello` continues the guest's last match on this link (§7.1). */
+  constructor(readonly rules: Ruleset, readonly rematch = false) {}
 }
 
 export class HandDealt {
@@ -79,8 +85,8 @@ export class MatchOver {
 }
 
 export type FailureKind =
-  | "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "VersionMismatch"
-  | "RulesDeclined";
+  | "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "Abandoned" | "PeerAborted"
+  | "ClaimedAbandoned" | "VersionMismatch" | "RulesDeclined";
 
 /**
  * The session stopped. `field` names what failed, `reason` says it in words.
@@ -135,9 +141,27 @@ export class FrameRejected extends Unresolved {
   readonly kind = "FrameRejected";
 }
 
+/**
+ * The local player ended the match: the peer (`who`) owed `field` and stayed silent past
+ * the grace period. Silence is not a verdict: no forfeit, no cheat. `record` is the signed
+ * abandonment record to keep, null when the handshake had not yet made a match id.
+ */
+export class Abandoned extends Failure {
+  readonly kind = "Abandoned";
+  constructor(who: string, field: string, reason: string, readonly record: AbandonmentRecord | null = null) {
+    super(who, field, reason);
+  }
+}
+
 /** The peer ended the match; `reason` quotes what it said, never as a verdict. */
 export class PeerAborted extends Failure {
-  readonly kind = "PeerAborted";
+  readonly kind: "PeerAborted" | "ClaimedAbandoned" = "PeerAborted";
+}
+
+/** The peer ended the match as abandoned by this side (an `abort` of kind `abandoned`): this
+ * side was silent past the peer's grace. The peer's claim, quoted; no forfeit. */
+export class ClaimedAbandoned extends PeerAborted {
+  override readonly kind = "ClaimedAbandoned" as const;
 }
 
 /** A message of another protocol version arrived: the two gins cannot play each other.
@@ -153,7 +177,8 @@ export class RulesDeclined extends Failure {
 
 export type SessionEvent =
   | MatchStarted | RulesOffered | HandDealt | Moved | CardDrawn | HandScored | HandVerified | MatchOver
-  | CheatDetected | ProtocolError | PeerTimedOut | FrameRejected | PeerAborted | VersionMismatch | RulesDeclined;
+  | CheatDetected | ProtocolError | PeerTimedOut | FrameRejected | Abandoned | PeerAborted | ClaimedAbandoned
+  | VersionMismatch | RulesDeclined;
 
 /** Each failure class by its name (what a saved session stores). */
 export const FAILURES: ReadonlyMap<string, new (who: string, field: string, reason: string) => Failure> = new Map<
@@ -162,7 +187,9 @@ export const FAILURES: ReadonlyMap<string, new (who: string, field: string, reas
   ["ProtocolError", ProtocolError],
   ["PeerTimedOut", PeerTimedOut],
   ["FrameRejected", FrameRejected],
+  ["Abandoned", Abandoned],
   ["PeerAborted", PeerAborted],
+  ["ClaimedAbandoned", ClaimedAbandoned],
   ["VersionMismatch", VersionMismatch],
   ["RulesDeclined", RulesDeclined],
 ]);

@@ -13,7 +13,7 @@ import { Card } from "../engine/cards.ts";
 import { GinError, MalformedInput, PeerFault } from "../engine/errors.ts";
 import { dealtPositions, type Hand, UPCARD_POSITION } from "../engine/hand.ts";
 import { Match } from "../engine/match.ts";
-import { type Observation, Phase } from "../engine/observation.ts";
+import { type HandResult, type Observation, Phase } from "../engine/observation.ts";
 import { pyRepr } from "../engine/pyrepr.ts";
 import { Ruleset } from "../engine/rules.ts";
 import { auditRecord } from "./audit.ts";
@@ -21,14 +21,17 @@ import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
 import type { DealEvidence } from "./evidence.ts";
 import * as fd from "./fairdeal.ts";
-import type { MapKey, Value } from "./msgpack.ts";
+import type { Value } from "./msgpack.ts";
 import { HandRecord, Score, Step } from "./records.ts";
 import * as deal from "./session_deal.ts";
 import {
   CardDrawn, CheatDetected, type Failure, HandDealt, HandScored, HandVerified, MatchOver, MatchStarted, Moved,
-  PeerAborted, RulesDeclined, RulesOffered, type SessionEvent,
+  ClaimedAbandoned, PeerAborted, RulesDeclined, RulesOffered, type SessionEvent,
 } from "./session_events.ts";
-import { coin, firstDealerFor, HandState, otherRole, rulesDigest } from "./session_hand.ts";
+import { coin, HandState, otherRole, rulesDigest } from "./session_hand.ts";
+import { firstDealer, NOT_PLAYED, NOT_PLAYED_TOLD, PreviousMatch, prevFault } from "./session_rematch.ts";
+import { MatchKeys, readRules } from "./session_handshake.ts";
+import type { Identity } from "./identity.ts";
 import * as wire from "./wire.ts";
 
 export const SEATS = ["host", "guest"] as const;
@@ -37,9 +40,8 @@ export const NONCE_BYTES = 32;
 export const MAX_ACTION_CHARS = 256;
 export const MAX_REASON_CHARS = 400;
 export const MAX_FIELD_CHARS = 64;
-export const MAX_RULE_NUMBER = 10_000;
 export const HAND_KEYS = 11; // ten dealt cards and the upcard
-export const ABORT_KINDS = ["cheat", "protocol", "tampered", "timeout", "declined"];
+export const ABORT_KINDS = ["cheat", "protocol", "tampered", "timeout", "declined", "abandoned"];
 
 /** The peer's message is malformed or out of turn. */
 export class ProtocolFault extends PeerFault {}
@@ -75,20 +77,18 @@ export const MESSAGE_TYPES: ReadonlySet<string> = new Set([
 export class MatchFlow {
   readonly seat: number;
   readonly peer: number;
-  matchId: Uint8Array | null = null; // once both signing keys are known
   agreed: Ruleset | null;
   offered: Ruleset | null = null; // custom rules awaiting the local player
   finished = false;
   private nonce: Uint8Array | null = null;
-  private signer: cosign.Signer | null = null;
-  private peerKey: Uint8Array | null = null;
+  keys: MatchKeys | null = null; // drawn by begin()
   private peerCoin: Uint8Array | null = null;
   private match: Match | null = null;
   private hand: HandState | null = null;
   private readonly io: deal.DealIo;
 
   constructor(readonly role: SessionRole, readonly linkId: Uint8Array, readonly proposed: Ruleset | null,
-    private readonly out: Outlet) {
+    readonly identity: Identity, private readonly out: Outlet, readonly rematch: PreviousMatch | null = null) {
     this.seat = SEATS.indexOf(role);
     this.peer = 1 - this.seat;
     this.agreed = proposed;
@@ -96,9 +96,8 @@ export class MatchFlow {
       seat: this.seat,
       peer: this.peer,
       send: (msgType, fields) => out.send(msgType, fields),
-      sign: (digest) => this.signer!.sign(digest),
-      linkId,
-      signingKeys: () => this.signingKeys(),
+      sign: (digest) => this.keys!.signer.sign(digest),
+      binding: () => this.keys!.binding(),
       handFields: (msg, ...names) => this.handFields(msg, ...names),
       protocol: (message, field) => this.protocol(message, field),
       cheat: (message, field, evidence) => new CheatFault(message, SEATS[this.peer], field, evidence ?? null),
@@ -107,12 +106,18 @@ export class MatchFlow {
 
   /** Draw the signing key; the host proposes its rules and commits to its coin. */
   begin(): void {
-    this.signer = new cosign.Signer(this.out.random(cosign.KEY_SEED_BYTES));
+    this.keys = new MatchKeys(this.seat, this.linkId, this.identity, this.out.random(cosign.KEY_SEED_BYTES),
+      this.rematch === null ? new Uint8Array(0) : this.rematch.matchId);
     if (this.role === "host") {
       this.nonce = this.out.random(NONCE_BYTES);
       this.out.send("hello", [["rules", rulesValue(this.agreed!)], ["coin", coin(this.linkId, this.nonce)],
-        ["key", this.signer.public]]);
+        ...this.keys.fields()]);
     }
+  }
+
+  /** The match id, once both sides' keys are known. */
+  get matchId(): Uint8Array | null {
+    return this.keys?.matchId ?? null;
   }
 
   /** Finished normally or by a failure. */
@@ -124,6 +129,17 @@ export class MatchFlow {
   observation(): Observation | null {
     if (this.match === null || this.match.hand === null) return null;
     return this.match.observation(this.seat);
+  }
+
+  /** Every finished hand of the match, in order. */
+  results(): readonly HandResult[] {
+    return this.match === null ? [] : this.match.results;
+  }
+
+  /** What a rematch of this match needs, once it has ended normally (§7.1). */
+  asPrevious(): PreviousMatch | null {
+    const totals = this.match === null || !this.finished ? null : this.match.totals;
+    return totals === null ? null : new PreviousMatch(this.matchId!, 1 - totals.winner);
   }
 
   /** The local player's legal actions; empty unless it is its move now. */
@@ -156,12 +172,21 @@ export class MatchFlow {
     return hand.turn === this.peer ? "move" : null;
   }
 
-  /** The local player declines the offered rules: tell the host, and stop. */
-  decline(reason: string): void {
+  /** The local player declines the offered rules or rematch: tell the host, stop. */
+  decline(reason: string | null): void {
     this.offered = null;
-    this.out.send("abort", [["why", "declined"], ["field", "hello.rules"],
-      ["reason", "the guest declined the host's custom rules"]]);
-    this.out.fail(new RulesDeclined("guest", "hello.rules", reason));
+    if (this.rematch !== null) {
+      this.refuse("hello.prev", reason ?? "you declined the rematch", "the guest declined the rematch");
+    } else {
+      this.refuse("hello.rules", reason ?? "you declined the host's custom rules",
+        "the guest declined the host's custom rules");
+    }
+  }
+
+  /** End the match unplayed: `told` is what the host reads, `reason` ours. */
+  private refuse(field: string, reason: string, told: string): void {
+    this.out.send("abort", [["why", "declined"], ["field", field], ["reason", told]]);
+    this.out.fail(new RulesDeclined("guest", field, reason));
   }
 
   /** The engine's hand in play. */
@@ -169,7 +194,8 @@ export class MatchFlow {
     return this.match!.hand!;
   }
 
-  private state(): HandState {
+  /** The fair-deal state of the hand in play. */
+  state(): HandState {
     return this.hand!;
   }
 
@@ -224,18 +250,23 @@ export class MatchFlow {
   }
 
   private onHello(msg: wire.Message): void {
-    msg.only("rules", "coin", "key");
+    msg.only("rules", "coin", "key", "id", "prev", "vouch");
     const rules = readRules(msg);
     if (this.proposed !== null && !rules.equals(this.proposed)) {
       throw this.protocol(`the host proposes the ${rules.name} rules ${pyRepr(rules.toDict())}, which `
         + "this guest did not agree to", "hello.rules");
     }
     this.peerCoin = msg.blob("coin", 32);
-    this.peerKey = msg.blob("key", cosign.KEY_BYTES);
-    this.matchId = cosign.matchIdFor(this.linkId, this.peerKey, this.signer!.public);
-    if (this.proposed === null && !rules.isPreset) { // shown, then accepted (§7.1)
+    this.keys!.read(msg, (message, field) => this.protocol(message, field));
+    const prev = this.keys!.previous;
+    const wrong = prevFault(prev, this.rematch);
+    if (prev.length && this.rematch === null) {
+      this.refuse("hello.prev", NOT_PLAYED, NOT_PLAYED_TOLD);
+    } else if (wrong !== null) {
+      throw this.protocol(wrong, "hello.prev");
+    } else if (prev.length || (this.proposed === null && !rules.isPreset)) { // shown first (§7.1)
       this.offered = rules;
-      this.out.emit(new RulesOffered(rules));
+      this.out.emit(new RulesOffered(rules, prev.length > 0));
     } else {
       this.welcome(rules);
     }
@@ -251,22 +282,18 @@ export class MatchFlow {
   private welcome(rules: Ruleset): void {
     this.agreed = rules;
     this.nonce = this.out.random(NONCE_BYTES);
-    this.out.send("welcome", [["rules", rulesDigest(rules)], ["nonce", this.nonce], ["key", this.signer!.public]]);
+    this.out.send("welcome", [["rules", rulesDigest(rules)], ["nonce", this.nonce], ...this.keys!.fields()]);
   }
 
   private onWelcome(msg: wire.Message): void {
-    msg.only("rules", "nonce", "key");
+    msg.only("rules", "nonce", "key", "id", "vouch");
     if (!equalBytes(msg.blob("rules", 32), rulesDigest(this.agreed!))) {
       throw this.protocol("the guest agreed to another ruleset", "welcome.rules");
     }
     const guestNonce = msg.blob("nonce", NONCE_BYTES);
-    this.peerKey = msg.blob("key", cosign.KEY_BYTES);
-    if (equalBytes(this.peerKey, this.signer!.public)) {
-      throw this.protocol("the guest's signing key is the host's", "welcome.key");
-    }
-    this.matchId = cosign.matchIdFor(this.linkId, this.signer!.public, this.peerKey);
+    this.keys!.read(msg, (message, field) => this.protocol(message, field));
     this.out.send("start", [["nonce", this.nonce!]]);
-    this.startMatch(firstDealerFor(this.matchId, this.nonce!, guestNonce));
+    this.startMatch(firstDealer(this.matchId!, this.nonce!, guestNonce, this.rematch));
   }
 
   private onStart(msg: wire.Message): void {
@@ -275,7 +302,7 @@ export class MatchFlow {
     if (!equalBytes(coin(this.linkId, hostNonce), this.peerCoin!)) {
       throw this.cheat("the host's nonce does not open its coin commitment", "start.nonce");
     }
-    this.startMatch(firstDealerFor(this.matchId!, hostNonce, this.nonce!));
+    this.startMatch(firstDealer(this.matchId!, hostNonce, this.nonce!, this.rematch));
   }
 
   private startMatch(firstDealer: number): void {
@@ -442,7 +469,7 @@ export class MatchFlow {
       this.out.fail(new CheatDetected(first.who, first.where, String(first), record));
       return;
     }
-    if (!cosign.verify(this.peerKey!, cosign.handDigest(record), signature)) {
+    if (!cosign.verify(this.keys!.signingKeys[this.peer], cosign.handDigest(record), signature)) {
       throw this.protocol(`the ${peer}'s signature does not sign this hand as played`, "seed.sig");
     }
     const signatures: [Uint8Array, Uint8Array] = this.seat === 0
@@ -466,7 +493,8 @@ export class MatchFlow {
     if (this.waitingFor() === "seed" && why !== "tampered") {
       this.out.fail(new CheatDetected(peer, "seed", `the ${peer} refused to reveal its seed (a failed audit); it said: ${reason}`));
     } else {
-      this.out.fail(new PeerAborted(peer, field, `the ${peer} ended the match (${why}), saying: ${reason}`));
+      const kind = why === "abandoned" ? ClaimedAbandoned : PeerAborted;
+      this.out.fail(new kind(peer, field, `the ${peer} ended the match (${why}), saying: ${reason}`));
     }
   }
 
@@ -516,7 +544,7 @@ export class MatchFlow {
     const hs = this.state();
     const scores = this.match!.scores;
     this.out.emit(new HandScored(hs.number, hand.result, [scores[0], scores[1]]));
-    hs.mySignature = this.signer!.sign(cosign.handDigest(this.record()));
+    hs.mySignature = this.keys!.signer.sign(cosign.handDigest(this.record()));
     this.out.send("seed", [["h", hs.number], ["seed", hs.mine.seed], ["sig", hs.mySignature]]);
   }
 
@@ -540,42 +568,12 @@ export class MatchFlow {
       seeds,
       score: Score.of(hand.result!),
       scores: [this.match!.scores[0], this.match!.scores[1]],
-      linkId: this.linkId,
-      signingKeys: this.signingKeys(),
+      ...this.keys!.binding(),
     });
-  }
-
-  /** (the host's, the guest's) per-match signing keys. */
-  private signingKeys(): [Uint8Array, Uint8Array] {
-    return this.seat === 0 ? [this.signer!.public, this.peerKey!] : [this.peerKey!, this.signer!.public];
   }
 }
 
 /** A ruleset as a message (or a saved session) carries it: its fields, in gin's order. */
 export function rulesValue(rules: Ruleset): Map<string, Value> {
   return new Map(Object.entries(rules.toDict()));
-}
-
-/** A msgpack map as plain JSON-like data (text keys only), for Ruleset.fromDict. */
-export function plain(value: Value): unknown {
-  if (value instanceof Map) {
-    return Object.fromEntries([...value].map(([k, v]) => [typeof k === "string" ? k : String(k), plain(v)]));
-  }
-  if (Array.isArray(value)) return value.map(plain);
-  return value;
-}
-
-function readRules(msg: wire.Message): Ruleset {
-  const rules = msg.submap("rules");
-  for (const [name, value] of rules.fields) {
-    if (typeof value === "boolean" || value === null) continue;
-    if (typeof value === "number" || typeof value === "bigint") rules.integer(name as string, 0, MAX_RULE_NUMBER);
-    else rules.text(name as string, 32);
-  }
-  try {
-    return Ruleset.fromDict(plain(rules.fields as Map<MapKey, Value>));
-  } catch (exc) {
-    if (!(exc instanceof MalformedInput)) throw exc;
-    throw new wire.MalformedMessage(`message 'hello': field 'rules': ${exc.message}`, "rules");
-  }
 }

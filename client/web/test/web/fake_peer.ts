@@ -46,6 +46,10 @@ export class FakePeer implements OnlinePeer {
   records: RecordView[] = [];
   left = false;
   over = false;
+  /** The friend's grace is over (`graceOver()`), until the player answers. */
+  grace: { owed: string; since: number } | null = null;
+  /** How the player answered the grace (for tests). */
+  readonly answers: string[] = [];
   /** Every action text this side sent with act() (for tests). */
   readonly sent: string[] = [];
   private readonly listeners: Listener[] = [];
@@ -84,10 +88,17 @@ export class FakePeer implements OnlinePeer {
         : match === null ? (this.role === "host" ? "welcome" : "hello")
         : friendMove ? "move" : hand?.phase === Phase.OVER ? "seed" : null,
       scores: match === null ? [0, 0] : [match.scores[0]!, match.scores[1]!],
+      results: match === null ? [] : match.results.map((result) => result.toDict()),
       verified: [...this.verified],
       records: [...this.records],
       over: match?.over === true || this.failure !== null || this.over,
       failure: this.failure,
+      graceOver: this.grace,
+      // Fixed words: the fake peer has no keys; a friend is known once the match starts.
+      identity: { mine: "maple otter pebble quilt robin", friend: match === null ? null : "lemon harbor violin tulip kayak",
+        friendText: match === null ? null : "your friend: lemon harbor violin tulip kayak (new: you have not played "
+          + "this identity before)", changed: false },
+      rematch: false, rematchWanted: false, matches: 0,
     };
   }
 
@@ -127,9 +138,34 @@ export class FakePeer implements OnlinePeer {
     this.start();
   }
 
+  rematch(): void {} // the fake peer plays one match
+
   declineRules(): void {
     this.rulesOffered = null;
     this.fail({ kind: "RulesDeclined", who: "this browser", field: "rules", reason: "You declined the host's custom rules.", proven: false });
+  }
+
+  keepWaiting(): void {
+    this.answers.push("keep waiting");
+    this.grace = null;
+    this.emit();
+  }
+
+  abandon(): void {
+    const grace = this.grace;
+    if (grace === null) return;
+    this.answers.push("abandon");
+    this.grace = null;
+    const friend = this.role === "host" ? "guest" : "host";
+    const hand = this.match?.handNumber ?? 0;
+    this.records.push({
+      hand, name: `gin-fake-hand-${String(hand).padStart(2, "0")}-abandoned.json`, failed: false, abandoned: true,
+      json: JSON.stringify({ fake: true, abandoned: friend, owed: grace.owed, since: grace.since }),
+    });
+    this.fail({ kind: "Abandoned", who: friend, field: grace.owed, proven: false,
+      reason: `Abandoned by the ${friend}: it owed its ${grace.owed} for hand ${hand} since 2026-12-02 08:00:00 UTC; `
+        + `the ${this.role} ended the match at 08:05:00 (after 300 s). This is the ${this.role}'s signed word: `
+        + `not a cheat, and not proven (the ${friend} may have withheld it, or the relay dropped it)` });
   }
 
   leave(): void {
@@ -154,6 +190,12 @@ export class FakePeer implements OnlinePeer {
     }
     this.rules ??= Ruleset.fromDict({ name: "standard" }).toDict();
     this.start();
+  }
+
+  /** The friend's grace runs out for what it owes (the friend's move, say). */
+  graceOver(owed = "move"): void {
+    this.grace = { owed, since: 1_796_198_400 };
+    this.emit({ kind: "grace-over", ...this.grace });
   }
 
   setConnection(connection: Connection): void {

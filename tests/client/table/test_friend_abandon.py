@@ -1,0 +1,82 @@
+"""Silence has a name at the table (issue 19 item 4), in Pilot through a relay on
+127.0.0.1: the friend's program stops answering for a move; when the grace runs out
+the table asks — keep waiting, or end the match as abandoned by the friend — and the
+ending says so, with the signed record saved beside the hand records."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import replace
+from pathlib import Path
+
+from textual.widgets import Static
+
+from client.net import lobby, store
+from client.net.links import parse_invite
+from client.storage import Storage
+from client.table.app import make_app
+from client.table.config import AppConfig
+from client.table.controller import OnlineGame
+from client.table.invite import InviteScreen
+from client.table.screens import AlertScreen, ConfirmScreen
+from gin.engine.rules import STANDARD
+from gin.protocol.session_events import Abandoned
+from relay.server import Relay
+from tests.client.table.test_friend import (  # noqa: F401 (relay: a fixture)
+    FAST,
+    SIZE,
+    play_one_move,
+    relay,
+    relay_url,
+    until,
+)
+
+SINCE = 1_796_198_400.0  # 2026-12-02 08:00:00 UTC
+
+
+async def test_a_silent_friend_is_asked_about_then_ends_as_abandoned(
+        relay: Relay, tmp_path: Path) -> None:  # noqa: F811
+    start = lobby.OnlineStart("host", relay=relay_url(relay), rules=STANDARD)
+    quick = replace(FAST, move_timeout=0.3, utc_clock=lambda: SINCE + 7)
+    app = make_app(AppConfig(storage=Storage(tmp_path / "host"), online=start,
+                             online_settings=quick, delay=0))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, InviteScreen))
+        await pilot.pause()
+        link = str(app.screen.query_one("#invite-link", Static).render())
+        guest = await lobby.join(parse_invite(link), Storage(tmp_path / "guest"), FAST)
+        friend = asyncio.ensure_future(guest.run())  # its person never moves
+        try:
+            asked = 0
+            async with asyncio.timeout(60):
+                while not isinstance(app.screen, AlertScreen):
+                    game = app.game
+                    if isinstance(app.screen, ConfirmScreen):
+                        question = str(app.screen.query_one("#question", Static).render())
+                        assert question.startswith("Your friend has owed its move since ")
+                        asked += 1
+                        # First keep waiting (the grace starts again), then end it.
+                        await pilot.click("#no" if asked == 1 else "#yes")
+                        await pilot.pause()
+                    elif isinstance(game, OnlineGame) and game.dealt and game.legal() \
+                            and not isinstance(app.screen, InviteScreen):
+                        await play_one_move(pilot, app)
+                    else:
+                        await pilot.pause(0.02)
+            assert asked == 2
+            assert str(app.screen.query_one("#alert-title").render()) == \
+                "Abandoned by your friend"
+            text = str(app.screen.query_one("#alert-text", Static).render())
+            assert text.startswith("Abandoned by your friend (the guest): it owed its move")
+            assert "since 2026-12-02 08:00:07 UTC" in text and "not a cheat" in text
+            assert text.endswith("Saved as a signed record you can audit.")
+            assert isinstance(app.game, OnlineGame)
+            failure = app.game.online.failure
+            assert isinstance(failure, Abandoned) and failure.record is not None
+            saved = list((tmp_path / "host" / store.RECORDS_DIR).glob("*-abandoned.json"))
+            assert len(saved) == 1
+        finally:
+            friend.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await friend

@@ -1,0 +1,100 @@
+"""Silence has a name on the board (issue 19 item 4), in Debian's Chromium against the
+fake online peer (tests/web/test_online_board.py builds and serves it): when the
+friend's grace runs out the board asks — keep waiting, or end the match as abandoned
+by the friend — and says how it ended, offers the signed record for download and
+counts it in your record apart from wins; a ``?bot=`` seat ends it at once. Last, the
+real peers: `gin host` ends a silent browser guest's match, and the page is told."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from tests.web.test_online_board import (  # noqa: F401 (fixtures of that module)
+    CSP_WATCH,
+    FAKE_LINK_PATH,
+    Page,
+    fake_board,
+    open_page,
+    site,
+)
+
+
+def test_a_silent_friend_is_asked_about_then_ends_as_abandoned(
+        open_page: Any) -> None:  # noqa: F811
+    page = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True})
+    page.wait_state("playing")
+    page.fake("peer.graceOver('move');")
+    page.page.wait_for_selector("#btn-keep-waiting")
+    assert page.text("#dialog-title") == "Your friend stopped answering"
+    body = page.text("#dialog-body")
+    assert "Your friend has not answered since 08:00:00 UTC" in body
+    assert "it is their move" in body and "not a cheat verdict" in body
+    page.page.click("#btn-keep-waiting")
+    assert page.fake("return peer.answers;") == ["keep waiting"]
+    assert page.state() == "playing"
+    page.fake("peer.graceOver('move');")
+    page.page.click("#btn-abandon")
+    page.wait_state("failed")
+    assert page.fake("return peer.answers;") == ["keep waiting", "abandon"]
+    assert page.text("#dialog-title") == "Abandoned by your friend"
+    body = page.text("#dialog-body")
+    assert "Abandoned by your friend (the host): it owed its move for hand 1" in body
+    assert "Saved as a signed record you can audit" in body and "At fault" not in body
+    page.page.keyboard.press("Escape")
+    offered = page.text("#records").strip()
+    assert offered.endswith("Download the abandonment record (your signed word)")
+    # Your record counts it apart: never a win.
+    page.page.click("#btn-record")
+    table = page.text("#record-table")
+    assert "Abandoned by the friend\t1" in table and "Matches won\t0" in table
+
+
+def test_a_bot_seat_ends_the_match_at_once(open_page: Any) -> None:  # noqa: F811
+    page = open_page(f"{FAKE_LINK_PATH}?delay=0&bot=easy#s",
+                     setup={"arrive": True, "friendDelay": 60_000})
+    page.wait_state("playing")
+    page.fake("peer.graceOver('seed');")
+    page.wait_state("failed")
+    assert page.fake("return peer.answers;") == ["abandon"]
+
+
+def test_a_real_host_ends_a_silent_browser_guests_match_as_abandoned(
+        browser: Any, relay_url: str, tmp_path: Path) -> None:
+    """The real peers through the relay that serves the board: `gin host --bot hard
+    --grace 2`, and this page the guest, whose person never moves. The host ends the
+    match as abandoned by the guest and keeps its signed record (`gin audit`: status 3);
+    the page is told, and shows it as the host's word."""
+    gin = [sys.executable, "-m", "client.cli"]
+    host = subprocess.Popen(
+        [*gin, "host", "--relay", relay_url.rstrip("/"), "--bot", "hard", "--bot-delay", "0",
+         "--grace", "2", "--data-dir", str(tmp_path / "host")],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    context = browser.new_context()
+    try:
+        context.add_init_script(CSP_WATCH)
+        page = Page(context.new_page())
+        assert host.stdout is not None
+        head, _, secret = host.stdout.readline().strip().partition("#")
+        page.page.goto(f"{head}?delay=0#{secret}")
+        page.wait_state("failed", timeout=60_000)
+        assert page.text("#dialog-title") == \
+            "Your friend ended the match: abandoned by you, it says"
+        body = page.text("#dialog-body")
+        assert "the host ended the match (abandoned), saying: Abandoned by the guest" in body
+        assert "At fault" not in body
+        _, err = host.communicate(timeout=60)
+        assert host.returncode == 1  # not a finished match
+        assert "Abandoned by your friend (the guest): it owed its move" in err
+        (saved,) = (tmp_path / "host" / "records").glob("*-abandoned.json")
+        audit = subprocess.run([*gin, "audit", str(saved)], capture_output=True, text=True,
+                               timeout=60)
+        assert audit.returncode == 3, audit.stdout + audit.stderr
+        assert "This is the host's signed word: not a cheat" in audit.stdout
+        page.check_clean()
+    finally:
+        context.close()
+        host.kill()
+        host.wait()
