@@ -26,8 +26,9 @@ from gin.protocol.session_events import HandVerified
 def hands() -> list[HandRecord]:
     """The first two hands of a match two Python sessions play (made fresh each run:
     a checked-in file would go stale when the record format changes)."""
-    host = Session("host", bytes(32), STANDARD.with_options(target=60), random.Random(3).randbytes)
-    guest = Session("guest", bytes(32), None, random.Random(4).randbytes)
+    host = Session("host", bytes(32), STANDARD.with_options(target=60), random.Random(3).randbytes,
+                   b"h" * 32)  # each player's identity seed
+    guest = Session("guest", bytes(32), None, random.Random(4).randbytes, b"g" * 32)
     play_local(host, guest, [get("easy"), get("easy")])
     found = [e.record for e in host.events() if isinstance(e, HandVerified)]
     assert len(found) >= 2
