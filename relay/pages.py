@@ -25,6 +25,14 @@ _NO_BOARD = ("<p>This relay does not serve the board that plays in the browser (
              "started without it), so join with the <code>gin</code> program:</p>")
 
 
+# Where the relay serves the board: a friend checks hand records there.
+_CHECK = ("A friend can check the hand records of a match there too, with nothing to "
+          "install: open this relay's address without the <code>/j/…</code> part, choose "
+          "<em>Open records</em> (or drop the files on the page), and the board verifies "
+          "them as <code>gin audit</code> does and replays each hand. The files never "
+          "leave the browser.")
+
+
 def invite_page(valid: bool, board: bool = False) -> str:
     """What a browser shows for /j/ROOM when it opens no game there: a room this relay
     did not issue (the link is wrong, or the relay that made it was replaced), a relay
@@ -39,13 +47,13 @@ def invite_page(valid: bool, board: bool = False) -> str:
             "Ask your friend to start the match again or to send a new link.</p>"
         )
         how = ("<p>A good link opens the game right here in the browser, with nothing to "
-               "install. To play in a terminal with the <code>gin</code> program "
+               f"install. {_CHECK} To play in a terminal with the <code>gin</code> program "
                "instead:</p>") if board else _NO_BOARD
         copy = "<p>Copy the <em>whole</em> link your friend sent you, then run</p>"
     elif board:
         status = "<p>You have been invited to a game of Gin Rummy.</p>"
-        how = ("<p>The link itself opens the game in your browser. To play in a terminal "
-               "with the <code>gin</code> program instead:</p>")
+        how = (f"<p>The link itself opens the game in your browser. {_CHECK} To play in a "
+               "terminal with the <code>gin</code> program instead:</p>")
         copy = ("<p>Copy the <em>whole</em> link your friend sent you (this page's address "
                 "without <code>?terminal</code>), then run</p>")
     else:

@@ -1,42 +1,21 @@
 """`gin audit FILE...`: re-verify saved hand records and tell each hand (and what
 deal evidence and abandonment records show).
 
-Only reading files and printing live here; :func:`gin.protocol.audit.audit_records` does
-the work, auditing the files together so each hand's scores follow from the hand
-before it. The exit status says what was proven (:data:`EXIT_STATUSES`).
+Only reading files and printing live here; :func:`gin.protocol.audit_report.audit_report`
+makes the text (the browser board's twin makes the same), auditing the files together
+so each hand's scores follow from the hand before it. The exit status says what was
+proven (:data:`gin.protocol.audit_report.EXIT_STATUSES`).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from client.text import plain
-from gin.engine.errors import MalformedInput
-from gin.protocol.abandonment import AbandonmentRecord
-from gin.protocol.audit import audit_records
-from gin.protocol.evidence import parse_file
-from gin.protocol.history import identities_text
+from gin.protocol.audit_report import EXIT_STATUSES, Given, audit_report
 from gin.protocol.records import MAX_RECORD_BYTES
-
-VERIFIED, FAILED, NOT_A_RECORD, UNPROVEN = 0, 1, 2, 3
-#: Each exit status and what it means; when the files given differ, the first of
-#: 2, 1, 3, 0 that applies to any of them is the status.
-EXIT_STATUSES = (
-    (VERIFIED, "every record verified and everything shown is proven"),
-    (FAILED, "a record failed its audit: a player cheated, the record contradicts "
-             "itself (the finding says who is at fault), or the records of one invite link "
-             "do not form one history (two first matches, or other players: at most one "
-             "is the real match)"),
-    (NOT_A_RECORD, "a file is missing, unreadable or not a hand record"),
-    (UNPROVEN, "every record verified except what the records given cannot prove "
-               "(the scores of a later hand without the hands before it, the match a "
-               "rematch continues, or an abandonment: a player's signed word that its "
-               "peer fell silent)"),
-)
-_PRECEDENCE = (NOT_A_RECORD, FAILED, UNPROVEN, VERIFIED)
 
 
 def register(subparsers: Any) -> None:
@@ -67,67 +46,17 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-# The top-level fields of the other JSON files in the data folder (client/storage.py,
-# client/table/controller.py, client/net/store.py), to say what a file given by
-# mistake is.
-_LOCAL_HAND = {"hand", "hand_number", "players", "result", "scores_after"}
-# A sealed save, the match against the computer, the online session.
-_SAVES = ({"gin-save"}, {"format", "vs", "match"}, {"format", "role", "session"})
-
-
-def _not_a_record(data: bytes) -> str | None:
-    """What ``data`` is, when it is one of gin's other files rather than a hand record."""
-    try:
-        value = json.loads(data)
-    except (ValueError, RecursionError):  # RecursionError: nested too deep for Python
-        return None
-    if not isinstance(value, dict):
-        return None
-    if set(value) == _LOCAL_HAND:
-        return ("this is a hand played against the computer, saved by `gin play` "
-                "(hands/ in the data folder): it has no fair-deal transcript, so there is "
-                "nothing to audit. gin audit checks the records of online matches, saved "
-                "under records/ in the data folder.")
-    if any(keys <= value.keys() for keys in _SAVES):
-        return ("this is a saved match in progress, not a hand record. gin audit checks "
-                "the records of finished online hands, saved under records/ in the data "
-                "folder.")
-    return None
-
-
 def run(args: argparse.Namespace) -> int:
-    statuses = {VERIFIED}
-    names, records = [], []
+    given = []
     for name in args.files:
         try:
             with open(name, "rb") as file:
-                data = file.read(MAX_RECORD_BYTES + 1)
-            records.append(parse_file(data))  # a hand record, or a failed proof's evidence
-            names.append(name)
+                given.append(Given(name, file.read(MAX_RECORD_BYTES + 1)))
         except OSError as exc:
-            print(plain(f"gin audit: {name}: cannot read: {exc.strerror or exc}"),
-                  file=sys.stderr)
-            statuses.add(NOT_A_RECORD)
-        except MalformedInput as exc:
-            print(plain(f"gin audit: {name}: {_not_a_record(data) or exc}"), file=sys.stderr)
-            statuses.add(NOT_A_RECORD)
-    # Together, so each hand is checked against the hand before it in its match.
-    for name, record, result in zip(names, records, audit_records(records, names), strict=True):
-        claim = isinstance(record, AbandonmentRecord)  # its words are the verdict: always shown
-        lines = [f"{name}:", identities_text(record.identities),
-                 *(() if args.quiet and not claim else result.replay)]
-        if not result.ok:
-            lines += [f"FAILED {finding}" for finding in result.findings]
-            statuses.add(FAILED)
-        elif claim:
-            lines += [f"not verified: {line}" for line in result.unproven]
-            statuses.add(UNPROVEN)
-        elif result.unproven:
-            lines.append("verified, except what these records cannot prove:")
-            lines += [f"  not verified: {line}" for line in result.unproven]
-            statuses.add(UNPROVEN)
-        else:
-            lines.append("verified")
-        for line in lines:  # a record is a file from anyone: print it as plain text
-            print(plain(line))
-    return next(code for code in _PRECEDENCE if code in statuses)
+            given.append(Given(name, None, str(exc.strerror or exc)))
+    report = audit_report(given)
+    for line in report.errors:
+        print(plain(line), file=sys.stderr)
+    for line in report.lines(args.quiet):  # a record is a file from anyone: plain text
+        print(plain(line))
+    return report.status

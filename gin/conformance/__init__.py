@@ -11,7 +11,8 @@ what they cover: :mod:`gin.conformance.engine_cases` (engine and players),
 :mod:`gin.conformance.protocol_cases` (messages, channel, deck, proof, the deal's
 audit), :mod:`gin.conformance.records_cases` (hand records and their audit),
 :mod:`gin.conformance.evidence_cases` (a failed proof's evidence),
-:mod:`gin.conformance.abandonment_cases` (a silent peer's abandonment record) and
+:mod:`gin.conformance.abandonment_cases` (a silent peer's abandonment record),
+:mod:`gin.conformance.report_cases` (what ``gin audit`` prints) and
 :mod:`gin.conformance.session_cases` (whole online matches, frame by frame).
 """
 
@@ -48,6 +49,7 @@ from gin.conformance.records_cases import (
     record_fuzz_cases,
     record_text_cases,
 )
+from gin.conformance.report_cases import audit_report_cases
 from gin.conformance.session_cases import session_cases
 
 
@@ -70,6 +72,7 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
                                     record_fuzz_cases(20 * scale)),
         "evidence.jsonl": evidence_cases(),
         "abandonment.jsonl": abandonment_cases(),
+        "audit_report.jsonl": audit_report_cases(),
         "session.jsonl": session_cases(),
         "identity.jsonl": identity_cases(),
     }

@@ -85,11 +85,13 @@ def record_case(record: HandRecord) -> Case:
 
 def record_audit_case(name: str, record: HandRecord, trust: int | None = None,
                       previous: HandRecord | None = None) -> Case:
-    """gin's audit of one record: every finding, word for word, and what is unproven."""
+    """gin's audit of one record: every finding, word for word, what is unproven, and
+    the hand told as text."""
     result = audit_record(record, trust, previous)
     return {"kind": "record_audit", "name": name, "record": record.to_json(), "trust": trust,
             "previous": None if previous is None else previous.to_json(),
-            "findings": _finding_data(result.findings), "unproven": list(result.unproven)}
+            "findings": _finding_data(result.findings), "unproven": list(result.unproven),
+            "replay": list(result.replay)}
 
 
 def _edited(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> HandRecord:
@@ -220,7 +222,8 @@ def record_chain_case(name: str, records: list[HandRecord],
     results = audit_records(records, names)
     return {"kind": "record_chain", "name": name, "records": [r.to_json() for r in records],
             "names": names, "results": [{"findings": _finding_data(r.findings),
-                                         "unproven": list(r.unproven)} for r in results]}
+                                         "unproven": list(r.unproven),
+                                         "replay": list(r.replay)} for r in results]}
 
 
 def record_chain_cases() -> Iterator[Case]:

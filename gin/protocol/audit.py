@@ -55,6 +55,9 @@ class AuditResult:
     #: What the records given cannot prove, each a sentence: not a failure, and
     #: never to be shown as verified.
     unproven: tuple[str, ...] = ()
+    #: The deck the seeds define, by position, that the hand was replayed on (empty
+    #: when the seeds define none): what a replay of the hand deals from.
+    deck: tuple[Card, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -113,7 +116,7 @@ def audit_record(
             findings += score_findings
     return AuditResult((*signed, *findings),
                        tuple(_tell(record, hand, deck, bool(unproven))),
-                       (*unsigned, *unproven))
+                       (*unsigned, *unproven), tuple(deck))
 
 
 def _check_signatures(record: HandRecord) -> tuple[tuple[Finding, ...], tuple[str, ...]]:

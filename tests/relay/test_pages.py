@@ -47,3 +47,12 @@ def test_no_page_says_the_browser_cannot_play() -> None:
     assert "the link is wrong" in unknown and "was replaced" in unknown
     assert "opens the game right here in the browser" in unknown
     assert "does not serve the board" in invite_page(False) + invite_page(True)
+
+
+def test_where_the_board_is_served_the_page_says_a_friend_can_check_records_there() -> None:
+    for valid in (True, False):
+        page = " ".join(invite_page(valid, board=True).split())
+        assert "check the hand records of a match there too, with nothing to install" in page
+        assert "<em>Open records</em>" in page and "never leave the browser" in page
+        # A relay without the board has nowhere to check them.
+        assert "Open records" not in invite_page(valid, board=False)

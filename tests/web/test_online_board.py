@@ -50,7 +50,7 @@ def fake_board(tmp_path_factory: pytest.TempPathFactory, npm: str, board_built: 
                     "--target=es2022", "--log-level=warning", f"--outfile={out / 'board.js'}"],
                    cwd=WEB, check=True)
     shutil.copy(WEB / "src" / "board" / "index.html", out / "index.html")
-    shutil.copy(WEB / "src" / "board" / "board.css", out / "board.css")
+    shutil.copy(WEB / "dist" / "board.css", out / "board.css")  # its @import bundled
     return out
 
 

@@ -13,17 +13,20 @@
  * to the same text, its transcript and digest, and each signature's verdict;
  * `record_audit` / `record_chain` — the audit of a record (tampered or honest, alone
  * or after the hand before) or of several together: every finding and what is
- * unproven, word for word; `record_text` — parseRecord's verdict on a text: the
+ * unproven, word for word, and the hand told as text; `record_text` — parseRecord's verdict on a text: the
  * record written again, or gin's refusal word for word (only "not JSON" for what
  * Python's json refuses in its own words); `evidence` — a failed proof's evidence:
  * parsed and written again, and its audit's findings, or the refusal word for word;
  * `abandonment` — an abandonment record, audited after the hand records given: written
- * again, its digest, its words, findings and what is unproven, or the refusal word for word.
+ * again, its digest, its words, findings and what is unproven, or the refusal word for word;
+ * `audit_report` — what gin audit prints for a set of files and its exit status.
  */
 
 import { MalformedInput, PeerFault } from "../src/engine/errors.ts";
 import { AbandonmentRecord } from "../src/protocol/abandonment.ts";
 import { type AuditResult, auditEvidence, auditRecord, auditRecords } from "../src/protocol/audit.ts";
+import { auditReport } from "../src/protocol/audit_report.ts";
+import { EXIT_STATUSES } from "../src/protocol/audit_text.ts";
 import * as cosign from "../src/protocol/cosign.ts";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { DealEvidence, parseFile } from "../src/protocol/evidence.ts";
@@ -222,12 +225,14 @@ function checkRecord(c: CaseObject): string | null {
 const resultJson = (result: AuditResult): Json => ({
   findings: result.findings.map((f) => [f.who, f.where, f.detail, String(f)]),
   unproven: [...result.unproven],
+  replay: [...result.replay],
 });
 
 function checkRecordAudit(c: CaseObject): string | null {
   const previous = c.previous === null ? null : parseRecord(str(c, "previous"));
   const result = auditRecord(parseRecord(str(c, "record")), c.trust as number | null, previous);
-  return same(`audit (${String(c.name)})`, { findings: c.findings, unproven: c.unproven }, resultJson(result));
+  return same(`audit (${String(c.name)})`, { findings: c.findings, unproven: c.unproven, replay: c.replay },
+    resultJson(result));
 }
 
 function checkRecordChain(c: CaseObject): string | null {
@@ -249,6 +254,20 @@ function checkRecordText(c: CaseObject): string | null {
   }
   if (!("parsed" in c)) return `gin/ refuses ${show(text.slice(0, 60))}…, the TS side reads it`;
   return same("the record read", c.parsed, parsed);
+}
+
+type GivenCase = [string, string | null, string];
+
+function checkAuditReport(c: CaseObject): string | null {
+  const given = (c.files as GivenCase[]).map(([name, text, unreadable]) =>
+    ({ name, data: text === null ? null : new TextEncoder().encode(text), unreadable }));
+  const report = auditReport(given);
+  const name = String(c.name);
+  return same(`errors (${name})`, c.errors, report.errors)
+    ?? same(`lines (${name})`, c.lines, report.lines())
+    ?? same(`quiet lines (${name})`, c.quiet, report.lines(true))
+    ?? same(`status (${name})`, c.status, report.status)
+    ?? same(`meaning (${name})`, c.meaning, EXIT_STATUSES.get(report.status));
 }
 
 function checkEvidence(c: CaseObject): string | null {
@@ -283,7 +302,8 @@ function checkAbandonment(c: CaseObject): string | null {
   return same(`record read (${String(c.name)})`, c.parsed, parsed.toJson())
     ?? same(`digest (${String(c.name)})`, c.digest, bytesToHex(parsed.digest()))
     ?? same(`words (${String(c.name)})`, c.words, parsed.words())
-    ?? same(`audit (${String(c.name)})`, { findings: c.findings, unproven: c.unproven }, resultJson(result));
+    ?? same(`audit (${String(c.name)})`, { findings: c.findings, unproven: c.unproven, replay: [c.words] },
+      resultJson(result));
 }
 
 export const PROTOCOL_CHECKS: Record<string, (c: CaseObject) => string | null> = {
@@ -299,4 +319,5 @@ export const PROTOCOL_CHECKS: Record<string, (c: CaseObject) => string | null> =
   record_text: checkRecordText,
   evidence: checkEvidence,
   abandonment: checkAbandonment,
+  audit_report: checkAuditReport,
 };

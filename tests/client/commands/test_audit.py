@@ -197,3 +197,23 @@ def test_the_help_tells_every_exit_status(capsys: pytest.CaptureFixture[str]) ->
                    "3: every record verified except", "do not form one history",
                    "the match a rematch continues"):
         assert status in text
+
+
+def test_the_command_prints_the_report_the_board_shows(
+    record: HandRecord, two_hands: list[HandRecord], tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """gin audit prints gin.protocol.audit_report's lines (the browser board's twin
+    shows the same, held by the conformance corpus), each as plain text."""
+    from client.text import plain
+    from gin.protocol.audit_report import Given, audit_report
+
+    paths = [write(tmp_path, "1\u202e.json", record.to_json()),
+             write(tmp_path, "2.json", two_hands[1].to_json()), str(tmp_path / "gone.json")]
+    report = audit_report([Given(p, Path(p).read_bytes()) for p in paths[:2]]
+                          + [Given(paths[2], None, "No such file or directory")])
+    assert main(["audit", *paths]) == report.status == 2
+    captured = capsys.readouterr()
+    assert captured.out == "".join(plain(line) + "\n" for line in report.lines())
+    assert captured.err == "".join(plain(line) + "\n" for line in report.errors)
+    assert "\u202e" not in captured.out and "1.json:\n" in captured.out

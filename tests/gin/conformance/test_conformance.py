@@ -39,6 +39,7 @@ from gin.conformance.records_cases import (
     record_fuzz_cases,
     record_text_cases,
 )
+from gin.conformance.report_cases import audit_report_cases
 from gin.conformance.session_cases import session_cases
 from gin.engine.cards import cards_mask
 
@@ -82,6 +83,7 @@ def test_the_typescript_engine_agrees_with_a_small_corpus(
                                     islice(record_chain_cases(), 1, 2), record_fuzz_cases(2)),
         "evidence.jsonl": islice(evidence_cases(), 3),
         "abandonment.jsonl": islice(abandonment_cases(), 4),
+        "audit_report.jsonl": islice(audit_report_cases(), 2),
         "session.jsonl": session_cases(small=True),
         "identity.jsonl": chain(islice(identity_cases(), 8), history_cases()),
     }

@@ -17,6 +17,7 @@ import { STANDARD } from "../engine/rules.ts";
 import type { Online, OnlinePeer, StoredMatch } from "../online/api.ts";
 import { pageStorage } from "../online/store.ts";
 import * as players from "../players/index.ts";
+import { setUpAuditWindow } from "./audit_window.ts";
 import { alertDialog, confirm, openDialog, setUpDialog } from "./dialogs.ts";
 import { byId, el } from "./dom.ts";
 import { FriendPanel, hostDialog } from "./friend.ts";
@@ -84,6 +85,7 @@ export function startBoard(online: Online | null): void {
   const table = new Table(localGame, delay, store);
   table.start();
   setUpRecordPanel(store);
+  setUpAuditWindow();
   performance.mark("gin-table"); // the dealt hand is on the table (benchmarks/board.py)
 
   let bot: players.Player | null = null;

@@ -327,6 +327,10 @@ export function howToPlay(rules: Ruleset): HelpSection[] {
           + "An online match goes on after a reload too, from its invite link (the page's own address "
           + "while you play); each hand whose deck was verified can be downloaded as a record, which "
           + "gin audit checks.",
+        "Check records (in the side, or drop the files on the page) checks hand records here as gin "
+          + "audit does, with nothing to install: the fair deal, both signatures, every move and the "
+          + "scores, in gin audit's words. Then it replays each verified hand move by move with both "
+          + "hands face up. The files stay in this page: nothing is sent anywhere.",
       ],
     },
   ];

@@ -19,6 +19,13 @@ export type WorkerRequest =
   | { readonly op: "abandon"; readonly since: number; readonly now: number } // UTC seconds: end it as abandoned
   | { readonly op: "resend" }; // after a reconnect, or the peer (re)joined
 
+/** Audit files together, as gin audit does (the board's "Check records" window, in
+ * a worker of its own): the one reply is audit_report.ts's ReportData. */
+export interface AuditRequest {
+  readonly op: "audit";
+  readonly files: readonly { readonly name: string; readonly file: Blob }[];
+}
+
 /** The session as the page shows it: the view's session part, and what the timers need. */
 export type Snapshot = Pick<PeerView, "role" | "seat" | "rules" | "rulesOffered" | "observation" | "legal"
   | "waitingFor" | "scores" | "results" | "over" | "failure" | "rematch"> & {

@@ -2,14 +2,18 @@
  * The online peer's Web Worker (bundled into dist/worker.js): the sans-I/O session
  * and its crypto run here, off the page's thread, so the board never freezes while
  * a deck is shuffled, proven or checked. It answers each request of the page with
- * one reply, in order (messages.ts); core.ts does the work.
+ * one reply, in order (messages.ts); core.ts does the work. The board's "Check
+ * records" window asks a worker of its own to audit files (`op: "audit"`), which
+ * takes about a second a record: the same crypto, off the page's thread.
  */
 
 import { Ruleset } from "../engine/rules.ts";
+import { auditReport, type Given, reportData } from "../protocol/audit_report.ts";
 import type { MapKey, Value } from "../protocol/msgpack.ts";
+import { MAX_RECORD_BYTES } from "../protocol/records.ts";
 import { Session } from "../protocol/session.ts";
 import { PeerCore, type RandomBytes } from "./core.ts";
-import type { WorkerRequest } from "./messages.ts";
+import type { AuditRequest, WorkerRequest } from "./messages.ts";
 
 // Exists in workers, also on plain-http pages (crypto.subtle does not).
 const randomBytes: RandomBytes = (n) => crypto.getRandomValues(new Uint8Array(n));
@@ -21,10 +25,26 @@ const core = new PeerCore({
 }, randomBytes);
 
 const scope = self as unknown as {
-  onmessage: ((ev: MessageEvent<WorkerRequest>) => void) | null;
+  onmessage: ((ev: MessageEvent<WorkerRequest | AuditRequest>) => void) | null;
   postMessage(message: unknown): void;
 };
 
+/** A file's contents as gin audit reads them (no more than a record may hold, and
+ * one byte to tell it is too long), or why it could not be read. */
+async function read(name: string, file: Blob): Promise<Given> {
+  try {
+    return { name, data: new Uint8Array(await file.slice(0, MAX_RECORD_BYTES + 1).arrayBuffer()) };
+  } catch (exc) {
+    return { name, data: null, unreadable: exc instanceof Error ? exc.message : String(exc) };
+  }
+}
+
 scope.onmessage = (ev) => {
-  scope.postMessage(core.handle(ev.data));
+  const request = ev.data;
+  if (request.op !== "audit") {
+    scope.postMessage(core.handle(request));
+    return;
+  }
+  void Promise.all(request.files.map(({ name, file }) => read(name, file)))
+    .then((given) => scope.postMessage(reportData(auditReport(given))));
 };

@@ -13,8 +13,9 @@
  * gin's words. What the records given cannot prove is listed as unproven, never
  * shown as verified. Deal evidence (evidence.ts: a signed message 2 whose proof
  * failed) is checked by {@link auditEvidence}, an abandonment record (a player's signed
- * word that its peer fell silent) by {@link auditAbandonment}. (gin's replay told as text is not
- * ported: the board shows the hand itself.)
+ * word that its peer fell silent) by {@link auditAbandonment}. Each result tells the
+ * hand as text, line by line, as `gin audit` prints it (audit_report.ts), and keeps
+ * the deck the seeds define, which the board's replay deals from.
  */
 
 import { Card } from "../engine/cards.ts";
@@ -29,6 +30,7 @@ import { place } from "./history.ts";
 import { bindingRefusal } from "./identity.ts";
 import * as fd from "./fairdeal.ts";
 import { HandRecord, Score, SEATS, type Step } from "./records.ts";
+import { scoresText, scoreText, tell } from "./audit_text.ts";
 import { Reveals } from "./reveals.ts";
 
 /** One failed check: `who` is at fault ("host", "guest" or "record"). */
@@ -45,9 +47,14 @@ export class Finding {
 export class AuditResult {
   constructor(
     readonly findings: readonly Finding[],
+    /** The hand told line by line (empty if no deck). */
+    readonly replay: readonly string[] = [],
     /** What the records given cannot prove, each a sentence: not a failure, and
      * never to be shown as verified. */
     readonly unproven: readonly string[] = [],
+    /** The deck the seeds define, by position, that the hand was replayed on
+     * (empty when the seeds define none): what a replay of the hand deals from. */
+    readonly deck: readonly Card[] = [],
   ) {
     Object.freeze(this);
   }
@@ -95,9 +102,9 @@ export function auditRecord(
   });
   const findings = report.deviations.map((d) =>
     new Finding(SEATS[record.seatOf(d.role)]!, where(d, whereKey), d.detail));
-  if (report.deck === null) return new AuditResult([...signed, ...findings], notSigned);
+  if (report.deck === null) return new AuditResult([...signed, ...findings], [], notSigned);
   const deck = report.deck.map((c) => Card.fromIndex(c));
-  const replayFindings = replay(record, deck);
+  const [hand, replayFindings] = replay(record, deck);
   // With a deviating deck the hand was played on other cards: a replay failure
   // would then blame whoever met the difference first, so only the deck counts.
   let unproven: string[] = [];
@@ -110,7 +117,8 @@ export function auditRecord(
       unproven = scoresUnproven;
     }
   }
-  return new AuditResult([...signed, ...findings], [...notSigned, ...unproven]);
+  return new AuditResult([...signed, ...findings], tell(record, hand, deck, unproven.length > 0),
+    [...notSigned, ...unproven], deck);
 }
 
 /**
@@ -142,24 +150,28 @@ function binding(x: HandRecord | DealEvidence): Finding | null {
  */
 export function auditEvidence(evidence: DealEvidence): AuditResult {
   const second = SEATS[evidence.second]!;
+  const told = [`Hand ${evidence.handNumber} of match ${bytesToHex(evidence.matchId)}: `
+    + `${SEATS[evidence.dealer]} deals and shuffles first; ${second} signed message 2 `
+    + "and its shuffle proof, which the dealer refused"];
+  const failed = (finding: Finding): AuditResult => new AuditResult([finding], told);
   const unbound = binding(evidence);
-  if (unbound !== null) return new AuditResult([unbound]);
+  if (unbound !== null) return failed(unbound);
   if (!cosign.verify(evidence.signingKeys[evidence.second]!, evidence.digest(), evidence.signature)) {
-    return new AuditResult([new Finding("record", "signature", `the ${second}'s signature does not sign this message 2`)]);
+    return failed(new Finding("record", "signature", `the ${second}'s signature does not sign this message 2`));
   }
   let message1: fd.Deck;
   try {
     message1 = fd.validateMessage([...evidence.message1], "message1");
   } catch (exc) { // an honest second shuffler signs no answer to it
     if (!(exc instanceof fd.MalformedDeck)) throw exc;
-    return new AuditResult([new Finding(second, "message1", `signed an answer to a malformed message 1 (${exc.message})`)]);
+    return failed(new Finding(second, "message1", `signed an answer to a malformed message 1 (${exc.message})`));
   }
   const refusal = fd.message2Refusal(fd.context(evidence.matchId, evidence.handNumber), message1, evidence.message2,
     evidence.proof);
   if (refusal === null) {
-    return new AuditResult([new Finding("record", "proof", "message 2 is proven a shuffle of message 1: this evidence shows no cheat")]);
+    return failed(new Finding("record", "proof", "message 2 is proven a shuffle of message 1: this evidence shows no cheat"));
   }
-  return new AuditResult([new Finding(second, ...refusal)]);
+  return failed(new Finding(second, ...refusal));
 }
 
 /**
@@ -169,7 +181,7 @@ export function auditEvidence(evidence: DealEvidence): AuditResult {
  */
 export function auditAbandonment(record: AbandonmentRecord, hands: readonly HandRecord[] = []): AuditResult {
   return new AuditResult(abandonment.check(record, hands).map(([where, detail]) => new Finding("record", where, detail)),
-    [`that the ${SEATS[record.owedSeat]} fell silent: only the ${SEATS[record.claimant]} says so`]);
+    [record.words()], [`that the ${SEATS[record.owedSeat]} fell silent: only the ${SEATS[record.claimant]} says so`]);
 }
 
 /**
@@ -207,7 +219,8 @@ export function auditRecords(records: readonly (HandRecord | DealEvidence | Aban
       && differs(other, record) ? [labels[j]!] : []);
     if (clash.length) {
       result = new AuditResult([...result.findings, new Finding("record", "hand",
-        `${clash.join(", ")} of the same hand tells it otherwise; at most one of them is true`)], result.unproven);
+        `${clash.join(", ")} of the same hand tells it otherwise; at most one of them is true`)], result.replay,
+      result.unproven, result.deck);
     }
     results.set(i, result);
     const key = `${id(record)}/${record.handNumber}`;
@@ -221,9 +234,9 @@ export function auditRecords(records: readonly (HandRecord | DealEvidence | Aban
     const result = results.get(i)!;
     if (placed.conflict !== null) {
       results.set(i, new AuditResult([...result.findings, new Finding("record", "link", placed.conflict)],
-        result.unproven));
+        result.replay, result.unproven, result.deck));
     } else if (placed.unproven !== null && result.ok) {
-      results.set(i, new AuditResult(result.findings, [...result.unproven, placed.unproven]));
+      results.set(i, new AuditResult(result.findings, result.replay, [...result.unproven, placed.unproven], result.deck));
     }
   }
   return records.map((_, i) => results.get(i)!);
@@ -254,7 +267,7 @@ function withoutPrevious(result: AuditResult, record: HandRecord, records: reado
   if (!given || !result.unproven.length) return result;
   const why = `the record of hand ${record.handNumber - 1} was given but did not verify `
     + "with proven scores, so nothing follows from it";
-  return new AuditResult(result.findings, [...result.unproven, why]);
+  return new AuditResult(result.findings, result.replay, [...result.unproven, why], result.deck);
 }
 
 /** The rules, the dealer and the match's going on, from the hand before. */
@@ -311,7 +324,6 @@ function checkScores(record: HandRecord, previous: HandRecord | null): [Finding[
     + "from hand 1"]];
 }
 
-const scoresText = (scores: readonly number[]): string => `host ${scores[0]}, guest ${scores[1]}`;
 
 function where(d: fd.Deviation, keySteps: ReadonlyMap<string, string>): string {
   return d.field === "key" ? keySteps.get(`${d.role}/${d.position}`) ?? d.where : d.where;
@@ -327,35 +339,32 @@ function keySteps(record: HandRecord): Map<string, string> {
   return out;
 }
 
-function replay(record: HandRecord, deck: readonly Card[]): Finding[] {
+function replay(record: HandRecord, deck: readonly Card[]): [Hand, Finding[]] {
   const hand = new Hand(deck, record.dealer, record.rules);
   const reveals = new Reveals(hand);
   for (const [i, step] of record.steps.entries()) {
     const illegal = step.action === null ? null : hand.refusal(step.seat, step.action);
     if (illegal !== null) {
-      return [new Finding(SEATS[step.seat]!, `steps[${i}]`,
-        `${SEATS[step.seat]} cannot ${step.action} in the ${hand.phase} phase: ${illegal}`)];
+      return [hand, [new Finding(SEATS[step.seat]!, `steps[${i}]`,
+        `${SEATS[step.seat]} cannot ${step.action} in the ${hand.phase} phase: ${illegal}`)]];
     }
     // The session checked each key on arrival: a key missing or out of place is
     // the record's own inconsistency, not a player's.
     const why = reveals.refusal(step);
-    if (why !== null) return [new Finding("record", `steps[${i}]`, why)];
+    if (why !== null) return [hand, [new Finding("record", `steps[${i}]`, why)]];
     if (step.action !== null) {
       hand.apply(step.seat, step.action);
       reveals.applied(step);
     }
   }
-  if (hand.result === null) return [new Finding("record", "steps", "the hand is not over after the last step")];
+  if (hand.result === null) return [hand, [new Finding("record", "steps", "the hand is not over after the last step")]];
   const why = reveals.missing();
-  if (why !== null) return [new Finding("record", "steps", why)];
+  if (why !== null) return [hand, [new Finding("record", "steps", why)]];
   const replayed = Score.of(hand.result);
   if (!replayed.equals(record.score)) {
-    return [new Finding("record", "result", `recorded ${scoreText(record.score)}, the replay gives ${scoreText(replayed)}`)];
+    return [hand, [new Finding("record", "result", `recorded ${scoreText(record.score)}, the replay gives ${scoreText(replayed)}`)]];
   }
-  return [];
+  return [hand, []];
 }
 
-function scoreText(score: Score): string {
-  if (score.winner === null) return "a dead hand";
-  return `${SEATS[score.winner]} ${score.points} by ${score.kind.replace("_", " ")}`;
-}
+

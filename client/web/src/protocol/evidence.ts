@@ -14,7 +14,7 @@ import * as abandonment from "./abandonment.ts";
 import * as cosign from "./cosign.ts";
 import { context, DECK_SIZE, type Deck, MAX_HAND_NUMBER } from "./fairdeal.ts";
 import { JsonSyntaxError, parsePyJson, type PyJson } from "./pyjson.ts";
-import { bindingData, type HandRecord, MAX_RECORD_BYTES, parseRecord, SEATS } from "./records.ts";
+import { bindingData, type HandRecord, MAX_RECORD_BYTES, parseRecord, SEATS, utf8 } from "./records.ts";
 import { PROOF_BYTES } from "./shuffle_proof.ts";
 
 export const FORMAT = "gin-deal-evidence";
@@ -179,18 +179,19 @@ export function parseEvidence(value: PyJson): DealEvidence {
     signingKeys: [host, guest], identities, vouches: vouched, previous });
 }
 
-/** A hand record, deal evidence or an abandonment record from a file's text, told apart
- * by its `format`; MalformedInput (as parseRecord words it) otherwise. */
-export function parseFile(data: string): HandRecord | DealEvidence | abandonment.AbandonmentRecord {
-  if (pyLen(data) <= MAX_RECORD_BYTES) {
+/** A hand record, deal evidence or an abandonment record from a file's text or bytes,
+ * told apart by its `format`; MalformedInput (as parseRecord words it) otherwise. */
+export function parseFile(data: string | Uint8Array): HandRecord | DealEvidence | abandonment.AbandonmentRecord {
+  if ((typeof data === "string" ? pyLen(data) : data.length) <= MAX_RECORD_BYTES) {
+    const text = typeof data === "string" ? data : utf8(data);
     let value: PyJson | null = null;
     try {
-      value = parsePyJson(data);
+      value = parsePyJson(text);
     } catch (exc) {
       if (!(exc instanceof JsonSyntaxError)) throw exc;
     }
     if (value instanceof Map && value.get("format") === FORMAT) return parseEvidence(value);
-    if (value instanceof Map && value.get("format") === abandonment.FORMAT) return abandonment.parse(data);
+    if (value instanceof Map && value.get("format") === abandonment.FORMAT) return abandonment.parse(text);
   }
   return parseRecord(data);
 }

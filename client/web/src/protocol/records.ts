@@ -20,10 +20,11 @@ import { Ruleset } from "../engine/rules.ts";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { DECK_SIZE, type Deck, KEY_BYTES, keyBytes, keyFromBytes, MAX_HAND_NUMBER, type Role } from "./fairdeal.ts";
 import { JsonSyntaxError, parsePyJson, type PyJson } from "./pyjson.ts";
+import { SEATS } from "./seats.ts";
 
 export const FORMAT = "gin-hand-record";
 export const FORMAT_VERSION = 3;
-export const SEATS = ["host", "guest"] as const;
+export { SEATS };
 export type Seat = (typeof SEATS)[number];
 export const MAX_RECORD_BYTES = 1 << 20;
 export const MAX_STEPS = 512;
@@ -382,7 +383,8 @@ function plain(value: PyJson): unknown {
   return value;
 }
 
-function utf8(data: Uint8Array): string {
+/** A record file's bytes as text; MalformedInput when they are not UTF-8. */
+export function utf8(data: Uint8Array): string {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(data);
   } catch {
