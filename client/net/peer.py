@@ -6,13 +6,9 @@ session, sends what the session queues (in order, through one sender task),
 resends every unacknowledged frame after a reconnect or when the peer (re)joins,
 runs the timer on what the peer owes (when its grace runs out the match may end as
 *abandoned by* the friend: at once for a program, or when the player says so after
-a :class:`GraceOver` update, protocol.md §11.3), saves the
-session in the data folder by the write-ahead rule (save, then send) and writes
-each verified hand record (and an abandonment record) to ``records/`` (both through
-:mod:`client.net.store`).
-While the session cannot be saved, nothing is sent: the save is retried, and the
-match ends (this side at fault) when it keeps failing; records that could not be
-written are counted. It notes the friend's identity in the known friends
+a :class:`GraceOver` update, protocol.md §11.3), and keeps the session saved by the
+write-ahead rule (save, then send) and the hand records written
+(:mod:`client.net.write_ahead`). It notes the friend's identity in the known friends
 (:mod:`client.identity`). Listeners get the session's events and the connection's
 state; the table and the ``--bot`` commands are listeners. Matches are started by
 :mod:`client.net.lobby`. The twin of client/web/src/online/peer.ts.
@@ -60,6 +56,7 @@ from client.net.relay_events import Frame as FrameEvent
 from client.net.rematch import Rematches
 from client.net.store import MatchFiles
 from client.net.transport import RelayTransport, TransportSettings
+from client.net.write_ahead import WriteAhead
 from client.record import friend_key, match_entry
 from client.storage import StorageError
 from gin.engine.actions import Action
@@ -123,10 +120,8 @@ class OnlineMatch:
         self.link_detail = ""  # why the connection was lost, while reconnecting
         self.result: MatchOver | None = None
         self.failure: Failure | None = None
-        self.records: list[Path] = []
         self.verified = 0  # hands verified, recorded or not
         self.unrecorded: list[int] = []  # hands whose record could not be written
-        self.storage_problem = ""  # the last save failure, for the final line
         self.finished = False  # run() has returned
         self.local_relay: Any = None  # an embedded relay, closed when run() ends
         self.changed = asyncio.Event()  # set after every change; waiters clear it
@@ -136,11 +131,11 @@ class OnlineMatch:
         self._outbox_ready = asyncio.Event()
         self._peer_seen = False
         self._grace = Grace(self.settings.utc_clock, self._grace_ran_out)
-        # Write-ahead: frames wait here while their session state is not saved.
-        self._unsaved: list[bytes] = []
-        self._save_failing_since: float | None = None
-        self._pending_records: list[HandVerified | CheatDetected | Abandoned] = []
-        self._retry: asyncio.TimerHandle | None = None
+        self._saving = WriteAhead(
+            files, save=self._save_session, needed=lambda: not self.session.over,
+            running=lambda: not self.finished, tell=self._tell, saved_again=self._resend,
+            gave_up=self._gave_up, retry=self.settings.save_retry,
+            give_up=self.settings.save_give_up)
         self._ended = False  # ended by this side (a save that kept failing)
         self._scores: list[Any] = []  # how each verified hand ended, for your record
         #: Custom rules from the host (a RulesOffered update): True plays them,
@@ -176,6 +171,16 @@ class OnlineMatch:
         why = f" ({self.link_detail})" if detail and link is Link.RECONNECTING \
             and self.link_detail else ""
         return link.value + why
+
+    @property
+    def records(self) -> list[Path]:
+        """The hand records written (files in ``records/``)."""
+        return self._saving.records
+
+    @property
+    def storage_problem(self) -> str:
+        """The last save failure, for the final line."""
+        return self._saving.problem
 
     def listen(self, listener: Callable[[Update], None]) -> None:
         self._listeners.append(listener)
@@ -262,11 +267,7 @@ class OnlineMatch:
                 pending.cancel()
             self._grace.stop()
             poller.cancel()
-            if self._retry is not None:
-                self._retry.cancel()
-            if self.files is not None:
-                self._write_records()  # a last try for records that failed before
-            self.unrecorded = [_hand_number(e) for e in self._pending_records]
+            self.unrecorded = self._saving.close()
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sender
@@ -324,11 +325,7 @@ class OnlineMatch:
         """Save (write-ahead), queue the frames, then tell listeners what happened."""
         frames = self.session.data_to_send()
         events = self.session.events()
-        if self._unsaved or ((frames or events) and self.files is not None):
-            self._unsaved.extend(frames)
-            frames = []
-            if self._save():
-                frames, self._unsaved = self._unsaved, []
+        frames = self._saving.release(frames, bool(frames or events))
         self._outbox.extend(frames)
         if frames:
             self._outbox_ready.set()
@@ -355,9 +352,8 @@ class OnlineMatch:
         if isinstance(event, HandVerified):
             self.verified += 1
             self._scores.append(event.record.score)
-        if isinstance(event, HandVerified | CheatDetected | Abandoned) and self.files is not None:
-            self._pending_records.append(event)
-            self._write_records()
+        if isinstance(event, HandVerified | CheatDetected | Abandoned):
+            self._saving.record(event)
         if isinstance(event, MatchStarted):
             self._meet()
         if isinstance(event, MatchOver):
@@ -411,66 +407,19 @@ class OnlineMatch:
         self.session.set_resend_timing(*self.settings.resend_after)
         self._flush()
 
-    # -- write-ahead: nothing unsaved is sent ------------------------------------------
+    # -- write-ahead: nothing unsaved is sent (client.net.write_ahead) -----------------
 
-    def _save(self) -> bool:
-        """Save the session; False (and a retry scheduled) when that failed."""
-        if self.files is None or self.session.over:
-            return True  # nothing to resume from: the saved match is removed at the end
-        try:
-            self.files.save(self.session, self.transport.token, self.transport.ticket)
-        except StorageError as exc:
-            self.storage_problem = exc.problem
-            if self._save_failing_since is None:
-                self._save_failing_since = asyncio.get_running_loop().time()
-                s = self.settings
-                self._tell(Notice(f"{exc.problem} Nothing more is sent to your friend until "
-                                  f"the match is saved: trying again every {s.save_retry:g} s, "
-                                  f"for up to {s.save_give_up:g} s."))
-            self._schedule_retry()
-            return False
-        if self._save_failing_since is not None:
-            self._save_failing_since = None
-            self._tell(Notice("The match is saved again; play goes on."))
-        return True
-
-    def _write_records(self) -> None:
+    def _save_session(self) -> None:
         assert self.files is not None
-        while self._pending_records:
-            try:
-                path = self.files.save_record(self._pending_records[0])
-            except StorageError as exc:
-                self.storage_problem = exc.problem
-                self._tell(Notice(f"{exc.problem} The hand's record is kept in memory and "
-                                  "saved as soon as that works."))
-                self._schedule_retry()
-                return
-            self._pending_records.pop(0)
-            if path is not None:
-                self.records.append(path)
+        self.files.save(self.session, self.transport.token, self.transport.ticket)
 
-    def _schedule_retry(self) -> None:
-        if self._retry is None and not self.finished:
-            self._retry = asyncio.get_running_loop().call_later(
-                self.settings.save_retry, self._retry_saving)
-
-    def _retry_saving(self) -> None:
-        self._retry = None
-        self._write_records()
-        if self._save_failing_since is None:
-            return
-        if self._save():
-            self._unsaved.clear()
-            self._resend()  # everything unacknowledged: a superset of what waited
-            return
-        waited = asyncio.get_running_loop().time() - self._save_failing_since
-        if waited >= self.settings.save_give_up:
-            self._record_failure(StorageFailed(
-                self.session.role, "storage",
-                f"the match could not be saved for {waited:.0f} s ({self.storage_problem}); "
-                "nothing unsaved was sent, so it can be continued from the last save"))
-            self._ended = True
-            self._wake.set()
+    def _gave_up(self, waited: float) -> None:
+        self._record_failure(StorageFailed(
+            self.session.role, "storage",
+            f"the match could not be saved for {waited:.0f} s ({self.storage_problem}); "
+            "nothing unsaved was sent, so it can be continued from the last save"))
+        self._ended = True
+        self._wake.set()
 
     def _record_failure(self, failure: Failure) -> None:
         self.failure = failure
@@ -490,7 +439,7 @@ class OnlineMatch:
     def _resend(self) -> None:
         # Everything unacknowledged, oldest first, replaces what was still queued
         # (a superset of it): the peer ignores the frames it already has.
-        if self._unsaved:
+        if self._saving.holding:
             return  # some are not saved yet: all are resent once the save succeeds
         self._outbox.clear()
         self._outbox.extend(self.session.resend())
@@ -562,8 +511,3 @@ async def play_bot(match: OnlineMatch, player: Player, delay: float = 0.0) -> No
         with contextlib.suppress(IllegalAction):
             match.act(player.choose(obs, legal))
 
-
-def _hand_number(event: HandVerified | CheatDetected | Abandoned) -> int:
-    if isinstance(event, HandVerified):
-        return event.hand_number
-    return 0 if event.record is None else event.record.hand_number

@@ -72,15 +72,16 @@ from gin.protocol.session_flow import (
     SessionRole,
 )
 from gin.protocol.session_log import (
+    STATE_VERSION,
     CorruptState,
+    LoggedRandom,
     check_channel,
     failure_entry,
     read_failure,
-    read_log,
+    read_state,
 )
 from gin.protocol.session_rematch import PreviousMatch
 
-STATE_VERSION = 3
 # Re-send what the peer has not acknowledged after this long, doubling each time.
 RESEND_AFTER = 2.0
 MAX_RESEND_AFTER = 32.0
@@ -351,33 +352,13 @@ class Session:
     @classmethod
     def _restore(cls, secret: bytes, state: Mapping[str, object],
                  random_bytes: Callable[[int], bytes], identity: bytes) -> Session:
-        if not isinstance(state, Mapping):
-            raise CorruptState("the saved session is not a map")
-        reader = wire.Message("session-state", STATE_VERSION, state, "")
-        reader.only("v", "role", "rules", "rematch", "channel", "log", "failure")
-        reader.integer("v", low=STATE_VERSION, high=STATE_VERSION)
-        role: SessionRole = "host" if reader.text(
-            "role", max_len=5, choices=SEATS) == "host" else "guest"
-        rules = None if state.get("rules") is None else Ruleset.from_dict(state["rules"])
-        rematch = state.get("rematch")
-        previous = None if rematch is None else PreviousMatch.from_state(rematch)
-        log = read_log(reader.array("log", max_len=1 << 20))
-        channel = state["channel"]
-        if not isinstance(channel, Mapping):
-            raise CorruptState("session state: 'channel' must be a map")
-        drawn = iter([entry[1] for entry in log if entry[0] == "rand"])
-
-        def logged_random(n: int) -> bytes:
-            value = next(drawn, None)
-            if not isinstance(value, bytes) or len(value) != n:
-                raise CorruptState("the log's random draws do not replay")
-            return value
-
+        saved = read_state(state)
+        drawn = LoggedRandom(saved.log)
         session = cls.__new__(cls)
-        session._setup(role, secret, rules, logged_random, identity, previous)
+        session._setup(saved.role, secret, saved.rules, drawn, identity, saved.rematch)
         session._muted = True
         session._flow.begin()
-        for entry in log:
+        for entry in saved.log:
             if entry[0] == "in":
                 assert isinstance(entry[1], bytes)
                 session._deliver(entry[1])
@@ -393,18 +374,18 @@ class Session:
                 session._flow.accept()
             elif entry[0] == "reject":
                 session._rejected(entry)
-        if next(drawn, None) is not None:
-            raise CorruptState("the log holds random draws the replay did not use")
+        drawn.check_all_used()
         failure = read_failure(state.get("failure"))
         if session._failure is not None and failure is None:
             # A damaged log can make an honest peer's message look like a cheat.
             raise CorruptState("the saved moves do not replay (they would fail as "
                                f"'{session._failure.reason}')")
         session._random_bytes = random_bytes  # the new epoch is fresh, not replayed
-        restored = wire.SealedChannel.from_state(secret, channel, session._fresh(wire.EPOCH_BYTES))
+        restored = wire.SealedChannel.from_state(secret, saved.channel,
+                                                 session._fresh(wire.EPOCH_BYTES))
         check_channel(restored, session._replayed, session._delivered)
         session._channel = restored
-        session._log = [list(entry) for entry in log]
+        session._log = [list(entry) for entry in saved.log]
         session._muted = False
         session._replayed = []
         session._events.clear()

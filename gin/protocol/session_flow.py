@@ -25,6 +25,7 @@ from gin.engine.rules import Ruleset
 from gin.protocol import cosign, wire
 from gin.protocol import fairdeal as fd
 from gin.protocol import session_deal as deal
+from gin.protocol import session_moves as moves
 from gin.protocol.audit import audit_record
 from gin.protocol.evidence import DealEvidence
 from gin.protocol.identity import Identity
@@ -368,7 +369,7 @@ class MatchFlow:
             raise self.cheat(f"{peer} cannot {action}: {why}", "move.a")
         hs.steps.append(Step(self.peer, action, pairs))
         drawn = hand.next_stock_position
-        self._apply(self.peer, action)
+        self.apply(self.peer, action)
         if isinstance(action, DrawStock):  # announced: only now may the key go (§7.4)
             hs.peer_positions.add(drawn)
             key = hs.mine.position_keys[drawn]
@@ -376,11 +377,11 @@ class MatchFlow:
             hs.steps.append(Step(self.seat, None, ((drawn, key),)))
             self.send("key", {"h": hs.number, "pos": drawn, "key": fd.key_bytes(key)})
         elif isinstance(action, Knock | BigGin):
-            pairs = self._unrevealed_keys()
+            pairs = moves.unrevealed_keys(self)
             hs.steps.append(Step(self.seat, None, pairs))
             self.send("show", {"h": hs.number, "pos": [p for p, _ in pairs],
                                "keys": [fd.key_bytes(k) for _, k in pairs]})
-        self._after_move()
+        self.after_move()
 
     def _on_key(self, msg: wire.Message) -> None:
         self.hand_fields(msg, "pos", "key")
@@ -410,8 +411,8 @@ class MatchFlow:
         hs.steps.append(Step(self.peer, None, pairs))
         action, hs.knock_pending = hs.knock_pending, None
         assert action is not None
-        self._apply(self.seat, action)
-        self._after_move()
+        self.apply(self.seat, action)
+        self.after_move()
 
     def _on_seed(self, msg: wire.Message) -> None:
         self.hand_fields(msg, "seed", "sig")
@@ -456,44 +457,18 @@ class MatchFlow:
             self._out.fail(kind(peer, field, f"the {peer} ended the match ({why}), "
                                 f"saying: {reason}"))
 
-    # -- local moves and the hand's end ---------------------------------------------------
+    # -- local moves (gin.protocol.session_moves) and the hand's end -------------------------
 
     def do_act(self, action: Action) -> None:
         """Play the local player's action (already checked legal)."""
-        hs = self.state()
-        hand = self.engine()
-        pairs: tuple[tuple[int, int], ...] = ()
-        if isinstance(action, Discard):
-            pos = self.position_of(action.card)
-            pairs = () if pos in hs.keys_sent else ((pos, hs.mine.position_keys[pos]),)
-        elif isinstance(action, Knock | BigGin):
-            pairs = self._unrevealed_keys()
-        hs.keys_sent.update(p for p, _ in pairs)
-        hs.steps.append(Step(self.seat, action, pairs))
-        self.send("move", {"h": hs.number, "a": str(action), "pos": [p for p, _ in pairs],
-                           "keys": [fd.key_bytes(k) for _, k in pairs]})
-        if isinstance(action, Knock | BigGin):
-            hs.knock_pending = action  # applied once the defender has shown its cards
-            return
-        if isinstance(action, DrawStock):
-            hs.draw_pending = hand.next_stock_position
-        self._apply(self.seat, action)
-        self._after_move()
+        moves.play(self, action)
 
-    def _unrevealed_keys(self) -> tuple[tuple[int, int], ...]:
-        """Our keys for every card we hold that the peer cannot open yet."""
-        hs = self.state()
-        positions = sorted(self.position_of(c) for c in self.engine().cards(self.seat))
-        pairs = tuple((p, hs.mine.position_keys[p]) for p in positions if p not in hs.keys_sent)
-        hs.keys_sent.update(p for p, _ in pairs)
-        return pairs
-
-    def _apply(self, seat: int, action: Action) -> None:
+    def apply(self, seat: int, action: Action) -> None:
         assert self._match is not None
         self._match.apply(seat, action)
         self._out.emit(Moved(seat, action))
 
-    def _after_move(self) -> None:
+    def after_move(self) -> None:
         hand = self.engine()
         if hand.result is None:
             return

@@ -1,19 +1,75 @@
-"""What a saved session keeps besides its channel (the twin of
-client/web/src/protocol/session_log.ts): the input log's entries and the failure,
-read back strictly; anything else is a :class:`CorruptState`, a local fault."""
+"""What a saved session keeps (the twin of client/web/src/protocol/session_log.ts):
+its role, rules, rematch, channel, the input log's entries and the failure, read back
+strictly; anything else is a :class:`CorruptState`, a local fault. Replaying the log
+rebuilds the rest (:meth:`gin.protocol.session.Session.from_state`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from gin.engine.errors import MalformedInput
+from gin.engine.rules import Ruleset
 from gin.protocol import wire
+from gin.protocol.records import SEATS
 from gin.protocol.session_events import FAILURES, Failure
+from gin.protocol.session_flow import SessionRole
+from gin.protocol.session_rematch import PreviousMatch
+
+STATE_VERSION = 3
 
 
 class CorruptState(MalformedInput):
     """A saved session that does not replay to the state it claims: damaged on this
     machine (a local fault, never the peer's)."""
+
+
+@dataclass(frozen=True)
+class SavedSession:
+    """A saved session's parts that its replay starts from (the failure is read after
+    the replay: :func:`read_failure`)."""
+
+    role: SessionRole
+    rules: Ruleset | None
+    rematch: PreviousMatch | None
+    log: list[list[object]]
+    channel: Mapping[str, object]
+
+
+def read_state(state: object) -> SavedSession:
+    """The parts of :meth:`gin.protocol.session.Session.to_state`'s map, checked."""
+    if not isinstance(state, Mapping):
+        raise CorruptState("the saved session is not a map")
+    reader = wire.Message("session-state", STATE_VERSION, state, "")
+    reader.only("v", "role", "rules", "rematch", "channel", "log", "failure")
+    reader.integer("v", low=STATE_VERSION, high=STATE_VERSION)
+    role: SessionRole = "host" if reader.text(
+        "role", max_len=5, choices=SEATS) == "host" else "guest"
+    rules = None if state.get("rules") is None else Ruleset.from_dict(state["rules"])
+    rematch = state.get("rematch")
+    previous = None if rematch is None else PreviousMatch.from_state(rematch)
+    log = read_log(reader.array("log", max_len=1 << 20))
+    channel = state["channel"]
+    if not isinstance(channel, Mapping):
+        raise CorruptState("session state: 'channel' must be a map")
+    return SavedSession(role, rules, previous, log, channel)
+
+
+class LoggedRandom:
+    """The log's random draws, handed out again in order to the replay."""
+
+    def __init__(self, log: list[list[object]]) -> None:
+        self._drawn = iter([entry[1] for entry in log if entry[0] == "rand"])
+
+    def __call__(self, n: int) -> bytes:
+        value = next(self._drawn, None)
+        if not isinstance(value, bytes) or len(value) != n:
+            raise CorruptState("the log's random draws do not replay")
+        return value
+
+    def check_all_used(self) -> None:
+        if next(self._drawn, None) is not None:
+            raise CorruptState("the log holds random draws the replay did not use")
 
 
 def failure_entry(failure: Failure) -> list[str]:

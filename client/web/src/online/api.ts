@@ -163,7 +163,7 @@ export interface StoredMatch {
   readonly savedAt: number;
 }
 
-/** Where the board gets an {@link OnlinePeer} (src/online/peer.ts implements it). */
+/** Where the board gets an {@link OnlinePeer} (src/online/lobby.ts makes one of peer.ts). */
 export interface Online {
   /** Open a room on the relay that served this page and wait there for the friend. */
   host(rules: RulesData): OnlinePeer;

@@ -1,6 +1,6 @@
 /**
- * The online peer on the page's thread: {@link Online} and {@link OnlinePeer} of
- * api.ts. It holds the relay's websocket (relay.ts), the timers and the browser's
+ * The online peer on the page's thread: the {@link OnlinePeer} of api.ts (lobby.ts
+ * makes it). It holds the relay's websocket (relay.ts), the timers and the browser's
  * storage (store.ts); the session itself runs in a Web Worker (worker.ts, core.ts)
  * so the deck's crypto never freezes the page. The twin of client/net/peer.py.
  *
@@ -11,17 +11,13 @@
  * covered by the last save, so it can be continued later.
  */
 
-import type {
-  Connection, FailureView, Online, OnlinePeer, PeerNotice, PeerView, RecordView, RulesData, StoredMatch,
-} from "./api.ts";
-import { formatInvite, type Invite, InvalidLink, linkIdHex, parseInvite, relayOfPage, SECRET_BYTES, websocketBase } from "./links.ts";
-import { describeFriend, type Friend, type LocalIdentity, loadIdentity, meetFriend } from "./identity.ts";
+import type { Connection, FailureView, OnlinePeer, PeerNotice, PeerView, RecordView } from "./api.ts";
+import { formatInvite, type Invite, websocketBase } from "./links.ts";
+import { describeFriend, type Friend, type LocalIdentity, meetFriend } from "./identity.ts";
 import type { Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
-import {
-  BROWSER_TIMERS, CLOSE, newToken, RelayClient, type RelayEvent, type RelayOptions, seatTakenWords, type Timers,
-} from "./relay.ts";
+import { CLOSE, RelayClient, type RelayEvent, type RelayOptions, seatTakenWords, type Timers } from "./relay.ts";
 import { listening, rematchDue, undecided } from "./rematch.ts";
-import { MatchStore, pageStorage, StoreError } from "./store.ts";
+import { type MatchStore, StoreError } from "./store.ts";
 
 /** The worker, or anything that answers requests in order (tests run core.ts in-process). */
 export interface PeerWorker {
@@ -66,13 +62,13 @@ export interface PeerEnvironment {
   readonly settings?: Partial<PeerSettings>;
 }
 
-function failure(kind: string, who: string, field: string, reason: string): FailureView {
+export function failure(kind: string, who: string, field: string, reason: string): FailureView {
   return { kind, who, field, reason, proven: false };
 }
 
 type Listener = (view: PeerView, notices: readonly PeerNotice[]) => void;
 
-class Peer implements OnlinePeer {
+export class Peer implements OnlinePeer {
   private readonly settings: PeerSettings;
   private readonly listeners: Listener[] = [];
   private connection: Connection = "connecting";
@@ -529,103 +525,7 @@ class Peer implements OnlinePeer {
   }
 }
 
-/** The browser's {@link Online}: hosts on, and joins through, the relay that served the page. */
-export function createOnline(env: PeerEnvironment): Online {
-  const store = new MatchStore(env.storage);
-  let me: LocalIdentity | null = null; // made on first use: this browser's identity for the site
-  const identity = (): LocalIdentity => (me ??= loadIdentity(env.storage, env.randomBytes));
-  return {
-    host(rules: RulesData): OnlinePeer {
-      const secret = env.randomBytes(SECRET_BYTES);
-      const linkId = linkIdHex(secret);
-      const peer = new Peer(env, store, "host", { relay: relayOfPage(env.location), room: null, secret },
-        linkId, newToken(), null, identity());
-      peer.begin({ op: "start", role: "host", secret, rules, identity: identity().secret });
-      return peer;
-    },
-    join(link: string): OnlinePeer {
-      let invite: Invite;
-      try {
-        invite = parseInvite(link);
-      } catch (exc) {
-        if (!(exc instanceof InvalidLink)) throw exc;
-        const room = /\/j\/([A-Za-z0-9_-]{32})(?:$|[?#])/.exec(link)?.[1];
-        const why = room !== undefined && store.keeps(room)
-          ? "This match is kept in this browser, but not its secret, which is never stored: open the invite link "
-            + "itself (the whole link, with the part after #) to continue it."
-          : exc.message;
-        return Peer.closed("guest", failure("LocalError", "this browser", "link", why), null, []);
-      }
-      const here = relayOfPage(env.location);
-      if (invite.relay !== here) {
-        // The page may talk only to the relay that served it (its connect-src 'self').
-        return Peer.closed("guest", failure("LocalError", "this browser", "link",
-          `This invite link is for the relay at ${invite.relay}, and this page was served by ${here}: `
-          + "open the link itself in the browser's address bar."), null, []);
-      }
-      const linkId = linkIdHex(invite.secret);
-      const entry = store.load(linkId);
-      if (entry?.finished != null || (entry !== null && entry.state === null)) {
-        return Peer.closed(entry.role, null,
-          `The match of this invite link is over (${entry.finished ?? "ended"}). Ask your friend for a new link to play again.`,
-          store.records(linkId));
-      }
-      // The page's address becomes the link, so that a reload finds the match.
-      env.setAddress(formatInvite(invite));
-      if (entry !== null && entry.state !== null) {
-        // This browser keeps the match: continue it in the role it had (a host's
-        // page shows its own invite link, so a reload lands here too).
-        const peer = new Peer(env, store, entry.role, invite, linkId, entry.token, entry.ticket, identity());
-        peer.begin({ op: "restore", secret: invite.secret, state: entry.state, identity: identity().secret });
-        return peer;
-      }
-      const peer = new Peer(env, store, "guest", invite, linkId, newToken(), null, identity());
-      peer.begin({ op: "start", role: "guest", secret: invite.secret, rules: null, identity: identity().secret });
-      return peer;
-    },
-    stored(): readonly StoredMatch[] {
-      return store.stored();
-    },
-    forget(link: string): void {
-      store.forget(link);
-    },
-  };
-}
-
 /** The hands whose whole deck was verified: those with a record, not a failed one's evidence. */
 function verifiedHands(records: readonly RecordView[]): number[] {
   return records.filter((record) => !record.failed).map((record) => record.hand);
-}
-
-/** The worker built beside board.js (dist/worker.js). */
-export function browserWorker(): PeerWorker {
-  const worker = new Worker(new URL("worker.js", import.meta.url));
-  const handle: PeerWorker = {
-    post: (request) => worker.postMessage(request),
-    onReply: null,
-    onError: null,
-    terminate: () => worker.terminate(),
-  };
-  worker.onmessage = (ev: MessageEvent<WorkerReply>) => handle.onReply?.(ev.data);
-  worker.onerror = (ev: ErrorEvent) => handle.onError?.(ev.message || "its script failed");
-  return handle;
-}
-
-/** The page's own {@link Online}. */
-export function browserOnline(): Online {
-  const storage = pageStorage();
-  return createOnline({
-    storage,
-    location: window.location,
-    setAddress: (url) => {
-      const target = new URL(url);
-      // Same origin: only the path and fragment change, and no request is made.
-      if (target.origin === window.location.origin) {
-        window.history.replaceState(null, "", target.pathname + window.location.search + target.hash);
-      }
-    },
-    makeWorker: browserWorker,
-    timers: BROWSER_TIMERS,
-    randomBytes: (n) => crypto.getRandomValues(new Uint8Array(n)),
-  });
 }

@@ -36,14 +36,22 @@ import {
   CheatFault, type Fields, MatchFlow, MAX_FIELD_CHARS, MAX_REASON_CHARS, MESSAGE_TYPES, type Outlet,
   ProtocolFault, rulesValue, SEATS, type SessionRole,
 } from "./session_flow.ts";
-import { plain } from "./session_handshake.ts";
 import { Identity } from "./identity.ts";
 import { PreviousMatch } from "./session_rematch.ts";
 import {
   Abandoned, CheatDetected, type Failure, FrameRejected, MatchOver, PeerAborted, PeerTimedOut, ProtocolError,
   RulesDeclined, type SessionEvent, VersionMismatch,
 } from "./session_events.ts";
-import { checkChannel, CorruptState, failureEntry, type LogEntry, readFailure, readLog } from "./session_log.ts";
+import {
+  checkChannel,
+  CorruptState,
+  failureEntry,
+  LoggedRandom,
+  type LogEntry,
+  readFailure,
+  readState,
+  STATE_VERSION,
+} from "./session_log.ts";
 import * as silence from "./session_silence.ts";
 import * as wire from "./wire.ts";
 
@@ -51,7 +59,7 @@ export { linkIdFor } from "./cosign.ts";
 export { coin, firstDealerFor, rulesDigest } from "./session_hand.ts";
 export { SEATS, type SessionRole } from "./session_flow.ts";
 
-export const STATE_VERSION = 3;
+export { STATE_VERSION } from "./session_log.ts";
 /** Re-send what the peer has not acknowledged after this long (s), doubling each time. */
 export const RESEND_AFTER = 2.0;
 export const MAX_RESEND_AFTER = 32.0;
@@ -373,33 +381,16 @@ export class Session {
 
   private static restore(secret: Uint8Array, state: ReadonlyMap<MapKey, Value>, randomBytes: RandomBytes,
     identity: Uint8Array): Session {
-    if (!(state instanceof Map)) throw new CorruptState("the saved session is not a map");
-    const reader = new wire.Message("session-state", STATE_VERSION, state, "");
-    reader.only("v", "role", "rules", "rematch", "channel", "log", "failure");
-    reader.integer("v", STATE_VERSION, STATE_VERSION);
-    const role: SessionRole = reader.text("role", 5, SEATS) === "host" ? "host" : "guest";
-    const savedRules = state.get("rules") ?? null;
-    const rules = savedRules === null ? null : Ruleset.fromDict(plain(savedRules));
-    const savedRematch = state.get("rematch") ?? null;
-    const previous = savedRematch === null ? null : PreviousMatch.fromState(savedRematch);
-    const log = readLog(reader.array("log", 1 << 20));
-    const channel = state.get("channel");
-    if (!(channel instanceof Map)) throw new CorruptState("session state: 'channel' must be a map");
-    const drawn = log.filter((entry) => entry[0] === "rand").map((entry) => entry[1] as Uint8Array);
-    let used = 0;
-    const loggedRandom = (n: number): Uint8Array => {
-      const value = drawn[used++];
-      if (value === undefined || value.length !== n) throw new CorruptState("the log's random draws do not replay");
-      return value;
-    };
+    const saved = readState(state);
+    const drawn = new LoggedRandom(saved.log);
     restoring = true;
     let session: Session;
     try {
-      session = new Session(role, secret, rules, loggedRandom, identity, previous);
+      session = new Session(saved.role, secret, saved.rules, drawn.draw, identity, saved.rematch);
     } finally {
       restoring = false;
     }
-    for (const entry of log) {
+    for (const entry of saved.log) {
       if (entry[0] === "in") {
         session.deliver(entry[1] as Uint8Array);
       } else if (entry[0] === "act") {
@@ -414,17 +405,17 @@ export class Session {
         session.rejected(entry);
       }
     }
-    if (used < drawn.length) throw new CorruptState("the log holds random draws the replay did not use");
+    drawn.checkAllUsed();
     const failure = readFailure(state.get("failure") ?? null);
     if (session.failed !== null && failure === null) {
       // A damaged log can make an honest peer's message look like a cheat.
       throw new CorruptState(`the saved moves do not replay (they would fail as '${session.failed.reason}')`);
     }
     session.randomBytes = randomBytes; // the new epoch is fresh, not replayed
-    const restored = wire.SealedChannel.fromState(secret, channel, session.fresh(wire.EPOCH_BYTES));
+    const restored = wire.SealedChannel.fromState(secret, saved.channel, session.fresh(wire.EPOCH_BYTES));
     checkChannel(restored, session.replayed, session.delivered);
     session.channel = restored;
-    session.log = log.map((entry) => [...entry]);
+    session.log = saved.log.map((entry) => [...entry]);
     session.muted = false;
     session.replayed = [];
     session.queuedEvents = [];

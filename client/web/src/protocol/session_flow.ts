@@ -24,6 +24,7 @@ import * as fd from "./fairdeal.ts";
 import type { Value } from "./msgpack.ts";
 import { HandRecord, Score, Step } from "./records.ts";
 import * as deal from "./session_deal.ts";
+import * as moves from "./session_moves.ts";
 import {
   CardDrawn, CheatDetected, type Failure, HandDealt, HandScored, HandVerified, MatchOver, MatchStarted, Moved,
   ClaimedAbandoned, PeerAborted, RulesDeclined, RulesOffered, type SessionEvent,
@@ -208,7 +209,7 @@ export class MatchFlow {
     return null;
   }
 
-  private positionOf(card: Card): number {
+  positionOf(card: Card): number {
     const hand = this.engine();
     for (let p = 0; p < fd.DECK_SIZE; p++) if (hand.cardAt(p) === card) return p;
     throw new GinError(`${card} is at no known position`);
@@ -238,6 +239,10 @@ export class MatchFlow {
       case "abort": return this.onAbort(msg);
       default: throw new Error(`no handler for message type ${msg.type}: MESSAGE_TYPES and handle() disagree`);
     }
+  }
+
+  send(msgType: string, fields: Fields): void {
+    this.out.send(msgType, fields);
   }
 
   private handFields(msg: wire.Message, ...names: string[]): void {
@@ -416,7 +421,7 @@ export class MatchFlow {
       hs.steps.push(new Step(this.seat, null, [[drawn, key]]));
       this.out.send("key", [["h", hs.number], ["pos", drawn], ["key", fd.keyBytes(key)]]);
     } else if (action instanceof Knock || action instanceof BigGin) {
-      const shown = this.unrevealedKeys();
+      const shown = moves.unrevealedKeys(this);
       hs.steps.push(new Step(this.seat, null, shown));
       this.out.send("show", [["h", hs.number], ["pos", shown.map(([p]) => p)], ["keys", shown.map(([, k]) => fd.keyBytes(k))]]);
     }
@@ -498,47 +503,19 @@ export class MatchFlow {
     }
   }
 
-  // -- internals: local moves and the hand's end -------------------------------------
+  // -- internals: local moves (session_moves.ts) and the hand's end -------------------------------------
 
   /** Play the local player's action (already checked legal). */
   doAct(action: Action): void {
-    const hs = this.state();
-    const hand = this.engine();
-    let pairs: (readonly [number, bigint])[] = [];
-    if (action instanceof Discard) {
-      const pos = this.positionOf(action.card);
-      pairs = hs.keysSent.has(pos) ? [] : [[pos, hs.mine.positionKeys[pos]!]];
-    } else if (action instanceof Knock || action instanceof BigGin) {
-      pairs = this.unrevealedKeys();
-    }
-    for (const [p] of pairs) hs.keysSent.add(p);
-    hs.steps.push(new Step(this.seat, action, pairs));
-    this.out.send("move", [["h", hs.number], ["a", String(action)], ["pos", pairs.map(([p]) => p)],
-      ["keys", pairs.map(([, k]) => fd.keyBytes(k))]]);
-    if (action instanceof Knock || action instanceof BigGin) {
-      hs.knockPending = action; // applied once the defender has shown its cards
-      return;
-    }
-    if (action instanceof DrawStock) hs.drawPending = hand.nextStockPosition;
-    this.apply(this.seat, action);
-    this.afterMove();
+    moves.play(this, action);
   }
 
-  /** Our keys for every card we hold that the peer cannot open yet. */
-  private unrevealedKeys(): (readonly [number, bigint])[] {
-    const hs = this.state();
-    const positions = this.engine().cards(this.seat).map((c) => this.positionOf(c)).sort((a, b) => a - b);
-    const pairs = positions.filter((p) => !hs.keysSent.has(p)).map((p) => [p, hs.mine.positionKeys[p]!] as const);
-    for (const [p] of pairs) hs.keysSent.add(p);
-    return pairs;
-  }
-
-  private apply(seat: number, action: Action): void {
+  apply(seat: number, action: Action): void {
     this.match!.apply(seat, action);
     this.out.emit(new Moved(seat, action));
   }
 
-  private afterMove(): void {
+  afterMove(): void {
     const hand = this.engine();
     if (hand.result === null) return;
     const hs = this.state();

@@ -1,20 +1,73 @@
 /**
- * What a saved session keeps besides its channel (the twin of gin/protocol/session_log.py):
- * the input log's entries and the failure, read back strictly — anything else is a
- * {@link CorruptState}, a local fault.
+ * What a saved session keeps (the twin of gin/protocol/session_log.py): its role, rules,
+ * rematch, channel, the input log's entries and the failure, read back strictly — anything
+ * else is a {@link CorruptState}, a local fault. Replaying the log rebuilds the rest
+ * (`Session.fromState`).
  */
 
 import { MalformedInput } from "../engine/errors.ts";
+import { Ruleset } from "../engine/rules.ts";
 import { equalBytes } from "./bytes.ts";
-import type { Value } from "./msgpack.ts";
+import type { MapKey, Value } from "./msgpack.ts";
 import { type Failure, FAILURES } from "./session_events.ts";
+import { SEATS, type SessionRole } from "./session_flow.ts";
+import { plain } from "./session_handshake.ts";
+import { PreviousMatch } from "./session_rematch.ts";
 import * as wire from "./wire.ts";
+
+export const STATE_VERSION = 3;
 
 /** A saved session that does not replay to the state it claims: damaged on this machine (never the peer's fault). */
 export class CorruptState extends MalformedInput {}
 
 /** One input of the log: its kind, then its arguments. */
 export type LogEntry = Value[];
+
+/** A saved session's parts that its replay starts from (the failure is read after the replay: {@link readFailure}). */
+export interface SavedSession {
+  readonly role: SessionRole;
+  readonly rules: Ruleset | null;
+  readonly rematch: PreviousMatch | null;
+  readonly log: LogEntry[];
+  readonly channel: ReadonlyMap<MapKey, Value>;
+}
+
+/** The parts of `Session.toState`'s map, checked. */
+export function readState(state: ReadonlyMap<MapKey, Value>): SavedSession {
+  if (!(state instanceof Map)) throw new CorruptState("the saved session is not a map");
+  const reader = new wire.Message("session-state", STATE_VERSION, state, "");
+  reader.only("v", "role", "rules", "rematch", "channel", "log", "failure");
+  reader.integer("v", STATE_VERSION, STATE_VERSION);
+  const role: SessionRole = reader.text("role", 5, SEATS) === "host" ? "host" : "guest";
+  const savedRules = state.get("rules") ?? null;
+  const rules = savedRules === null ? null : Ruleset.fromDict(plain(savedRules));
+  const savedRematch = state.get("rematch") ?? null;
+  const rematch = savedRematch === null ? null : PreviousMatch.fromState(savedRematch);
+  const log = readLog(reader.array("log", 1 << 20));
+  const channel = state.get("channel");
+  if (!(channel instanceof Map)) throw new CorruptState("session state: 'channel' must be a map");
+  return { role, rules, rematch, log, channel };
+}
+
+/** The log's random draws, handed out again in order to the replay. */
+export class LoggedRandom {
+  private readonly drawn: Uint8Array[];
+  private used = 0;
+
+  constructor(log: readonly LogEntry[]) {
+    this.drawn = log.filter((entry) => entry[0] === "rand").map((entry) => entry[1] as Uint8Array);
+  }
+
+  readonly draw = (n: number): Uint8Array => {
+    const value = this.drawn[this.used++];
+    if (value === undefined || value.length !== n) throw new CorruptState("the log's random draws do not replay");
+    return value;
+  };
+
+  checkAllUsed(): void {
+    if (this.used < this.drawn.length) throw new CorruptState("the log holds random draws the replay did not use");
+  }
+}
 
 /** A failure as the saved state keeps it: [kind, who, field, reason]. */
 export const failureEntry = (f: Failure): string[] => [f.kind, f.who, f.field, f.reason];

@@ -1,0 +1,110 @@
+/**
+ * The lobby: where an online match starts in the browser (the twin of client/net/lobby.py).
+ * {@link createOnline} hosts a room on the relay that served the page, or takes the seat
+ * an invite link offers (continuing a match this browser keeps); the peer itself is
+ * peer.ts. {@link browserOnline} is the page's own, with the session in a Web Worker.
+ */
+
+import type { Online, OnlinePeer, RulesData, StoredMatch } from "./api.ts";
+import { formatInvite, type Invite, InvalidLink, linkIdHex, parseInvite, relayOfPage, SECRET_BYTES } from "./links.ts";
+import { type LocalIdentity, loadIdentity } from "./identity.ts";
+import type { WorkerReply } from "./messages.ts";
+import { failure, Peer, type PeerEnvironment, type PeerWorker } from "./peer.ts";
+import { BROWSER_TIMERS, newToken } from "./relay.ts";
+import { MatchStore, pageStorage } from "./store.ts";
+
+/** The browser's {@link Online}: hosts on, and joins through, the relay that served the page. */
+export function createOnline(env: PeerEnvironment): Online {
+  const store = new MatchStore(env.storage);
+  let me: LocalIdentity | null = null; // made on first use: this browser's identity for the site
+  const identity = (): LocalIdentity => (me ??= loadIdentity(env.storage, env.randomBytes));
+  return {
+    host(rules: RulesData): OnlinePeer {
+      const secret = env.randomBytes(SECRET_BYTES);
+      const linkId = linkIdHex(secret);
+      const peer = new Peer(env, store, "host", { relay: relayOfPage(env.location), room: null, secret },
+        linkId, newToken(), null, identity());
+      peer.begin({ op: "start", role: "host", secret, rules, identity: identity().secret });
+      return peer;
+    },
+    join(link: string): OnlinePeer {
+      let invite: Invite;
+      try {
+        invite = parseInvite(link);
+      } catch (exc) {
+        if (!(exc instanceof InvalidLink)) throw exc;
+        const room = /\/j\/([A-Za-z0-9_-]{32})(?:$|[?#])/.exec(link)?.[1];
+        const why = room !== undefined && store.keeps(room)
+          ? "This match is kept in this browser, but not its secret, which is never stored: open the invite link "
+            + "itself (the whole link, with the part after #) to continue it."
+          : exc.message;
+        return Peer.closed("guest", failure("LocalError", "this browser", "link", why), null, []);
+      }
+      const here = relayOfPage(env.location);
+      if (invite.relay !== here) {
+        // The page may talk only to the relay that served it (its connect-src 'self').
+        return Peer.closed("guest", failure("LocalError", "this browser", "link",
+          `This invite link is for the relay at ${invite.relay}, and this page was served by ${here}: `
+          + "open the link itself in the browser's address bar."), null, []);
+      }
+      const linkId = linkIdHex(invite.secret);
+      const entry = store.load(linkId);
+      if (entry?.finished != null || (entry !== null && entry.state === null)) {
+        return Peer.closed(entry.role, null,
+          `The match of this invite link is over (${entry.finished ?? "ended"}). Ask your friend for a new link to play again.`,
+          store.records(linkId));
+      }
+      // The page's address becomes the link, so that a reload finds the match.
+      env.setAddress(formatInvite(invite));
+      if (entry !== null && entry.state !== null) {
+        // This browser keeps the match: continue it in the role it had (a host's
+        // page shows its own invite link, so a reload lands here too).
+        const peer = new Peer(env, store, entry.role, invite, linkId, entry.token, entry.ticket, identity());
+        peer.begin({ op: "restore", secret: invite.secret, state: entry.state, identity: identity().secret });
+        return peer;
+      }
+      const peer = new Peer(env, store, "guest", invite, linkId, newToken(), null, identity());
+      peer.begin({ op: "start", role: "guest", secret: invite.secret, rules: null, identity: identity().secret });
+      return peer;
+    },
+    stored(): readonly StoredMatch[] {
+      return store.stored();
+    },
+    forget(link: string): void {
+      store.forget(link);
+    },
+  };
+}
+
+/** The worker built beside board.js (dist/worker.js). */
+export function browserWorker(): PeerWorker {
+  const worker = new Worker(new URL("worker.js", import.meta.url));
+  const handle: PeerWorker = {
+    post: (request) => worker.postMessage(request),
+    onReply: null,
+    onError: null,
+    terminate: () => worker.terminate(),
+  };
+  worker.onmessage = (ev: MessageEvent<WorkerReply>) => handle.onReply?.(ev.data);
+  worker.onerror = (ev: ErrorEvent) => handle.onError?.(ev.message || "its script failed");
+  return handle;
+}
+
+/** The page's own {@link Online}. */
+export function browserOnline(): Online {
+  const storage = pageStorage();
+  return createOnline({
+    storage,
+    location: window.location,
+    setAddress: (url) => {
+      const target = new URL(url);
+      // Same origin: only the path and fragment change, and no request is made.
+      if (target.origin === window.location.origin) {
+        window.history.replaceState(null, "", target.pathname + window.location.search + target.hash);
+      }
+    },
+    makeWorker: browserWorker,
+    timers: BROWSER_TIMERS,
+    randomBytes: (n) => crypto.getRandomValues(new Uint8Array(n)),
+  });
+}
