@@ -14,10 +14,11 @@ An entry, seen from the player (seat 0 is always "you")::
      "hands": [{"kind": "gin", "knocker": 0, "winner": 0, "points": 31}, ...],
      "totals": [152, 40], "boxes": [3, 1]}
 
-``opponent`` is ``computer:<strength>`` or ``friend:<id>``. The online protocol
-has no identity for a friend, so a friend is keyed by the invite link's id (the
-first 16 hex digits): the matches of one link (a rematch included) are one friend,
-another link is another. ``totals`` and ``boxes`` (the box bonus points) are None
+``opponent`` is ``computer:<strength>`` or ``friend:<id>``: a friend is known by
+the five words of its identity (protocol.md §4), the same whatever link it plays
+on; a match that ended before the friend's identity was known (and records of gin
+before identities) is keyed by the invite link's id instead (its first 16 hex
+digits). ``totals`` and ``boxes`` (the box bonus points) are None
 for a match ended by a forfeit. A match that ended because one player fell silent
 (protocol.md §11.3) has ``"abandoned": "friend"`` (the friend fell silent and this
 player ended it) or ``"you"`` (the friend ended it, saying this player was silent),
@@ -27,8 +28,11 @@ player ended it) or ``"you"`` (the friend ended it, saying this player was silen
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
+
+from gin.protocol.identity import fingerprint
 
 FORMAT = 1
 HAND_KINDS = ("knock", "gin", "big_gin", "undercut", "dead")
@@ -38,18 +42,24 @@ COMPUTERS = ("computer:easy", "computer:normal", "computer:hard")
 
 
 def opponent_label(key: str) -> str:
-    """The opponent's name for people: "Computer (hard)", "Friend (link 1a2b3c4d)"."""
+    """The opponent's name for people: "Computer (hard)", "Friend (maple otter pebble
+    quilt robin)", or "Friend (link 1a2b3c4d)" for a friend known only by the link."""
     kind, _, name = key.partition(":")
     if kind == "computer":
         return f"Computer ({name})"
     if kind == "friend":
-        return f"Friend (link {name[:8]})" if name else "A friend"
+        if not name:
+            return "A friend"
+        return f"Friend (link {name[:8]})" if _LINK_KEY.fullmatch(name) else f"Friend ({name})"
     return key
 
 
-def friend_key(link_id: bytes) -> str:
-    """A friend's key: the invite link's id, the only identity the protocol has."""
-    return f"friend:{link_id.hex()[:16]}"
+_LINK_KEY = re.compile("[0-9a-f]{16}")
+
+
+def friend_key(identity: bytes | None, link_id: bytes) -> str:
+    """A friend's key: the words of its identity, or the link's id while none is known."""
+    return f"friend:{fingerprint(identity) if identity is not None else link_id.hex()[:16]}"
 
 
 def match_entry(opponent: str, me: int, winner: int | None, hands: Iterable[Any],

@@ -16,7 +16,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "history", help="your record: matches and hands won, against each opponent",
         description="Your record from the data folder: for every computer strength and "
-        "every friend (known by the invite link's id: the online protocol has no names), "
+        "every friend (known by the five words of its identity, as the table shows them), "
         "the matches and hands won, gins, undercuts and knocks, boxes, the average points "
         "a hand, the longest run of matches won, and the matches abandoned by your friend "
         "or by you (one side fell silent: counted apart, never as won). Each match is added "

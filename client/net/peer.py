@@ -377,7 +377,9 @@ class OnlineMatch:
         "friend" or by "you". Hands verified before a resume are not in memory."""
         if self.files is None:
             return
-        entry = match_entry(friend_key(self.files.link_id), self.seat,
+        ids = self.session.identities
+        friend = None if ids is None else ids[1 - self.seat]
+        entry = match_entry(friend_key(friend, self.files.link_id), self.seat,
                             None if over is None else over.winner, self._scores,
                             None if over is None else over.totals, abandoned)
         try:

@@ -10,11 +10,20 @@ from typing import Any
 import pytest
 
 from client.cli import main
-from client.record import describe, match_entry, parse, stored, summarize
+from client.record import (
+    describe,
+    friend_key,
+    match_entry,
+    opponent_label,
+    parse,
+    stored,
+    summarize,
+)
 from client.storage import Storage
 from client.table.controller import HUMAN, Game
 from gin import players
 from gin.engine.rules import PRESETS
+from gin.protocol.identity import Identity, fingerprint
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "record.json"
 
@@ -135,3 +144,12 @@ def test_abandoned_matches_are_counted_apart_never_as_wins() -> None:
                         "never counted as a win)")
     with pytest.raises(ValueError, match="abandoned by neither the friend nor you"):
         parse(stored([entry | {"abandoned": "nobody"}]))
+
+
+def test_a_friend_is_keyed_by_identity_words_or_by_the_link_while_unknown() -> None:
+    identity = Identity(bytes(range(32))).public
+    key = friend_key(identity, bytes(16))
+    assert key == f"friend:{fingerprint(identity)}" and len(key.split(":")[1].split()) == 5
+    assert opponent_label(key) == f"Friend ({fingerprint(identity)})"
+    assert friend_key(None, bytes.fromhex("ab" * 16)) == "friend:" + "ab" * 8
+    assert opponent_label("friend:" + "ab" * 8) == "Friend (link abababab)"

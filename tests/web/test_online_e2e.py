@@ -514,6 +514,12 @@ def test_a_browser_guest_plays_two_matches_on_one_link_with_gin_host_matches_2(
     code, err = host.finish()
     assert code == 0, err
     assert "2 of 2 matches played" in err and "a rematch begins" in err
+    # Your record on the page counts both matches, against one friend known by identity.
+    assert guest.page.get_attribute("#record", "data-matches") == "2"
+    book = json.loads(guest.page.evaluate("localStorage.getItem('gin.board.record')"))
+    assert len({m["opponent"] for m in book["matches"]}) == 1
+    assert book["matches"][0]["opponent"].startswith("friend:")
+    assert len(book["matches"][0]["opponent"].split(":")[1].split()) == 5  # five words
     page_records, terminal_records = guest.records(tmp_path / "guest-records"), host.records()
     assert len({p.name.split("-")[1] for p in page_records}) == 2  # two match ids
     previous = {json.loads(p.read_text())["previous"] for p in page_records}

@@ -8,7 +8,7 @@ import { Game } from "../src/board/game.ts";
 import { OnlineGame } from "../src/board/online.ts";
 import type { OnlinePeer, PeerNotice, PeerView } from "../src/online/api.ts";
 import { FakePeer } from "./web/fake_peer.ts";
-import { parse, RECORD_KEY, RecordBook, summarize, type TextStore } from "../src/board/record.ts";
+import { friendKey, opponentLabel, parse, RECORD_KEY, RecordBook, summarize, type TextStore } from "../src/board/record.ts";
 import { STANDARD } from "../src/engine/rules.ts";
 import * as players from "../src/players/index.ts";
 
@@ -69,7 +69,7 @@ class ToldPeer implements OnlinePeer {
   leave(): void {}
 }
 
-test("an online match is recorded when it ends, the friend known by the link's id", () => {
+test("an online match is recorded when it ends, the friend known by its identity's words", () => {
   const fake = new FakePeer("guest", "http://relay/j/R#s", null, { seed: 9 });
   fake.arrive();
   const peer = new ToldPeer(fake.view());
@@ -88,11 +88,19 @@ test("an online match is recorded when it ends, the friend known by the link's i
   const { matches } = new RecordBook(store).load();
   assert.equal(matches.length, 1);
   const entry = matches[0]!;
-  assert.equal(entry.opponent, `friend:${"ab".repeat(8)}`);
+  assert.equal(entry.opponent, "friend:lemon harbor violin tulip kayak"); // the fake peer's friend
   assert.equal(entry.won, true); // this page is the guest, seat 1
   assert.deepEqual(entry.hands, [
     { kind: "gin", knocker: 0, winner: 0, points: 30 }, { kind: "undercut", knocker: 1, winner: 0, points: 35 }]);
   assert.equal(entry.totals, null); // forfeited
   assert.deepEqual(game.takeWarnings(), []);
-  assert.equal(summarize(matches).opponents[0]!.label, "Friend (link abababab)");
+  assert.equal(summarize(matches).opponents[0]!.label, "Friend (lemon harbor violin tulip kayak)");
+});
+
+test("a friend is keyed by its identity's words, by the link's id while none is known", () => {
+  assert.equal(friendKey("maple otter pebble quilt robin", "ab".repeat(16)), "friend:maple otter pebble quilt robin");
+  assert.equal(friendKey(null, "ab".repeat(16)), `friend:${"ab".repeat(8)}`);
+  assert.equal(opponentLabel("friend:maple otter pebble quilt robin"), "Friend (maple otter pebble quilt robin)");
+  assert.equal(opponentLabel(`friend:${"ab".repeat(8)}`), "Friend (link abababab)");
+  assert.equal(opponentLabel("computer:hard"), "Computer (hard)");
 });

@@ -33,6 +33,7 @@ from gin import players
 from gin.engine.rules import STANDARD
 from gin.protocol.cosign import link_id_for
 from gin.protocol.evidence import parse_file
+from gin.protocol.identity import fingerprint
 from gin.protocol.session_events import (
     Abandoned,
     ClaimedAbandoned,
@@ -151,11 +152,15 @@ async def test_two_bots_play_a_whole_match_and_both_records_audit_clean(
     assert host.status() == guest.status() == "the match is over"
     assert host.status(short=True) == "the match is over"
     assert_clean_and_identical(tmp_path / "host", tmp_path / "guest", capsys)
-    # Each side's record has the match, the friend known by the invite link's id.
+    # Each side's record has the match, the friend known by its identity's words.
     assert host.result is not None and host.result.totals is not None
     for side, folder in ((host, "host"), (guest, "guest")):
         (entry,) = Storage(tmp_path / folder).load_record()
-        assert entry["opponent"] == friend_key(link_id_for(host.invite.secret))
+        ids = side.session.identities
+        assert ids is not None
+        assert entry["opponent"] == f"friend:{fingerprint(ids[1 - side.seat])}"
+        assert entry["opponent"] == friend_key(ids[1 - side.seat],
+                                               link_id_for(host.invite.secret))
         assert entry["won"] == (host.result.winner == side.seat)
         assert len(entry["hands"]) == side.verified
         assert entry["totals"] == [host.result.totals.totals[side.seat],

@@ -192,7 +192,7 @@ export class OnlineGame implements Play {
     return { opponent: false, run: () => this.play(bot.choose(obs, legal)) };
   }
 
-  /** Add the match to your record (record.ts), the friend known by the invite link's id: won or
+  /** Add the match to your record (record.ts), the friend known by its identity: won or
    * lost by `winner`, or (winner null) `abandoned` by the friend or by you. */
   private record(winner: number | null, abandoned: "friend" | "you" | null = null): void {
     const hands: HandLine[] = [];
@@ -207,7 +207,7 @@ export class OnlineGame implements Play {
       }
       if (typeof data.link === "string") link = data.link;
     }
-    this.warnings.push(...new RecordBook(this.records).add(matchEntry(friendKey(link), this.view.seat, winner,
+    this.warnings.push(...new RecordBook(this.records).add(matchEntry(friendKey(this.view.identity.friend, link), this.view.seat, winner,
       hands, this.totals, new Date().toISOString(), abandoned)));
   }
 

@@ -6,8 +6,10 @@
  * An entry, seen from the player (seat 0 is always "you"):
  * `{opponent: "computer:hard", won, at, hands: [{kind, knocker, winner, points}],
  * totals: [you, them] | null, boxes: [you, them] | null}`. `opponent` is
- * `computer:<strength>` or `friend:<id>`: the online protocol has no identity for a
- * friend, so a friend is the invite link's id (its first 16 hex digits). `boxes`
+ * `computer:<strength>` or `friend:<id>`: a friend is known by the five words of its
+ * identity (protocol.md §4), whatever link it plays on; a match that ended before the
+ * friend's identity was known (and records from before identities) by the invite
+ * link's id (its first 16 hex digits). `boxes`
  * are the box bonus points; `totals` and `boxes` are null for a forfeited match.
  */
 
@@ -64,18 +66,22 @@ export interface TextStore {
   removeItem(key: string): void;
 }
 
-/** "Computer (hard)", "Friend (link 1a2b3c4d)". */
+/** "Computer (hard)", "Friend (maple otter pebble quilt robin)", "Friend (link 1a2b3c4d)". */
 export function opponentLabel(key: string): string {
   const at = key.indexOf(":");
   const kind = at < 0 ? key : key.slice(0, at);
   const name = at < 0 ? "" : key.slice(at + 1);
   if (kind === "computer") return `Computer (${name})`;
-  if (kind === "friend") return name ? `Friend (link ${name.slice(0, 8)})` : "A friend";
+  if (kind === "friend") {
+    if (!name) return "A friend";
+    return /^[0-9a-f]{16}$/.test(name) ? `Friend (link ${name.slice(0, 8)})` : `Friend (${name})`;
+  }
   return key;
 }
 
-export function friendKey(linkHex: string): string {
-  return `friend:${linkHex.slice(0, 16)}`;
+/** A friend's key: the words of its identity, or the link's id while none is known. */
+export function friendKey(identityWords: string | null, linkHex: string): string {
+  return `friend:${identityWords ?? linkHex.slice(0, 16)}`;
 }
 
 /** The entry of a finished match; `me` is the player's seat, hands and totals in seats. */

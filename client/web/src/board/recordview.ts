@@ -47,8 +47,8 @@ function recordDialog(book: RecordBook): void {
       ...columns.map((c) => el("td", { class: "num" },
         key === "average_points" ? c[key].toFixed(1) : String(c[key])))))));
   openDialog("Your record", [
-    el("p", {}, "Every match finished in this browser. A friend is known by the invite link "
-      + "(the game has no names)."),
+    el("p", {}, "Every match finished in this browser. A friend is known by the five words of "
+      + "its identity, as the online panel shows them (the game has no names)."),
     table,
   ], [{ label: "Close", primary: true }]);
 }
