@@ -226,11 +226,19 @@ class TableView(App[None]):
         game = self.game
         if isinstance(game, OnlineGame):  # with both fingerprints, once the friend's is known
             match = game.online
-            who = "Your friend" if match.friend is None else (
-                f"Your friend {match.friend.words}"
-                + ("" if match.identity is None else f" (you: {match.identity.words})"))
+            who = "Your friend" if match.friend is None else f"Your friend {match.friend.words}"
+            state = f" · {self.online_label or self.online_state} · dealer"
+            mine = "" if match.identity is None else f" (you: {match.identity.words})"
+            if match.friend is not None and len(who + mine + state) <= self._title_room():
+                who += mine  # your own words too, where the line has room for them
             return f"{who} · {self.online_label or self.online_state}"
         return f"Computer ({game.vs})" if game is not None else "Computer"
+
+    def _title_room(self) -> int:
+        """The columns the opponent's line has: its row's width (less the side panel)."""
+        row = self.screen_stack[0].query_one("#opponent-label").parent
+        width = row.size.width if isinstance(row, Widget) else 0
+        return (width or self.size.width) - 2
 
     # -- showing the state ----------------------------------------------------
 
@@ -366,8 +374,8 @@ class TableView(App[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size)
-        if self.game is not None:
-            self.refresh_table()  # the status line's words follow the width
+        if self.game is not None:  # the status line's words follow the width, once laid out
+            self.call_after_refresh(self.refresh_table)
 
     def _fit(self, size: Size) -> None:
         """Fit the table to the terminal: the side panel only when there is room,

@@ -54,12 +54,15 @@ async def test_a_silent_friend_is_asked_about_then_ends_as_abandoned(
                     game = app.game
                     if isinstance(app.screen, ConfirmScreen):
                         question = str(app.screen.query_one("#question", Static).render())
-                        assert question.startswith("Your friend has owed its move since ")
-                        if app.screen not in asked:
+                        assert question.startswith("Your friend has owed its ")
+                        # The friend's program answers what it owes by itself; on a busy
+                        # machine it may be late past the short grace: wait for it.
+                        move = question.startswith("Your friend has owed its move since ")
+                        if move and app.screen not in asked:
                             asked.append(app.screen)
                         await pilot.pause()  # laid out before it is clicked
                         # First keep waiting (the grace starts again), then end it.
-                        await pilot.click("#no" if len(asked) == 1 else "#yes")
+                        await pilot.click("#no" if len(asked) <= 1 or not move else "#yes")
                         await pilot.pause()
                     elif isinstance(game, OnlineGame) and game.dealt and game.legal() \
                             and not isinstance(app.screen, InviteScreen):
