@@ -102,3 +102,25 @@ def test_undo_and_the_sheet_on_a_phone(open_board: Any, artifacts: Path) -> None
     page.click("#btn-sheet")
     assert "No hand has finished yet" in page.inner_text("#dialog-body")
     page.screenshot(path=str(artifacts / "score-sheet-360.png"))
+
+
+def test_the_player_sets_how_long_the_computer_waits(open_board: Any) -> None:
+    """The undo's window is the player's to set (0.7, 2 or 5 s), kept with the board's
+    settings; online the choice is hidden (there is no undo)."""
+    board = open_board("?seed=3")  # no ?delay: the player's setting counts
+    page = board.page
+    assert page.is_checked("#pause input[value='700']")
+    page.check("#pause input[value='5000']")
+    page.click("#btn-take")
+    before = position(page)
+    thrown = page.locator("#hand .card:not(.dim)").first
+    thrown.click()
+    thrown.click()
+    page.wait_for_timeout(1500)  # past the 0.7 s default: the computer has not looked yet
+    assert page.is_enabled("#btn-undo")
+    page.click("#btn-undo")
+    assert position(page) == before
+    prefs = json.loads(page.evaluate("localStorage.getItem('gin.board.prefs')"))
+    assert prefs["pause"] == 5000
+    page.reload()
+    assert page.is_checked("#pause input[value='5000']")

@@ -219,7 +219,7 @@ def test_online_the_local_choices_are_hidden_and_the_connection_is_always_shown(
     assert page.text("#dialog-title") == "Invite your friend"
     assert page.state() == "waiting"
     assert page.text("#net-connection") == "Waiting for your friend to open the link"
-    for hidden in ("#strength", "#rules", "#btn-new"):
+    for hidden in ("#strength", "#rules", "#pause", "#btn-new"):
         assert not page.page.is_visible(hidden), hidden
     assert page.page.is_visible("#btn-invite") and not page.page.is_visible("#join-hint")
     page.fake("peer.arrive();")

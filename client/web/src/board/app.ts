@@ -66,7 +66,7 @@ function offerKept(kept: StoredMatch, join: (link: string) => void, forget: () =
 export function startBoard(online: Online | null): void {
   const params = new URLSearchParams(window.location.search);
   const seed = numberParam(params, "seed", 2 ** 32 - 1);
-  const delay = numberParam(params, "delay", 10_000) ?? 700;
+  const delay = numberParam(params, "delay", 10_000); // null: the player's setting
   const botName = params.get("bot");
   const store = pageStorage();
   setUpDialog();

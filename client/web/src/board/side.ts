@@ -9,7 +9,7 @@ import { shortName, subtitle, targetLine } from "./words.ts";
 
 /** Add a choice per preset and wire the radios (once, at start). */
 export function buildSide(rulesChosen: (name: string) => void, strengthChosen: (vs: Strength) => void,
-                          speedChosen: (speed: Speed) => void): void {
+                          speedChosen: (speed: Speed) => void, pauseChosen: (ms: number) => void): void {
   const rules = byId("rules");
   for (const name of PRESETS.keys()) {
     const input = el("input", { type: "radio", name: "rules", value: name });
@@ -21,6 +21,9 @@ export function buildSide(rulesChosen: (name: string) => void, strengthChosen: (
   }
   for (const input of document.querySelectorAll<HTMLInputElement>("input[name=motion]")) {
     input.addEventListener("change", () => speedChosen(input.value as Speed));
+  }
+  for (const input of document.querySelectorAll<HTMLInputElement>("input[name=pause]")) {
+    input.addEventListener("change", () => pauseChosen(Number(input.value)));
   }
   for (const input of document.querySelectorAll<HTMLInputElement>("#side input[type=radio]")) {
     // A choice made with the mouse does not keep the focus: on the radio, ↑ ↓ would go
@@ -38,9 +41,16 @@ export function showSpeed(speed: Speed): void {
   }
 }
 
-/** The strength, the rules and a new match are choices of a local match only. */
+/** The computer's wait before it moves, in ms (one of the choices, or none checked). */
+export function showPause(ms: number): void {
+  for (const input of document.querySelectorAll<HTMLInputElement>("input[name=pause]")) {
+    input.checked = Number(input.value) === ms;
+  }
+}
+
+/** The strength, the rules, the computer's wait and a new match are choices of a local match only. */
 export function showLocalChoices(on: boolean): void {
-  for (const id of ["strength", "rules", "btn-new"]) byId(id).hidden = !on;
+  for (const id of ["strength", "rules", "pause", "btn-new"]) byId(id).hidden = !on;
 }
 
 /** Show the hand number, the scores (this hand, the game, the boxes) and the choices

@@ -25,7 +25,7 @@ import { wireDrag } from "./drag.ts";
 import { Game, HUMAN as HUMAN_SEAT, knockChoice, knockLayouts, STRENGTHS, type Strength } from "./game.ts";
 import { grouped, moved, movedBefore, ownOrder } from "./layout.ts";
 import { isSpeed, Motion, type Speed } from "./motion.ts";
-import { buildSide, showLocalChoices, showSpeed } from "./side.ts";
+import { buildSide, showLocalChoices, showPause, showSpeed } from "./side.ts";
 import { keyAction, type KeyActions } from "./keys.ts";
 import type { HintView, Play } from "./play.ts";
 import { type ActionKey, cardButton, drawEmpty, drawTable, KINDS } from "./tableview.ts";
@@ -39,7 +39,12 @@ interface Prefs {
   grouping: boolean;
   order: string[];
   motion?: Speed | null;
+  /** The computer's wait before it moves, in ms: the window in which a throw can be undone. */
+  pause?: number;
 }
+
+/** The waits a player can choose (ms); ?delay=MS in the address sets any other, for tests. */
+export const PAUSES = [700, 2000, 5000];
 
 export class Table implements KeyActions {
   private selected: Card | null = null;
@@ -60,14 +65,24 @@ export class Table implements KeyActions {
   private dragEnded: () => boolean = () => false;
   private readonly motion = new Motion();
 
-  constructor(private game: Play, private readonly delay: number, private readonly store: Storage | null) {
+  /** The player's choice of the computer's wait (ms), or null: 0.7 s. */
+  private pause: number | null = null;
+
+  /** `fixedDelay`: the computer's wait before it moves, in ms, from the address (it wins
+   * over the player's setting, which it leaves as it was); null for the player's setting. */
+  constructor(private game: Play, private readonly fixedDelay: number | null, private readonly store: Storage | null) {
     this.loadPrefs();
+  }
+
+  private get delay(): number {
+    return this.fixedDelay ?? this.pause ?? PAUSES[0]!;
   }
 
   // -- starting -------------------------------------------------------------------
 
   start(): void {
-    buildSide((name) => this.rulesChosen(name), (vs) => this.setStrength(vs), (speed) => this.setSpeed(speed));
+    buildSide((name) => this.rulesChosen(name), (vs) => this.setStrength(vs), (speed) => this.setSpeed(speed),
+      (ms) => this.setPause(ms));
     this.wire();
     const warnings = this.game.takeWarnings();
     this.listen(this.game);
@@ -145,6 +160,7 @@ export class Table implements KeyActions {
     const obs = game.observation();
     showLocalChoices(!game.online);
     showSpeed(this.motion.speed);
+    showPause(this.delay);
     if (obs === null) {
       this.motion.clear();
       drawEmpty(game, this.message);
@@ -379,6 +395,13 @@ export class Table implements KeyActions {
     local.newMatch(PRESETS.get(name) ?? local.rules); // deals: changed() shows it
   }
 
+  private setPause(ms: number): void {
+    if (!PAUSES.includes(ms)) return;
+    this.pause = ms;
+    this.savePrefs();
+    this.render();
+  }
+
   private setSpeed(speed: Speed): void {
     this.motion.choose(speed);
     this.savePrefs();
@@ -506,6 +529,7 @@ export class Table implements KeyActions {
       if (prefs === null) return;
       this.grouping = prefs.grouping !== false;
       this.motion.choose(isSpeed(prefs.motion) ? prefs.motion : null);
+      if (typeof prefs.pause === "number" && PAUSES.includes(prefs.pause)) this.pause = prefs.pause;
       const held = this.game.observation()?.hand ?? [];
       this.order = prefs.order.map((t) => held.find((c) => c.toString() === t)).filter((c): c is Card => !!c);
     } catch (exc) {
@@ -515,7 +539,8 @@ export class Table implements KeyActions {
 
   private savePrefs(): void {
     try {
-      const prefs: Prefs = { grouping: this.grouping, order: this.order.map(String), motion: this.motion.choice };
+      const prefs: Prefs = { grouping: this.grouping, order: this.order.map(String), motion: this.motion.choice,
+        ...(this.pause === null ? {} : { pause: this.pause }) };
       this.store?.setItem(PREFS_KEY, JSON.stringify(prefs));
     } catch {
       // Only the order of your cards is lost: the match is saved on its own.
