@@ -19,13 +19,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any, NoReturn
+from typing import Any
 
 from gin.engine.errors import MalformedInput
 from gin.protocol import cosign
 from gin.protocol import fairdeal as fd
 from gin.protocol.identity import binding_refusal
 from gin.protocol.records import MAX_RECORD_BYTES, SEATS, HandRecord, _too_deep, binding_dict
+from gin.protocol.strict_json import StrictJson
 
 FORMAT = "gin-abandonment"
 FORMAT_VERSION = 3
@@ -40,7 +41,8 @@ OWED = {
     "key": "the key of the card drawn", "show": "its cards shown after the knock",
     "move": "its move", "seed": "its seed",
 }
-_HEX = re.compile("[0-9a-fA-F]*")
+_JSON = StrictJson("abandonment record")
+_fail, _hex, _object, _integer = _JSON.fail, _JSON.hex, _JSON.fields, _JSON.integer
 _TIME = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z")
 
 
@@ -152,34 +154,6 @@ def check(record: AbandonmentRecord, hands: Sequence[HandRecord]) -> list[tuple[
 
 
 # --- strict parsing ---------------------------------------------------------------
-
-
-def _fail(path: str, why: str) -> NoReturn:
-    raise MalformedInput(f"abandonment record: {path}: {why}")
-
-
-def _object(value: object, path: str, names: tuple[str, ...]) -> dict[str, object]:
-    if not isinstance(value, dict):
-        _fail(path, "expected an object")
-    for key in value:
-        if key not in names:
-            _fail(f"{path}.{key}", "unexpected field")
-    for key in names:
-        if key not in value:
-            _fail(f"{path}.{key}", "missing")
-    return value
-
-
-def _hex(value: object, path: str, size: int) -> bytes:
-    if not isinstance(value, str) or len(value) != 2 * size or not _HEX.fullmatch(value):
-        _fail(path, f"expected {2 * size} hex digits")
-    return bytes.fromhex(value)
-
-
-def _integer(value: object, path: str, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
-        _fail(path, f"expected an integer 0..{high}")
-    return value
 
 
 def _time(value: object, path: str) -> int:

@@ -13,11 +13,9 @@ honest proof fail. :func:`gin.protocol.audit.audit_evidence` checks it.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any
 
-from gin.engine.errors import MalformedInput
 from gin.protocol import abandonment, cosign
 from gin.protocol import fairdeal as fd
 from gin.protocol import shuffle_proof as sp
@@ -28,10 +26,12 @@ from gin.protocol.records import (
     binding_dict,
     parse_record,
 )
+from gin.protocol.strict_json import StrictJson
 
 FORMAT = "gin-deal-evidence"
 FORMAT_VERSION = 3
-_HEX = re.compile("[0-9a-fA-F]*")
+_JSON = StrictJson("deal evidence")
+_fail, _hex, _object, _integer = _JSON.fail, _JSON.hex, _JSON.fields, _JSON.integer
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,38 +84,10 @@ class DealEvidence:
         return json.dumps(self.to_dict(), indent=1) + "\n"
 
 
-def _fail(path: str, why: str) -> NoReturn:
-    raise MalformedInput(f"deal evidence: {path}: {why}")
-
-
-def _hex(value: object, path: str, size: int) -> bytes:
-    if not isinstance(value, str) or len(value) != 2 * size or not _HEX.fullmatch(value):
-        _fail(path, f"expected {2 * size} hex digits")
-    return bytes.fromhex(value)
-
-
-def _object(value: object, path: str, names: tuple[str, ...]) -> dict[str, object]:
-    if not isinstance(value, dict):
-        _fail(path, "expected an object")
-    for key in value:
-        if key not in names:
-            _fail(f"{path}.{key}", "unexpected field")
-    for key in names:
-        if key not in value:
-            _fail(f"{path}.{key}", "missing")
-    return value
-
-
 def _deck(value: object, path: str) -> tuple[bytes, ...]:
     if not isinstance(value, list) or len(value) != fd.DECK_SIZE:
         _fail(path, f"expected a list of {fd.DECK_SIZE} entries")
     return tuple(_hex(x, f"{path}[{i}]", 32) for i, x in enumerate(value))
-
-
-def _integer(value: object, path: str, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
-        _fail(path, f"expected an integer 0..{high}")
-    return value
 
 
 def parse_evidence(value: object) -> DealEvidence:

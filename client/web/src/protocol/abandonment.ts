@@ -12,15 +12,21 @@
  */
 
 import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
+import { bytesToHex, concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 
-import { MalformedInput } from "../engine/errors.ts";
 import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
 import { MAX_HAND_NUMBER } from "./fairdeal.ts";
 import { JsonSyntaxError, parsePyJson, type PyJson } from "./pyjson.ts";
 import { bindingRefusal } from "./identity.ts";
 import { bindingData, type HandRecord, MAX_RECORD_BYTES, SEATS, tooDeep } from "./records.ts";
+import { pyLen, StrictJson } from "./strict_json.ts";
+
+const READ: StrictJson = new StrictJson("abandonment record");
+function fail(path: string, why: string): never {
+  READ.fail(path, why);
+}
+const [hex, object, integer] = [READ.hex.bind(READ), READ.fields.bind(READ), READ.integer.bind(READ)];
 
 export const FORMAT = "gin-abandonment";
 export const FORMAT_VERSION = 3;
@@ -190,31 +196,6 @@ export function check(record: AbandonmentRecord, hands: readonly HandRecord[]): 
 }
 
 // --- strict parsing ---------------------------------------------------------------
-
-function fail(path: string, why: string): never {
-  throw new MalformedInput(`abandonment record: ${path}: ${why}`);
-}
-
-const pyLen = (text: string): number => [...text].length;
-
-function object(value: PyJson | undefined, path: string, names: readonly string[]): Map<string, PyJson> {
-  if (!(value instanceof Map)) fail(path, "expected an object");
-  for (const key of value.keys()) if (!names.includes(key)) fail(`${path}.${key}`, "unexpected field");
-  for (const key of names) if (!value.has(key)) fail(`${path}.${key}`, "missing");
-  return value;
-}
-
-function hex(value: PyJson | undefined, path: string, size: number): Uint8Array {
-  if (typeof value !== "string" || pyLen(value) !== 2 * size || !/^[0-9a-fA-F]*$/.test(value)) {
-    fail(path, `expected ${2 * size} hex digits`);
-  }
-  return hexToBytes(value);
-}
-
-function integer(value: PyJson | undefined, path: string, high: number): number {
-  if (typeof value !== "bigint" || value < 0n || value > BigInt(high)) fail(path, `expected an integer 0..${high}`);
-  return Number(value);
-}
 
 const TIME = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z$/;
 

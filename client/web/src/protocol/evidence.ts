@@ -7,15 +7,21 @@
  * present another one to make an honest proof fail. audit.ts's auditEvidence checks it.
  */
 
-import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 
-import { MalformedInput } from "../engine/errors.ts";
 import * as abandonment from "./abandonment.ts";
 import * as cosign from "./cosign.ts";
 import { context, DECK_SIZE, type Deck, MAX_HAND_NUMBER } from "./fairdeal.ts";
 import { JsonSyntaxError, parsePyJson, type PyJson } from "./pyjson.ts";
 import { bindingData, type HandRecord, MAX_RECORD_BYTES, parseRecord, SEATS, utf8 } from "./records.ts";
 import { PROOF_BYTES } from "./shuffle_proof.ts";
+import { pyLen, StrictJson } from "./strict_json.ts";
+
+const READ: StrictJson = new StrictJson("deal evidence");
+function fail(path: string, why: string): never {
+  READ.fail(path, why);
+}
+const [hex, object, integer] = [READ.hex.bind(READ), READ.fields.bind(READ), READ.integer.bind(READ)];
 
 export const FORMAT = "gin-deal-evidence";
 export const FORMAT_VERSION = 3;
@@ -110,34 +116,9 @@ export class DealEvidence implements Readonly<DealEvidenceFields> {
   }
 }
 
-function fail(path: string, why: string): never {
-  throw new MalformedInput(`deal evidence: ${path}: ${why}`);
-}
-
-const pyLen = (text: string): number => [...text].length;
-
-function hex(value: PyJson | undefined, path: string, size: number): Uint8Array {
-  if (typeof value !== "string" || pyLen(value) !== 2 * size || !/^[0-9a-fA-F]*$/.test(value)) {
-    fail(path, `expected ${2 * size} hex digits`);
-  }
-  return hexToBytes(value);
-}
-
-function object(value: PyJson | undefined, path: string, names: readonly string[]): Map<string, PyJson> {
-  if (!(value instanceof Map)) fail(path, "expected an object");
-  for (const key of value.keys()) if (!names.includes(key)) fail(`${path}.${key}`, "unexpected field");
-  for (const key of names) if (!value.has(key)) fail(`${path}.${key}`, "missing");
-  return value;
-}
-
 function deck(value: PyJson | undefined, path: string): Deck {
   if (!Array.isArray(value) || value.length !== DECK_SIZE) fail(path, `expected a list of ${DECK_SIZE} entries`);
   return value.map((x, i) => hex(x, `${path}[${i}]`, 32));
-}
-
-function integer(value: PyJson | undefined, path: string, high: number): number {
-  if (typeof value !== "bigint" || value < 0n || value > BigInt(high)) fail(path, `expected an integer 0..${high}`);
-  return Number(value);
 }
 
 /** Deal evidence from its JSON value; MalformedInput names the path of what is wrong, as gin does. */
