@@ -50,6 +50,9 @@ class GinApp(FriendTable):
         Binding("g", "toggle_group", "Group"),
         Binding("h", "hint", "Hint"),
         Binding("u", "undo", "Undo"),
+        # Online there is neither: not offered, and a key pressed by habit says why.
+        Binding("h", "no_hint", "Hint", show=False),
+        Binding("u", "no_undo", "Undo", show=False),
         Binding("c", "score_sheet", "Score sheet", show=False),
         Binding("v", "view_pile", "Pile"),
         Binding("f", "full_screen", "Panel"),

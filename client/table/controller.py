@@ -195,8 +195,6 @@ class Game:
     The opponent deals the first hand, so the human is offered the first upcard.
     """
 
-    #: The hint is offered (against the computer: online neither player has one).
-    hints = True
     seat = HUMAN
 
     def __init__(
@@ -438,8 +436,6 @@ class OnlineGame:
 
     opponent_to_move = False  # never computed here: the friend's moves arrive
     vs = "friend"
-    #: No hint against a person: the friend has none either, and could not know of one.
-    hints = False
 
     def __init__(self, match: OnlineMatch) -> None:
         self.online = match

@@ -206,7 +206,7 @@ class FriendTable(PlayingTable):
 
         self.push_screen(ConfirmScreen(
             words.grace_question(question.owed, question.since, match.settings.utc_clock()),
-            "End: abandoned by your friend", "Keep waiting"), answer)
+            "End: abandoned by your friend", "Keep waiting", safe=True), answer)
 
     def action_invite(self) -> None:
         """The invite link again, for as long as the online match runs (the host's)."""

@@ -49,13 +49,15 @@ class InviteScreen(ModalScreen[None]):
     }
     InviteScreen #invite-main { height: 1fr; }
     InviteScreen #invite-text { width: 1fr; height: 1fr; }
-    InviteScreen #invite-link { text-style: bold; margin: 1 0 0 0; text-overflow: fold; }
+    InviteScreen #invite-link { text-style: bold; text-overflow: fold; }
     InviteScreen .invite-buttons { height: auto; margin-top: 1; }
     InviteScreen .invite-buttons Button { margin-right: 2; }
     InviteScreen #invite-state, InviteScreen #invite-reach, InviteScreen #invite-how {
         margin-top: 1;
     }
-    InviteScreen #invite-copied { color: $success; }
+    InviteScreen #invite-copied { color: $success; display: none; }
+    /* Short (80×24): no blank line between the notes, so nothing needs scrolling. */
+    InviteScreen.-short #invite-reach, InviteScreen.-short #invite-how { margin-top: 0; }
     InviteScreen .qr { width: auto; height: auto; margin-left: 2; }
     InviteScreen #invite-qr-below { margin: 1 0 0 0; }
     """
@@ -78,11 +80,9 @@ class InviteScreen(ModalScreen[None]):
                 yield Static("", id="invite-copied", markup=False)
                 yield Static(capital(self.state), id="invite-state", markup=False)
                 yield Static(self.reach, id="invite-reach", markup=False)
-                yield Static("They open it in a browser (nothing to install), or run "
-                             "`gin join` and paste it, or choose Friend online → Join in "
-                             "gin. The part after # is the match's secret: it never reaches "
-                             "the relay. Send it privately. Press o at the table to see "
-                             "this again.", id="invite-how", markup=False)
+                yield Static("They open it in a browser, or paste it into gin join. The "
+                             "part after # is the secret: the relay never sees it. Send it "
+                             "privately; o shows this again.", id="invite-how", markup=False)
                 yield Static(self.qr, id="invite-qr-below", classes="qr")
             yield Static(self.qr, id="invite-qr", classes="qr")
 
@@ -96,6 +96,7 @@ class InviteScreen(ModalScreen[None]):
     def _fit(self) -> None:
         """The QR code beside the text when both fit, else below it; and a word when
         the link takes several lines."""
+        self.set_class(self.app.size.height < 30, "-short")
         qr_width = max((len(line) for line in self.qr.splitlines()), default=0)
         width = min(self.app.size.width, 160) - 2  # the window's padding
         beside = width - qr_width - 2 >= TEXT_BESIDE_QR
@@ -105,8 +106,8 @@ class InviteScreen(ModalScreen[None]):
     def _say_fit(self, lines: int) -> None:
         """The link now takes ``lines`` lines: on more than one, say so."""
         fit = self.query_one("#invite-fit", Static)
-        fit.display = lines > 1
-        fit.update(f"(Shown on {lines} lines to fit: Copy takes it in one piece.)")
+        fit.display = lines > 1 and not self.query_one("#invite-copied").display
+        fit.update(f"(Shown on {lines} lines: Copy takes it whole.)")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -115,10 +116,11 @@ class InviteScreen(ModalScreen[None]):
         elif event.button.id == "copy":
             copied = copy_with_program(self.link)
             self.app.copy_to_clipboard(self.link)  # the terminal's own clipboard too
-            self.query_one("#invite-copied", Static).update(
-                "The link is copied." if copied else
-                "Sent to your terminal's clipboard — whether it took it, the terminal does "
-                "not say. If pasting gives nothing, select the link above.")
+            said = self.query_one("#invite-copied", Static)
+            said.display, self.query_one("#invite-fit").display = True, False  # in its place
+            said.update("The link is copied." if copied else
+                        "Sent to the terminal's clipboard, which may not take it: if "
+                        "pasting gives nothing, select the link above.")
 
     def action_close(self) -> None:
         self.dismiss(None)

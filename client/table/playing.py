@@ -240,9 +240,9 @@ class PlayingTable(TableView):
         if count == 0:
             question = f"Go gin, throwing the {card.glyph} face down? Every other card melds."
         else:
-            question = (f"Knock, throwing the {card.glyph} face down, with {count} in loose "
-                        f"cards? {self._them()} can lay off onto your melds; {count} or less "
-                        "left in their hand undercuts you.")
+            question = (f"Knock, throwing the {card.glyph} face down, with {count} loose "
+                        f"point{'s' * (count != 1)}? {self._them()} can lay off onto your "
+                        f"melds; {count} or less left in their hand undercuts you.")
         options = knock_layouts(obs, card)
         layouts = [Layout(words.knock_layout_label(i, count, len(options)),
                           (("Your melds, then your loose cards",
@@ -320,10 +320,6 @@ class PlayingTable(TableView):
     @work(exclusive=True, group="hint")
     async def action_hint(self) -> None:
         game = self.game
-        if game is not None and not game.hints:
-            self.message = words.NO_HINT_ONLINE
-            self.refresh_table()
-            return
         if game is None or not game.legal():
             return
         key = state_key(game.observation())
@@ -332,12 +328,20 @@ class PlayingTable(TableView):
             self.hint, self.message = (hint, key), ""
             self.refresh_table()
 
+    def action_no_hint(self) -> None:
+        self.message = words.NO_HINT_ONLINE
+        self.refresh_table()
+
+    def action_no_undo(self) -> None:
+        self.message = words.UNDO_ONLINE
+        self.refresh_table()
+
     def action_undo(self) -> None:
         """Take back the last throw, while the computer has not yet seen it."""
         game = self.game
         if not isinstance(game, Game):
-            self.message = words.UNDO_ONLINE if game is not None else ""
-        elif not game.can_undo:
+            return
+        if not game.can_undo:
             self.message = words.UNDO_NONE
         else:
             self.workers.cancel_group(self, "opponent")
@@ -398,10 +402,27 @@ class PlayingTable(TableView):
     @on(RadioSet.Changed, "#strength")
     def _strength_changed(self, event: RadioSet.Changed) -> None:
         key = (event.pressed.id or "").removeprefix("strength-")
-        if isinstance(self.game, Game) and key != self.game.vs:
-            self.game.set_strength(key)
-            self.notify(f"The computer now plays {key}.")
+        game = self.game
+        if not isinstance(game, Game) or key == game.vs:
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                game.set_strength(key)
+                self.notify(f"The computer now plays {key}.")
+            else:
+                with self.prevent(RadioSet.Changed):
+                    self.query_one(f"#strength-{game.vs}", RadioButton).value = True
             self.refresh_table()
+
+        obs = game.observation()
+        if obs.hand_number == 1 and not obs.history:
+            answer(True)  # nothing played yet: nothing to ask about
+            return
+        # As n and r ask: a key pressed by mistake must not change the match in play.
+        self.push_screen(ConfirmScreen(
+            f"Let the computer play {key} from its next move? The match goes on, with "
+            "the scores as they are.", f"Play {key}"), answer)
 
     def action_next_rules(self) -> None:
         names = list(PRESETS)

@@ -34,24 +34,42 @@ ModalScreen CardRow { margin-bottom: 0; }
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """A question with a yes and a no button (Enter/Y is yes, Escape/N is no)."""
+    """A question with a yes and a no button: Enter answers the focused one (yes,
+    unless ``safe``: when yes ends something, no takes the focus), ← → move the focus
+    between them, Y is yes, Escape/N is no."""
 
     DEFAULT_CSS = MODAL_CSS
     BINDINGS = [
-        Binding("enter,y", "answer(True)", "Yes"),
+        Binding("enter", "press_focused", "Answer"),
+        Binding("y", "answer(True)", "Yes"),
         Binding("escape,n", "answer(False)", "No"),
+        Binding("left", "focus_button('yes')", show=False),
+        Binding("right", "focus_button('no')", show=False),
     ]
 
-    def __init__(self, question: str, yes: str, no: str = "Cancel") -> None:
+    def __init__(self, question: str, yes: str, no: str = "Cancel", *,
+                 safe: bool = False) -> None:
         super().__init__()
-        self.question, self.yes, self.no = question, yes, no
+        self.question, self.yes, self.no, self.safe = question, yes, no, safe
+
+    def on_mount(self) -> None:
+        self.action_focus_button("no" if self.safe else "yes")
+
+    def action_focus_button(self, which: str) -> None:
+        self.query_one(f"#{which}", Button).focus()
+
+    def action_press_focused(self) -> None:
+        focused = self.focused
+        self.dismiss(focused.id == "yes" if isinstance(focused, Button) else not self.safe)
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.question, id="question", markup=False)
             with Horizontal(classes="buttons"):
-                yield Button(self.yes, id="yes", variant="primary", compact=True)
-                yield Button(self.no, id="no", compact=True)
+                yield Button(self.yes, id="yes", variant="default" if self.safe else "primary",
+                             compact=True)
+                yield Button(self.no, id="no", variant="primary" if self.safe else "default",
+                             compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")

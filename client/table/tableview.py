@@ -53,9 +53,13 @@ WIDE = (100, 24)
 SIDE_WIDTH = 36
 #: Below this many columns for the table the hand is fanned (cards overlap).
 FAN_BELOW = 64
+#: The move log's rows (its height in CSS): the newest lines that fit, one a row.
+LOG_ROWS = 4
 
-#: Actions that change the computer match; online they do not apply.
-COMPUTER_ONLY = ("strength", "next_rules", "new_match")
+#: Actions against the computer only: online they do not apply, and are not offered.
+COMPUTER_ONLY = ("strength", "next_rules", "new_match", "hint", "undo")
+#: Their online stand-ins: the same keys, saying why there is none.
+ONLINE_ONLY = ("no_hint", "no_undo")
 
 #: Buttons of the table's actions: id, label.
 ACTION_BUTTONS = (
@@ -100,7 +104,9 @@ class TableView(App[None]):
     #middle { height: 4; margin-top: 1; }
     #stock-box, #discard-box { width: 13; height: 4; }
     #stock-box.-hint CardView, #discard-box.-hint CardView { border: double $success; }
-    #log { width: 1fr; height: 4; color: $text-muted; }
+    #log {
+        width: 1fr; height: 4; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis;
+    }
     #your-label { margin-top: 1; }
     #prompt { text-style: bold; height: auto; min-height: 2; margin-top: 1; }
     #actions { height: 1; }
@@ -284,7 +290,7 @@ class TableView(App[None]):
             self.query_one(box).set_class(hint is not None and isinstance(hint.action, kind),
                                           "-hint")
         lines = words.log_lines(obs, them)
-        self.query_one("#log", Static).update("\n".join(lines[-5:]))
+        self.query_one("#log", Static).update("\n".join(lines[-LOG_ROWS:]))
 
         groups = grouped(obs.hand) if self.grouping else [Group(tuple(self.order))]
         self.query_one("#your-label", Label).update(
@@ -314,7 +320,9 @@ class TableView(App[None]):
         return None
 
     def _loose_text(self, obs: Observation, counts: dict[Card, int]) -> str:
-        text = f"Loose cards: {best_arrangement(obs.hand).deadwood}"
+        loose = best_arrangement(obs.hand)
+        cards = len(loose.deadwood_cards)
+        text = f"Loose points: {loose.deadwood} ({cards} card{'s' * (cards != 1)})"
         if counts:
             low = min(counts.values())
             text += f"  · you can knock (best: {low} after throwing)" if low else \
@@ -359,6 +367,8 @@ class TableView(App[None]):
             return isinstance(self.game, OnlineGame) and self.game.seat == 0
         if action in COMPUTER_ONLY:  # online, the rules were agreed and nobody computes
             return not isinstance(self.game, OnlineGame)
+        if action in ONLINE_ONLY:
+            return isinstance(self.game, OnlineGame)
         if action in ("select", "move") and self.screen is not self.screen_stack[0]:
             return False  # a dialog's own arrows (switching layouts, editing text)
         if action == "knock":  # on whenever a throw is due: k then knocks or says why not

@@ -83,8 +83,8 @@ def knock_refused(obs: Observation, least: int) -> str:
     """Why a knock is refused: ``least`` is the least deadwood a throw leaves."""
     if obs.knock_limit == 0:
         return (f"You can't knock: this hand is gin only (an ace upcard), and your best "
-                f"throw leaves {least} in loose cards.")
-    return (f"You can't knock yet: your best throw leaves {least} in loose cards, and "
+                f"throw leaves {least} loose points.")
+    return (f"You can't knock yet: your best throw leaves {least} loose points, and "
             f"this hand's knock limit is {obs.knock_limit}.")
 
 
@@ -95,15 +95,15 @@ def knock_layout_label(index: int, count: int, options: int) -> str:
     if index == 0:
         return ("The computer's choice: of the cards you have not seen, the fewest can "
                 "be laid off onto these melds.")
-    return f"Another way, also leaving {count} in loose cards."
+    return f"Another way, also leaving {count} loose points."
 
 
 def layoff_label(index: int, deadwood: int, laid: int) -> str:
     """What a defender's layout is: the first is the best."""
     cards = f"{laid} card{'s' * (laid != 1)} laid off"
     if index == 0:
-        return f"The best: {cards}, {deadwood} left in loose cards."
-    return f"{cards[0].upper()}{cards[1:]}, {deadwood} left in loose cards."
+        return f"The best: {cards}, {deadwood} loose points left."
+    return f"{cards[0].upper()}{cards[1:]}, {deadwood} loose points left."
 
 
 def knocked(obs: Observation, them: str) -> str:
@@ -255,8 +255,8 @@ stock — and then throw one away, so you always end with ten.
 Build **sets** (three or four of a kind) and **runs** (three or more in a row in one
 suit; the ace is low, and the run doesn't turn the corner at the king).
 
-Everything outside a set or a run is **deadwood** — your *loose cards*. Aces count 1,
-court cards 10, everything else its own number.
+Everything outside a set or a run is **deadwood** — your *loose cards*, and what they
+count your *loose points*. Aces count 1, court cards 10, everything else its own number.
 
 {knock} Your opponent then lays any of their loose cards onto your sets and runs,
 and you score the difference between the two piles of deadwood.

@@ -129,7 +129,7 @@ async def test_knock_with_layoffs(table: Any, deal: Any, storage: Storage) -> No
         assert app.screen.query_one("#btn-knock", Button).display
         await press(pilot, "k")
         assert isinstance(app.screen, LayoutScreen)
-        assert "with 1 in loose cards" in app.screen.question
+        assert "with 1 loose point" in app.screen.question
         assert "K♣" in app.screen.question
         await press(pilot, "enter")
         assert isinstance(app.screen, HandOverScreen)
@@ -528,7 +528,7 @@ async def test_laying_off_shows_the_knockers_melds_and_lets_you_choose(
             assert isinstance(screen, LayoutScreen) and len(screen.layouts) > 1
             assert "laying down 3 melds and 1 loose card counting 1" in screen.question
             assert text(app, "#layout-label").endswith(
-                "The best: 1 card laid off, 0 left in loose cards.")
+                "The best: 1 card laid off, 0 loose points left.")
             laid = app.screen.query("#row-0 CardView.-laidoff")
             assert [v.card for v in laid] == [Card.parse("5c")]
             if switch:
@@ -541,7 +541,7 @@ async def test_laying_off_shows_the_knockers_melds_and_lets_you_choose(
             assert result is not None and result.outcome is not None
             if switch:  # a worse layout, chosen on purpose: it is played as chosen
                 left = result.outcome.defender_deadwood
-                assert left > 0 and f"{left} left in loose cards" in other
+                assert left > 0 and f"{left} loose points left" in other
                 assert result.kind == "knock"
             else:
                 assert result.kind == "undercut"
