@@ -60,6 +60,7 @@ SLOW_TESTS = frozenset({
     "tests/client/table/test_words.py::test_flags_against_a_saved_match_ask_which_to_play",
     "tests/client/table/test_words.py::test_the_card_just_taken_has_a_border_of_its_own",
     "tests/client/test_storage.py::test_the_table_starts_a_new_match_over_a_damaged_save",
+    "tests/test_docs.py::test_readme_states_the_test_count_the_suite_has",
     "tests/gin/conformance/test_conformance.py::test_the_typescript_engine_agrees_with_a_"
     "small_corpus",
     "tests/gin/engine/test_hand.py::test_random_legal_play_always_ends_with_every_card_"

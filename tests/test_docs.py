@@ -119,3 +119,62 @@ def test_pages_stand_alone(page: Path) -> None:
     for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
         if not re.match(r"[a-z]+:", target):  # a relative link: it must exist here
             assert (page.parent / target).exists(), f"{page.name} links to {target}"
+
+
+# -- README's own figures (issue 28): short, and true of the build and the suite -------
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+README_FLAT = " ".join(README.split())
+
+
+def about(pattern: str, text: str = README_FLAT) -> float:
+    """The number the text states where ``pattern`` (one group) matches, once."""
+    found = re.findall(pattern, text)
+    assert len(found) == 1, f"README states {pattern!r} {len(found)} times"
+    return float(found[0].replace(",", ""))
+
+
+def test_readme_is_short_and_sets_up_in_a_virtual_environment_first() -> None:
+    assert len(README.splitlines()) <= 200
+    venv = README.index("python3 -m venv .venv && . .venv/bin/activate")
+    assert venv < README.index("pip install -e '.[dev]'") < README.index("## Play")
+
+
+def test_readme_states_the_boards_size_as_built() -> None:
+    from relay.static import BOARD_DIR, FILES, compressed
+
+    files = [BOARD_DIR / name for name in FILES]
+    if not all(f.exists() for f in files):
+        pytest.skip("the board is not built (client/web/dist)")
+    built = sum(f.stat().st_size for f in files)
+    gzipped = sum(len(compressed(f.read_bytes())) for f in files)
+    stated = about(r"about (\d+) KB as built"), about(r"and (\d+) KB gzipped")
+    for figure, actual in zip(stated, (built, gzipped), strict=True):
+        assert abs(actual / 1000 - figure) <= 0.1 * figure, (stated, built, gzipped)
+    # docs/performance.md gives each file: within a tenth of the build too.
+    page = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+    for f in files:
+        row = re.search(rf"\| `{f.name}`[^|]*\| ([\d,]+) \| ([\d,]+) \|", page)
+        assert row is not None, f"docs/performance.md gives no size of {f.name}"
+        size, packed = (int(x.replace(",", "")) for x in row.groups())
+        assert abs(f.stat().st_size - size) <= 0.1 * size, f.name
+        assert abs(len(compressed(f.read_bytes())) - packed) <= 0.1 * packed, f.name
+
+
+def collected(*args: str) -> int:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", *args],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300,
+                         check=False).stdout
+    count = re.search(r"(\d+)(?:/(\d+))? tests? collected", out)
+    assert count is not None, out[-500:]
+    return int(count.group(1))
+
+
+def test_readme_states_the_test_count_the_suite_has() -> None:
+    everything = about(r"runs everything: about ([\d,]+) tests")
+    quick = about(r"leaves out the slow ones .*? about ([\d,]+) tests in")
+    assert abs(collected() - everything) <= 0.1 * everything
+    assert abs(collected("-m", "not slow") - quick) <= 0.1 * quick

@@ -51,8 +51,9 @@ def register(subparsers: Any) -> None:
                         help="without --relay: the address the embedded relay listens on "
                         "and puts in the link (default: this machine's local-network "
                         "address; 0.0.0.0 listens everywhere and links the network address)")
-    parser.add_argument("--port", type=int, default=0,
-                        help="without --relay: the embedded relay's port (default: a free one)")
+    parser.add_argument("--port", type=_port, default=None,
+                        help="without --relay: the embedded relay's port, 0 to 65535 "
+                        "(default: a free one)")
     parser.add_argument("--rules", choices=sorted(PRESETS), default="standard",
                         help="the ruleset your friend agrees to (default: standard)")
     parser.add_argument("--target", type=int, default=None, metavar="POINTS",
@@ -65,8 +66,23 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 65535, got {value}")
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
     relay = None
+    for flag, value in (("--port", args.port), ("--bind", args.bind)):
+        if args.relay is not None and value is not None:
+            print(f"gin host: {flag} sets the relay run inside gin host: leave it out with "
+                  "--relay", file=sys.stderr)
+            return 2
     if args.relay is not None:
         try:
             relay = parse_relay(args.relay).http_url
@@ -85,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     storage = Storage(args.data_dir or default_data_dir())
     saved = None if relay is not None or args.new else _saved_here(storage)
-    spec = OnlineStart("host", relay=relay, bind=args.bind, port=args.port,
+    spec = OnlineStart("host", relay=relay, bind=args.bind, port=args.port or 0,
                        rules=rules, saved=saved)
     if args.bot is None:
         return open_table(args, spec)  # the table asks whether to continue the saved one

@@ -47,7 +47,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --bot: play N matches in a row on the one link, each "
                         "next one a rematch both sides accept (the loser of a match deals "
                         "first in the next); exits 0 when all N ended normally (default: 1)")
-    parser.add_argument("--bot-delay", type=float, default=0.3, metavar="SECONDS",
+    parser.add_argument("--bot-delay", type=_delay, default=0.3, metavar="SECONDS",
                         help="the computer player's pause before each move (default: 0.3)")
     parser.add_argument("--data-dir", type=Path, default=None, help=DATA_DIR_HELP)
     parser.add_argument("--give-up-after", type=_seconds, default=GIVE_UP_AFTER,
@@ -69,6 +69,16 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
+
+
+def _delay(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be 0 or more seconds, got {text}")
     return value
 
 
@@ -120,7 +130,10 @@ async def run_bot(prog: str, start: Callable[[], Awaitable[OnlineMatch]], level:
     finally:
         bot.cancel()
     line = outcome_line(match)
-    print(f"{prog}: {plain(line)}", file=sys.stderr)  # it may quote the peer
+    # After a rematch the line is the last match's: say which (its hands alone counted).
+    number = match.rematches.finished + (match.result is None or match.result.totals is None)
+    which = f"match {number}: " if number > 1 else ""
+    print(f"{prog}: {which}{plain(line)}", file=sys.stderr)  # it may quote the peer
     # A hand verified but not recorded cannot be audited later: not a clean end.
     failed = match.failure is not None or match.result is None or match.unrecorded
     if matches > 1:

@@ -33,6 +33,10 @@ SHORT_WORDS = {Link.CONNECTING: "connecting…", Link.WAITING: "waiting for them
 #: How the match stands once it has ended, in the same words as the browser's.
 MATCH_OVER = "the match is over"
 MATCH_STOPPED = "the match was stopped"
+#: A match ended as abandoned: by this side's word (the friend went silent), or by the
+#: friend's, which says this side did.
+MATCH_ABANDONED = "the match ended: abandoned by your friend"
+MATCH_CLAIMED = "the match ended: your friend says you abandoned it"
 #: A rematch (protocol.md §7.1) asked for and not yet begun, or offered by the friend.
 REMATCH_WAITING = "waiting for your friend to accept the rematch"
 REMATCH_OFFERED = "your friend offers a rematch"

@@ -90,13 +90,18 @@ def outcome_line(match: Ending) -> str:
         return f"the match is over: {who}"
     totals = result.totals.totals
     return (f"the match is over: {who}, {totals[match.seat]} to {totals[1 - match.seat]}; "
-            + (unrecorded or f"{match.verified} hands verified"
+            + (unrecorded or f"{hands(match.verified)} verified"
                + (" and recorded" if match.files is not None else "")))
+
+
+def hands(count: int) -> str:
+    """"1 hand", "3 hands"."""
+    return f"{count} hand{'s' * (count != 1)}"
 
 
 def abandoned_words(failure: Abandoned) -> str:
     """The end of a match this player ended as abandoned by the silent friend."""
-    said = plain(failure.reason).partition(": ")[2]
+    said = plain(failure.reason).partition(": ")[2].rstrip(".") + "."
     kept = ("Saved as a signed record you can audit." if failure.record is not None else
             "Nothing is signed: the match had not started.")
     return f"Abandoned by your friend (the {failure.who}): {said} {kept}"
@@ -106,5 +111,6 @@ def _unrecorded_note(match: Ending) -> str:
     """How many hands are recorded, when some could not be; else ""."""
     if not match.unrecorded:
         return ""
-    return (f"{match.verified} hands verified, only {len(match.records)} recorded: "
-            f"{len(match.unrecorded)} could not be saved ({match.storage_problem})")
+    recorded, lost = len(match.records), len(match.unrecorded)
+    return (f"only {recorded} of {hands(recorded + lost)} verified recorded: "
+            f"{lost} could not be saved ({match.storage_problem})")

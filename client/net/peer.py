@@ -29,6 +29,8 @@ from typing import Any
 from client.identity import Friend, LocalIdentity, greet
 from client.net.grace import Grace, GraceOver
 from client.net.link_state import (
+    MATCH_ABANDONED,
+    MATCH_CLAIMED,
     MATCH_OVER,
     MATCH_STOPPED,
     SHORT_WORDS,
@@ -120,7 +122,7 @@ class OnlineMatch:
         self.link_detail = ""  # why the connection was lost, while reconnecting
         self.result: MatchOver | None = None
         self.failure: Failure | None = None
-        self.verified = 0  # hands verified, recorded or not
+        self.verified = 0  # hands of this match verified, recorded or not
         self.unrecorded: list[int] = []  # hands whose record could not be written
         self.finished = False  # run() has returned
         self.local_relay: Any = None  # an embedded relay, closed when run() ends
@@ -162,7 +164,10 @@ class OnlineMatch:
         if rematch is not None and self.failure is None:
             return rematch
         if self.session.over or self.failure is not None:
-            return MATCH_STOPPED if self.failure is not None else MATCH_OVER
+            if self.failure is None:
+                return MATCH_OVER
+            words = {Abandoned: MATCH_ABANDONED, ClaimedAbandoned: MATCH_CLAIMED}
+            return words.get(type(self.failure), MATCH_STOPPED)
         link = self.link
         if link is Link.WAITING and self.session.observation() is not None:
             link = Link.FRIEND_AWAY  # after a drop of ours, the friend is not back yet
@@ -288,7 +293,8 @@ class OnlineMatch:
                 self.session.receive(event.data)
                 self._flush()
         elif isinstance(event, Connected | Reconnected):
-            self._set_link(Link.CONNECTED)
+            # Connected to the relay: whether the friend is there is told next (the
+            # relay's welcome says it), so nothing is said of the friend yet.
             self._restart_timer()
             if isinstance(event, Reconnected):
                 self._resend()
@@ -403,7 +409,7 @@ class OnlineMatch:
         self._tell(Notice(f"match {self.rematches.finished}: {outcome_line(self)}; "
                           "a rematch begins"))
         self.rematches.wanted -= old.role == "host"
-        self.result, self._scores = None, []
+        self.result, self._scores, self.verified = None, [], 0  # this match's own
         self.session = Session(old.role, self.invite.secret, old.rules, self._random_bytes,
                                self.identity.secret if self.identity else b"", rematch=previous)
         self.session.set_resend_timing(*self.settings.resend_after)
@@ -432,6 +438,8 @@ class OnlineMatch:
             listener(update)
 
     def _set_link(self, link: Link, detail: str = "") -> None:
+        if (link, detail) == (self.link, self.link_detail):
+            return  # (the friend there again after a reroute: nothing new to tell)
         self.link, self.link_detail = link, detail
         self._tell(LinkChanged(link, detail))
         self.changed.set()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
+import socket
 import ssl
 import urllib.error
 import urllib.request
@@ -42,7 +43,7 @@ async def create_room(address: RelayAddress, token: str, timeout: float) -> tupl
         cause = exc.reason if isinstance(exc, urllib.error.URLError) else exc
         why = unreachable(cause if isinstance(cause, BaseException) else exc,
                           address.scheme == "https")
-        raise TransportError(f"cannot reach relay: {why}") from None
+        raise TransportError(f"cannot reach relay: {why} (tried {address.http_url})") from None
     if status == 404:
         return None
     text = body.decode("utf-8", "replace").strip()
@@ -121,6 +122,8 @@ def unreachable(exc: BaseException, tls: bool) -> str:
         return "connection refused (nothing listens at that address and port)"
     if isinstance(exc, TimeoutError):
         return "no answer in time"
+    if isinstance(exc, socket.gaierror):  # "[Errno -2] Name or service not known"
+        return "its name could not be looked up (no such host, or no network)"
     dropped = isinstance(exc, ConnectionResetError | ConnectionAbortedError | EOFError)
     why = "the relay closed the connection" if dropped else (
         str(exc) or getattr(exc, "strerror", None) or type(exc).__name__)

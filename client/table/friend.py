@@ -103,6 +103,39 @@ class FriendTable(PlayingTable):
             self._show_invite(match)
         self.refresh_table()
         await match.run()
+        if self.game is game and self.is_running and _rematch_pending(match) \
+                and not isinstance(self.screen, MatchEndScreen):
+            self._offer_new_link(game)  # the friend left before the rematch began
+
+    def _match_closed(self, rematch: bool | None) -> None:
+        game = self.game
+        if rematch and isinstance(game, OnlineGame) and game.online.finished:
+            self._offer_new_link(game)  # the friend has left: no rematch on this link
+            return
+        super()._match_closed(rematch)
+
+    def _offer_new_link(self, game: OnlineGame) -> None:
+        """The friend left after the match: a rematch cannot begin on this link; offer
+        a new match with a new link (on the same relay, or one run here again)."""
+        from client.net.lobby import OnlineStart
+
+        match = game.online
+        here = match.local_relay is not None
+        start = OnlineStart("host", relay=None if here else match.invite.relay.http_url,
+                            bind=match.invite.relay.host if here else None, rules=game.rules)
+        self.online_state = self.online_label = "your friend left"
+        self.refresh_table()
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self._go_online(start)
+            else:
+                super(FriendTable, self)._match_closed(False)
+
+        self.push_screen(ConfirmScreen(
+            "Your friend has left, so there is no rematch on this link. Host a new match, "
+            "with a new link to send them?", "New link",
+            "Quit" if self.config.online is not None else "Play the computer"), answer)
 
     def _online_update(self, update: Update) -> None:
         """Show what the driver reports: the connection, the friend's moves, the checks."""
@@ -154,9 +187,11 @@ class FriendTable(PlayingTable):
         from client.net.peer import Link
 
         game = self.game
-        if not isinstance(game, OnlineGame) or game.online.session.over or game.legal():
+        if not isinstance(game, OnlineGame) or game.legal():
             return None
         match = game.online
+        if match.session.over:  # ended mid-hand: how, never "Your friend is thinking…"
+            return None if obs.phase is Phase.OVER else f"{words.capital(match.status())}."
         lost = match.link is Link.RECONNECTING
         if obs.my_turn:
             text = words.held_up(match.session.waiting_for())
@@ -208,6 +243,31 @@ class FriendTable(PlayingTable):
             words.grace_question(question.owed, question.since, match.settings.utc_clock()),
             "End: abandoned by your friend", "Keep waiting", safe=True), answer)
 
+    def action_ask_quit(self) -> None:
+        game = self.game
+        if not isinstance(game, OnlineGame) or game.online.session.over:
+            super().action_ask_quit()
+        elif game.online.files is None:
+            self._ask_quit("Leave the online match? It is not saved here (no data folder), "
+                           "so it cannot be continued.")
+        elif game.online.local_relay is not None:
+            self._ask_quit("Leave the online match? It is saved, and its relay runs inside "
+                           "gin: your friend waits until you are back. Run gin (or gin host) "
+                           "again on this computer to continue it: the relay comes back at "
+                           f"{game.online.invite.relay.http_url} and your friend's page or "
+                           "gin reconnects by itself.")
+        else:
+            self._ask_quit("Leave the online match? It is saved: run gin again (or gin join "
+                           "with the same link) to continue it; your friend waits meanwhile.")
+
+    def action_no_hint(self) -> None:
+        self.message = words.NO_HINT_ONLINE
+        self.refresh_table()
+
+    def action_no_undo(self) -> None:
+        self.message = words.UNDO_ONLINE
+        self.refresh_table()
+
     def action_invite(self) -> None:
         """The invite link again, for as long as the online match runs (the host's)."""
         game = self.game
@@ -220,3 +280,10 @@ class FriendTable(PlayingTable):
         relay = match.invite.relay
         self.push_screen(InviteScreen(match.invite.url, self.online_state,
                                       words.reach_note(reach(relay), relay.host)))
+
+
+def _rematch_pending(match: OnlineMatch) -> bool:
+    """A rematch this side asked for (or began) that never started playing."""
+    session = match.session
+    return match.rematches.wanted > 0 or (session.rematch is not None and not session.over
+                                          and session.observation() is None)

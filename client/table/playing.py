@@ -63,6 +63,7 @@ from gin import (
     Pass,
     Ruleset,
 )
+from gin.engine.scoring import match_winner
 
 T = TypeVar("T")
 
@@ -123,8 +124,10 @@ class PlayingTable(TableView):
     def _show_hand_over(self) -> None:
         assert self.game is not None
         self._hand_over_open = True
-        last = self.game.totals is not None
-        self.push_screen(HandOverScreen(self.game.observation(), self._them(), last=last),
+        # Online the match's totals come after the hand's check: its scores say it ends.
+        obs = self.game.observation()
+        last = self.game.totals is not None or match_winner(obs.scores, obs.rules) is not None
+        self.push_screen(HandOverScreen(obs, self._them(), last=last),
                          self._hand_closed)
 
     def _changed(self, result: HandResult | None) -> None:
@@ -328,14 +331,6 @@ class PlayingTable(TableView):
             self.hint, self.message = (hint, key), ""
             self.refresh_table()
 
-    def action_no_hint(self) -> None:
-        self.message = words.NO_HINT_ONLINE
-        self.refresh_table()
-
-    def action_no_undo(self) -> None:
-        self.message = words.UNDO_ONLINE
-        self.refresh_table()
-
     def action_undo(self) -> None:
         """Take back the last throw, while the computer has not yet seen it."""
         game = self.game
@@ -367,26 +362,13 @@ class PlayingTable(TableView):
         self.push_screen(HowToPlayScreen(words.how_to_play(rules)))
 
     def action_ask_quit(self) -> None:
-        """Leave after asking; say how to come back."""
-        if isinstance(self.game, OnlineGame) and not self.game.online.session.over:
-            online = self.game.online
-            if online.files is None:
-                question = ("Leave the online match? It is not saved here (no data folder), "
-                            "so it cannot be continued.")
-            elif online.local_relay is not None:
-                question = ("Leave the online match? It is saved, and its relay runs inside "
-                            "gin: your friend waits until you are back. Run gin (or gin host) "
-                            "again on this computer to continue it: the relay comes back at "
-                            f"{online.invite.relay.http_url} and your friend's page or gin "
-                            "reconnects by itself.")
-            else:
-                question = ("Leave the online match? It is saved: run gin again (or gin join "
-                            "with the same link) to continue it; your friend waits meanwhile.")
-        elif isinstance(self.game, Game) and not self.game.match.over:
-            question = "Quit? The match is saved after every move: gin continues it."
+        """Leave after asking; say how to come back (online: FriendTable's words)."""
+        if isinstance(self.game, Game) and not self.game.match.over:
+            self._ask_quit("Quit? The match is saved after every move: gin continues it.")
         else:
-            question = "Quit?"
+            self._ask_quit("Quit?")
 
+    def _ask_quit(self, question: str) -> None:
         def answer(yes: bool | None) -> None:
             if yes:
                 self.exit()

@@ -206,8 +206,13 @@ class TableView(App[None]):
         self.query_one("#computer-settings").display = not online
         self.query_one("#btn-hint", Button).display = not online  # no hint against a person
         if online:
-            state.update("\n".join(x for x in (f"Online: {self.online_state}", self.verified)
-                                   if x))
+            assert isinstance(self.game, OnlineGame)
+            match = self.game.online
+            # Both identities, whole (the line above the table may have no room for yours).
+            ids = [f"{who}: {x.words}" for who, x in (("Your friend", match.friend),
+                                                       ("You", match.identity)) if x]
+            state.update("\n".join(x for x in (f"Online: {self.online_state}", *ids,
+                                                self.verified) if x))
 
     def _show_undealt(self) -> None:
         """Before the first deal: who we wait for, and nothing to play."""

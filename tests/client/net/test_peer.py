@@ -25,6 +25,7 @@ from client.cli import main as gin_main
 from client.commands.seat import run_bot
 from client.net import lobby, peer, store
 from client.net.links import Invite, RelayAddress, new_secret
+from client.net.outcome import hands
 from client.net.relay_events import Closed
 from client.net.transport import TransportSettings
 from client.record import friend_key
@@ -481,7 +482,7 @@ async def test_a_failing_save_pauses_sending_until_a_save_succeeds(
     assert notices[1] == "The match is saved again; play goes on."
     assert_finished(host, guest)
     assert_clean_and_identical(tmp_path / "host", tmp_path / "guest", capsys)
-    assert peer.outcome_line(host).endswith(f"{host.verified} hands verified and recorded")
+    assert peer.outcome_line(host).endswith(f"{hands(host.verified)} verified and recorded")
 
 
 async def test_a_save_that_keeps_failing_ends_the_match_having_sent_nothing(
@@ -535,7 +536,7 @@ async def test_hands_that_could_not_be_recorded_are_counted_and_fail_the_bot(
     assert rc == 1
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert last.startswith("gin host: the match is over: ")
-    assert (f"{host.verified} hands verified, only 0 recorded: {host.verified} could not "
+    assert (f"only 0 of {hands(host.verified)} verified recorded: {host.verified} could not "
             f"be saved (Could not save {storage.root / store.RECORDS_DIR}/") in last
     assert last.endswith(f"-{host.unrecorded[0]:03d}.json: the disk is full.)")
 

@@ -29,6 +29,7 @@ from tests.client.table.test_friend import (  # noqa: F401 (relay: a fixture)
     play_one_move,
     relay,
     relay_url,
+    table_text,
     until,
 )
 
@@ -54,15 +55,20 @@ async def test_a_silent_friend_is_asked_about_then_ends_as_abandoned(
                     game = app.game
                     if isinstance(app.screen, ConfirmScreen):
                         question = str(app.screen.query_one("#question", Static).render())
-                        assert question.startswith("Your friend has owed its ")
+                        assert question.startswith("Your friend")
                         # The friend's program answers what it owes by itself; on a busy
                         # machine it may be late past the short grace: wait for it.
-                        move = question.startswith("Your friend has owed its move since ")
+                        move = question.startswith("Your friend has been due to move since ")
                         if move and app.screen not in asked:
                             asked.append(app.screen)
-                        await pilot.pause()  # laid out before it is clicked
-                        # First keep waiting (the grace starts again), then end it.
-                        await pilot.click("#no" if len(asked) <= 1 or not move else "#yes")
+                        await pilot.pause()  # laid out before it is answered
+                        # The safe choice has the focus (issue 28 item 7).
+                        assert app.focused is not None and app.focused.id == "no"
+                        if len(asked) <= 1 or not move:
+                            # → then Enter: keep waiting (the grace starts again).
+                            await pilot.press("right", "enter")
+                        else:
+                            await pilot.click("#yes")  # then end it
                         await pilot.pause()
                     elif isinstance(game, OnlineGame) and game.dealt and game.legal() \
                             and not isinstance(app.screen, InviteScreen):
@@ -75,7 +81,15 @@ async def test_a_silent_friend_is_asked_about_then_ends_as_abandoned(
             text = str(app.screen.query_one("#alert-text", Static).render())
             assert text.startswith("Abandoned by your friend (the guest): it owed its move")
             assert "since 2026-12-02 08:00:07 UTC" in text and "not a cheat" in text
-            assert text.endswith("Saved as a signed record you can audit.")
+            assert text.endswith(". Saved as a signed record you can audit.")
+            assert ".. " not in text and ") Saved" not in text  # issue 28 item 25
+            # Issue 28 item 11: the table says how the match ended, not "stopped", and
+            # never that the friend is thinking.
+            await app.pop_screen()
+            await pilot.pause()
+            assert table_text(app, "#prompt") == "The match ended: abandoned by your friend."
+            assert "Online: the match ended: abandoned by your friend" in \
+                table_text(app, "#online")
             assert isinstance(app.game, OnlineGame)
             failure = app.game.online.failure
             assert isinstance(failure, Abandoned) and failure.record is not None

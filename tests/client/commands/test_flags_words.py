@@ -1,0 +1,104 @@
+"""Issue 28, `gin host` and `gin join` as a person runs them: flags checked with a
+one-line error (items 12 and 26), the connection told as it is (item 5: "connected to
+your friend" only once a friend is there, and once), and the words of the last lines
+(item 25), through a relay process on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.client.commands.test_host_join import BOT, finish, gin, read_link, relay_port, start
+
+CONNECTED = "connected to your friend"
+
+
+def run_gin(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(gin(*args, "--data-dir", str(tmp_path)), capture_output=True,
+                          text=True, timeout=60, check=False)
+
+
+def one_line(result: subprocess.CompletedProcess[str]) -> str:
+    assert "Traceback" not in result.stderr, result.stderr
+    lines = result.stderr.strip().splitlines()
+    return lines[-1]
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (("host", "--port", "99999", "--bot", "easy"), "--port: must be from 0 to 65535"),
+    (("host", "--port", "-5", "--bot", "easy"), "--port: must be from 0 to 65535"),
+    (("host", "--bot", "easy", "--bot-delay", "-1"),
+     "--bot-delay: must be 0 or more seconds"),
+    (("join", "--bot", "easy", "--bot-delay", "nan", "http://127.0.0.1:1/j/x#y"),
+     "--bot-delay: must be 0 or more seconds"),
+])
+def test_bad_numbers_are_refused_in_one_line(args: tuple[str, ...], said: str,
+                                             tmp_path: Path) -> None:
+    # Item 12: --port 99999 printed a 48-line OverflowError; item 26: --bot-delay -1 ran.
+    result = run_gin(*args, tmp_path=tmp_path)
+    assert result.returncode == 2
+    assert said in one_line(result)
+
+
+def test_port_or_bind_with_a_relay_is_refused(tmp_path: Path) -> None:
+    # Item 26: --port was silently ignored with --relay.
+    for flag, value in (("--port", "8765"), ("--bind", "127.0.0.1")):
+        result = run_gin("host", "--relay", "http://127.0.0.1:1", flag, value, *BOT,
+                         tmp_path=tmp_path)
+        assert result.returncode == 2
+        assert one_line(result) == (f"gin host: {flag} sets the relay run inside gin host: "
+                                    "leave it out with --relay")
+
+
+def test_a_relay_name_that_does_not_resolve_says_which_address_was_tried(
+        tmp_path: Path) -> None:
+    # Item 26: a raw "[Errno -2] Name or service not known", not saying https:// was tried.
+    result = run_gin("host", "--relay", "relay.invalid", *BOT, tmp_path=tmp_path)
+    assert result.returncode == 1
+    line = one_line(result)
+    assert "https://relay.invalid" in line and "[Errno" not in line, line
+    assert "could not be looked up" in line
+
+
+async def test_connected_is_said_once_and_only_once_the_friend_is_there(
+        tmp_path: Path) -> None:
+    """Item 5: "Connected to your friend" before any friend (gin host), twice (gin
+    join); item 25: the last lines' words, each match counted on its own."""
+    relay = await start(sys.executable, "-m", "relay", env={
+        "GIN_RELAY_HOST": "127.0.0.1", "GIN_RELAY_PORT": "0",
+        "GIN_RELAY_KEY_FILE": str(tmp_path / "relay.key"),
+        "GIN_RELAY_RATE": "10000", "GIN_RELAY_BURST": "100000"})
+    try:
+        port = await relay_port(relay)
+        host = await start(*gin("host", "--relay", f"http://127.0.0.1:{port}", *BOT,
+                                "--target", "1", "--matches", "2",
+                                "--data-dir", str(tmp_path / "host")))
+        link = await read_link(host)
+        assert host.stderr is not None
+        before: list[str] = []  # the host's words before anyone joined
+        async with asyncio.timeout(20):
+            while not before or "waiting for your friend" not in before[-1]:
+                before.append((await host.stderr.readline()).decode())
+        assert not any(CONNECTED in line for line in before), before
+        guest = await start(*gin("join", *BOT, "--accept-rules", "--matches", "2",
+                                 "--data-dir", str(tmp_path / "guest"), link))
+        (host_rc, _, host_err), (guest_rc, _, guest_err) = await asyncio.gather(
+            finish(host), finish(guest))
+    finally:
+        relay.terminate()
+        await relay.wait()
+    assert (host_rc, guest_rc) == (0, 0), (host_err, guest_err)
+    assert host_err.count(CONNECTED) == 1, host_err
+    assert guest_err.count(CONNECTED) == 1, guest_err
+    for prog, err in (("gin host", host_err), ("gin join", guest_err)):
+        second = err.partition("a rematch begins")[2]
+        verified = len(re.findall(r"hand \d+: deck verified", second))
+        final = next(line for line in err.splitlines()
+                     if line.startswith(f"{prog}: match 2: the match is over"))
+        hands = "hand" if verified == 1 else "hands"
+        assert final.endswith(f"; {verified} {hands} verified and recorded"), final
