@@ -14,7 +14,13 @@ import asyncio
 import sys
 from typing import Any
 
-from client.commands.seat import add_common_arguments, online_settings, open_table, run_bot
+from client.commands.seat import (
+    add_common_arguments,
+    online_settings,
+    open_table,
+    run_bot,
+    whole_number,
+)
 from client.net.links import (
     BARE_RELAY_HELP,
     InvalidLinkError,
@@ -51,7 +57,7 @@ def register(subparsers: Any) -> None:
                         help="without --relay: the address the embedded relay listens on "
                         "and puts in the link (default: this machine's local-network "
                         "address; 0.0.0.0 listens everywhere and links the network address)")
-    parser.add_argument("--port", type=_port, default=None,
+    parser.add_argument("--port", type=whole_number(0, 65535, "a port number"), default=None,
                         help="without --relay: the embedded relay's port, 0 to 65535 "
                         "(default: a free one)")
     parser.add_argument("--rules", choices=sorted(PRESETS), default="standard",
@@ -64,16 +70,6 @@ def register(subparsers: Any) -> None:
                         "here is saved in progress (it stays saved; gin offers it)")
     add_common_arguments(parser)
     parser.set_defaults(func=run)
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"must be from 0 to 65535, got {value}")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:

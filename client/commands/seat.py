@@ -13,6 +13,7 @@ import random
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TypeVar
 
 from client.net.lobby import LocalRelayError, OnlineStart
 from client.net.peer import (
@@ -35,6 +36,7 @@ from relay.wire import Close
 DATA_DIR_HELP = ("where hand records and the match in progress are saved (default: "
                  f"{DATA_DIR_DEFAULT})")
 GIVE_UP_AFTER = TransportSettings().give_up_after or 300.0
+N = TypeVar("N", int, float)
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,7 +45,8 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                         help="let a computer player (easy, normal, hard, simple, random) take "
                         "your seat, without the table; exits 0 when the match ends, 1 on any "
                         "failure")
-    parser.add_argument("--matches", type=_count, default=1, metavar="N",
+    parser.add_argument("--matches", type=whole_number(1, 1000, "a number of matches"),
+                        default=1, metavar="N",
                         help="with --bot: play N matches in a row on the one link, each "
                         "next one a rematch both sides accept (the loser of a match deals "
                         "first in the next); exits 0 when all N ended normally (default: 1)")
@@ -62,34 +65,37 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                         "900 for a move")
 
 
-def _seconds(text: str) -> float:
+def _number(text: str, kind: Callable[[str], N], what: str) -> N:
     try:
-        value = float(text)
+        return kind(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+
+
+def _seconds(text: str) -> float:
+    value = _number(text, float, "seconds")
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
     return value
 
 
 def _delay(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    value = _number(text, float, "seconds")
     if not 0 <= value < float("inf"):
         raise argparse.ArgumentTypeError(f"must be 0 or more seconds, got {text}")
     return value
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of matches, got {text!r}") from None
-    if not 1 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"must be from 1 to 1000, got {value}")
-    return value
+def whole_number(low: int, high: int, what: str) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high`` (``what``: its name)."""
+
+    def parse(text: str) -> int:
+        value = _number(text, int, what)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, got {value}")
+        return value
+
+    return parse
 
 
 def online_settings(args: argparse.Namespace) -> OnlineSettings:

@@ -9,7 +9,7 @@ from enum import Enum
 
 from client.net.grace import GraceOver
 from client.net.relay_events import Closed
-from gin.protocol.session_events import SessionEvent
+from gin.protocol.session_events import Abandoned, ClaimedAbandoned, Failure, SessionEvent
 from relay.wire import Close
 
 
@@ -40,6 +40,14 @@ MATCH_CLAIMED = "the match ended: your friend says you abandoned it"
 #: A rematch (protocol.md §7.1) asked for and not yet begun, or offered by the friend.
 REMATCH_WAITING = "waiting for your friend to accept the rematch"
 REMATCH_OFFERED = "your friend offers a rematch"
+
+
+def ended_words(failure: Failure | None) -> str:
+    """How a match that has ended stands (``failure``: how it failed, if it did)."""
+    if failure is None:
+        return MATCH_OVER
+    words = {Abandoned: MATCH_ABANDONED, ClaimedAbandoned: MATCH_CLAIMED}
+    return words.get(type(failure), MATCH_STOPPED)
 
 
 @dataclass(frozen=True)

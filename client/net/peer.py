@@ -29,16 +29,13 @@ from typing import Any
 from client.identity import Friend, LocalIdentity, greet
 from client.net.grace import Grace, GraceOver
 from client.net.link_state import (
-    MATCH_ABANDONED,
-    MATCH_CLAIMED,
-    MATCH_OVER,
-    MATCH_STOPPED,
     SHORT_WORDS,
     Link,
     LinkChanged,
     Notice,
     Update,
     connection_fault,
+    ended_words,
 )
 from client.net.links import Invite
 from client.net.outcome import ConnectionFailed, StorageFailed, outcome_line
@@ -164,10 +161,7 @@ class OnlineMatch:
         if rematch is not None and self.failure is None:
             return rematch
         if self.session.over or self.failure is not None:
-            if self.failure is None:
-                return MATCH_OVER
-            words = {Abandoned: MATCH_ABANDONED, ClaimedAbandoned: MATCH_CLAIMED}
-            return words.get(type(self.failure), MATCH_STOPPED)
+            return ended_words(self.failure)
         link = self.link
         if link is Link.WAITING and self.session.observation() is not None:
             link = Link.FRIEND_AWAY  # after a drop of ours, the friend is not back yet
@@ -489,9 +483,12 @@ class OnlineMatch:
         owed = None if self.session.over or Rematches.undecided(self.session) \
             else self.session.waiting_for()
         s = self.settings
+        # The friend has joined, in this run or before it (a resumed match): its absence
+        # counts against its grace, for it may never come back to say it ended the match.
+        met = self._peer_seen or self.session.received > 0
         self._grace.restart(owed, self.session.received,
                             s.move_timeout if owed == "move" else s.reply_timeout,
-                            self._peer_seen and self.transport.connected, force)
+                            met and self.transport.connected, force)
 
     def _grace_ran_out(self, owed: str, since: float) -> None:
         if self.session.over or self.session.waiting_for() != owed:

@@ -127,9 +127,10 @@ def test_hint_names_hards_move_and_why(open_board: Any) -> None:
     board.page.keyboard.press("h")
     # "Hint: thinking…" comes first, then the hint (after a pause that may be long).
     board.page.wait_for_function(
-        "() => /^Hint: .* — /.test(document.querySelector('#prompt').textContent)")
-    text = board.prompt()
-    assert " — " in text and len(text.split(" — ", 1)[1]) > 5
+        "() => /^Hint: (?!thinking)/.test(document.querySelector('#prompt').textContent)")
+    move, _, why = board.prompt().removeprefix("Hint: ").partition(": ")
+    # The move named once, then why (issue 28 item 23: it was named twice).
+    assert move and len(why) > 5 and move.lower() not in why.lower(), (move, why)
 
 
 @pytest.mark.parametrize(("width", "height"), [(360, 640), (1280, 800)])

@@ -8,12 +8,19 @@ from __future__ import annotations
 import asyncio
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.client.commands.test_host_join import BOT, finish, gin, read_link, relay_port, start
+from tests.client.commands.test_host_join import (
+    BOT,
+    finish,
+    gin,
+    read_link,
+    relay_port,
+    relay_process,
+    start,
+)
 
 CONNECTED = "connected to your friend"
 
@@ -69,10 +76,7 @@ async def test_connected_is_said_once_and_only_once_the_friend_is_there(
         tmp_path: Path) -> None:
     """Item 5: "Connected to your friend" before any friend (gin host), twice (gin
     join); item 25: the last lines' words, each match counted on its own."""
-    relay = await start(sys.executable, "-m", "relay", env={
-        "GIN_RELAY_HOST": "127.0.0.1", "GIN_RELAY_PORT": "0",
-        "GIN_RELAY_KEY_FILE": str(tmp_path / "relay.key"),
-        "GIN_RELAY_RATE": "10000", "GIN_RELAY_BURST": "100000"})
+    relay = await relay_process(tmp_path)
     try:
         port = await relay_port(relay)
         host = await start(*gin("host", "--relay", f"http://127.0.0.1:{port}", *BOT,

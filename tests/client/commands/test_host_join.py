@@ -54,6 +54,15 @@ async def finish(process: asyncio.subprocess.Process) -> tuple[int, str, str]:
     return process.returncode, out.decode(), err.decode()
 
 
+async def relay_process(tmp_path: Path) -> asyncio.subprocess.Process:
+    """`python -m relay` on 127.0.0.1; the bots play without pauses, so the
+    per-connection frame rate is lifted."""
+    return await start(sys.executable, "-m", "relay", env={
+        "GIN_RELAY_HOST": "127.0.0.1", "GIN_RELAY_PORT": "0",
+        "GIN_RELAY_KEY_FILE": str(tmp_path / "relay.key"),
+        "GIN_RELAY_RATE": "10000", "GIN_RELAY_BURST": "100000"})
+
+
 async def relay_port(process: asyncio.subprocess.Process) -> int:
     assert process.stderr is not None
     async with asyncio.timeout(10):
@@ -77,11 +86,7 @@ def records(root: Path) -> list[str]:
 
 async def test_gin_host_and_gin_join_bots_play_a_match_through_python_m_relay(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    relay = await start(sys.executable, "-m", "relay", env={
-        "GIN_RELAY_HOST": "127.0.0.1", "GIN_RELAY_PORT": "0",
-        "GIN_RELAY_KEY_FILE": str(tmp_path / "relay.key"),
-        # The bots play without pauses: lift the per-connection frame rate.
-        "GIN_RELAY_RATE": "10000", "GIN_RELAY_BURST": "100000"})
+    relay = await relay_process(tmp_path)
     try:
         port = await relay_port(relay)
         host = await start(*gin("host", "--relay", f"http://127.0.0.1:{port}", *BOT,
@@ -284,10 +289,7 @@ def test_host_and_join_help_explain_the_link(capsys: pytest.CaptureFixture[str])
 async def test_two_matches_in_a_row_on_one_link_form_one_history(tmp_path: Path) -> None:
     """`--matches 2` on both sides: a rematch on the same link, its records chained to
     the first match's, so `gin audit` of all of them verifies with no conflict."""
-    relay = await start(sys.executable, "-m", "relay", env={
-        "GIN_RELAY_HOST": "127.0.0.1", "GIN_RELAY_PORT": "0",
-        "GIN_RELAY_KEY_FILE": str(tmp_path / "relay.key"),
-        "GIN_RELAY_RATE": "10000", "GIN_RELAY_BURST": "100000"})
+    relay = await relay_process(tmp_path)
     try:
         port = await relay_port(relay)
         host = await start(*gin("host", "--relay", f"http://127.0.0.1:{port}", *BOT,

@@ -16,7 +16,7 @@ import type { Strength } from "./game.ts";
 import { group, grouped, type Group, groupsWords, laidOut, opponentGroups } from "./layout.ts";
 import type { HintView, Play } from "./play.ts";
 import { renderSide, renderSideEmpty } from "./side.ts";
-import { actionWords, describe, lastMove, type LastMove, prompt } from "./words.ts";
+import { describe, lastMove, type LastMove, prompt } from "./words.ts";
 
 export type ActionKey = "take" | "pass" | "stock" | "throw" | "knock" | "layoff";
 
@@ -141,7 +141,8 @@ function promptText(game: Play, obs: Observation, look: Look, canKnock: boolean,
       : game.online ? "The hand is over: the next deal is on its way."
       : "The hand is over: next hand when you are ready.";
   }
-  if (look.hint !== null) return `Hint: ${actionWords(look.hint.action)} — ${look.hint.reason}`;
+  // The reason names the move ("Draw from the stock: …"): said once.
+  if (look.hint !== null) return `Hint: ${look.hint.reason}`;
   return look.thinking ? `${game.them} is thinking…` : prompt(obs, canKnock, game.them);
 }
 

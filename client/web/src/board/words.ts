@@ -5,8 +5,6 @@
  * (client/table/words.py); pure functions of an observation and a ruleset.
  */
 
-import type { Action } from "../engine/actions.ts";
-import { Discard, DrawPile, DrawStock, Knock, LayOff, Pass } from "../engine/actions.ts";
 import type { Card } from "../engine/cards.ts";
 import type { Event, Observation } from "../engine/observation.ts";
 import { Phase } from "../engine/observation.ts";
@@ -117,17 +115,6 @@ export function lastMove(obs: Observation, them = THEM): LastMove | null {
     badge: `${shortName(them)} ${verb}${last.kind === "take" && last.card ? ` ${last.card.glyph}` : ""}`,
     words: describe(last, obs.player, them)!,
   };
-}
-
-/** An action as a short imperative, for hints. */
-export function actionWords(action: Action): string {
-  if (action instanceof Pass) return "pass";
-  if (action instanceof DrawStock) return "draw from the stock";
-  if (action instanceof DrawPile) return "take the discard";
-  if (action instanceof Discard) return `throw the ${action.card.glyph}`;
-  if (action instanceof Knock) return `knock, throwing the ${action.card.glyph}`;
-  if (action instanceof LayOff) return "lay off";
-  return "lay down big gin";
 }
 
 const who = (player: number | null, me: number, them: string): string =>
