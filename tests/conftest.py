@@ -41,6 +41,8 @@ SLOW_MODULES = frozenset({
     "tests/client/table/test_app.py",
     "tests/client/table/test_friend.py",
     "tests/client/table/test_friend_abandon.py",
+    "tests/client/table/test_friend_left.py",
+    "tests/client/net/test_peer_return.py",
     "tests/client/net/test_peer.py",
     "tests/web/test_online_abandon.py",
     "tests/web/test_online_e2e.py",
@@ -56,6 +58,8 @@ SLOW_TESTS = frozenset({
     "tests/client/commands/test_host_join.py::test_two_matches_in_a_row_on_one_link_form_one_"
     "history",
     "tests/client/commands/test_join_rules.py::test_custom_rules_are_shown_and_need_accept_rules",
+    "tests/client/commands/test_flags_words.py::test_connected_is_said_once_and_only_once_the_"
+    "friend_is_there",
     "tests/client/table/test_words.py::test_no_next_hand_when_the_match_is_over",
     "tests/client/table/test_words.py::test_flags_against_a_saved_match_ask_which_to_play",
     "tests/client/table/test_words.py::test_the_card_just_taken_has_a_border_of_its_own",
