@@ -443,7 +443,10 @@ export class Peer implements OnlinePeer {
     const owedKey = owed === null ? null : `${owed}:${snap!.received}`;
     if (owedKey !== this.owedKey) [this.owedKey, this.owedSince, this.grace] = [owedKey, this.utcNow(), null];
     if (this.grace !== null) return; // the player is asked: the clock waits for the answer
-    if (owed === null || !this.peerSeen || !this.relay?.connected || this.ended) {
+    // The friend has joined, on this page or before it (a resumed match): its absence counts
+    // against its grace, for it may never come back to say it ended the match.
+    const met = this.peerSeen || (snap !== null && snap.received > 0);
+    if (owed === null || !met || !this.relay?.connected || this.ended) {
       this.stopTimer();
       return;
     }
