@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from client.identity import LocalIdentity, load_identity
-from client.net.links import Invite, RelayAddress, new_secret, parse_relay
+from client.net.links import Invite, RelayAddress, new_secret, parse_relay, reach
 from client.net.peer import OnlineMatch, OnlineSettings
+from client.net.relay_events import UNREACHABLE, TransportError
 from client.net.store import LocalRelay, MatchFiles, SavedMatch
 from client.net.transport import RelayTransport
 from client.storage import Storage
@@ -122,6 +123,16 @@ async def join(invite: Invite, storage: Storage | None = None,
         transport = await RelayTransport.join(invite.relay, invite.room, seat=session.seat,
                                               token=token, ticket=ticket,
                                               settings=settings.transport)
+    except TransportError as exc:
+        if local is not None:
+            await local.close()
+        if not exc.reason.startswith(UNREACHABLE) or session.role != "guest" \
+                or reach(invite.relay) is None:
+            raise
+        # Nothing answers at a local address: most likely the relay inside gin host.
+        raise TransportError(f"{exc.reason}; a relay at a local address usually runs inside "
+                             "your friend's gin host and stops with it: your friend may have "
+                             "closed gin or ended the match", exc.code, exc.permanent) from None
     except BaseException:
         if local is not None:
             await local.close()

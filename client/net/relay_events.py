@@ -86,6 +86,10 @@ Event = (
 )
 
 
+#: How a TransportError begins when nothing answered at the relay's address.
+UNREACHABLE = "cannot reach relay"
+
+
 class TransportError(Exception):
     """A connection attempt failed. ``permanent``: retrying cannot help."""
 

@@ -20,7 +20,7 @@ import urllib.request
 from collections.abc import Callable
 
 from client.net.links import RelayAddress
-from client.net.relay_events import TransportError
+from client.net.relay_events import UNREACHABLE, TransportError
 from relay.roomid import ROOM_ID_PATTERN, TICKET_PATTERN
 from relay.wire import FINAL_CLOSE_CODES, NEW_ROOM_FIELDS, Control
 
@@ -43,7 +43,7 @@ async def create_room(address: RelayAddress, token: str, timeout: float) -> tupl
         cause = exc.reason if isinstance(exc, urllib.error.URLError) else exc
         why = unreachable(cause if isinstance(cause, BaseException) else exc,
                           address.scheme == "https")
-        raise TransportError(f"cannot reach relay: {why} (tried {address.http_url})") from None
+        raise TransportError(f"{UNREACHABLE}: {why} (tried {address.http_url})") from None
     if status == 404:
         return None
     text = body.decode("utf-8", "replace").strip()

@@ -41,6 +41,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 from client.net.links import RelayAddress, parse_relay
 from client.net.relay_events import (
+    UNREACHABLE,
     Closed,
     Connected,
     Event,
@@ -387,7 +388,7 @@ class RelayTransport:
             raise TransportError(f"bad relay address: {exc}", permanent=True) from None
         except (OSError, TimeoutError, InvalidHandshake) as exc:
             raise TransportError(
-                f"cannot reach relay: {unreachable(exc, self._base.startswith('wss:'))}"
+                f"{UNREACHABLE}: {unreachable(exc, self._base.startswith('wss:'))}"
             ) from None
         try:
             async with asyncio.timeout(s.open_timeout):

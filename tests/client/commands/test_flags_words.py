@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import socket
 import subprocess
 from pathlib import Path
 
@@ -106,3 +107,19 @@ async def test_connected_is_said_once_and_only_once_the_friend_is_there(
                      if line.startswith(f"{prog}: match 2: the match is over"))
         hands = "hand" if verified == 1 else "hands"
         assert final.endswith(f"; {verified} {hands} verified and recorded"), final
+
+
+def test_a_friend_back_to_a_gin_host_that_stopped_hears_the_likely_cause(
+        tmp_path: Path) -> None:
+    """Item 10: back to a link whose relay ran inside the host's gin (it stopped with
+    it, after ending the match), `gin join` said only "connection refused"."""
+    with socket.socket() as probe:  # a port on this computer where nothing listens now
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    link = f"http://127.0.0.1:{port}/j/" + "A" * 32 + "#" + "B" * 42 + "A"
+    result = run_gin("join", *BOT, link, tmp_path=tmp_path)
+    assert result.returncode == 1
+    line = one_line(result)
+    assert "connection refused" in line and "#" not in line
+    assert "runs inside your friend's gin host and stops with it" in line
+    assert "may have closed gin or ended the match" in line
