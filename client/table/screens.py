@@ -219,21 +219,16 @@ KEYS_TEXT = """\
   p              pass the first card
   d  enter       throw the selected card
   k              knock or gin (asks first, showing your count)
-  l              lay out and lay off, after the computer knocks
+  l              lay out and lay off, after the other player knocks
   v              see the whole discard pile
   g              group my sets and runs for me (on/off)
-  h              hint: what the strongest computer would do
-  u              take back your last throw (against the computer,
-                 before it starts its answer)
-  c              the score sheet: every hand of the match
-  1 2 3          computer strength: easy, normal, hard
-  r              change the rules (starts a new match)
-  n              new match
-  f              show or hide the side panel
-  i              how to play
+  h  u  c        a hint · take back your last throw (both against the
+                 computer only) · the score sheet of the match
+  1 2 3          computer strength: easy, normal, hard (asks mid-match)
+  r  n           other rules · new match (each asks first)
+  f  i  ?        the side panel · how to play · this list
   o              the invite link again (hosting online)
-  ?              this list
-  q              quit, after asking (the match is saved; `gin` continues it)
+  q              quit, after asking (the match is kept: `gin` continues it)
 """
 
 

@@ -133,3 +133,16 @@ async def test_a_question_that_ends_something_focuses_the_safe_choice(
                         answers.append)
         await press(pilot, "left", "enter")
         assert answers[-1] is True
+
+
+async def test_the_keys_window_fits_80_by_24(table: Any, deal: Any) -> None:
+    # (Found trying item 18 by hand: the list of keys ran past the foot of 80×24.)
+    app, _ = table(deal(*KNOCK))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await press(pilot, "question_mark")
+        close = app.screen.query_one("#close", Button)
+        assert app.screen.region.contains_region(close.region) and close.region.area
+        listed = app.screen.query_one("KeysScreen Static", Static)
+        assert "quit, after asking" in str(listed.render())
+        assert listed.region.bottom <= close.region.y  # the whole list above the button
