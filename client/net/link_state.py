@@ -42,11 +42,13 @@ REMATCH_WAITING = "waiting for your friend to accept the rematch"
 REMATCH_OFFERED = "your friend offers a rematch"
 
 
-def ended_words(failure: Failure | None) -> str:
-    """How a match that has ended stands (``failure``: how it failed, if it did)."""
+def ended_words(failure: Failure | None, short: bool = False) -> str:
+    """How a match that has ended stands (``failure``: how it failed, if it did);
+    ``short``: the few words after "Your friend ·" on the table."""
     if failure is None:
         return MATCH_OVER
-    words = {Abandoned: MATCH_ABANDONED, ClaimedAbandoned: MATCH_CLAIMED}
+    words = {Abandoned: "match abandoned", ClaimedAbandoned: "match ended by them"} if short \
+        else {Abandoned: MATCH_ABANDONED, ClaimedAbandoned: MATCH_CLAIMED}
     return words.get(type(failure), MATCH_STOPPED)
 
 

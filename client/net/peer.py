@@ -161,7 +161,7 @@ class OnlineMatch:
         if rematch is not None and self.failure is None:
             return rematch
         if self.session.over or self.failure is not None:
-            return ended_words(self.failure)
+            return ended_words(self.failure, short)
         link = self.link
         if link is Link.WAITING and self.session.observation() is not None:
             link = Link.FRIEND_AWAY  # after a drop of ours, the friend is not back yet

@@ -384,11 +384,11 @@ def grace_question(owed: str, since: float, now: float) -> str:
     from gin.protocol.abandonment import iso_time
 
     waited = max(0, int(now - since))
-    who = ("Your friend has been due to move" if owed == "move" else
-           f"Your friend's device has been due {OWED.get(owed, f'to send its {owed}')}")
+    who, it = ("Your friend has been due to move", "they") if owed == "move" else (
+        f"Your friend's device has been due {OWED.get(owed, f'to send its {owed}')}", "it")
     return (f"{who} since {iso_time(int(since))[11:19]} UTC ({waited // 60} min "
-            f"{waited % 60} s): it may have stopped answering, or the relay may have lost "
-            "what it sent.\n\nKeep waiting, or end "
+            f"{waited % 60} s): {it} may have stopped answering, or the relay may have lost "
+            f"what {it} sent.\n\nKeep waiting, or end "
             "the match as abandoned by your friend? That is not a cheat verdict and nobody "
             "forfeits; your signed record of it is saved, and your history counts it apart.")
 

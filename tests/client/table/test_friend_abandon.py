@@ -90,6 +90,8 @@ async def test_a_silent_friend_is_asked_about_then_ends_as_abandoned(
             assert table_text(app, "#prompt") == "The match ended: abandoned by your friend."
             assert "Online: the match ended: abandoned by your friend" in \
                 table_text(app, "#online")
+            label = str(app.screen_stack[0].query_one("#opponent-label").render())
+            assert " · match abandoned" in label and "abandoned by" not in label
             assert isinstance(app.game, OnlineGame)
             failure = app.game.online.failure
             assert isinstance(failure, Abandoned) and failure.record is not None
