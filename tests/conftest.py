@@ -60,6 +60,8 @@ SLOW_TESTS = frozenset({
     "tests/client/commands/test_join_rules.py::test_custom_rules_are_shown_and_need_accept_rules",
     "tests/client/commands/test_flags_words.py::test_connected_is_said_once_and_only_once_the_"
     "friend_is_there",
+    "tests/client/commands/test_flags_words.py::test_joining_a_link_whose_host_has_gone_ends_"
+    "instead_of_waiting_forever",
     "tests/client/table/test_words.py::test_no_next_hand_when_the_match_is_over",
     "tests/client/table/test_words.py::test_flags_against_a_saved_match_ask_which_to_play",
     "tests/client/table/test_words.py::test_the_card_just_taken_has_a_border_of_its_own",

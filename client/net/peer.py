@@ -483,9 +483,10 @@ class OnlineMatch:
         owed = None if self.session.over or Rematches.undecided(self.session) \
             else self.session.waiting_for()
         s = self.settings
-        # The friend has joined, in this run or before it (a resumed match): its absence
-        # counts against its grace, for it may never come back to say it ended the match.
-        met = self._peer_seen or self.session.received > 0
+        # The friend has joined, in this run or before it (a resumed match), or made the
+        # link this guest joins: its absence counts against its grace, for it may never
+        # come back (to say it ended the match). A host waits for its guest to open the link.
+        met = self._peer_seen or self.session.received > 0 or self.session.role == "guest"
         self._grace.restart(owed, self.session.received,
                             s.move_timeout if owed == "move" else s.reply_timeout,
                             met and self.transport.connected, force)

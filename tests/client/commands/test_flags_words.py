@@ -123,3 +123,29 @@ def test_a_friend_back_to_a_gin_host_that_stopped_hears_the_likely_cause(
     assert "connection refused" in line and "#" not in line
     assert "runs inside your friend's gin host and stops with it" in line
     assert "may have closed gin or ended the match" in line
+
+
+async def test_joining_a_link_whose_host_has_gone_ends_instead_of_waiting_forever(
+        tmp_path: Path) -> None:
+    """Item 5: a link whose host has gone (its match over, its gin closed), joined with
+    a fresh data folder: `gin join` said "connected to your friend", then waited forever."""
+    relay = await relay_process(tmp_path)
+    try:
+        port = await relay_port(relay)
+        host = await start(*gin("host", "--relay", f"http://127.0.0.1:{port}", *BOT,
+                                "--data-dir", str(tmp_path / "host")))
+        link = await read_link(host)
+        host.terminate()  # the host's gin is gone before anyone joins
+        await finish(host)
+        guest = await start(*gin("join", *BOT, "--grace", "1", "--data-dir",
+                                 str(tmp_path / "guest"), link))
+        rc, _, err = await finish(guest)
+    finally:
+        relay.terminate()
+        await relay.wait()
+    assert rc == 1, err
+    assert CONNECTED not in err  # (the relay says the host is away, then gone)
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("gin join: Abandoned by your friend (the host): it did not answer "
+                           "the start of the match"), last
+    assert last.endswith("Nothing is signed: the match had not started.")

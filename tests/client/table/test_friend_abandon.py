@@ -54,6 +54,7 @@ async def test_a_silent_friend_is_asked_about_then_ends_as_abandoned(
                 while not isinstance(app.screen, AlertScreen):
                     game = app.game
                     if isinstance(app.screen, ConfirmScreen):
+                        await pilot.pause()  # composed before it is read
                         question = str(app.screen.query_one("#question", Static).render())
                         assert question.startswith("Your friend")
                         # The friend's program answers what it owes by itself; on a busy

@@ -443,9 +443,10 @@ export class Peer implements OnlinePeer {
     const owedKey = owed === null ? null : `${owed}:${snap!.received}`;
     if (owedKey !== this.owedKey) [this.owedKey, this.owedSince, this.grace] = [owedKey, this.utcNow(), null];
     if (this.grace !== null) return; // the player is asked: the clock waits for the answer
-    // The friend has joined, on this page or before it (a resumed match): its absence counts
-    // against its grace, for it may never come back to say it ended the match.
-    const met = this.peerSeen || (snap !== null && snap.received > 0);
+    // The friend has joined, on this page or before it (a resumed match), or made the link this
+    // guest joins: its absence counts against its grace, for it may never come back (to say it
+    // ended the match). A host waits for its guest to open the link.
+    const met = this.peerSeen || (snap !== null && snap.received > 0) || this.role === "guest";
     if (owed === null || !met || !this.relay?.connected || this.ended) {
       this.stopTimer();
       return;
