@@ -236,6 +236,13 @@ def _refuse_seed(s: Peer, f: Fields) -> Fields | None:
     return f
 
 
+def _claim_while_owing(s: Peer, f: Fields) -> Fields | None:
+    """Issue 26: the side whose move is owed claims the other has gone silent and stops:
+    the other, which owed nothing, ends the match as the claimant leaving."""
+    Session._send(s, "abort", {"why": "abandoned", "field": "move", "reason": "you were gone"})
+    return f
+
+
 _CHEATS: list[tuple[str, str, Callable[[Peer, Fields], Fields | None], bool]] = [
     ("wrong-commitment", "commit", lambda s, f: f | {"c": bytes(32)}, False),
     ("message1-duplicate", "deck",
@@ -258,6 +265,7 @@ _CHEATS: list[tuple[str, str, Callable[[Peer, Fields], Fields | None], bool]] = 
      lambda s, f: f | {"keys": [other_scalar(f["keys"][0]), *f["keys"][1:]]}, False),
     ("drawn-wrong-key", "key", lambda s, f: f | {"key": other_scalar(f["key"])}, False),
     ("seed-refused", "seed", _refuse_seed, True),
+    ("abandoned-claimed-while-owing", "move", _claim_while_owing, True),
     ("forged-signature", "seed", lambda s, f: f | {"sig": bytes(64)}, False),
 ]
 

@@ -39,6 +39,7 @@ from gin.protocol.session_events import (
     HandDealt,
     HandScored,
     HandVerified,
+    LeftOwing,
     MatchOver,
     MatchStarted,
     Moved,
@@ -89,6 +90,9 @@ class Outlet:
     emit: Callable[[SessionEvent], None]
     random: Callable[[int], bytes]  # fresh randomness, logged: a restored session replays it
     fail: Callable[[Failure], None]
+    # How many of our messages the peer has not acknowledged: a claim that we fell silent
+    # can be a lost frame's doing while it is not 0.
+    unacknowledged: Callable[[], int]
 
 
 class MatchFlow:
@@ -449,9 +453,16 @@ class MatchFlow:
         field = msg.text("field", max_len=MAX_FIELD_CHARS)
         reason = msg.text("reason", max_len=MAX_REASON_CHARS)
         peer = SEATS[self.peer]
-        if self.waiting_for() == "seed" and why != "tampered":
+        owed = self.waiting_for()
+        if owed == "seed" and why != "tampered":
             self._out.fail(CheatDetected(peer, "seed", f"the {peer} refused to reveal its seed "
                                          f"(a failed audit); it said: {reason}"))
+        elif why == "abandoned" and owed is not None and not self._out.unacknowledged():
+            # The claimant itself owed the next message and had every one of ours: this
+            # side was not the silent one.
+            self._out.fail(LeftOwing(peer, owed, f"the {peer} left the match while the next "
+                                    f"message was its own ({owed}); it claimed you had gone "
+                                    f"silent, saying: {reason}"))
         else:
             kind = ClaimedAbandoned if why == "abandoned" else PeerAborted
             self._out.fail(kind(peer, field, f"the {peer} ended the match ({why}), "

@@ -13,7 +13,7 @@ from dataclasses import replace
 import msgpack
 import pytest
 
-from gin.conformance.session_cases import tamper_once
+from gin.conformance.session_cases import _cheat_once, _claim_while_owing, tamper_once
 from gin.conformance.session_peer import Fields, Tamper, computer_players
 from gin.engine.errors import IllegalAction, MalformedInput, PeerFault
 from gin.engine.rules import STANDARD
@@ -25,8 +25,10 @@ from gin.protocol.records import SEATS, HandRecord
 from gin.protocol.session import Session, play_local, pump
 from gin.protocol.session_events import (
     Abandoned,
+    CheatDetected,
     ClaimedAbandoned,
     HandVerified,
+    LeftOwing,
     MatchOver,
     PeerAborted,
     Unresolved,
@@ -38,7 +40,8 @@ SECRET = bytes(range(32))
 
 
 class Mute(Session):
-    """A session whose outgoing messages pass through ``tamper`` (None drops one)."""
+    """A session whose outgoing messages pass through ``tamper``; None: the relay loses
+    the message's frame (the channel sent it and waits for its acknowledgement)."""
 
     tamper: Tamper | None = None
 
@@ -47,8 +50,10 @@ class Mute(Session):
         out: Fields | None = dict(fields)
         if self.tamper is not None:
             out = self.tamper(self, msg_type, dict(fields))  # type: ignore[arg-type]
-        if out is not None:
-            super()._send(msg_type, out, version)
+        kept = len(self._outbox)
+        super()._send(msg_type, dict(fields) if out is None else out, version)
+        if out is None:
+            del self._outbox[kept:]
 
 
 def pair(seed: int) -> tuple[Mute, Mute]:
@@ -243,3 +248,31 @@ def test_the_silent_side_is_told_and_shows_it_as_a_claim() -> None:
     assert not told.proven and told.who == honest.role and told.field == "key"
     assert f"the {honest.role} ended the match (abandoned), saying: Abandoned by the " \
         f"{quiet.role}: it owed the key of the card drawn" in told.reason
+
+
+@pytest.mark.parametrize("owed", ["move", "key", "deck", "seed"])
+def test_a_claim_of_abandonment_by_the_side_that_owes_is_it_leaving(owed: str) -> None:
+    """Issue 26 item 4: the side whose own message is owed sends ``abort`` with ``why:
+    abandoned`` instead. The receiver owed nothing and the claimant had every message
+    it sent: the claimant left (counted as abandoned by it), never "abandoned by you"
+    (a withheld seed stays a failed audit)."""
+    honest, cheater = _cheat_once(owed, _claim_while_owing, True)
+    told = honest.failure
+    if owed == "seed":
+        assert isinstance(told, CheatDetected) and told.field == "seed"
+        return
+    assert isinstance(told, LeftOwing) and not isinstance(told, ClaimedAbandoned)
+    assert not told.proven and told.who == cheater.role and told.field == owed
+    assert told.reason == (f"the {cheater.role} left the match while the next message was "
+                           f"its own ({owed}); it claimed you had gone silent, saying: "
+                           "you were gone")
+
+
+def test_a_claim_while_our_last_message_may_be_lost_stays_the_peers_word() -> None:
+    """When the claimant has not acknowledged all we sent, our message may be what the
+    relay lost: the claim is shown as the claimant's word (ClaimedAbandoned)."""
+    honest, quiet, _ = silent("key")  # quiet's key is lost on the way
+    assert quiet.waiting_for() is not None and quiet.unacknowledged  # it believes it sent it
+    honest.abandon(SINCE, SINCE + 300)
+    pump(honest, quiet)
+    assert type(quiet.failure) is ClaimedAbandoned

@@ -27,7 +27,7 @@ import * as deal from "./session_deal.ts";
 import * as moves from "./session_moves.ts";
 import {
   CardDrawn, CheatDetected, type Failure, HandDealt, HandScored, HandVerified, MatchOver, MatchStarted, Moved,
-  ClaimedAbandoned, PeerAborted, RulesDeclined, RulesOffered, type SessionEvent,
+  ClaimedAbandoned, PeerAborted, LeftOwing, RulesDeclined, RulesOffered, type SessionEvent,
 } from "./session_events.ts";
 import { coin, HandState, otherRole, rulesDigest } from "./session_hand.ts";
 import { firstDealer, NOT_PLAYED, NOT_PLAYED_TOLD, PreviousMatch, prevFault } from "./session_rematch.ts";
@@ -66,6 +66,9 @@ export interface Outlet {
   /** Fresh randomness, logged so that a restored session replays it. */
   random(n: number): Uint8Array;
   fail(failure: Failure): void;
+  /** How many of our messages the peer has not acknowledged: a claim that we fell silent can
+   * be a lost frame's doing while it is not 0. */
+  unacknowledged(): number;
 }
 
 
@@ -495,8 +498,14 @@ export class MatchFlow {
     const field = msg.text("field", MAX_FIELD_CHARS);
     const reason = msg.text("reason", MAX_REASON_CHARS);
     const peer = SEATS[this.peer];
-    if (this.waitingFor() === "seed" && why !== "tampered") {
+    const owed = this.waitingFor();
+    if (owed === "seed" && why !== "tampered") {
       this.out.fail(new CheatDetected(peer, "seed", `the ${peer} refused to reveal its seed (a failed audit); it said: ${reason}`));
+    } else if (why === "abandoned" && owed !== null && this.out.unacknowledged() === 0) {
+      // The claimant itself owed the next message and had every one of ours: this side was
+      // not the silent one.
+      this.out.fail(new LeftOwing(peer, owed, `the ${peer} left the match while the next message was its own (${owed}); `
+        + `it claimed you had gone silent, saying: ${reason}`));
     } else {
       const kind = why === "abandoned" ? ClaimedAbandoned : PeerAborted;
       this.out.fail(new kind(peer, field, `the ${peer} ended the match (${why}), saying: ${reason}`));
