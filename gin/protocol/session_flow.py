@@ -425,14 +425,19 @@ class MatchFlow:
         hs.their_seed = msg.blob("seed", size=fd.SEED_BYTES)
         signature = msg.blob("sig", size=cosign.SIGNATURE_BYTES)
         record = self._record()
+        assert self.keys is not None
+        signed = cosign.verify(self.keys.signing_keys[self.peer], cosign.hand_digest(record),
+                               signature)
         report = audit_record(record, trust_seat=self.seat)
         if not report.ok:
+            # Evidence a third party can check: the record with both signatures of the
+            # transcript (the cheater's when it signed the hand as played here).
+            kept = {self.seat: hs.my_signature or b"", self.peer: signature if signed else b""}
             first = report.findings[0]
-            self._out.fail(CheatDetected(first.who, first.where, str(first), record))
+            self._out.fail(CheatDetected(first.who, first.where, str(first), replace(
+                record, signatures=(kept[0], kept[1]))))
             return
-        assert self.keys is not None
-        if not cosign.verify(self.keys.signing_keys[self.peer], cosign.hand_digest(record),
-                             signature):
+        if not signed:
             raise self.protocol(f"the {peer}'s signature does not sign this hand as played",
                                 "seed.sig")
         assert hs.my_signature is not None

@@ -471,13 +471,19 @@ export class MatchFlow {
     hs.theirSeed = msg.blob("seed", fd.SEED_BYTES);
     const signature = msg.blob("sig", cosign.SIGNATURE_BYTES);
     const record = this.record();
+    const signed = cosign.verify(this.keys!.signingKeys[this.peer], cosign.handDigest(record), signature);
     const report = auditRecord(record, this.seat);
     if (!report.ok) {
+      // Evidence a third party can check: the record with both signatures of the transcript
+      // (the cheater's when it signed the hand as played here).
+      const theirs = signed ? signature : new Uint8Array(0);
+      const mine = hs.mySignature ?? new Uint8Array(0);
       const first = report.findings[0]!;
-      this.out.fail(new CheatDetected(first.who, first.where, String(first), record));
+      this.out.fail(new CheatDetected(first.who, first.where, String(first),
+        record.with({ signatures: this.seat === 0 ? [mine, theirs] : [theirs, mine] })));
       return;
     }
-    if (!cosign.verify(this.keys!.signingKeys[this.peer], cosign.handDigest(record), signature)) {
+    if (!signed) {
       throw this.protocol(`the ${peer}'s signature does not sign this hand as played`, "seed.sig");
     }
     const signatures: [Uint8Array, Uint8Array] = this.seat === 0
