@@ -9,7 +9,13 @@ from enum import Enum
 
 from client.net.grace import GraceOver
 from client.net.relay_events import Closed
-from gin.protocol.session_events import Abandoned, ClaimedAbandoned, Failure, SessionEvent
+from gin.protocol.session_events import (
+    Abandoned,
+    ClaimedAbandoned,
+    Failure,
+    LeftOwing,
+    SessionEvent,
+)
 from relay.wire import Close
 
 
@@ -37,6 +43,7 @@ MATCH_STOPPED = "the match was stopped"
 #: friend's, which says this side did.
 MATCH_ABANDONED = "the match ended: abandoned by your friend"
 MATCH_CLAIMED = "the match ended: your friend says you abandoned it"
+MATCH_LEFT = "the match ended: your friend left it"
 #: A rematch (protocol.md §7.1) asked for and not yet begun, or offered by the friend.
 REMATCH_WAITING = "waiting for your friend to accept the rematch"
 REMATCH_OFFERED = "your friend offers a rematch"
@@ -47,8 +54,9 @@ def ended_words(failure: Failure | None, short: bool = False) -> str:
     ``short``: the few words after "Your friend ·" on the table."""
     if failure is None:
         return MATCH_OVER
-    words = {Abandoned: "match abandoned", ClaimedAbandoned: "match ended by them"} if short \
-        else {Abandoned: MATCH_ABANDONED, ClaimedAbandoned: MATCH_CLAIMED}
+    words = {Abandoned: "match abandoned", ClaimedAbandoned: "match ended by them",
+             LeftOwing: "match left by them"} if short else \
+        {Abandoned: MATCH_ABANDONED, ClaimedAbandoned: MATCH_CLAIMED, LeftOwing: MATCH_LEFT}
     return words.get(type(failure), MATCH_STOPPED)
 
 

@@ -39,6 +39,7 @@ from gin.protocol.session_events import (
     HandDealt,
     HandScored,
     HandVerified,
+    LeftOwing,
     MatchOver,
     MatchStarted,
     Moved,
@@ -89,6 +90,9 @@ class Outlet:
     emit: Callable[[SessionEvent], None]
     random: Callable[[int], bytes]  # fresh randomness, logged: a restored session replays it
     fail: Callable[[Failure], None]
+    # How many of our messages the peer has not acknowledged: a claim that we fell silent
+    # can be a lost frame's doing while it is not 0.
+    unacknowledged: Callable[[], int]
 
 
 class MatchFlow:
@@ -421,14 +425,19 @@ class MatchFlow:
         hs.their_seed = msg.blob("seed", size=fd.SEED_BYTES)
         signature = msg.blob("sig", size=cosign.SIGNATURE_BYTES)
         record = self._record()
+        assert self.keys is not None
+        signed = cosign.verify(self.keys.signing_keys[self.peer], cosign.hand_digest(record),
+                               signature)
         report = audit_record(record, trust_seat=self.seat)
         if not report.ok:
+            # Evidence a third party can check: the record with both signatures of the
+            # transcript (the cheater's when it signed the hand as played here).
+            kept = {self.seat: hs.my_signature or b"", self.peer: signature if signed else b""}
             first = report.findings[0]
-            self._out.fail(CheatDetected(first.who, first.where, str(first), record))
+            self._out.fail(CheatDetected(first.who, first.where, str(first), replace(
+                record, signatures=(kept[0], kept[1]))))
             return
-        assert self.keys is not None
-        if not cosign.verify(self.keys.signing_keys[self.peer], cosign.hand_digest(record),
-                             signature):
+        if not signed:
             raise self.protocol(f"the {peer}'s signature does not sign this hand as played",
                                 "seed.sig")
         assert hs.my_signature is not None
@@ -449,9 +458,16 @@ class MatchFlow:
         field = msg.text("field", max_len=MAX_FIELD_CHARS)
         reason = msg.text("reason", max_len=MAX_REASON_CHARS)
         peer = SEATS[self.peer]
-        if self.waiting_for() == "seed" and why != "tampered":
+        owed = self.waiting_for()
+        if owed == "seed" and why != "tampered":
             self._out.fail(CheatDetected(peer, "seed", f"the {peer} refused to reveal its seed "
                                          f"(a failed audit); it said: {reason}"))
+        elif why == "abandoned" and owed is not None and not self._out.unacknowledged():
+            # The claimant itself owed the next message and had every one of ours: this
+            # side was not the silent one.
+            self._out.fail(LeftOwing(peer, owed, f"the {peer} left the match while the next "
+                                    f"message was its own ({owed}); it claimed you had gone "
+                                    f"silent, saying: {reason}"))
         else:
             kind = ClaimedAbandoned if why == "abandoned" else PeerAborted
             self._out.fail(kind(peer, field, f"the {peer} ended the match ({why}), "
