@@ -265,9 +265,7 @@ class Session:
             return
         if self._channel.pending < pending:  # progress: back-off starts again
             self._resend_at, self._resend_after = None, self._resend_timing[0]
-        # The acknowledgement goes out before whatever the message makes us send, so that
-        # a message we send in answer (an abort among them) reaches the peer acknowledged.
-        self._outbox += got.replies
+        self._outbox += got.replies  # acknowledged before what the message makes us send
         if got.message is not None:
             self._log.append(["in", got.message])
             self._deliver(got.message)

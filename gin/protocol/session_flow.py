@@ -34,19 +34,17 @@ from gin.protocol.session_deal import DealIo
 from gin.protocol.session_events import (
     CardDrawn,
     CheatDetected,
-    ClaimedAbandoned,
     Failure,
     HandDealt,
     HandScored,
     HandVerified,
-    LeftOwing,
     MatchOver,
     MatchStarted,
     Moved,
-    PeerAborted,
     RulesDeclined,
     RulesOffered,
     SessionEvent,
+    abort_failure,
 )
 from gin.protocol.session_hand import HandState, coin, rules_digest
 from gin.protocol.session_handshake import MatchKeys, read_rules
@@ -457,21 +455,8 @@ class MatchFlow:
         why = msg.text("why", max_len=16, choices=ABORT_KINDS)
         field = msg.text("field", max_len=MAX_FIELD_CHARS)
         reason = msg.text("reason", max_len=MAX_REASON_CHARS)
-        peer = SEATS[self.peer]
-        owed = self.waiting_for()
-        if owed == "seed" and why != "tampered":
-            self._out.fail(CheatDetected(peer, "seed", f"the {peer} refused to reveal its seed "
-                                         f"(a failed audit); it said: {reason}"))
-        elif why == "abandoned" and owed is not None and not self._out.unacknowledged():
-            # The claimant itself owed the next message and had every one of ours: this
-            # side was not the silent one.
-            self._out.fail(LeftOwing(peer, owed, f"the {peer} left the match while the next "
-                                    f"message was its own ({owed}); it claimed you had gone "
-                                    f"silent, saying: {reason}"))
-        else:
-            kind = ClaimedAbandoned if why == "abandoned" else PeerAborted
-            self._out.fail(kind(peer, field, f"the {peer} ended the match ({why}), "
-                                f"saying: {reason}"))
+        self._out.fail(abort_failure(SEATS[self.peer], self.waiting_for(), why, field, reason,
+                                     self._out.unacknowledged() == 0))
 
     # -- local moves (gin.protocol.session_moves) and the hand's end -------------------------
 

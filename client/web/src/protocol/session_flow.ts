@@ -27,7 +27,7 @@ import * as deal from "./session_deal.ts";
 import * as moves from "./session_moves.ts";
 import {
   CardDrawn, CheatDetected, type Failure, HandDealt, HandScored, HandVerified, MatchOver, MatchStarted, Moved,
-  ClaimedAbandoned, PeerAborted, LeftOwing, RulesDeclined, RulesOffered, type SessionEvent,
+  abortFailure, RulesDeclined, RulesOffered, type SessionEvent,
 } from "./session_events.ts";
 import { coin, HandState, otherRole, rulesDigest } from "./session_hand.ts";
 import { firstDealer, NOT_PLAYED, NOT_PLAYED_TOLD, PreviousMatch, prevFault } from "./session_rematch.ts";
@@ -503,19 +503,7 @@ export class MatchFlow {
     const why = msg.text("why", 16, ABORT_KINDS);
     const field = msg.text("field", MAX_FIELD_CHARS);
     const reason = msg.text("reason", MAX_REASON_CHARS);
-    const peer = SEATS[this.peer];
-    const owed = this.waitingFor();
-    if (owed === "seed" && why !== "tampered") {
-      this.out.fail(new CheatDetected(peer, "seed", `the ${peer} refused to reveal its seed (a failed audit); it said: ${reason}`));
-    } else if (why === "abandoned" && owed !== null && this.out.unacknowledged() === 0) {
-      // The claimant itself owed the next message and had every one of ours: this side was
-      // not the silent one.
-      this.out.fail(new LeftOwing(peer, owed, `the ${peer} left the match while the next message was its own (${owed}); `
-        + `it claimed you had gone silent, saying: ${reason}`));
-    } else {
-      const kind = why === "abandoned" ? ClaimedAbandoned : PeerAborted;
-      this.out.fail(new kind(peer, field, `the ${peer} ended the match (${why}), saying: ${reason}`));
-    }
+    this.out.fail(abortFailure(SEATS[this.peer], this.waitingFor(), why, field, reason, this.out.unacknowledged() === 0));
   }
 
   // -- internals: local moves (session_moves.ts) and the hand's end -------------------------------------
