@@ -63,10 +63,6 @@ class AuditResult:
     def ok(self) -> bool:
         return not self.findings
 
-    @property
-    def at_fault(self) -> frozenset[str]:
-        return frozenset(f.who for f in self.findings)
-
 
 def audit_record(
     record: HandRecord, trust_seat: int | None = None, previous: HandRecord | None = None

@@ -157,9 +157,6 @@ class Message:
             self._fail(name, "missing")
         return self.fields[name]
 
-    def has(self, name: str) -> bool:
-        return name in self.fields
-
     def only(self, *names: str) -> None:
         """Reject any field other than ``t``, ``v`` (at top level) and ``names``."""
         allowed = set(names) | ({"t", "v"} if not self._path else set())

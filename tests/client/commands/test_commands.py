@@ -26,7 +26,7 @@ from gin.engine.rules import STANDARD
 from gin.players import get
 from gin.protocol.session import Session
 from relay.server import serve
-from relay.testing import TEST_CONFIG
+from tests.support.relay import TEST_CONFIG
 
 TIMEOUT = 60
 

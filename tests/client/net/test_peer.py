@@ -44,7 +44,7 @@ from gin.protocol.session_events import (
     Moved,
 )
 from relay.server import Relay, serve
-from relay.testing import TEST_CONFIG, TcpProxy, new_room
+from tests.support.relay import TEST_CONFIG, TcpProxy, new_room
 
 FAST = peer.OnlineSettings(
     reply_timeout=20, move_timeout=20, linger=0.3,

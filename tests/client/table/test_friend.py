@@ -35,7 +35,7 @@ from client.table.screens import (
 from gin import Discard, DrawPile, DrawStock, Knock, LayOff, Pass, players
 from gin.engine.rules import STANDARD
 from relay.server import Relay, serve
-from relay.testing import TEST_CONFIG
+from tests.support.relay import TEST_CONFIG
 
 SIZE = (100, 30)
 FAST = peer.OnlineSettings(reply_timeout=20, move_timeout=60, linger=0.2,

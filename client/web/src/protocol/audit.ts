@@ -62,10 +62,6 @@ export class AuditResult {
   get ok(): boolean {
     return this.findings.length === 0;
   }
-
-  get atFault(): ReadonlySet<string> {
-    return new Set(this.findings.map((f) => f.who));
-  }
 }
 
 const unsigned = (record: HandRecord): boolean => record.signatures[0].length === 0 && record.signatures[1].length === 0;

@@ -157,10 +157,6 @@ export class Message {
     return this.fields.get(name)!;
   }
 
-  has(name: string): boolean {
-    return this.fields.has(name);
-  }
-
   /** Reject any field other than t, v (at top level) and `names`. */
   only(...names: string[]): void {
     const allowed = new Set(this.path ? names : [...names, "t", "v"]);

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 HAPROXY_CFG = DEPLOY / "haproxy.cfg"
 UNIT = DEPLOY / "gin-relay@.service"
 
