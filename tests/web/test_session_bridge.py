@@ -21,6 +21,10 @@ from gin.protocol.records import HandRecord, parse_record
 from gin.protocol.session import Session
 from gin.protocol.session_events import HandVerified
 
+# Every test here takes seconds: whole matches through Pilot, a relay, a browser or
+# a subprocess.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "client" / "web"
 SECRET = bytes(range(32))

@@ -67,6 +67,7 @@ async def guest_against_house_rules(tmp_path: Path, *flags: str) -> tuple[int, s
     return guest.returncode, err.decode(), host
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("accept", [False, True], ids=["declined", "accepted"])
 async def test_custom_rules_are_shown_and_need_accept_rules(tmp_path: Path,
                                                             accept: bool) -> None:

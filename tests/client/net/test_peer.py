@@ -46,6 +46,10 @@ from gin.protocol.session_events import (
 from relay.server import Relay, serve
 from tests.support.relay import TEST_CONFIG, TcpProxy, new_room
 
+# Every test here takes seconds: whole matches through Pilot, a relay, a browser or
+# a subprocess.
+pytestmark = pytest.mark.slow
+
 FAST = peer.OnlineSettings(
     reply_timeout=20, move_timeout=20, linger=0.3,
     transport=TransportSettings(backoff=lambda attempt: 0.05, ping_interval=None,

@@ -37,6 +37,10 @@ from gin.engine.rules import STANDARD
 from relay.server import Relay, serve
 from tests.support.relay import TEST_CONFIG
 
+# Every test here takes seconds: whole matches through Pilot, a relay, a browser or
+# a subprocess.
+pytestmark = pytest.mark.slow
+
 SIZE = (100, 30)
 FAST = peer.OnlineSettings(reply_timeout=20, move_timeout=60, linger=0.2,
                            transport=TransportSettings(backoff=lambda a: 0.05,

@@ -10,6 +10,7 @@ import contextlib
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
 from client.net import lobby, store
@@ -31,6 +32,10 @@ from tests.client.table.test_friend import (  # noqa: F401 (relay: a fixture)
     relay_url,
     until,
 )
+
+# Every test here takes seconds: whole matches through Pilot, a relay, a browser or
+# a subprocess.
+pytestmark = pytest.mark.slow
 
 SINCE = 1_796_198_400.0  # 2026-12-02 08:00:00 UTC
 

@@ -12,6 +12,8 @@ import subprocess
 from itertools import chain, islice
 from pathlib import Path
 
+import pytest
+
 from gin import best_arrangement, best_discard, parse_cards
 from gin.conformance import corpus
 from gin.conformance.abandonment_cases import abandonment_cases
@@ -64,6 +66,7 @@ def test_arrange_cases_are_fixed_by_the_seed_and_cover_both_sizes() -> None:
     assert len(first) == 6 * 20
 
 
+@pytest.mark.slow
 def test_the_typescript_engine_agrees_with_a_small_corpus(
         tmp_path: Path, typescript: Path) -> None:
     files = []

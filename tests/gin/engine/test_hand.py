@@ -351,6 +351,7 @@ def test_bad_action_text_names_it() -> None:
         parse_action("fold")
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(["standard", "classic", "oklahoma"]))
 def test_random_legal_play_always_ends_with_every_card_accounted(seed: int, name: str) -> None:
@@ -397,6 +398,7 @@ def _seen(hand: Hand, player: int) -> tuple[Event, ...]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [STANDARD, OKLAHOMA, Ruleset(name="big", big_gin_bonus=31)])
 def test_legal_actions_agree_with_refusal_and_history_with_the_events(rules: Ruleset) -> None:
     # legal_actions and the per-player histories are built incrementally for speed;

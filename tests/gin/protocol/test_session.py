@@ -230,6 +230,7 @@ def baseline() -> Link:
 # --- whole matches ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [STANDARD, OKLAHOMA], ids=lambda r: r.name)
 def test_whole_match_agrees_and_audits_clean(rules: Ruleset, baseline: Link) -> None:
     link = baseline if rules is STANDARD else Link(rules, seed=1)
@@ -694,6 +695,7 @@ def test_duplicated_reordered_and_stale_frames_are_answered_not_faults() -> None
     assert guest.received == 3 and guest.waiting_for() in ("deck", "commit")
 
 
+@pytest.mark.slow
 def test_a_relay_replaying_a_whole_earlier_session_is_refused() -> None:
     # A whole first match on this link, as the relay saw it.
     first = Link()
@@ -725,6 +727,7 @@ def frames_reuse_no_nonce(wire_log: list[tuple[int, bytes]]) -> None:
         assert seen.setdefault(key, frame) == frame, f"nonce reused: {key}"
 
 
+@pytest.mark.slow
 def test_no_nonce_is_used_twice_across_a_stale_restore_and_a_reused_link() -> None:
     # A side restored from an older save seals other messages under the sequence
     # numbers it had used: a fresh epoch gives them fresh keys.
@@ -847,6 +850,7 @@ def test_frames_lost_in_flight_are_resent_after_reconnect(baseline: Link) -> Non
     assert comparable(link) == comparable(baseline)
 
 
+@pytest.mark.slow
 def test_save_and_restore_mid_hand(baseline: Link) -> None:
     def crash(link: Link, moves: int) -> None:
         # Six crashes at different points of the first hands: a restore replays the
@@ -880,6 +884,7 @@ def test_save_and_restore_mid_hand(baseline: Link) -> None:
     assert all(audit_record(r).ok for seat in (0, 1) for r in link.records(seat))
 
 
+@pytest.mark.slow
 def test_a_damaged_save_is_refused_as_a_local_fault_never_blamed_on_the_peer() -> None:
     saved: list[dict[str, Any]] = []
 
