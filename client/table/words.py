@@ -362,16 +362,14 @@ def failure_words(failure: Failure, seat: int) -> tuple[str, str]:
 
 # -- online: what play waits for (the browser's OWED in board/words.ts) ----------------
 
-#: What the friend's device owes, by the protocol's message type (protocol.md).
+#: What the friend's device owes, by the protocol's message type (protocol.md); its move
+#: is said apart (tests/gin/protocol/test_vocabulary.py holds the keys to the vocabulary).
 OWED = {
     "welcome": "to answer your invitation",
     "hello": "to say hello",
     "start": "to start the match",
     "commit": "to seal its secret number for this deck",
     "deck": "to send its part of the shuffle",
-    "challenge": "to check the shuffle",
-    "shuffle": "to send its shuffle",
-    "proof": "to prove its shuffle",
     "deal": "to deal",
     "key": "to send the key to your card",
     "show": "to show its knock",

@@ -44,9 +44,10 @@ from gin.engine.errors import GinError, IllegalAction, MalformedInput, PeerFault
 from gin.engine.observation import HandResult, Observation
 from gin.engine.rules import Ruleset
 from gin.players import Player
-from gin.protocol import session_silence, wire
+from gin.protocol import session_silence, session_table, wire
 from gin.protocol.cosign import link_id_for
 from gin.protocol.identity import Identity
+from gin.protocol.messages import Owed
 from gin.protocol.records import SEATS
 from gin.protocol.session_events import (
     Abandoned,
@@ -64,12 +65,11 @@ from gin.protocol.session_events import (
 from gin.protocol.session_flow import (
     MAX_FIELD_CHARS,
     MAX_REASON_CHARS,
-    MESSAGE_TYPES,
     CheatFault,
     MatchFlow,
-    Outlet,
     ProtocolFault,
     SessionRole,
+    Stage,
 )
 from gin.protocol.session_log import (
     STATE_VERSION,
@@ -109,7 +109,7 @@ class Session:
         self._setup(role, secret, rules, random_bytes, identity, rematch)
         self._channel = wire.SealedChannel(secret, wire.Side(role), self._fresh(wire.EPOCH_BYTES))
         self._outbox.append(self._channel.offer())
-        self._flow.begin()
+        self._local("begin")
 
     def _setup(self, role: SessionRole, secret: bytes, rules: Ruleset | None,
                random_bytes: Callable[[int], bytes], identity: bytes,
@@ -133,9 +133,8 @@ class Session:
         self._resend_at: float | None = None
         self._resend_after = RESEND_AFTER
         self._resend_timing = (RESEND_AFTER, MAX_RESEND_AFTER)
-        self._flow = MatchFlow(role, self.link_id, rules, Identity(identity), Outlet(
-            failure=lambda: self._failure, send=self._send, emit=self._emit,
-            random=self._random, fail=self._fail), rematch)
+        self._flow = MatchFlow(role, self.link_id, rules, Identity(identity), self._random,
+                               rematch)
 
     # -- queues and queries ---------------------------------------------------------
 
@@ -239,14 +238,14 @@ class Session:
 
     def legal_actions(self) -> list[Action]:
         """The local player's legal actions; empty unless it is its move now."""
-        return self._flow.legal_actions()
+        return session_table.legal_actions(self._flow)
 
-    def waiting_for(self) -> str | None:
+    def waiting_for(self) -> Owed | None:
         """The message type the peer owes now, or None (our move, or the match is over).
 
         The transport starts its timer while this is not None.
         """
-        return self._flow.waiting_for()
+        return session_table.waiting_for(self._flow)
 
     # -- inputs ----------------------------------------------------------------------
 
@@ -272,27 +271,25 @@ class Session:
     def act(self, action: Action) -> None:
         """Play the local player's move. IllegalAction (nothing changes) if not allowed."""
         self._check_alive()
-        why = self._flow.refusal(action)
+        why = session_table.refusal(self._flow, action)
         if why is not None:
             raise IllegalAction(f"{self.role} cannot {action} now: {why}")
         self._log.append(["act", str(action)])
-        self._flow.do_act(action)
+        self._local("act", action)
 
     def accept_rules(self) -> None:
         """The local player accepts the offered custom rules: the match goes on."""
         self._check_alive()
-        if self._flow.offered is None:
-            raise IllegalAction("no rules are waiting to be accepted")
+        if not session_table.allows(self._flow, "accept"):
+            raise IllegalAction(session_table.NOTHING_OFFERED["accept"])
         self._log.append(["accept"])
-        self._flow.accept()
+        self._local("accept")
 
     def decline_rules(self, reason: str | None = None) -> None:
         """The local player declines the offered custom rules or rematch: the match ends
         unplayed. ``reason`` is what the local failure says (None: "you declined …")."""
         self._check_alive()
-        if self._flow.offered is None:
-            raise IllegalAction("no rules are waiting to be declined")
-        self._flow.decline(reason)
+        self._local("decline", reason)
 
     def peer_timed_out(self) -> None:
         """The peer did not send what :meth:`waiting_for` names in time: unproven, the
@@ -357,21 +354,21 @@ class Session:
         session = cls.__new__(cls)
         session._setup(saved.role, secret, saved.rules, drawn, identity, saved.rematch)
         session._muted = True
-        session._flow.begin()
+        session._local("begin")
         for entry in saved.log:
             if entry[0] == "in":
                 assert isinstance(entry[1], bytes)
                 session._deliver(entry[1])
             elif entry[0] == "act":
                 assert isinstance(entry[1], str)
-                session._flow.do_act(parse_action(entry[1]))
+                session._local("act", parse_action(entry[1]))
             elif entry[0] == "timeout":
                 session._timed_out()
             elif entry[0] == "abandon":
                 assert isinstance(entry[1], int) and isinstance(entry[2], int)
                 session._abandoned(entry[1], entry[2])
             elif entry[0] == "accept":
-                session._flow.accept()
+                session._local("accept")
             elif entry[0] == "reject":
                 session._rejected(entry)
         drawn.check_all_used()
@@ -393,6 +390,7 @@ class Session:
         if failure is not None and (session._failure is None or failure_entry(
                 session._failure) != failure_entry(failure)):
             session._failure = failure  # else the replayed one, with its record
+            session._flow.stage = Stage.FAILED
         return session
 
     # -- internals: sending, failing -------------------------------------------------------
@@ -420,6 +418,19 @@ class Session:
     def _emit(self, event: SessionEvent) -> None:
         self._events.append(event)
 
+    def _local(self, action: session_table.LocalAction, arg: object = None) -> None:
+        session_table.local(self._flow, action, arg)
+        self._drain()
+
+    def _drain(self) -> None:
+        """Send and report what the flow's handlers produced, its failure last."""
+        out = self._flow.take()
+        for msg_type, fields in out.sends:
+            self._send(msg_type, fields)
+        self._events += out.events
+        if out.failure is not None:
+            self._fail(out.failure)
+
     def _check_alive(self) -> None:
         if self._failure is not None:
             f = self._failure
@@ -428,6 +439,7 @@ class Session:
     def _fail(self, failure: Failure) -> None:
         """End the session; tell the peer why (unless it ended it), so it does not wait."""
         self._failure = failure
+        self._flow.stage = Stage.FAILED
         self._emit(failure)
         peer = SEATS[self.peer]
         if failure.proven:
@@ -444,6 +456,7 @@ class Session:
     def _other_version(self, exc: wire.UnsupportedVersion) -> None:
         """A message of another protocol version: say who must update, here and there (§6.3)."""
         self._failure, abort = version_mismatch(exc.version)
+        self._flow.stage = Stage.FAILED
         self._emit(self._failure)
         if exc.msg_type != "abort":  # else the peer has stopped already
             self._send("abort", abort, version=min(exc.version, wire.PROTOCOL_VERSION))
@@ -464,27 +477,24 @@ class Session:
         self._delivered = (self._delivered[0] + 1, wire.chain(self._delivered[1], plaintext))
         if self._flow.finished:
             return  # the match is over: nothing more is owed (a late abort changes nothing)
-        peer = SEATS[self.peer]
         try:
-            msg = wire.unpack(plaintext)
-            if msg.type not in MESSAGE_TYPES:
-                raise ProtocolFault(f"unknown message type {msg.type!r}", who=peer, field="t")
-            owed = self.waiting_for()
-            if msg.type != "abort" and msg.type != owed:
-                raise ProtocolFault(
-                    f"unexpected {msg.type!r} message while waiting for "
-                    f"{owed or 'the local player'}", who=peer, field="t")
-            self._flow.handle(msg)
-        except wire.UnsupportedVersion as exc:
-            self._other_version(exc)
-        except wire.MalformedMessage as exc:
-            self._fail(ProtocolError(peer, exc.field, str(exc)))
-        except ProtocolFault as exc:
-            self._fail(ProtocolError(peer, exc.field, str(exc)))
-        except CheatFault as exc:
-            self._fail(CheatDetected(peer, exc.field, str(exc), exc.evidence))
-        except PeerFault as exc:
-            self._fail(CheatDetected(peer, exc.field, str(exc)))
+            session_table.receive(self._flow, wire.unpack(plaintext))
+        except (wire.MalformedMessage, PeerFault) as exc:
+            self._drain()  # what the handler produced before the fault goes first
+            if isinstance(exc, wire.UnsupportedVersion):
+                self._other_version(exc)
+            else:
+                self._fail(fault_failure(SEATS[self.peer], exc))
+        else:
+            self._drain()
+
+
+def fault_failure(peer: str, exc: wire.MalformedMessage | PeerFault) -> Failure:
+    """The failure of a message of the peer that breaks the protocol, or cheats."""
+    if isinstance(exc, wire.MalformedMessage | ProtocolFault):
+        return ProtocolError(peer, exc.field, str(exc))
+    return CheatDetected(peer, exc.field, str(exc),
+                         exc.evidence if isinstance(exc, CheatFault) else None)
 
 
 def rejection(peer: str, entry: list[object]) -> Failure:

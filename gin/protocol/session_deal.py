@@ -1,63 +1,38 @@
 """One hand's fair deal before play (protocol.md §7.2, §7.3): the commitments, the
 three deck messages — the second's signed, with its shuffle proof — and this side's
-deal; the twin of client/web/src/protocol/session_deal.ts. Each handler takes the
-hand's :class:`~gin.protocol.session_hand.HandState`, the peer's message and what it
-needs of the match flow (:class:`DealIo`)."""
+deal; the twin of client/web/src/protocol/session_deal.ts. Each handler of the stage
+table (:mod:`gin.protocol.session_table`) takes the match flow and the peer's message
+and returns the next stage."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Protocol
-
-from gin.engine.errors import PeerFault
 from gin.engine.hand import UPCARD_POSITION, dealt_positions
 from gin.protocol import cosign, wire
 from gin.protocol import fairdeal as fd
 from gin.protocol import shuffle_proof as sp
 from gin.protocol.evidence import DealEvidence
 from gin.protocol.records import Step
+from gin.protocol.session_flow import MatchFlow, Stage
 from gin.protocol.session_hand import HandState
-from gin.protocol.session_handshake import MatchKeys
 
 
-class DealIo(Protocol):
-    """What the deal's handlers need of the match flow."""
-
-    @property
-    def seat(self) -> int: ...
-
-    @property
-    def peer(self) -> int: ...
-
-    @property
-    def keys(self) -> MatchKeys | None:
-        """The match's keys (§4): ours to sign with, both seats' to name the match by."""
-
-    def send(self, msg_type: str, fields: Mapping[str, object]) -> None: ...
-
-    def hand_fields(self, msg: wire.Message, *names: str) -> None:
-        """Schema of a hand message: only ``h`` and ``names``, and ``h`` the hand in play."""
-
-    def protocol(self, message: str, field: str) -> PeerFault: ...
-
-    def cheat(self, message: str, field: str, evidence: DealEvidence | None = None
-              ) -> PeerFault: ...
-
-
-def on_commit(hs: HandState, msg: wire.Message, io: DealIo) -> None:
+def on_commit(io: MatchFlow, msg: wire.Message) -> Stage:
     """The peer's commitment; the first shuffler then sends message 1."""
+    hs = io.state()
     io.hand_fields(msg, "c")
     hs.commits[hs.role.other] = msg.blob("c", size=32)
     if hs.role is fd.Role.FIRST:  # commitments exchanged: the first shuffle may go
         message1 = fd.build_message1(hs.mine)
         hs.messages[0] = message1
         io.send("deck", {"h": hs.number, "n": 1, "deck": list(message1)})
+    return Stage.DECK
 
 
-def on_deck(hs: HandState, msg: wire.Message, io: DealIo) -> None:
+def on_deck(io: MatchFlow, msg: wire.Message) -> Stage:
     """A deck message, checked on arrival (§8.6, §8.8): the second answers message 1
     with message 2 and its proof, signed; the first checks them, answers with message
     3 and deals; the second deals on message 3."""
+    hs = io.state()
     n = msg.integer("n", low=1, high=3)
     io.hand_fields(msg, "n", "deck", *(("proof", "sig") if n == 2 else ()))
     if n != hs.expected_deck():
@@ -65,8 +40,7 @@ def on_deck(hs: HandState, msg: wire.Message, io: DealIo) -> None:
                           "deck.n")
     entries = msg.blobs("deck", min_len=fd.DECK_SIZE, max_len=fd.DECK_SIZE, size=32)
     if n == 2:
-        _on_message2(hs, msg, entries, io)
-        return
+        return _on_message2(hs, msg, entries, io)
     try:
         deck = fd.validate_message(list(entries), f"message{n}")
     except fd.MalformedDeck as exc:
@@ -82,12 +56,12 @@ def on_deck(hs: HandState, msg: wire.Message, io: DealIo) -> None:
         sig = io.keys.signer.sign(cosign.message2_digest(io.seat, ctx, deck, message2, proof))
         io.send("deck", {"h": hs.number, "n": 2, "deck": list(message2),
                          "proof": sp.words(proof), "sig": sig})
-    else:
-        _send_deal(hs, io)
+        return Stage.DECK
+    return _send_deal(hs, io)
 
 
 def _on_message2(hs: HandState, msg: wire.Message, entries: tuple[bytes, ...],
-                 io: DealIo) -> None:
+                 io: MatchFlow) -> Stage:
     """The second's message 2: its signature, then its entries and proof. A refusal is
     a cheat with evidence (the signed message) that anyone can check (§10.2)."""
     words = sp.PROOF_BYTES // 32  # 32-byte words: within the codec's binary limit
@@ -111,13 +85,14 @@ def _on_message2(hs: HandState, msg: wire.Message, entries: tuple[bytes, ...],
     message3 = fd.build_message3(hs.mine, entries)
     hs.messages[2] = message3
     io.send("deck", {"h": hs.number, "n": 3, "deck": list(message3)})
-    _send_deal(hs, io)
+    return _send_deal(hs, io)
 
 
-def _send_deal(hs: HandState, io: DealIo) -> None:
+def _send_deal(hs: HandState, io: MatchFlow) -> Stage:
     """Our keys for the peer's ten dealt positions and the upcard (§7.3)."""
     positions = [*dealt_positions(io.peer == hs.dealer), UPCARD_POSITION]
     keys = [hs.mine.position_keys[p] for p in positions]
     hs.keys_sent.update(positions)
     hs.steps.append(Step(io.seat, None, tuple(zip(positions, keys, strict=True))))
     io.send("deal", {"h": hs.number, "keys": [fd.key_bytes(k) for k in keys]})
+    return Stage.DEAL

@@ -8,17 +8,16 @@ from __future__ import annotations
 
 from gin.engine.errors import IllegalAction, MalformedInput
 from gin.protocol.abandonment import MAX_TIME, AbandonmentRecord
+from gin.protocol.messages import HANDSHAKE
 from gin.protocol.records import SEATS
 from gin.protocol.session_events import Abandoned, PeerTimedOut
 from gin.protocol.session_flow import MatchFlow
-
-#: What a peer owes before the match starts: no hand is in play (the record says 0).
-HANDSHAKE = ("hello", "welcome", "start")
+from gin.protocol.session_table import waiting_for
 
 
 def timed_out(flow: MatchFlow) -> PeerTimedOut:
     """What the peer owes did not arrive in time: unproven, and no record."""
-    owed, peer = flow.waiting_for(), SEATS[flow.peer]
+    owed, peer = waiting_for(flow), SEATS[flow.peer]
     what = "seed" if owed == "seed" else f"{owed} message"
     return PeerTimedOut(f"{peer} or the relay", str(owed), f"the {peer}'s {what} did not "
                         f"arrive in time: the {peer} withheld it, or the relay dropped it")
@@ -31,7 +30,7 @@ def check(flow: MatchFlow, since: int, now: int) -> None:
             0 <= since <= now <= MAX_TIME):
         raise MalformedInput(f"abandon times must be UTC seconds, 0 <= since <= now <= "
                              f"{MAX_TIME}: got {since!r}, {now!r}")
-    if flow.waiting_for() is None:
+    if waiting_for(flow) is None:
         why = ("the match is over" if flow.over else "custom rules await your answer"
                if flow.offered is not None else "it is your move")
         raise IllegalAction(f"{flow.role} cannot end the match as abandoned by the "
@@ -42,7 +41,7 @@ def abandoned(flow: MatchFlow, since: int, now: int, delivered: tuple[int, bytes
     """The failure of ending the match at ``now`` while the peer has owed what it owes
     since ``since``, having had ``delivered`` (count, hash chain) messages from it; its
     record is signed, unless the handshake has not yet made a match id."""
-    owed, peer = str(flow.waiting_for()), SEATS[flow.peer]
+    owed, peer = str(waiting_for(flow)), SEATS[flow.peer]
     keys = flow.keys
     if flow.match_id is None or keys is None:  # the match never began: nothing to sign
         return Abandoned(peer, owed, f"Abandoned by the {peer}: it did not answer the start "

@@ -167,6 +167,7 @@ async def test_gin_host_with_its_embedded_relay(tmp_path: Path) -> None:
     assert len(records(tmp_path / "host")) == len(records(tmp_path / "guest"))
 
 
+@pytest.mark.slow
 async def test_gin_host_comes_back_with_its_embedded_relay_and_the_match_finishes(
         tmp_path: Path) -> None:
     """Hosted without --relay, the host stops mid-match (killed, as a closed terminal
