@@ -125,7 +125,7 @@ class FakeSession implements SessionLike {
   asPrevious(): null { return null; }
   observation(): null { return null; }
   legalActions(): Action[] { return []; }
-  waitingFor(): string | null { return this.over ? null : "move"; }
+  waitingFor(): "move" | null { return this.over ? null : "move"; }
   receive(frame: Uint8Array): void {
     this.received += 1;
     this.log.push(`in ${text(frame)}`);

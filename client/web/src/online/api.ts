@@ -16,6 +16,9 @@
  */
 
 import type { HandResultData } from "../engine/observation.ts";
+import type { Owed } from "../protocol/messages.ts";
+
+export type { Owed } from "../protocol/messages.ts";
 
 /** `Observation.toDict()`: gin's field names, cards as text. */
 export type ObservationData = Record<string, unknown>;
@@ -78,7 +81,7 @@ export type PeerNotice =
   | { readonly kind: "match-over"; readonly winner: number; readonly forfeitBy: string | null }
   | { readonly kind: "failed"; readonly failure: FailureView }
   // The friend has owed `owed` since `since` (UTC seconds) past its grace: keepWaiting or abandon.
-  | { readonly kind: "grace-over"; readonly owed: string; readonly since: number }
+  | { readonly kind: "grace-over"; readonly owed: Owed; readonly since: number }
   | { readonly kind: "notice"; readonly text: string }; // plain text (storage full, relay said …)
 
 /** Everything the board needs to draw the online match now. */
@@ -98,7 +101,7 @@ export interface PeerView {
   /** The legal actions now, as action texts; empty unless it is this seat's move. */
   readonly legal: readonly string[];
   /** The message the peer owes now ("move", "deck", "seed", …) or null. */
-  readonly waitingFor: string | null;
+  readonly waitingFor: Owed | null;
   /** Match scores so far, by seat. */
   readonly scores: readonly [number, number];
   /** Every finished hand of the match, in order (the score sheet's source). */
@@ -110,7 +113,7 @@ export interface PeerView {
   readonly failure: FailureView | null;
   /** While the friend's grace is over (protocol.md §11.3): what it owes, since when (UTC
    * seconds); the board asks its player to keep waiting or end the match as abandoned. */
-  readonly graceOver?: { readonly owed: string; readonly since: number } | null;
+  readonly graceOver?: { readonly owed: Owed; readonly since: number } | null;
   /** Who plays: both identities' fingerprints (protocol.md §4), once known. */
   readonly identity: IdentityView;
   /** This match is a rematch on the link (protocol.md §7.1): an offer is the friend's rematch. */

@@ -11,7 +11,7 @@ import type { HandResult, Observation } from "../engine/observation.ts";
 import { Ruleset } from "../engine/rules.ts";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { MapKey, Value } from "../protocol/msgpack.ts";
-import type { FailureView, PeerNotice, RecordView } from "./api.ts";
+import type { FailureView, Owed, PeerNotice, RecordView } from "./api.ts";
 import type { IdentityData, Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
 import { fingerprint } from "../protocol/identity.ts";
 import type { PreviousMatch } from "../protocol/session_rematch.ts";
@@ -65,7 +65,7 @@ export interface SessionLike {
   poll(now: number): boolean;
   observation(): Observation | null;
   legalActions(): Action[];
-  waitingFor(): string | null;
+  waitingFor(): Owed | null;
   receive(frame: Uint8Array): void;
   act(action: Action): void;
   acceptRules(): void;

@@ -11,7 +11,7 @@
  * covered by the last save, so it can be continued later.
  */
 
-import type { Connection, FailureView, OnlinePeer, PeerNotice, PeerView, RecordView } from "./api.ts";
+import type { Connection, FailureView, OnlinePeer, Owed, PeerNotice, PeerView, RecordView } from "./api.ts";
 import { formatInvite, type Invite, websocketBase } from "./links.ts";
 import { describeFriend, type Friend, type LocalIdentity, meetFriend } from "./identity.ts";
 import type { Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
@@ -89,7 +89,7 @@ export class Peer implements OnlinePeer {
   /** What the friend owes now ("type:received"), since when (UTC s), and the question put. */
   private owedKey: string | null = null;
   private owedSince = 0;
-  private grace: { readonly owed: string; readonly since: number } | null = null;
+  private grace: { readonly owed: Owed; readonly since: number } | null = null;
   private peerSeen = false;
   private welcomed = false; // the relay welcomed this page at least once
   private ended = false; // closed: nothing more is sent

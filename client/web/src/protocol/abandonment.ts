@@ -17,6 +17,7 @@ import { bytesToHex, concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { equalBytes } from "./bytes.ts";
 import * as cosign from "./cosign.ts";
 import { MAX_HAND_NUMBER } from "./fairdeal.ts";
+import type { Owed } from "./messages.ts";
 import { JsonSyntaxError, parsePyJson, type PyJson } from "./pyjson.ts";
 import { bindingRefusal } from "./identity.ts";
 import { bindingData, type HandRecord, MAX_RECORD_BYTES, SEATS, tooDeep } from "./records.ts";
@@ -35,7 +36,7 @@ const DOMAIN = utf8ToBytes("gin/session/v3/abandon\x00");
 export const MAX_TIME = 253_402_300_799;
 export const MAX_SCORE = 1_000_000;
 /** What a peer can owe (`Session.waitingFor`), in words. */
-export const OWED: ReadonlyMap<string, string> = new Map([
+export const OWED: ReadonlyMap<string, string> = new Map<Owed, string>([
   ["hello", "its hello"], ["welcome", "its welcome"], ["start", "its start of the match"],
   ["commit", "its commitment"], ["deck", "its deck message"], ["deal", "its keys of the deal"],
   ["key", "the key of the card drawn"], ["show", "its cards shown after the knock"],

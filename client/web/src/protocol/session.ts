@@ -32,9 +32,10 @@ import { pyRepr } from "../engine/pyrepr.ts";
 import { Ruleset } from "../engine/rules.ts";
 import * as cosign from "./cosign.ts";
 import type { MapKey, Value } from "./msgpack.ts";
+import type { Owed } from "./messages.ts";
 import {
-  CheatFault, type Fields, MatchFlow, MAX_FIELD_CHARS, MAX_REASON_CHARS, MESSAGE_TYPES, type Outlet,
-  ProtocolFault, rulesValue, SEATS, type SessionRole,
+  CheatFault, type Fields, MatchFlow, MAX_FIELD_CHARS, MAX_REASON_CHARS, ProtocolFault, rulesValue, SEATS,
+  type SessionRole, Stage,
 } from "./session_flow.ts";
 import { Identity } from "./identity.ts";
 import { PreviousMatch } from "./session_rematch.ts";
@@ -53,6 +54,7 @@ import {
   STATE_VERSION,
 } from "./session_log.ts";
 import * as silence from "./session_silence.ts";
+import * as table from "./session_table.ts";
 import * as wire from "./wire.ts";
 
 export { linkIdFor } from "./cosign.ts";
@@ -120,24 +122,14 @@ export class Session {
     this.peer = 1 - this.seat;
     this.linkId = cosign.linkIdFor(secret);
     this.randomBytes = randomBytes;
-    const failed = (): Failure | null => this.failed;
-    const outlet: Outlet = {
-      get failure() {
-        return failed();
-      },
-      send: (msgType, fields) => this.send(msgType, fields),
-      emit: (event) => this.emit(event),
-      random: (n) => this.random(n),
-      fail: (failure) => this.fail(failure),
-    };
-    this.flow = new MatchFlow(role, this.linkId, rules, new Identity(identity), outlet, rematch);
+    this.flow = new MatchFlow(role, this.linkId, rules, new Identity(identity), (n) => this.random(n), rematch);
     if (restoring) {
       this.muted = true;
     } else {
       this.channel = new wire.SealedChannel(secret, role, this.fresh(wire.EPOCH_BYTES));
       this.outbox.push(this.channel.offer());
     }
-    this.flow.begin();
+    this.local("begin");
   }
 
   /** The match id, once both signing keys are known. */
@@ -259,15 +251,15 @@ export class Session {
 
   /** The local player's legal actions; empty unless it is its move now. */
   legalActions(): Action[] {
-    return this.flow.legalActions();
+    return table.legalActions(this.flow);
   }
 
   /**
    * The message type the peer owes now, or null (our move, or the match is
    * over). The transport runs its timer while this is not null.
    */
-  waitingFor(): string | null {
-    return this.flow.waitingFor();
+  waitingFor(): Owed | null {
+    return table.waitingFor(this.flow);
   }
 
   // -- inputs ----------------------------------------------------------------------
@@ -300,26 +292,25 @@ export class Session {
   /** Play the local player's move. IllegalAction (nothing changes) if not allowed. */
   act(action: Action): void {
     this.checkAlive();
-    const why = this.flow.refusal(action);
+    const why = table.refusal(this.flow, action);
     if (why !== null) throw new IllegalAction(`${this.role} cannot ${action} now: ${why}`);
     this.log.push(["act", String(action)]);
-    this.flow.doAct(action);
+    this.local("act", action);
   }
 
   /** The local player accepts the offered custom rules: the match goes on. */
   acceptRules(): void {
     this.checkAlive();
-    if (this.flow.offered === null) throw new IllegalAction("no rules are waiting to be accepted");
+    if (!table.allows(this.flow, "accept")) throw new IllegalAction(table.NOTHING_OFFERED.accept);
     this.log.push(["accept"]);
-    this.flow.accept();
+    this.local("accept");
   }
 
   /** The local player declines the offered custom rules or rematch: the match ends unplayed. `reason` is what the
    * local failure says (null: "you declined …"). */
   declineRules(reason: string | null = null): void {
     this.checkAlive();
-    if (this.flow.offered === null) throw new IllegalAction("no rules are waiting to be declined");
-    this.flow.decline(reason);
+    this.local("decline", reason);
   }
 
   /** The peer did not send what `waitingFor` names in time: unproven, the session ends without a
@@ -394,13 +385,13 @@ export class Session {
       if (entry[0] === "in") {
         session.deliver(entry[1] as Uint8Array);
       } else if (entry[0] === "act") {
-        session.flow.doAct(parseAction(entry[1] as string));
+        session.local("act", parseAction(entry[1] as string));
       } else if (entry[0] === "timeout") {
         session.timedOut();
       } else if (entry[0] === "abandon") {
         session.abandoned(entry[1] as number, entry[2] as number);
       } else if (entry[0] === "accept") {
-        session.flow.accept();
+        session.local("accept");
       } else if (entry[0] === "reject") {
         session.rejected(entry);
       }
@@ -423,6 +414,7 @@ export class Session {
     const replayedFailure = session.failed === null ? null : failureEntry(session.failed);
     if (failure !== null && JSON.stringify(replayedFailure) !== JSON.stringify(failureEntry(failure))) {
       session.failed = failure; // else the replayed one, with its record
+      session.flow.stage = Stage.FAILED;
     }
     return session;
   }
@@ -456,6 +448,19 @@ export class Session {
     this.queuedEvents.push(event);
   }
 
+  private local(action: table.LocalAction, arg: unknown = null): void {
+    table.local(this.flow, action, arg);
+    this.drain();
+  }
+
+  /** Send and report what the flow's handlers produced, its failure last. */
+  private drain(): void {
+    const out = this.flow.take();
+    for (const [msgType, fields] of out.sends) this.send(msgType, fields);
+    this.queuedEvents.push(...out.events);
+    if (out.failure !== null) this.fail(out.failure);
+  }
+
   private checkAlive(): void {
     const f = this.failed;
     if (f !== null) throw new PeerFault(`the session has failed: ${f.reason}`, f.who, f.field);
@@ -464,6 +469,7 @@ export class Session {
   /** End the session; tell the peer why (unless it ended it), so it does not wait. */
   private fail(failure: Failure): void {
     this.failed = failure;
+    this.flow.stage = Stage.FAILED;
     this.emit(failure as SessionEvent);
     const peer = SEATS[this.peer];
     if (failure.proven) this.emit(new MatchOver(this.seat, null, peer));
@@ -479,6 +485,7 @@ export class Session {
   private otherVersion(exc: wire.UnsupportedVersion): void {
     const [failure, abort] = versionMismatch(exc.version);
     this.failed = failure;
+    this.flow.stage = Stage.FAILED;
     this.emit(failure);
     if (exc.msgType !== "abort") this.send("abort", abort, Math.min(exc.version, wire.PROTOCOL_VERSION));
   }
@@ -511,22 +518,18 @@ export class Session {
     if (this.flow.finished) return; // the match is over: nothing more is owed (a late abort changes nothing)
     const peer = SEATS[this.peer];
     try {
-      const msg = wire.unpack(plaintext);
-      if (!MESSAGE_TYPES.has(msg.type)) throw new ProtocolFault(`unknown message type ${pyRepr(msg.type)}`, peer, "t");
-      const owed = this.waitingFor();
-      if (msg.type !== "abort" && msg.type !== owed) {
-        throw new ProtocolFault(`unexpected ${pyRepr(msg.type)} message while waiting for ${owed ?? "the local player"}`,
-          peer, "t");
-      }
-      this.flow.handle(msg);
+      table.receive(this.flow, wire.unpack(plaintext));
     } catch (exc) {
+      this.drain(); // what the handler produced before the fault goes first
       if (exc instanceof wire.UnsupportedVersion) this.otherVersion(exc);
       else if (exc instanceof wire.MalformedMessage) this.fail(new ProtocolError(peer, exc.field, exc.message));
       else if (exc instanceof ProtocolFault) this.fail(new ProtocolError(peer, exc.field, exc.message));
       else if (exc instanceof CheatFault) this.fail(new CheatDetected(peer, exc.field, exc.message, exc.evidence));
       else if (exc instanceof PeerFault) this.fail(new CheatDetected(peer, exc.field, exc.message));
       else throw exc;
+      return;
     }
+    this.drain();
   }
 }
 

@@ -1,8 +1,9 @@
 /**
  * One hand's fair deal before play (protocol.md §7.2, §7.3): the commitments, the
  * three deck messages — the second's signed, with its shuffle proof — and this side's
- * deal; the twin of gin/protocol/session_deal.py. Each handler takes the hand's
- * {@link HandState}, the peer's message and what it needs of the match flow.
+ * deal; the twin of gin/protocol/session_deal.py. Each handler of the stage table
+ * (session_table.ts) takes the match flow and the peer's message and returns the next
+ * stage.
  */
 
 import { concatBytes } from "@noble/hashes/utils.js";
@@ -11,30 +12,15 @@ import { dealtPositions, UPCARD_POSITION } from "../engine/hand.ts";
 import * as cosign from "./cosign.ts";
 import { DealEvidence } from "./evidence.ts";
 import * as fd from "./fairdeal.ts";
-import type { Value } from "./msgpack.ts";
 import { Step } from "./records.ts";
+import { type MatchFlow, Stage } from "./session_flow.ts";
 import { type HandState, otherRole } from "./session_hand.ts";
-import type { Binding } from "./session_handshake.ts";
 import * as sp from "./shuffle_proof.ts";
 import type * as wire from "./wire.ts";
 
-/** What the deal's handlers need of the match flow. */
-export interface DealIo {
-  readonly seat: number;
-  readonly peer: number;
-  send(msgType: string, fields: [string, Value][]): void;
-  /** Our signature (the per-match key, §4) of `digest`. */
-  sign(digest: Uint8Array): Uint8Array;
-  /** The match's keys (§4): what a record or evidence names the match by. */
-  binding(): Binding;
-  /** Schema of a hand message: only `h` and `names`, and `h` the hand in play. */
-  handFields(msg: wire.Message, ...names: string[]): void;
-  protocol(message: string, field: string): Error;
-  cheat(message: string, field: string, evidence?: DealEvidence): Error;
-}
-
 /** The peer's commitment; the first shuffler then sends message 1. */
-export function onCommit(hs: HandState, msg: wire.Message, io: DealIo): void {
+export function onCommit(io: MatchFlow, msg: wire.Message): Stage {
+  const hs = io.state();
   io.handFields(msg, "c");
   hs.commits.set(otherRole(hs.role), msg.blob("c", 32));
   if (hs.role === "first") { // commitments exchanged: the first shuffle may go
@@ -42,6 +28,7 @@ export function onCommit(hs: HandState, msg: wire.Message, io: DealIo): void {
     hs.messages[0] = message1;
     io.send("deck", [["h", hs.number], ["n", 1], ["deck", [...message1]]]);
   }
+  return Stage.DECK;
 }
 
 /**
@@ -49,7 +36,8 @@ export function onCommit(hs: HandState, msg: wire.Message, io: DealIo): void {
  * message 2 and its proof, signed; the first checks them, answers with message 3 and
  * deals; the second deals on message 3.
  */
-export function onDeck(hs: HandState, msg: wire.Message, io: DealIo): void {
+export function onDeck(io: MatchFlow, msg: wire.Message): Stage {
+  const hs = io.state();
   const n = msg.integer("n", 1, 3);
   io.handFields(msg, "n", "deck", ...(n === 2 ? ["proof", "sig"] : []));
   if (n !== hs.expectedDeck()) {
@@ -70,21 +58,21 @@ export function onDeck(hs: HandState, msg: wire.Message, io: DealIo): void {
     const [message2, proof] = fd.buildMessage2(hs.mine, deck, ctx);
     hs.messages[1] = message2;
     hs.proof = fd.proofDigest(proof);
-    const sig = io.sign(cosign.message2Digest(io.seat, ctx, deck, message2, proof));
+    const sig = io.keys!.signer.sign(cosign.message2Digest(io.seat, ctx, deck, message2, proof));
     io.send("deck", [["h", hs.number], ["n", 2], ["deck", [...message2]], ["proof", sp.words(proof)], ["sig", sig]]);
-  } else {
-    sendDeal(hs, io);
+    return Stage.DECK;
   }
+  return sendDeal(hs, io);
 }
 
 /** The second's message 2: its signature, then its entries and proof. A refusal is a
  * cheat with evidence (the signed message) that anyone can check (§10.2). */
-function onMessage2(hs: HandState, msg: wire.Message, entries: Uint8Array[], io: DealIo): void {
+function onMessage2(hs: HandState, msg: wire.Message, entries: Uint8Array[], io: MatchFlow): Stage {
   const words = sp.PROOF_BYTES / 32; // 32-byte words: within the codec's binary limit
   const proof = concatBytes(...msg.blobs("proof", words, { minLen: words, size: 32 }));
   const sig = msg.blob("sig", cosign.SIGNATURE_BYTES);
   const evidence = new DealEvidence({ matchId: hs.matchId, handNumber: hs.number, dealer: hs.dealer,
-    message1: hs.messages[0]!, message2: entries, proof, signature: sig, ...io.binding() });
+    message1: hs.messages[0]!, message2: entries, proof, signature: sig, ...io.keys!.binding() });
   if (!cosign.verify(evidence.signingKeys[io.peer]!, evidence.digest(), sig)) {
     throw io.protocol("the second shuffler's signature does not sign its message 2", "deck.sig");
   }
@@ -95,14 +83,15 @@ function onMessage2(hs: HandState, msg: wire.Message, entries: Uint8Array[], io:
   const message3 = fd.buildMessage3(hs.mine, entries);
   hs.messages[2] = message3;
   io.send("deck", [["h", hs.number], ["n", 3], ["deck", [...message3]]]);
-  sendDeal(hs, io);
+  return sendDeal(hs, io);
 }
 
 /** Our keys for the peer's ten dealt positions and the upcard (§7.3). */
-function sendDeal(hs: HandState, io: DealIo): void {
+function sendDeal(hs: HandState, io: MatchFlow): Stage {
   const positions = [...dealtPositions(io.peer === hs.dealer), UPCARD_POSITION];
   const keys = positions.map((p) => hs.mine.positionKeys[p]!);
   for (const p of positions) hs.keysSent.add(p);
   hs.steps.push(new Step(io.seat, null, positions.map((p, i) => [p, keys[i]!] as const)));
   io.send("deal", [["h", hs.number], ["keys", keys.map(fd.keyBytes)]]);
+  return Stage.DEAL;
 }

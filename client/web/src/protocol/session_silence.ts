@@ -8,14 +8,13 @@ import { IllegalAction, MalformedInput } from "../engine/errors.ts";
 import { AbandonmentRecord, MAX_TIME } from "./abandonment.ts";
 import { SEATS } from "./records.ts";
 import { Abandoned, PeerTimedOut } from "./session_events.ts";
+import { HANDSHAKE, type Owed } from "./messages.ts";
 import type { MatchFlow } from "./session_flow.ts";
-
-/** What a peer owes before the match starts: no hand is in play (the record says 0). */
-export const HANDSHAKE: readonly string[] = ["hello", "welcome", "start"];
+import { waitingFor } from "./session_table.ts";
 
 /** What the peer owes did not arrive in time: unproven, and no record. */
 export function timedOut(flow: MatchFlow): PeerTimedOut {
-  const [owed, peer] = [flow.waitingFor(), SEATS[flow.peer]];
+  const [owed, peer] = [waitingFor(flow), SEATS[flow.peer]];
   const what = owed === "seed" ? "seed" : `${owed} message`;
   return new PeerTimedOut(`${peer} or the relay`, String(owed),
     `the ${peer}'s ${what} did not arrive in time: the ${peer} withheld it, or the relay dropped it`);
@@ -27,7 +26,7 @@ export function check(flow: MatchFlow, since: number, now: number): void {
   if (!Number.isInteger(since) || !Number.isInteger(now) || !(0 <= since && since <= now && now <= MAX_TIME)) {
     throw new MalformedInput(`abandon times must be UTC seconds, 0 <= since <= now <= ${MAX_TIME}: got ${since}, ${now}`);
   }
-  if (flow.waitingFor() === null) {
+  if (waitingFor(flow) === null) {
     const why = flow.over ? "the match is over" : flow.offered !== null ? "custom rules await your answer"
       : "it is your move";
     throw new IllegalAction(`${flow.role} cannot end the match as abandoned by the ${SEATS[flow.peer]}: `
@@ -39,7 +38,7 @@ export function check(flow: MatchFlow, since: number, now: number): void {
  * having had `delivered` (count, hash chain) messages from it; its record is signed, unless the
  * handshake has not yet made a match id. */
 export function abandoned(flow: MatchFlow, since: number, now: number, delivered: readonly [number, Uint8Array]): Abandoned {
-  const [owed, peer] = [String(flow.waitingFor()), SEATS[flow.peer]!];
+  const [owed, peer] = [String(waitingFor(flow)), SEATS[flow.peer]!];
   const matchId = flow.matchId;
   if (matchId === null) { // the match never began: nothing to sign
     return new Abandoned(peer, owed, `Abandoned by the ${peer}: it did not answer the start of the match `
@@ -48,7 +47,7 @@ export function abandoned(flow: MatchFlow, since: number, now: number, delivered
   const seen = flow.observation(); // its scores are the match's, with a scored hand counted
   const record = new AbandonmentRecord({
     matchId, ...flow.keys!.binding(),
-    handNumber: HANDSHAKE.includes(owed) ? 0 : flow.state().number, owedSeat: flow.peer, owed, since,
+    handNumber: HANDSHAKE.includes(owed as Owed) ? 0 : flow.state().number, owedSeat: flow.peer, owed, since,
     claimed: now, received: delivered[0], receivedDigest: delivered[1],
     scores: seen === null ? [0, 0] : [seen.scores[0], seen.scores[1]], claimant: flow.seat,
   }).signed((digest) => flow.keys!.signer.sign(digest));
