@@ -16,7 +16,8 @@ from collections.abc import Iterator, Sequence
 from gin.conformance.abandonment_cases import _abandoned
 from gin.conformance.evidence_cases import _evidence
 from gin.conformance.records_cases import _RECORD_MATCHES, _edited, _play, _scores
-from gin.protocol.audit_report import EXIT_STATUSES, Given, audit_report
+from gin.protocol.audit_report import Given, audit_report
+from gin.protocol.audit_text import EXIT_STATUSES
 
 Case = dict[str, object]
 

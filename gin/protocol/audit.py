@@ -20,17 +20,15 @@ the session runs the same function at every hand end.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from gin.engine.cards import Card, format_cards
-from gin.engine.hand import Hand, dealt_positions
-from gin.engine.melds import Meld
-from gin.engine.observation import Event
-from gin.engine.scoring import Outcome
+from gin.engine.cards import Card
+from gin.engine.hand import Hand
 from gin.protocol import abandonment, cosign, history, identity
 from gin.protocol import fairdeal as fd
 from gin.protocol.abandonment import AbandonmentRecord
+from gin.protocol.audit_text import score_text, scores_text, tell
 from gin.protocol.evidence import DealEvidence
 from gin.protocol.records import SEATS, HandRecord, Score, Step
 from gin.protocol.reveals import Reveals
@@ -111,7 +109,7 @@ def audit_record(
             score_findings, unproven = _check_scores(record, previous)
             findings += score_findings
     return AuditResult((*signed, *findings),
-                       tuple(_tell(record, hand, deck, bool(unproven))),
+                       tuple(tell(record, hand, deck, bool(unproven))),
                        (*unsigned, *unproven), tuple(deck))
 
 
@@ -304,26 +302,22 @@ def _check_scores(record: HandRecord, previous: HandRecord | None
             return [], []
         source = "0-0 before hand 1" if previous is None else f"the scores after hand {n - 1}"
         return [Finding("record", "scores",
-                        f"recorded {_scores_text(record.scores)}; {source} and this hand's "
-                        f"result give {_scores_text(want)}")], []
+                        f"recorded {scores_text(record.scores)}; {source} and this hand's "
+                        f"result give {scores_text(want)}")], []
     before = (record.scores[0] - gained[0], record.scores[1] - gained[1])
     if min(before) < 0:
         return [Finding("record", "scores",
-                        f"recorded {_scores_text(record.scores)}, less than this hand's "
+                        f"recorded {scores_text(record.scores)}, less than this hand's "
                         f"result alone gives")], []
     if max(before) >= record.rules.target:
         return [Finding("record", "scores",
-                        f"recorded {_scores_text(record.scores)}: before this hand "
-                        f"{_scores_text(before)}, so the match had already ended at "
+                        f"recorded {scores_text(record.scores)}: before this hand "
+                        f"{scores_text(before)}, so the match had already ended at "
                         f"{record.rules.target}")], []
     signed = "" if record.signatures == (b"", b"") else "both players signed them, but "
     return [], [f"the match scores before hand {n} (this record implies "
-                f"{_scores_text(before)}) and so those after it: {signed}one record cannot "
+                f"{scores_text(before)}) and so those after it: {signed}one record cannot "
                 f"prove them; give gin audit the records of the hands before it, from hand 1"]
-
-
-def _scores_text(scores: tuple[int, int]) -> str:
-    return f"host {scores[0]}, guest {scores[1]}"
 
 
 def _where(d: fd.Deviation, key_steps: dict[tuple[fd.Role, int | None], str]) -> str:
@@ -365,71 +359,6 @@ def _replay(record: HandRecord, deck: list[Card]) -> tuple[Hand, list[Finding]]:
     replayed = Score.of(hand.result)
     if replayed != record.score:
         return hand, [Finding("record", "result",
-                              f"recorded {_score_text(record.score)}, "
-                              f"the replay gives {_score_text(replayed)}")]
+                              f"recorded {score_text(record.score)}, "
+                              f"the replay gives {score_text(replayed)}")]
     return hand, []
-
-
-def _score_text(score: Score) -> str:
-    if score.winner is None:
-        return "a dead hand"
-    return f"{SEATS[score.winner]} {score.points} by {score.kind.replace('_', ' ')}"
-
-
-def _tell(record: HandRecord, hand: Hand, deck: list[Card], unproven: bool) -> Iterator[str]:
-    dealer = SEATS[record.dealer]
-    yield (f"Hand {record.hand_number} of match {record.match_id.hex()} "
-           f"({record.rules.name} rules); {dealer} deals and shuffles first")
-    for seat in (1 - record.dealer, record.dealer):
-        cards = sorted(deck[p] for p in dealt_positions(seat == record.dealer))
-        yield f"  {SEATS[seat]} is dealt {format_cards(cards)}"
-    yield f"  upcard {deck[20]}, knock limit {hand.knock_limit}"
-    for n, event in enumerate(hand.events, 1):
-        yield f"  {n:3}. {_event_text(event)}"
-    outcome = None if hand.result is None else hand.result.outcome
-    if outcome is not None:
-        yield from laid_down(outcome, SEATS[1 - _defender(hand)], SEATS[_defender(hand)])
-    if hand.result is not None:
-        yield f"  result: {_score_text(Score.of(hand.result))}"
-    yield (f"  match scores after the hand: {_scores_text(record.scores)}"
-           + (" (not verified: see below)" if unproven else ""))
-
-
-def laid_down(outcome: Outcome, knocker: str, defender: str) -> Iterator[str]:
-    """The knocker's layout and the defender's, a line each (a gin has no deadwood)."""
-    def melds(ms: tuple[Meld, ...]) -> str:
-        return " ".join("".join(map(str, m)) for m in ms) or "none"
-
-    def deadwood(cards: tuple[Card, ...], points: int) -> str:
-        return f"deadwood {format_cards(cards)} = {points}" if cards else "no deadwood"
-
-    went = {"gin": "goes gin", "big_gin": "lays down big gin"}.get(outcome.kind)
-    if went is None:
-        yield (f"  {knocker} lays out {melds(outcome.knocker_melds)}, "
-               f"{deadwood(outcome.knocker_deadwood_cards, outcome.knocker_deadwood)}")
-    else:
-        yield f"  {knocker} {went}: {melds(outcome.knocker_melds)}, no deadwood"
-    laid = " ".join(f"{c}>{i}" for c, i in outcome.layoffs) or "nothing"
-    yield (f"  {defender} lays off {laid}, melds {melds(outcome.defender_melds)}, "
-           f"{deadwood(outcome.defender_deadwood_cards, outcome.defender_deadwood)}")
-
-
-def _defender(hand: Hand) -> int:
-    assert hand.result is not None and hand.result.knocker is not None
-    return 1 - hand.result.knocker
-
-
-_VERBS = {
-    "pass": "passes the upcard",
-    "stock": "draws {card} from the stock",
-    "take": "takes {card}",
-    "discard": "discards {card}",
-    "knock": "knocks, discarding {card} face down",
-    "biggin": "lays down big gin",
-    "layoff": "answers the knock",
-    "dead": "leaves too few cards in the stock: the hand is dead",
-}
-
-
-def _event_text(event: Event) -> str:
-    return f"{SEATS[event.player]} " + _VERBS[event.kind].format(card=event.card)

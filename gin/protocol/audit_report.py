@@ -6,7 +6,7 @@ as plain text (they come from files anyone could have written). Each file is a
 hand record or deal evidence; the records are audited together
 (:func:`gin.protocol.audit.audit_records`), so each hand's scores follow from the
 hand before it. A file that cannot be read or is no record is an error line, not
-a report. The exit status says what was proven (:data:`EXIT_STATUSES`).
+a report. The exit status says what was proven (:data:`~gin.protocol.audit_text.EXIT_STATUSES`).
 """
 
 from __future__ import annotations
@@ -18,25 +18,11 @@ from dataclasses import dataclass
 from gin.engine.errors import MalformedInput
 from gin.protocol.abandonment import AbandonmentRecord
 from gin.protocol.audit import AuditResult, audit_records
+from gin.protocol.audit_text import FAILED, NOT_A_RECORD, UNPROVEN, VERIFIED
 from gin.protocol.evidence import DealEvidence, parse_file
 from gin.protocol.history import identities_text
 from gin.protocol.records import HandRecord
 
-VERIFIED, FAILED, NOT_A_RECORD, UNPROVEN = 0, 1, 2, 3
-#: Each exit status and what it means; when the files given differ, the first of
-#: 2, 1, 3, 0 that applies to any of them is the status.
-EXIT_STATUSES = (
-    (VERIFIED, "every record verified and everything shown is proven"),
-    (FAILED, "a record failed its audit: a player cheated, the record contradicts "
-             "itself (the finding says who is at fault), or the records of one invite link "
-             "do not form one history (two first matches, or other players: at most one "
-             "is the real match)"),
-    (NOT_A_RECORD, "a file is missing, unreadable or not a hand record"),
-    (UNPROVEN, "every record verified except what the records given cannot prove "
-               "(the scores of a later hand without the hands before it, the match a "
-               "rematch continues, or an abandonment: a player's signed word that its "
-               "peer fell silent)"),
-)
 _PRECEDENCE = (NOT_A_RECORD, FAILED, UNPROVEN, VERIFIED)
 
 

@@ -18,7 +18,8 @@ from gin.engine.rules import CLASSIC
 from gin.players import get
 from gin.protocol import cosign
 from gin.protocol import fairdeal as fd
-from gin.protocol.audit import audit_record, audit_records, laid_down
+from gin.protocol.audit import audit_record, audit_records
+from gin.protocol.audit_text import laid_down
 from gin.protocol.identity import Identity
 from gin.protocol.records import SEATS, HandRecord, Step, parse_record
 from gin.protocol.session import Session, play_local

@@ -68,7 +68,8 @@ export function failure(kind: string, who: string, field: string, reason: string
 
 type Listener = (view: PeerView, notices: readonly PeerNotice[]) => void;
 
-export class Peer implements OnlinePeer {
+/** One online match as this browser plays it, over the relay and the worker's session: the twin of client/net/peer.py's OnlineMatch. */
+export class OnlineMatch implements OnlinePeer {
   private readonly settings: PeerSettings;
   private readonly listeners: Listener[] = [];
   private connection: Connection = "connecting";
