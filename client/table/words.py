@@ -387,7 +387,8 @@ def grace_question(owed: str, since: float, now: float) -> str:
             f"{iso_time(int(since))[11:19]} UTC ({waited // 60} min {waited % 60} s): it may "
             "have stopped answering, or the relay may have lost it.\n\nKeep waiting, or end "
             "the match as abandoned by your friend? That is not a cheat verdict and nobody "
-            "forfeits; your signed record of it is saved, and your history counts it apart.")
+            "forfeits; your signed record of it is saved, and your record counts it apart from "
+            "wins.")
 
 
 def held_up(owed: str | None) -> str:
