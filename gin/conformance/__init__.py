@@ -52,7 +52,7 @@ from gin.conformance.records_cases import (
     record_text_cases,
 )
 from gin.conformance.report_cases import audit_report_cases
-from gin.conformance.session_cases import session_cases
+from gin.conformance.session_cases import failed_hand_cases, session_cases
 
 
 def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
@@ -72,7 +72,7 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
         "audit.jsonl": audit_cases(),
         "records.jsonl": chain(record_cases(), record_text_cases(400 * scale)),
         "record_audit.jsonl": chain(record_audit_cases(), record_chain_cases(),
-                                    record_fuzz_cases(20 * scale)),
+                                    record_fuzz_cases(20 * scale), failed_hand_cases()),
         "evidence.jsonl": evidence_cases(),
         "abandonment.jsonl": abandonment_cases(),
         "audit_report.jsonl": audit_report_cases(),

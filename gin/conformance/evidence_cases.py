@@ -107,6 +107,9 @@ def evidence_cases() -> Iterator[Case]:
     yield evidence_case("a stranger's key", _resigned(
         replace(kept, signing_keys=(keys[0], keys[1])), stranger).to_json())
     yield evidence_case("honest message 2", honest.to_json())
+    yield evidence_case("a repeated key",
+                        kept.to_json().replace('"hand": ', '"hand": 9, "hand": ', 1))
+    yield evidence_case("not JSON", kept.to_json()[:-3])
     # Issue 26: an entry under the top bit of byte 31, with a proof over those bytes.
     yield evidence_case("message 2 entry under the top bit",
                         _kept(*_session(18, top_bit_in_message2)[:2]).to_json())

@@ -90,17 +90,16 @@ MAX_RESEND_AFTER = 32.0
 class Session:
     """One peer of an online match. See the module docstring and ``protocol.md``.
 
-    ``role`` "host" (seat 0, proposes ``rules``) or "guest" (seat 1; ``rules``
-    None plays a preset the host proposes, and custom rules once its player accepts
-    them after :class:`~gin.protocol.session_events.RulesOffered`; a Ruleset insists
-    on it). ``secret`` is the 32-byte invite secret; ``random_bytes(n)`` supplies
-    fresh secret randomness (the traffic keys' epoch, signing key, seeds and the
-    coin toss). ``identity`` is the 32 secret bytes of the player's long-term identity
-    key (:mod:`gin.protocol.identity`), which the client keeps: it vouches for this
+    ``role`` "host" (seat 0, proposes ``rules``) or "guest" (seat 1; ``rules`` None
+    plays a preset the host proposes, and custom rules once its player accepts them
+    after :class:`~gin.protocol.session_events.RulesOffered`; a Ruleset insists on it).
+    ``secret``: the 32-byte invite secret; ``random_bytes(n)``: fresh secret randomness
+    (traffic keys, signing key, seeds, coin toss). ``identity``: the 32 secret bytes of
+    the player's identity key (:mod:`gin.protocol.identity`), which vouches for this
     match's signing key. ``rematch``: the match on this link that this one continues
-    (§7.1), known from this side's own finished session (:meth:`as_previous`): the
-    host's ``hello`` names it, the guest requires that, and its loser deals first. The
-    offer frame and, for the host, its ``hello`` are queued at once.
+    (§7.1; :meth:`as_previous` of this side's finished session): the host's ``hello``
+    names it, the guest requires that, its loser deals first. The offer frame and, for
+    the host, its ``hello`` are queued at once.
     """
 
     def __init__(self, role: SessionRole, secret: bytes, rules: Ruleset | None,
@@ -134,7 +133,7 @@ class Session:
         self._resend_after = RESEND_AFTER
         self._resend_timing = (RESEND_AFTER, MAX_RESEND_AFTER)
         self._flow = MatchFlow(role, self.link_id, rules, Identity(identity), self._random,
-                               rematch)
+                               lambda: self._channel.pending, rematch)
 
     # -- queues and queries ---------------------------------------------------------
 
@@ -263,10 +262,11 @@ class Session:
             return
         if self._channel.pending < pending:  # progress: back-off starts again
             self._resend_at, self._resend_after = None, self._resend_timing[0]
+        # Our ack goes out before whatever the message makes us send (an abort among them).
+        self._outbox += got.replies
         if got.message is not None:
             self._log.append(["in", got.message])
             self._deliver(got.message)
-        self._outbox += got.replies
 
     def act(self, action: Action) -> None:
         """Play the local player's move. IllegalAction (nothing changes) if not allowed."""

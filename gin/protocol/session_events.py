@@ -180,6 +180,14 @@ class ClaimedAbandoned(PeerAborted):
 
 
 @dataclass(frozen=True)
+class LeftOwing(PeerAborted):
+    """The peer ended the match as abandoned by this side while it was the peer that
+    owed the next message (``field`` names it): its claim does not hold against this
+    side's own state, so the peer left the match. Counted as abandoned by the peer;
+    nothing is proven (no forfeit, no cheat)."""
+
+
+@dataclass(frozen=True)
 class VersionMismatch(Failure):
     """A message of another protocol version arrived: the two gins cannot play each
     other. ``who`` is "nobody"; ``reason`` says which side must update."""
@@ -194,6 +202,6 @@ class RulesDeclined(Failure):
 
 FAILURES: dict[str, type[Failure]] = {
     cls.__name__: cls for cls in (CheatDetected, ProtocolError, PeerTimedOut, FrameRejected,
-                                  Abandoned, PeerAborted, ClaimedAbandoned, VersionMismatch,
-                                  RulesDeclined)
+                                  Abandoned, PeerAborted, ClaimedAbandoned, LeftOwing,
+                                  VersionMismatch, RulesDeclined)
 }

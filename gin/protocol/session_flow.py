@@ -28,7 +28,7 @@ from gin.protocol import fairdeal as fd
 from gin.protocol import wire
 from gin.protocol.evidence import DealEvidence
 from gin.protocol.identity import Identity
-from gin.protocol.messages import MessageType
+from gin.protocol.messages import MessageType, Owed
 from gin.protocol.records import SEATS, HandRecord, Score
 from gin.protocol.session_events import Failure, Moved, SessionEvent
 from gin.protocol.session_hand import HandState
@@ -62,6 +62,15 @@ class Stage(enum.Enum):
     FAILED = "failed"  # the match ended by a failure
 
 
+#: What the peer owes in each stage (§7), or None: the local player's turn, or the end.
+OWES: dict[Stage, Owed | None] = {
+    Stage.NEW: None, Stage.HELLO: "hello", Stage.WELCOME: "welcome", Stage.RULES: None,
+    Stage.START: "start", Stage.COMMIT: "commit", Stage.DECK: "deck", Stage.DEAL: "deal",
+    Stage.PLAY: None, Stage.MOVE: "move", Stage.KEY: "key", Stage.SHOW: "show",
+    Stage.SEED: "seed", Stage.OVER: None, Stage.FAILED: None,
+}
+
+
 class ProtocolFault(PeerFault):
     """The peer's message is malformed or out of turn."""
 
@@ -89,11 +98,14 @@ class Output:
 class MatchFlow:
     """One peer's match: its stage, its keys, the engine's match and the hand's fair-deal
     state. ``random(n)`` draws fresh randomness (logged by the session: a restored
-    session replays it)."""
+    session replays it); ``unacknowledged()`` counts our messages the peer has not
+    acknowledged (a claim that we fell silent can be a lost frame's doing while it is
+    not 0)."""
 
     def __init__(self, role: SessionRole, link_id: bytes, proposed: Ruleset | None,
                  identity: Identity, random: Callable[[int], bytes],
-                 rematch: PreviousMatch | None = None) -> None:
+                 unacknowledged: Callable[[], int], rematch: PreviousMatch | None = None
+                 ) -> None:
         self.role = role
         self.seat = SEATS.index(role)
         self.peer = 1 - self.seat
@@ -105,6 +117,7 @@ class MatchFlow:
         self.keys: MatchKeys | None = None  # drawn by begin
         self.rematch = rematch  # the match this one continues (§7.1), or None
         self.random = random
+        self.unacknowledged = unacknowledged
         self.stage = Stage.NEW
         self.out = Output()
         self.nonce: bytes | None = None

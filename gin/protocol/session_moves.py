@@ -23,6 +23,7 @@ from gin.protocol.session_events import (
     HandDealt,
     HandScored,
     HandVerified,
+    LeftOwing,
     MatchOver,
     PeerAborted,
 )
@@ -31,6 +32,7 @@ from gin.protocol.session_flow import (
     MAX_ACTION_CHARS,
     MAX_FIELD_CHARS,
     MAX_REASON_CHARS,
+    OWES,
     MatchFlow,
     Stage,
 )
@@ -193,13 +195,18 @@ def on_seed(flow: MatchFlow, msg: wire.Message) -> Stage:
     hs.their_seed = msg.blob("seed", size=fd.SEED_BYTES)
     signature = msg.blob("sig", size=cosign.SIGNATURE_BYTES)
     record = flow.record()
+    assert flow.keys is not None
+    signed = cosign.verify(flow.keys.signing_keys[flow.peer], cosign.hand_digest(record),
+                           signature)
     report = audit_record(record, trust_seat=flow.seat)
     if not report.ok:
+        # Evidence a third party can check: the record with both signatures of the
+        # transcript (the cheater's when it signed the hand as played here).
+        kept = {flow.seat: hs.my_signature or b"", flow.peer: signature if signed else b""}
         first = report.findings[0]
-        return flow.fail(CheatDetected(first.who, first.where, str(first), record))
-    assert flow.keys is not None
-    if not cosign.verify(flow.keys.signing_keys[flow.peer], cosign.hand_digest(record),
-                         signature):
+        return flow.fail(CheatDetected(first.who, first.where, str(first), replace(
+            record, signatures=(kept[0], kept[1]))))
+    if not signed:
         raise flow.protocol(f"the {peer}'s signature does not sign this hand as played",
                             "seed.sig")
     assert hs.my_signature is not None
@@ -219,9 +226,16 @@ def on_abort(flow: MatchFlow, msg: wire.Message) -> Stage:
     field = msg.text("field", max_len=MAX_FIELD_CHARS)
     reason = msg.text("reason", max_len=MAX_REASON_CHARS)
     peer = SEATS[flow.peer]
-    if flow.stage is Stage.SEED and why != "tampered":
+    owed = OWES[flow.stage]
+    if owed == "seed" and why != "tampered":
         return flow.fail(CheatDetected(peer, "seed", f"the {peer} refused to reveal its seed "
                                        f"(a failed audit); it said: {reason}"))
+    if why == "abandoned" and owed is not None and not flow.unacknowledged():
+        # The claimant itself owed the next message and had every one of ours: this side
+        # was not the silent one.
+        return flow.fail(LeftOwing(peer, owed, f"the {peer} left the match while the next "
+                                   f"message was its own ({owed}); it claimed you had gone "
+                                   f"silent, saying: {reason}"))
     kind = ClaimedAbandoned if why == "abandoned" else PeerAborted
     return flow.fail(kind(peer, field, f"the {peer} ended the match ({why}), saying: {reason}"))
 

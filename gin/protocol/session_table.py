@@ -25,7 +25,7 @@ from gin.protocol import session_start as start
 from gin.protocol import wire
 from gin.protocol.messages import MESSAGE_TYPES, MessageType, Owed
 from gin.protocol.records import SEATS
-from gin.protocol.session_flow import MatchFlow, ProtocolFault, Stage
+from gin.protocol.session_flow import OWES, MatchFlow, ProtocolFault, Stage
 
 #: What the local player does: start the session, play a move, answer offered rules.
 LocalAction = Literal["begin", "act", "accept", "decline"]
@@ -54,12 +54,6 @@ LIVE = (S.HELLO, S.WELCOME, S.RULES, S.START, S.COMMIT, S.DECK, S.DEAL, S.PLAY, 
         S.KEY, S.SHOW, S.SEED)
 TABLE.update({(stage, "abort"): (moves.on_abort, frozenset({S.FAILED})) for stage in LIVE})
 
-#: What the peer owes in each stage (§7), or None: the local player's turn, or the end.
-OWES: dict[Stage, Owed | None] = {
-    S.NEW: None, S.HELLO: "hello", S.WELCOME: "welcome", S.RULES: None, S.START: "start",
-    S.COMMIT: "commit", S.DECK: "deck", S.DEAL: "deal", S.PLAY: None, S.MOVE: "move",
-    S.KEY: "key", S.SHOW: "show", S.SEED: "seed", S.OVER: None, S.FAILED: None,
-}
 #: Why nothing can be accepted or declined outside S.RULES.
 NOTHING_OFFERED = {"accept": "no rules are waiting to be accepted",
                    "decline": "no rules are waiting to be declined"}

@@ -122,7 +122,8 @@ export class Session {
     this.peer = 1 - this.seat;
     this.linkId = cosign.linkIdFor(secret);
     this.randomBytes = randomBytes;
-    this.flow = new MatchFlow(role, this.linkId, rules, new Identity(identity), (n) => this.random(n), rematch);
+    this.flow = new MatchFlow(role, this.linkId, rules, new Identity(identity), (n) => this.random(n),
+      () => this.channel.pending, rematch);
     if (restoring) {
       this.muted = true;
     } else {
@@ -282,11 +283,13 @@ export class Session {
       this.resendAt = null;
       this.resendAfter = this.resendTiming[0];
     }
+    // The acknowledgement goes out before whatever the message makes us send, so that a
+    // message we send in answer (an abort among them) reaches the peer acknowledged.
+    this.outbox.push(...got.replies);
     if (got.message !== null) {
       this.log.push(["in", got.message]);
       this.deliver(got.message);
     }
-    this.outbox.push(...got.replies);
   }
 
   /** Play the local player's move. IllegalAction (nothing changes) if not allowed. */

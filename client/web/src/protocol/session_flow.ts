@@ -21,7 +21,7 @@ import type { Ruleset } from "../engine/rules.ts";
 import type { DealEvidence } from "./evidence.ts";
 import * as fd from "./fairdeal.ts";
 import type { Identity } from "./identity.ts";
-import type { MessageType } from "./messages.ts";
+import type { MessageType, Owed } from "./messages.ts";
 import type { Value } from "./msgpack.ts";
 import { HandRecord, Score } from "./records.ts";
 import { type Failure, Moved, type SessionEvent } from "./session_events.ts";
@@ -57,6 +57,12 @@ export const Stage = {
 } as const;
 export type Stage = (typeof Stage)[keyof typeof Stage];
 
+/** What the peer owes in each stage (§7), or null: the local player's turn, or the end. */
+export const OWES: Readonly<Record<Stage, Owed | null>> = {
+  new: null, hello: "hello", welcome: "welcome", rules: null, start: "start", commit: "commit", deck: "deck",
+  deal: "deal", play: null, move: "move", key: "key", show: "show", seed: "seed", over: null, failed: null,
+};
+
 /** The peer's message is malformed or out of turn. */
 export class ProtocolFault extends PeerFault {}
 /** The peer's message is well formed but breaks the rules or the fair deal; `evidence`,
@@ -80,7 +86,8 @@ export class Output {
 
 /** One peer's match: its stage, its keys, the engine's match and the hand's fair-deal
  * state. `random(n)` draws fresh randomness (logged by the session: a restored session
- * replays it). */
+ * replays it); `unacknowledged()` counts our messages the peer has not acknowledged (a
+ * claim that we fell silent can be a lost frame's doing while it is not 0). */
 export class MatchFlow {
   readonly seat: number;
   readonly peer: number;
@@ -96,7 +103,7 @@ export class MatchFlow {
 
   constructor(readonly role: SessionRole, readonly linkId: Uint8Array, readonly proposed: Ruleset | null,
     readonly identity: Identity, readonly random: (n: number) => Uint8Array,
-    readonly rematch: PreviousMatch | null = null) {
+    readonly unacknowledged: () => number, readonly rematch: PreviousMatch | null = null) {
     this.seat = SEATS.indexOf(role);
     this.peer = 1 - this.seat;
     this.agreed = proposed;

@@ -15,10 +15,10 @@ import * as cosign from "./cosign.ts";
 import * as fd from "./fairdeal.ts";
 import { Step } from "./records.ts";
 import {
-  CardDrawn, CheatDetected, ClaimedAbandoned, HandDealt, HandScored, HandVerified, MatchOver, PeerAborted,
+  CardDrawn, CheatDetected, ClaimedAbandoned, HandDealt, HandScored, HandVerified, LeftOwing, MatchOver, PeerAborted,
 } from "./session_events.ts";
 import {
-  HAND_KEYS, MAX_ACTION_CHARS, MAX_FIELD_CHARS, MAX_REASON_CHARS, type MatchFlow, SEATS, Stage,
+  HAND_KEYS, MAX_ACTION_CHARS, MAX_FIELD_CHARS, MAX_REASON_CHARS, type MatchFlow, OWES, SEATS, Stage,
 } from "./session_flow.ts";
 import { type HandState, otherRole } from "./session_hand.ts";
 import { startHand } from "./session_start.ts";
@@ -182,12 +182,18 @@ export function onSeed(flow: MatchFlow, msg: wire.Message): Stage {
   hs.theirSeed = msg.blob("seed", fd.SEED_BYTES);
   const signature = msg.blob("sig", cosign.SIGNATURE_BYTES);
   const record = flow.record();
+  const signed = cosign.verify(flow.keys!.signingKeys[flow.peer], cosign.handDigest(record), signature);
   const report = auditRecord(record, flow.seat);
   if (!report.ok) {
+    // Evidence a third party can check: the record with both signatures of the transcript
+    // (the cheater's when it signed the hand as played here).
+    const theirs = signed ? signature : new Uint8Array(0);
+    const mine = hs.mySignature ?? new Uint8Array(0);
     const first = report.findings[0]!;
-    return flow.fail(new CheatDetected(first.who, first.where, String(first), record));
+    return flow.fail(new CheatDetected(first.who, first.where, String(first),
+      record.with({ signatures: flow.seat === 0 ? [mine, theirs] : [theirs, mine] })));
   }
-  if (!cosign.verify(flow.keys!.signingKeys[flow.peer], cosign.handDigest(record), signature)) {
+  if (!signed) {
     throw flow.protocol(`the ${peer}'s signature does not sign this hand as played`, "seed.sig");
   }
   const signatures: [Uint8Array, Uint8Array] = flow.seat === 0
@@ -205,8 +211,15 @@ export function onAbort(flow: MatchFlow, msg: wire.Message): Stage {
   const field = msg.text("field", MAX_FIELD_CHARS);
   const reason = msg.text("reason", MAX_REASON_CHARS);
   const peer = SEATS[flow.peer];
-  if (flow.stage === Stage.SEED && why !== "tampered") {
+  const owed = OWES[flow.stage];
+  if (owed === "seed" && why !== "tampered") {
     return flow.fail(new CheatDetected(peer, "seed", `the ${peer} refused to reveal its seed (a failed audit); it said: ${reason}`));
+  }
+  if (why === "abandoned" && owed !== null && flow.unacknowledged() === 0) {
+    // The claimant itself owed the next message and had every one of ours: this side was
+    // not the silent one.
+    return flow.fail(new LeftOwing(peer, owed, `the ${peer} left the match while the next message was its own (${owed}); `
+      + `it claimed you had gone silent, saying: ${reason}`));
   }
   const kind = why === "abandoned" ? ClaimedAbandoned : PeerAborted;
   return flow.fail(new kind(peer, field, `the ${peer} ended the match (${why}), saying: ${reason}`));

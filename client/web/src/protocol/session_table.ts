@@ -14,7 +14,9 @@ import { IllegalAction } from "../engine/errors.ts";
 import { pyRepr } from "../engine/pyrepr.ts";
 import { messageType, type MessageType, type Owed } from "./messages.ts";
 import * as deal from "./session_deal.ts";
-import { type MatchFlow, ProtocolFault, SEATS, Stage } from "./session_flow.ts";
+import { type MatchFlow, OWES, ProtocolFault, SEATS, Stage } from "./session_flow.ts";
+
+export { OWES } from "./session_flow.ts";
 import * as moves from "./session_moves.ts";
 import * as start from "./session_start.ts";
 import type * as wire from "./wire.ts";
@@ -54,11 +56,6 @@ function key(stage: Stage, input: Input): string {
   return `${stage} ${input}`;
 }
 
-/** What the peer owes in each stage (§7), or null: the local player's turn, or the end. */
-export const OWES: Readonly<Record<Stage, Owed | null>> = {
-  new: null, hello: "hello", welcome: "welcome", rules: null, start: "start", commit: "commit", deck: "deck",
-  deal: "deal", play: null, move: "move", key: "key", show: "show", seed: "seed", over: null, failed: null,
-};
 /** Why nothing can be accepted or declined outside the rules stage. */
 export const NOTHING_OFFERED: Readonly<Record<"accept" | "decline", string>> = {
   accept: "no rules are waiting to be accepted",
