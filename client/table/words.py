@@ -21,7 +21,7 @@ from gin import (
 
 if TYPE_CHECKING:  # the online session's modules load only for online play
     from client.table.scoresheet import SheetRow
-    from gin.protocol.session_events import Failure
+    from gin.protocol.session.events import Failure
 
 THEM = "The computer"
 FRIEND = "Your friend"  # the opponent in an online match
@@ -346,8 +346,8 @@ _FAILURE_TITLES = {
 def failure_words(failure: Failure, seat: int) -> tuple[str, str]:
     """A failed online match as a title and an explanation naming who is at fault."""
     from client.net.outcome import abandoned_words
-    from gin.protocol.records import SEATS
-    from gin.protocol.session_events import Abandoned, LeftOwing
+    from gin.protocol.records.records import SEATS
+    from gin.protocol.session.events import Abandoned, LeftOwing
 
     if isinstance(failure, Abandoned):  # this player ended it: no fault is proven
         return "Abandoned by your friend", abandoned_words(failure)
@@ -383,8 +383,8 @@ OWED = {
 
 def grace_question(owed: str, since: float, now: float) -> str:
     """The friend's grace is over: what it owes, since when, and the choice."""
-    from gin.protocol.abandonment import OWED as OWED_WORDS
-    from gin.protocol.abandonment import iso_time
+    from gin.protocol.records.abandonment import OWED as OWED_WORDS
+    from gin.protocol.records.abandonment import iso_time
 
     waited = max(0, int(now - since))
     return (f"Your friend has owed {OWED_WORDS.get(owed, owed)} since "

@@ -21,7 +21,7 @@ from client.table.app import make_app
 from client.table.config import AppConfig
 from client.table.controller import Game
 from gin.engine.rules import STANDARD
-from gin.protocol.session import Session
+from gin.protocol.session.session import Session
 
 
 def test_data_dir_precedence(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -35,7 +35,7 @@ from client.cli import main as gin_main
 from client.identity import load_identity
 from client.net.links import parse_invite
 from client.storage import Storage
-from gin.protocol.cosign import link_id_for
+from gin.protocol.records.cosign import link_id_for
 
 # Every test here takes seconds: whole matches through Pilot, a relay, a browser or
 # a subprocess.

@@ -11,10 +11,10 @@ import { Card, parseCards } from "../src/engine/cards.ts";
 import { dealtPositions, Hand, stackedDeck, UPCARD_POSITION } from "../src/engine/hand.ts";
 import { STANDARD } from "../src/engine/rules.ts";
 import { utf8ToBytes } from "@noble/hashes/utils.js";
-import { auditRecord, Finding } from "../src/protocol/audit.ts";
-import * as fd from "../src/protocol/fairdeal.ts";
-import { HandRecord, Score, Step } from "../src/protocol/records.ts";
-import { Reveals } from "../src/protocol/reveals.ts";
+import { auditRecord, Finding } from "../src/protocol/records/audit.ts";
+import * as fd from "../src/protocol/deal/fairdeal.ts";
+import { HandRecord, Score, Step } from "../src/protocol/records/records.ts";
+import { Reveals } from "../src/protocol/records/reveals.ts";
 import { range } from "./protocol_vectors.ts";
 
 const NON_DEALER = "2c 3c 4c 5c 6c 5d 5h 5s 7s 8s"; // with the upcard 9s: eleven melded

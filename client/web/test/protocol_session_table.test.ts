@@ -1,13 +1,13 @@
-/** The stage table (src/protocol/session_table.ts): the same drawing as the Python twin's,
+/** The stage table (src/protocol/session/table.ts): the same drawing as the Python twin's,
  * which protocol.md §7 holds, and every message type of the vocabulary taken somewhere. */
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { MESSAGE_TYPES, OWED_TYPES } from "../src/protocol/messages.ts";
-import { Stage } from "../src/protocol/session_flow.ts";
-import { drawing, LIVE, OWES, TABLE } from "../src/protocol/session_table.ts";
+import { MESSAGE_TYPES, OWED_TYPES } from "../src/protocol/wire/messages.ts";
+import { Stage } from "../src/protocol/session/flow.ts";
+import { drawing, LIVE, OWES, TABLE } from "../src/protocol/session/table.ts";
 
 const PROTOCOL = new URL("../../../protocol.md", import.meta.url);
 

@@ -24,7 +24,7 @@ from client.storage import Storage
 from client.table.controller import Game
 from gin.engine.rules import STANDARD
 from gin.players import get
-from gin.protocol.session import Session
+from gin.protocol.session.session import Session
 from relay.server import serve
 from tests.support.relay import TEST_CONFIG
 

@@ -25,7 +25,7 @@ from client.net.transport import TransportSettings
 from client.storage import Storage
 from gin import players
 from gin.engine.rules import STANDARD
-from gin.protocol.identity import fingerprint
+from gin.protocol.records.identity import fingerprint
 
 TIMEOUT = 90
 BOT = ["--bot", "easy", "--bot-delay", "0"]

@@ -19,7 +19,7 @@ from client.net import lobby, peer
 from client.storage import Storage
 from gin import players
 from gin.engine.rules import STANDARD
-from gin.protocol.session_events import PeerAborted
+from gin.protocol.session.events import PeerAborted
 
 HOUSE = STANDARD.with_options(name="house", gin_bonus=30, target=20)
 TIMEOUT = 90

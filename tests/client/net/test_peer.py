@@ -31,10 +31,10 @@ from client.record import friend_key
 from client.storage import Storage, StorageError
 from gin import players
 from gin.engine.rules import STANDARD
-from gin.protocol.cosign import link_id_for
-from gin.protocol.evidence import parse_file
-from gin.protocol.identity import fingerprint
-from gin.protocol.session_events import (
+from gin.protocol.records.cosign import link_id_for
+from gin.protocol.records.evidence import parse_file
+from gin.protocol.records.identity import fingerprint
+from gin.protocol.session.events import (
     Abandoned,
     ClaimedAbandoned,
     HandDealt,

@@ -19,7 +19,7 @@ from client.net.link_state import MATCH_OVER, REMATCH_OFFERED, REMATCH_WAITING
 from client.storage import Storage
 from gin import players
 from gin.engine.rules import STANDARD
-from gin.protocol.session_events import PeerAborted, RulesDeclined, RulesOffered
+from gin.protocol.session.events import PeerAborted, RulesDeclined, RulesOffered
 from relay.server import Relay, serve
 from tests.support.relay import TEST_CONFIG
 

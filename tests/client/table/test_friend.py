@@ -279,7 +279,7 @@ async def test_a_peers_words_are_shown_as_plain_text(relay: Relay, tmp_path: Pat
                                                      said: str) -> None:
     """A friend's abort reason in Textual's markup neither crashes nor restyles the
     table: it is shown exactly as sent."""
-    from gin.protocol.session_events import ProtocolError
+    from gin.protocol.session.events import ProtocolError
 
     start = lobby.OnlineStart("host", relay=relay_url(relay), rules=STANDARD)
     app = make_app(AppConfig(storage=Storage(tmp_path / "host"), online=start,

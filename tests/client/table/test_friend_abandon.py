@@ -22,7 +22,7 @@ from client.table.controller import OnlineGame
 from client.table.invite import InviteScreen
 from client.table.screens import AlertScreen, ConfirmScreen
 from gin.engine.rules import STANDARD
-from gin.protocol.session_events import Abandoned
+from gin.protocol.session.events import Abandoned
 from relay.server import Relay
 from tests.client.table.test_friend import (  # noqa: F401 (relay: a fixture)
     FAST,

@@ -20,16 +20,15 @@ from gin.engine.errors import IllegalAction, PeerFault
 from gin.engine.hand import UPCARD_POSITION, dealt_positions
 from gin.engine.rules import OKLAHOMA, STANDARD, Ruleset
 from gin.players import Player, get
-from gin.protocol import cosign, wire
-from gin.protocol import fairdeal as fd
-from gin.protocol import group as g
-from gin.protocol.audit import audit_evidence, audit_record
-from gin.protocol.cosign import link_id_for
-from gin.protocol.evidence import DealEvidence, parse_file
-from gin.protocol.identity import Identity, fingerprint
-from gin.protocol.records import SEATS, HandRecord, Score, Step, parse_record
-from gin.protocol.session import CorruptState, Session
-from gin.protocol.session_events import (
+from gin.protocol.deal import fairdeal as fd
+from gin.protocol.deal import group as g
+from gin.protocol.records import cosign
+from gin.protocol.records.audit import audit_evidence, audit_record
+from gin.protocol.records.cosign import link_id_for
+from gin.protocol.records.evidence import DealEvidence, parse_file
+from gin.protocol.records.identity import Identity, fingerprint
+from gin.protocol.records.records import SEATS, HandRecord, Score, Step, parse_record
+from gin.protocol.session.events import (
     CheatDetected,
     FrameRejected,
     HandDealt,
@@ -43,8 +42,10 @@ from gin.protocol.session_events import (
     Unresolved,
     VersionMismatch,
 )
-from gin.protocol.session_flow import SessionRole
-from gin.protocol.session_hand import coin, first_dealer_for, rules_digest
+from gin.protocol.session.flow import SessionRole
+from gin.protocol.session.hand import coin, first_dealer_for, rules_digest
+from gin.protocol.session.session import CorruptState, Session
+from gin.protocol.wire import channel as wire
 
 PROTOCOL = Path(__file__).resolve().parents[3] / "protocol.md"
 SECRET = bytes(range(32))

@@ -1,4 +1,4 @@
-"""The stage table (gin/protocol/session_table.py): it takes every message type of the
+"""The stage table (gin/protocol/session/table.py): it takes every message type of the
 vocabulary and names no other, protocol.md §7 holds its current drawing, and the
 stored stage says what the peer owes exactly as the match's state does, move by move."""
 
@@ -11,10 +11,10 @@ from pathlib import Path
 from gin.engine.observation import Phase
 from gin.engine.rules import STANDARD
 from gin.players import get
-from gin.protocol.messages import MESSAGE_TYPES, OWED_TYPES
-from gin.protocol.session import Session, pump
-from gin.protocol.session_flow import MatchFlow, Stage
-from gin.protocol.session_table import LIVE, OWES, TABLE, redraw
+from gin.protocol.session.flow import MatchFlow, Stage
+from gin.protocol.session.session import Session, pump
+from gin.protocol.session.table import LIVE, OWES, TABLE, redraw
+from gin.protocol.wire.messages import MESSAGE_TYPES, OWED_TYPES
 
 PROTOCOL = Path(__file__).resolve().parents[3] / "protocol.md"
 LOCAL = {"begin", "act", "accept", "decline"}
@@ -22,7 +22,7 @@ LOCAL = {"begin", "act", "accept", "decline"}
 
 def test_protocol_md_holds_the_current_drawing_of_the_table() -> None:
     text = PROTOCOL.read_text(encoding="utf-8")
-    assert redraw(text) == text, "run: python -m gin.protocol.session_table protocol.md"
+    assert redraw(text) == text, "run: python -m gin.protocol.session.table protocol.md"
 
 
 def test_the_table_takes_every_message_type_and_names_no_other() -> None:

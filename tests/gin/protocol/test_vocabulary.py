@@ -1,5 +1,5 @@
-"""One closed vocabulary of message types (gin/protocol/messages.py and its twin
-client/web/src/protocol/messages.ts): every table keyed by message type names each
+"""One closed vocabulary of message types (gin/protocol/wire/messages.py and its twin
+client/web/src/protocol/wire/messages.ts): every table keyed by message type names each
 type it should and none that is gone."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import re
 from pathlib import Path
 
 from client.table import words
-from gin.protocol import abandonment
-from gin.protocol.messages import HANDSHAKE, OWED_TYPES
+from gin.protocol.records import abandonment
+from gin.protocol.wire.messages import HANDSHAKE, OWED_TYPES
 
-TS = Path(__file__).resolve().parents[3] / "client" / "web" / "src" / "protocol" / "messages.ts"
+TS = Path(__file__).resolve().parents[3] / "client/web/src/protocol/wire/messages.ts"
 
 
 def test_the_typescript_vocabulary_is_the_same_in_the_same_order() -> None:

@@ -10,8 +10,8 @@ import msgpack
 import pytest
 
 from gin.engine.errors import MalformedInput
-from gin.protocol import wire
-from gin.protocol.wire import Side
+from gin.protocol.wire import channel as wire
+from gin.protocol.wire.channel import Side
 
 DOC = Path(__file__).resolve().parents[3] / "protocol.md"
 SECRET = bytes(range(32))
