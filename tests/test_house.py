@@ -41,7 +41,7 @@ def _imports(name: str, path: Path, modules: dict[str, Path]) -> Iterator[str]:
             if node.level:
                 base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1]
                                 + ([base] if base else []))
-            # `from gin.protocol import cosign` imports the module gin.protocol.records.cosign
+            # `from gin.protocol.records import cosign` imports the module .records.cosign
             targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base
                        for a in node.names]
         else:

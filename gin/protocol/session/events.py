@@ -205,3 +205,19 @@ FAILURES: dict[str, type[Failure]] = {
                                   Abandoned, PeerAborted, ClaimedAbandoned, LeftOwing,
                                   VersionMismatch, RulesDeclined)
 }
+
+
+def abort_failure(peer: str, owed: str | None, why: str, field: str, reason: str,
+                  all_acknowledged: bool) -> Failure:
+    """What an ``abort`` from the ``peer`` ends the match as, given what the peer ``owed``
+    (``waiting_for``) and whether it had acknowledged every message of ours."""
+    if owed == "seed" and why != "tampered":
+        return CheatDetected(peer, "seed", f"the {peer} refused to reveal its seed (a failed "
+                             f"audit); it said: {reason}")
+    if why == "abandoned" and owed is not None and all_acknowledged:
+        # The claimant itself owed the next message and had every one of ours: this side
+        # was not the silent one.
+        return LeftOwing(peer, owed, f"the {peer} left the match while the next message was "
+                         f"its own ({owed}); it claimed you had gone silent, saying: {reason}")
+    kind = ClaimedAbandoned if why == "abandoned" else PeerAborted
+    return kind(peer, field, f"the {peer} ended the match ({why}), saying: {reason}")

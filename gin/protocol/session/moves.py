@@ -19,13 +19,11 @@ from gin.protocol.records.records import SEATS, Step
 from gin.protocol.session.events import (
     CardDrawn,
     CheatDetected,
-    ClaimedAbandoned,
     HandDealt,
     HandScored,
     HandVerified,
-    LeftOwing,
     MatchOver,
-    PeerAborted,
+    abort_failure,
 )
 from gin.protocol.session.flow import (
     HAND_KEYS,
@@ -226,19 +224,8 @@ def on_abort(flow: MatchFlow, msg: wire.Message) -> Stage:
     why = msg.text("why", max_len=16, choices=ABORT_KINDS)
     field = msg.text("field", max_len=MAX_FIELD_CHARS)
     reason = msg.text("reason", max_len=MAX_REASON_CHARS)
-    peer = SEATS[flow.peer]
-    owed = OWES[flow.stage]
-    if owed == "seed" and why != "tampered":
-        return flow.fail(CheatDetected(peer, "seed", f"the {peer} refused to reveal its seed "
-                                       f"(a failed audit); it said: {reason}"))
-    if why == "abandoned" and owed is not None and not flow.unacknowledged():
-        # The claimant itself owed the next message and had every one of ours: this side
-        # was not the silent one.
-        return flow.fail(LeftOwing(peer, owed, f"the {peer} left the match while the next "
-                                   f"message was its own ({owed}); it claimed you had gone "
-                                   f"silent, saying: {reason}"))
-    kind = ClaimedAbandoned if why == "abandoned" else PeerAborted
-    return flow.fail(kind(peer, field, f"the {peer} ended the match ({why}), saying: {reason}"))
+    return flow.fail(abort_failure(SEATS[flow.peer], OWES[flow.stage], why, field, reason,
+                                   flow.unacknowledged() == 0))
 
 
 # -- opening the peer's cards -----------------------------------------------------------------

@@ -264,8 +264,7 @@ class Session:
             return
         if self._channel.pending < pending:  # progress: back-off starts again
             self._resend_at, self._resend_after = None, self._resend_timing[0]
-        # Our ack goes out before whatever the message makes us send (an abort among them).
-        self._outbox += got.replies
+        self._outbox += got.replies  # acknowledged before what the message makes us send
         if got.message is not None:
             self._log.append(["in", got.message])
             self._deliver(got.message)

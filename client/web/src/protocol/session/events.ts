@@ -201,3 +201,19 @@ export const FAILURES: ReadonlyMap<string, new (who: string, field: string, reas
   ["VersionMismatch", VersionMismatch],
   ["RulesDeclined", RulesDeclined],
 ]);
+
+/** What an `abort` from the `peer` ends the match as, given what the peer `owed` (`waitingFor`)
+ * and whether it had acknowledged every message of ours. */
+export function abortFailure(peer: string, owed: string | null, why: string, field: string, reason: string,
+  allAcknowledged: boolean): Failure {
+  if (owed === "seed" && why !== "tampered") {
+    return new CheatDetected(peer, "seed", `the ${peer} refused to reveal its seed (a failed audit); it said: ${reason}`);
+  }
+  if (why === "abandoned" && owed !== null && allAcknowledged) {
+    // The claimant itself owed the next message and had every one of ours: this side was not the silent one.
+    return new LeftOwing(peer, owed, `the ${peer} left the match while the next message was its own (${owed}); `
+      + `it claimed you had gone silent, saying: ${reason}`);
+  }
+  const kind = why === "abandoned" ? ClaimedAbandoned : PeerAborted;
+  return new kind(peer, field, `the ${peer} ended the match (${why}), saying: ${reason}`);
+}

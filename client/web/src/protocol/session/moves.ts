@@ -15,7 +15,7 @@ import * as cosign from "../records/cosign.ts";
 import * as fd from "../deal/fairdeal.ts";
 import { Step } from "../records/records.ts";
 import {
-  CardDrawn, CheatDetected, ClaimedAbandoned, HandDealt, HandScored, HandVerified, LeftOwing, MatchOver, PeerAborted,
+  abortFailure, CardDrawn, CheatDetected, HandDealt, HandScored, HandVerified, MatchOver,
 } from "./events.ts";
 import {
   HAND_KEYS, MAX_ACTION_CHARS, MAX_FIELD_CHARS, MAX_REASON_CHARS, type MatchFlow, OWES, SEATS, Stage,
@@ -210,19 +210,7 @@ export function onAbort(flow: MatchFlow, msg: wire.Message): Stage {
   const why = msg.text("why", 16, ABORT_KINDS);
   const field = msg.text("field", MAX_FIELD_CHARS);
   const reason = msg.text("reason", MAX_REASON_CHARS);
-  const peer = SEATS[flow.peer];
-  const owed = OWES[flow.stage];
-  if (owed === "seed" && why !== "tampered") {
-    return flow.fail(new CheatDetected(peer, "seed", `the ${peer} refused to reveal its seed (a failed audit); it said: ${reason}`));
-  }
-  if (why === "abandoned" && owed !== null && flow.unacknowledged() === 0) {
-    // The claimant itself owed the next message and had every one of ours: this side was
-    // not the silent one.
-    return flow.fail(new LeftOwing(peer, owed, `the ${peer} left the match while the next message was its own (${owed}); `
-      + `it claimed you had gone silent, saying: ${reason}`));
-  }
-  const kind = why === "abandoned" ? ClaimedAbandoned : PeerAborted;
-  return flow.fail(new kind(peer, field, `the ${peer} ended the match (${why}), saying: ${reason}`));
+  return flow.fail(abortFailure(SEATS[flow.peer], OWES[flow.stage], why, field, reason, flow.unacknowledged() === 0));
 }
 
 // -- opening the peer's cards -------------------------------------------------------------------
