@@ -4,7 +4,7 @@ Run: ``python benchmarks/fairdeal.py [--runs 7]``. Prints medians of CPU time ov
 runs with fixed seeds, and the group operations one hand costs; asserts only that
 every check passes.
 
-A simulated hand, per player, as gin/protocol/session_deal.py and session_flow.py
+A simulated hand, per player, as gin/protocol/session/deal.py and session_flow.py
 run it: its deck messages and the checks of the other's — the second shuffler
 builds message 2 with its shuffle proof and signs both, the first checks the
 signature and verifies the proof on arrival — the opening of its 10 dealt cards
@@ -24,11 +24,11 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from gin.protocol import cosign
-from gin.protocol import fairdeal as fd
-from gin.protocol import group as g
-from gin.protocol import shuffle_proof as sp
-from gin.protocol.fairdeal import Role
+from gin.protocol.deal import fairdeal as fd
+from gin.protocol.deal import group as g
+from gin.protocol.deal import shuffle_proof as sp
+from gin.protocol.deal.fairdeal import Role
+from gin.protocol.records import cosign
 
 MATCH = b"benchmark-match"
 # Final positions: 0..9 to the first shuffler, 10..19 to the second, 20 the upcard,
@@ -52,7 +52,7 @@ class Tally:
 
 @contextlib.contextmanager
 def counting(tally: Tally) -> Iterator[None]:
-    """Count gin.protocol.group's operations by kind while the block runs."""
+    """Count gin.protocol.deal.group's operations by kind while the block runs."""
     names = {"mul": "variable-base", "mul_public": "variable-base", "base_mul": "base",
              "add": "additions", "sub": "additions"}
     saved = {name: getattr(g, name) for name in names}

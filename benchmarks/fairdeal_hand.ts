@@ -1,7 +1,7 @@
 /**
  * One hand's fair-deal crypto as each role of an online match performs it, for
  * benchmarks/fairdeal_ts.ts (node) and benchmarks/fairdeal_browser.py (Chromium):
- * the calls gin/protocol/session_deal.py and session_flow.py make per hand, in their
+ * the calls gin/protocol/session/deal.py and session_flow.py make per hand, in their
  * order, on the TypeScript twins.
  *
  * The first shuffler (the dealer): message 1; checks message 2's signature, entries
@@ -16,10 +16,10 @@
  * card points' window tables) would spare it work it does online.
  */
 
-import * as cosign from "../client/web/src/protocol/cosign.ts";
-import * as fd from "../client/web/src/protocol/fairdeal.ts";
-import * as g from "../client/web/src/protocol/group.ts";
-import * as sp from "../client/web/src/protocol/shuffle_proof.ts";
+import * as cosign from "../client/web/src/protocol/records/cosign.ts";
+import * as fd from "../client/web/src/protocol/deal/fairdeal.ts";
+import * as g from "../client/web/src/protocol/deal/group.ts";
+import * as sp from "../client/web/src/protocol/deal/shuffle_proof.ts";
 
 export type Role = fd.Role;
 

@@ -2,7 +2,7 @@
 machine; prints figures, asserts nothing.
 
 Relays are ``python -m relay`` processes sharing one key, HAProxy runs the shipped
-configuration with its addresses changed (relay/cluster.py, as tests/deploy does).
+configuration with its addresses changed (tests/support/cluster.py, as tests/deploy does).
 The load is a separate pool of processes (``--workers``) of raw WebSocket clients:
 asyncio protocols with hand-made frames, a few µs of CPU a frame, where the
 websockets library costs tens. Each room is a host and a guest bouncing frames of
@@ -49,7 +49,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from relay.cluster import Cluster, RelayProcess, free_port  # noqa: E402
+from tests.support.cluster import Cluster, RelayProcess, free_port  # noqa: E402
 
 FRAME_SIZE = 300
 TICK = os.sysconf("SC_CLK_TCK")

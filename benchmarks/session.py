@@ -1,7 +1,7 @@
 """Cost of online play: two sessions in one process against the same match offline.
 
 Run: ``python benchmarks/session.py``. For a few seeds, plays a whole match
-between two :class:`gin.protocol.session.Session` objects joined in memory (computer
+between two :class:`gin.protocol.session.session.Session` objects joined in memory (computer
 players "normal" on both sides), then the same match offline (the same decks,
 the same players with the same random sources, a plain :class:`gin.engine.match.Match`).
 Prints medians of: CPU of the whole online match over the offline one (the
@@ -21,10 +21,10 @@ from gin.engine.cards import Card
 from gin.engine.match import Match
 from gin.engine.rules import STANDARD
 from gin.players import get
-from gin.protocol import fairdeal as fd
-from gin.protocol.records import HandRecord
-from gin.protocol.session import Session
-from gin.protocol.session_events import HandVerified
+from gin.protocol.deal import fairdeal as fd
+from gin.protocol.records.records import HandRecord
+from gin.protocol.session.events import HandVerified
+from gin.protocol.session.session import Session
 
 SEEDS = range(5)
 T = TypeVar("T")

@@ -1,7 +1,7 @@
 /**
  * One peer of an online match in a dedicated Web Worker, for
  * benchmarks/fairdeal_browser.py: the real TypeScript session
- * (client/web/src/protocol/session.ts) with a computer player choosing its moves,
+ * (client/web/src/protocol/session/session.ts) with a computer player choosing its moves,
  * fed frames by the page (which relays between two such workers as the relay
  * would). Fixed seeds stand in for the secure random source. Each reply carries
  * the frames to send and the hands verified in that step; the worker's clock is
@@ -13,8 +13,8 @@ import { get } from "../client/web/src/players/index.ts";
 import { sha256 } from "../client/web/node_modules/@noble/hashes/sha2.js";
 import { concatBytes } from "../client/web/node_modules/@noble/hashes/utils.js";
 import { u32be } from "../client/web/src/protocol/bytes.ts";
-import { Session } from "../client/web/src/protocol/session.ts";
-import { Failure } from "../client/web/src/protocol/session_events.ts";
+import { Session } from "../client/web/src/protocol/session/session.ts";
+import { Failure } from "../client/web/src/protocol/session/events.ts";
 
 type Request =
   | { kind: "ping" }

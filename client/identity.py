@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from client.storage import DamagedSave, Storage, StorageError
-from gin.protocol.identity import IDENTITY_SEED_BYTES, Identity, fingerprint
-from gin.protocol.session import Session
+from gin.protocol.records.identity import IDENTITY_SEED_BYTES, Identity, fingerprint
+from gin.protocol.session.session import Session
 
 IDENTITY_FILE = "identity.json"
 FRIENDS_FILE = "friends.json"

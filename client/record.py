@@ -32,7 +32,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from gin.protocol.identity import fingerprint
+from gin.protocol.records.identity import fingerprint
 
 FORMAT = 1
 HAND_KINDS = ("knock", "gin", "big_gin", "undercut", "dead")

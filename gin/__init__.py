@@ -26,18 +26,18 @@ cryptography, which the offline game does not need):
   random computer players; ``hint(obs, legal)``, Hard's move with a reason.
 * :mod:`gin.rand` — the portable random stream (xoshiro128**) the players draw from.
 * :mod:`gin.simulate` — pure self-play of matches and dealt-hand statistics.
-* :mod:`gin.protocol.fairdeal` and :mod:`gin.protocol.group` — the commutative-encryption
+* :mod:`gin.protocol.deal.fairdeal` and :mod:`gin.protocol.deal.group` — the commutative-encryption
   deal on ristretto255.
-* :mod:`gin.protocol.shuffle_proof` — the non-interactive proof that the second shuffle
+* :mod:`gin.protocol.deal.shuffle_proof` — the non-interactive proof that the second shuffle
   is a permutation.
-* :mod:`gin.protocol.wire` — message encoding and the sealed channel (per-epoch keys,
+* :mod:`gin.protocol.wire.channel` — message encoding and the sealed channel (per-epoch keys,
   acks and re-sends).
-* :mod:`gin.protocol.session` — the sans-I/O online session (see ``protocol.md``); its
-  events and failures are in :mod:`gin.protocol.session_events`.
-* :mod:`gin.protocol.cosign` — per-match signing keys, the match id, the signed hand digest.
-* :mod:`gin.protocol.records` and :mod:`gin.protocol.audit` — hand records and their audit
-  (``audit_records`` chains a match's hands; :mod:`gin.protocol.reveals` checks the keys
-  each step reveals).
+* :mod:`gin.protocol.session.session` — the sans-I/O online session (see ``protocol.md``); its
+  events and failures are in :mod:`gin.protocol.session.events`.
+* :mod:`gin.protocol.records.cosign` — per-match signing keys, the match id, the signed hand digest.
+* :mod:`gin.protocol.records.records` and :mod:`gin.protocol.records.audit` — hand records
+  and their audit (``audit_records`` chains a match's hands;
+  :mod:`gin.protocol.records.reveals` checks the keys each step reveals).
 """
 
 from gin.engine.actions import (

@@ -105,7 +105,7 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def _port(text: str) -> int:
+def port_number(text: str) -> int:
     value = int(_number(text, int, "a port number"))
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"port must be 0-65535, got {value}")
@@ -121,7 +121,7 @@ def _listen_address(text: str) -> tuple[str, int] | None:
     if not sep or not host:
         raise argparse.ArgumentTypeError(
             f"expected HOST:PORT, e.g. 127.0.0.1:9100 or [::1]:9100, got {text!r}")
-    return host, _port(port)
+    return host, port_number(port)
 
 
 def _positive_float(text: str) -> float:
@@ -133,7 +133,8 @@ def _positive_float(text: str) -> float:
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("host", "GIN_RELAY_HOST", "address to listen on", str, "ADDR"),
-    Setting("port", "GIN_RELAY_PORT", "TCP port to listen on (0 picks a free one)", _port, "PORT"),
+    Setting("port", "GIN_RELAY_PORT", "TCP port to listen on (0 picks a free one)", port_number,
+            "PORT"),
     Setting(
         "key_file",
         "GIN_RELAY_KEY_FILE",

@@ -173,6 +173,7 @@ def collected(*args: str) -> int:
     return int(count.group(1))
 
 
+@pytest.mark.slow
 def test_readme_states_the_test_count_the_suite_has() -> None:
     everything = about(r"runs everything: about ([\d,]+) tests")
     quick = about(r"leaves out the slow ones .*? about ([\d,]+) tests in")

@@ -1,10 +1,13 @@
 """The layout's limits (docs/architecture.md): no module over 600 lines, no Python class
-over 400, no import cycle among the project's modules, and the packages import one way
-(gin imports neither client nor relay; relay imports neither gin nor client)."""
+over 400, no import cycle among the project's modules, the packages import one way (gin
+imports neither client nor relay; relay imports neither gin nor client), the layers inside
+gin and client/web/src too, client imports only the listed parts of relay, and no module
+imports another's private names."""
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -38,7 +41,7 @@ def _imports(name: str, path: Path, modules: dict[str, Path]) -> Iterator[str]:
             if node.level:
                 base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1]
                                 + ([base] if base else []))
-            # `from gin.protocol import cosign` imports the module gin.protocol.cosign
+            # `from gin.protocol.records import cosign` imports the module .records.cosign
             targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base
                        for a in node.names]
         else:
@@ -97,3 +100,102 @@ def test_no_import_cycle_and_the_packages_import_one_way() -> None:
         if name not in state:
             visit(name, [name])
     assert cycles == []
+
+
+#: Inside gin, each layer imports only those before it (docs/architecture.md).
+GIN_LAYERS = ("gin.engine", "gin.players", "gin.protocol", "gin.conformance")
+#: In TypeScript, client/web/src's folders in the same order, the page last.
+TS_LAYERS = ("engine", "players", "protocol", "online", "board")
+#: What client/ may import of relay/ (docs/architecture.md names the same list): the wire
+#: constants and room ids it is held to, and the relay it embeds (`gin relay`, `gin web`,
+#: `gin host`'s own relay).
+CLIENT_FROM_RELAY = ("relay.cli", "relay.config", "relay.logs", "relay.roomid", "relay.server",
+                     "relay.static", "relay.wire")
+
+
+def _layer(name: str, layers: tuple[str, ...]) -> int | None:
+    return next((i for i, layer in enumerate(layers)
+                 if name == layer or name.startswith(layer + ".")), None)
+
+
+def test_inside_gin_the_layers_import_one_way() -> None:
+    modules = _python_modules()
+    wrong = sorted(
+        f"{name} imports {target}" for name, path in modules.items()
+        for target in _imports(name, path, modules)
+        if (mine := _layer(name, GIN_LAYERS)) is not None
+        and (theirs := _layer(target, GIN_LAYERS)) is not None and theirs > mine)
+    assert wrong == []
+
+
+def _ts_imports(path: Path) -> Iterator[Path]:
+    text = path.read_text(encoding="utf-8")
+    for spec in re.findall(r"""(?:from|import)\s*\(?\s*["'](\.{1,2}/[^"']+)["']""", text):
+        yield (path.parent / spec).resolve()
+
+
+def test_in_typescript_the_layers_import_one_way() -> None:
+    src = (ROOT / "client" / "web" / "src").resolve()
+    wrong = []
+    for path in src.rglob("*.ts"):
+        mine = _layer(path.relative_to(src).parts[0], TS_LAYERS)
+        for target in _ts_imports(path):
+            theirs = _layer(target.relative_to(src).parts[0], TS_LAYERS)
+            if mine is not None and theirs is not None and theirs > mine:
+                wrong.append(f"{path.relative_to(src)} imports {target.relative_to(src)}")
+    assert sorted(wrong) == []
+
+
+def test_client_imports_of_relay_are_the_listed_ones_and_the_map_names_them() -> None:
+    modules = _python_modules()
+    used = {target for name, path in modules.items() if name.startswith("client")
+            for target in _imports(name, path, modules) if target.startswith("relay")}
+    assert used <= set(CLIENT_FROM_RELAY), sorted(used - set(CLIENT_FROM_RELAY))
+    architecture = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    for module in CLIENT_FROM_RELAY:
+        assert f"`{module}`" in architecture, module
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    modules = _python_modules()
+    private = []
+    for name, path in modules.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in PACKAGES:
+                private += [f"{name}: {node.module}.{a.name}" for a in node.names
+                            if a.name.startswith("_") and not a.name.startswith("__")]
+    assert private == []
+
+
+#: Inside the protocol, in both twins: the deck mathematics and what travels, then what is
+#: kept and audited, then the session.
+PROTOCOL_LAYERS = {"deal": 0, "wire": 0, "records": 1, "session": 2}
+
+
+def test_inside_the_protocol_the_concepts_import_one_way() -> None:
+    def concept(parts: tuple[str, ...]) -> int | None:
+        return PROTOCOL_LAYERS.get(parts[1]) if len(parts) > 2 and parts[0] == "protocol" else None
+
+    modules = _python_modules()
+    wrong = [f"{name} imports {target}" for name, path in modules.items()
+             for target in _imports(name, path, modules)
+             if (mine := concept(tuple(name.split(".")[1:]))) is not None
+             and (theirs := concept(tuple(target.split(".")[1:]))) is not None and theirs > mine]
+    src = (ROOT / "client" / "web" / "src").resolve()
+    for path in (src / "protocol").rglob("*.ts"):
+        mine = concept(path.relative_to(src).parts)
+        for target in _ts_imports(path):
+            theirs = concept(target.relative_to(src).parts)
+            if mine is not None and theirs is not None and theirs > mine:
+                wrong.append(f"{path.relative_to(src)} imports {target.relative_to(src)}")
+    assert sorted(wrong) == []
+
+
+def test_the_map_lists_every_module() -> None:
+    architecture = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    paths = [p.relative_to(ROOT) for p in _python_modules().values()]
+    paths += [p.relative_to(ROOT) for p in (ROOT / "client" / "web" / "src").rglob("*.ts")]
+    web = Path("client/web")
+    missing = sorted(str(p) for p in paths if f"`{p}`" not in architecture and not (
+        p.is_relative_to(web) and f"`{p.relative_to(web)}`" in architecture))
+    assert missing == []

@@ -1,10 +1,10 @@
 """`gin audit FILE...`: re-verify saved hand records and tell each hand (and what
 deal evidence and abandonment records show).
 
-Only reading files and printing live here; :func:`gin.protocol.audit_report.audit_report`
+Only reading files and printing live here; :func:`gin.protocol.records.audit_report.audit_report`
 makes the text (the browser board's twin makes the same), auditing the files together
 so each hand's scores follow from the hand before it. The exit status says what was
-proven (:data:`gin.protocol.audit_report.EXIT_STATUSES`).
+proven (:data:`gin.protocol.records.audit_text.EXIT_STATUSES`).
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ import sys
 from typing import Any
 
 from client.text import plain
-from gin.protocol.audit_report import EXIT_STATUSES, Given, audit_report
-from gin.protocol.records import MAX_RECORD_BYTES
+from gin.protocol.records.audit_report import Given, audit_report
+from gin.protocol.records.audit_text import EXIT_STATUSES
+from gin.protocol.records.records import MAX_RECORD_BYTES
 
 
 def register(subparsers: Any) -> None:

@@ -150,7 +150,7 @@ async def run_bot(prog: str, start: Callable[[], Awaitable[OnlineMatch]], level:
 
 def _report(prog: str, update: Update) -> None:
     """Progress on standard error: the connection and each verified hand."""
-    from gin.protocol.session_events import HandVerified, RulesOffered
+    from gin.protocol.session.events import HandVerified, RulesOffered
 
     if isinstance(update, LinkChanged):
         detail = f" ({plain(update.detail)})" if update.detail else ""

@@ -12,7 +12,7 @@ import sys
 import webbrowser
 from typing import Any
 
-from relay.config import _port
+from relay.config import port_number
 
 DEFAULT_PORT = 8766  # fixed, so a match kept in the browser is found again next time
 
@@ -64,7 +64,7 @@ def register(subparsers: Any) -> None:
         "can reach: for a friend elsewhere, open the board from a relay they can reach "
         "(`gin relay --host 0.0.0.0` on your network, or a public relay).",
     )
-    parser.add_argument("--port", type=_port, default=DEFAULT_PORT, metavar="N",
+    parser.add_argument("--port", type=port_number, default=DEFAULT_PORT, metavar="N",
                         help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
     parser.add_argument("--open", action="store_true",
                         help="also open the board in the default web browser")

@@ -9,7 +9,7 @@ from enum import Enum
 
 from client.net.grace import GraceOver
 from client.net.relay_events import Closed
-from gin.protocol.session_events import (
+from gin.protocol.session.events import (
     Abandoned,
     ClaimedAbandoned,
     Failure,

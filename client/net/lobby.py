@@ -21,8 +21,8 @@ from client.net.store import LocalRelay, MatchFiles, SavedMatch
 from client.net.transport import RelayTransport
 from client.storage import Storage
 from gin.engine.rules import STANDARD, Ruleset
-from gin.protocol.identity import IDENTITY_SEED_BYTES
-from gin.protocol.session import Session
+from gin.protocol.records.identity import IDENTITY_SEED_BYTES
+from gin.protocol.session.session import Session
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """How an online match ended, in one line for the player (the end of `gin host`/`gin
 join`, the saved match's note) — and the failures the connection and the storage
-add to the session's (:mod:`gin.protocol.session_events`).
+add to the session's (:mod:`gin.protocol.session.events`).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Protocol
 
 from client.text import plain
-from gin.protocol.session_events import (
+from gin.protocol.session.events import (
     Abandoned,
     CheatDetected,
     ClaimedAbandoned,

@@ -1,4 +1,4 @@
-"""Online play: a :class:`~gin.protocol.session.Session` driven over a relay connection.
+"""Online play: a :class:`~gin.protocol.session.session.Session` driven over a relay connection.
 
 :class:`OnlineMatch` is the glue between the sans-I/O session and the
 :class:`~client.net.transport.RelayTransport`: it feeds the peer's frames to the
@@ -61,8 +61,7 @@ from client.storage import StorageError
 from gin.engine.actions import Action
 from gin.engine.errors import IllegalAction
 from gin.players import Player
-from gin.protocol.session import Session
-from gin.protocol.session_events import (
+from gin.protocol.session.events import (
     Abandoned,
     CheatDetected,
     ClaimedAbandoned,
@@ -73,6 +72,7 @@ from gin.protocol.session_events import (
     MatchStarted,
     SessionEvent,
 )
+from gin.protocol.session.session import Session
 
 
 @dataclass

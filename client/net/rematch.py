@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from client.net.link_state import MATCH_OVER, REMATCH_OFFERED, REMATCH_WAITING
-from gin.protocol.session import Session
+from gin.protocol.session.session import Session
 
 
 @dataclass

@@ -18,9 +18,9 @@ import msgpack
 from client.net.links import Invite
 from client.storage import Storage, StorageError
 from gin.engine.errors import MalformedInput
-from gin.protocol.cosign import link_id_for
-from gin.protocol.session import Session
-from gin.protocol.session_events import Abandoned, CheatDetected, HandVerified
+from gin.protocol.records.cosign import link_id_for
+from gin.protocol.session.events import Abandoned, CheatDetected, HandVerified
+from gin.protocol.session.session import Session
 
 RECORDS_DIR = "records"
 ONLINE_DIR = "online"

@@ -16,7 +16,7 @@ from pathlib import Path
 from client.net.link_state import Notice, Update
 from client.net.store import MatchFiles
 from client.storage import StorageError
-from gin.protocol.session_events import Abandoned, CheatDetected, HandVerified
+from gin.protocol.session.events import Abandoned, CheatDetected, HandVerified
 
 Record = HandVerified | CheatDetected | Abandoned
 

@@ -140,7 +140,7 @@ class FriendTable(PlayingTable):
     def _online_update(self, update: Update) -> None:
         """Show what the driver reports: the connection, the friend's moves, the checks."""
         from client.net.peer import GraceOver, LinkChanged, Notice
-        from gin.protocol import session_events
+        from gin.protocol.session import events as session_events
 
         game = self.game
         if not isinstance(game, OnlineGame) or not self.is_running:

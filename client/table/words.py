@@ -21,7 +21,7 @@ from gin import (
 
 if TYPE_CHECKING:  # the online session's modules load only for online play
     from client.table.scoresheet import SheetRow
-    from gin.protocol.session_events import Failure
+    from gin.protocol.session.events import Failure
 
 THEM = "The computer"
 FRIEND = "Your friend"  # the opponent in an online match
@@ -346,8 +346,8 @@ _FAILURE_TITLES = {
 def failure_words(failure: Failure, seat: int) -> tuple[str, str]:
     """A failed online match as a title and an explanation naming who is at fault."""
     from client.net.outcome import abandoned_words
-    from gin.protocol.records import SEATS
-    from gin.protocol.session_events import Abandoned, LeftOwing
+    from gin.protocol.records.records import SEATS
+    from gin.protocol.session.events import Abandoned, LeftOwing
 
     if isinstance(failure, Abandoned):  # this player ended it: no fault is proven
         return "Abandoned by your friend", abandoned_words(failure)
@@ -366,16 +366,14 @@ def failure_words(failure: Failure, seat: int) -> tuple[str, str]:
 
 # -- online: what play waits for (the browser's OWED in board/words.ts) ----------------
 
-#: What the friend's device owes, by the protocol's message type (protocol.md).
+#: What the friend's device owes, by the protocol's message type (protocol.md); its move
+#: is said apart (tests/gin/protocol/test_vocabulary.py holds the keys to the vocabulary).
 OWED = {
     "welcome": "to answer your invitation",
     "hello": "to say hello",
     "start": "to start the match",
     "commit": "to seal its secret number for this deck",
     "deck": "to send its part of the shuffle",
-    "challenge": "to check the shuffle",
-    "shuffle": "to send its shuffle",
-    "proof": "to prove its shuffle",
     "deal": "to deal",
     "key": "to send the key to your card",
     "show": "to show its knock",
@@ -385,7 +383,7 @@ OWED = {
 
 def grace_question(owed: str, since: float, now: float) -> str:
     """The friend's grace is over: what it owes, since when, and the choice."""
-    from gin.protocol.abandonment import iso_time
+    from gin.protocol.records.abandonment import iso_time
 
     waited = max(0, int(now - since))
     who, it = ("Your friend has been due to move", "they") if owed == "move" else (
@@ -394,7 +392,8 @@ def grace_question(owed: str, since: float, now: float) -> str:
             f"{waited % 60} s): {it} may have stopped answering, or the relay may have lost "
             f"what {it} sent.\n\nKeep waiting, or end "
             "the match as abandoned by your friend? That is not a cheat verdict and nobody "
-            "forfeits; your signed record of it is saved, and your history counts it apart.")
+            "forfeits; your signed record of it is saved, and your record counts it apart from "
+            "wins.")
 
 
 def held_up(owed: str | None) -> str:

@@ -13,15 +13,15 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from gin.conformance.session_cases import ABANDON_SINCE, _cheat_once
+from gin.conformance.session_cases import ABANDON_SINCE, cheat_once
 from gin.conformance.session_peer import Peer
 from gin.engine.errors import MalformedInput
-from gin.protocol import cosign
-from gin.protocol.abandonment import AbandonmentRecord
-from gin.protocol.audit import audit_records
-from gin.protocol.evidence import parse_file
-from gin.protocol.records import HandRecord, parse_record
-from gin.protocol.session_events import Abandoned
+from gin.protocol.records import cosign
+from gin.protocol.records.abandonment import AbandonmentRecord
+from gin.protocol.records.audit import audit_records
+from gin.protocol.records.evidence import parse_file
+from gin.protocol.records.records import HandRecord, parse_record
+from gin.protocol.session.events import Abandoned
 
 Case = dict[str, Any]
 
@@ -32,10 +32,10 @@ def _records(peer: Peer) -> list[HandRecord]:
 
 
 @cache
-def _abandoned() -> tuple[AbandonmentRecord, tuple[HandRecord, ...], cosign.Signer]:
+def abandoned_match() -> tuple[AbandonmentRecord, tuple[HandRecord, ...], cosign.Signer]:
     """A match whose first side to send a move in hand 3 falls silent, and the record
     the other side signs 300 s later, with the hand records it kept."""
-    honest, _ = _cheat_once("move", lambda s, f: f if s._flow.state().number >= 3 else None,
+    honest, _ = cheat_once("move", lambda s, f: f if s._flow.state().number >= 3 else None,
                             silence_after=True)
     honest.abandon(ABANDON_SINCE, ABANDON_SINCE + 300)
     failure = honest.failure
@@ -71,7 +71,7 @@ def abandonment_cases() -> Iterator[Case]:
     """The record alone and with the hands before it; re-signed records that do not
     follow them; a forged signature, another match id; another day, hand 0; texts the
     parser refuses (each field wrong in turn, impossible dates)."""
-    record, hands, signer = _abandoned()
+    record, hands, signer = abandoned_match()
     yield abandonment_case("alone", record.to_json())
     yield abandonment_case("a repeated key", record.to_json().replace(
         '"hand": ', '"hand": 0, "hand": ', 1))

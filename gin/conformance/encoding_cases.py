@@ -19,8 +19,8 @@ from typing import Any
 import rbcl
 
 from gin.engine.errors import MalformedInput, PeerFault
-from gin.protocol import fairdeal as fd
-from gin.protocol import group, shuffle_proof
+from gin.protocol.deal import fairdeal as fd
+from gin.protocol.deal import group, shuffle_proof
 
 Case = dict[str, Any]
 

@@ -17,11 +17,11 @@ from gin.conformance.session_cases import duplicate_in_message2, top_bit_in_mess
 from gin.conformance.session_peer import Fields, Peer, computer_players, pair
 from gin.engine.errors import MalformedInput
 from gin.engine.rules import STANDARD
-from gin.protocol import cosign
-from gin.protocol.audit import audit_evidence
-from gin.protocol.evidence import DealEvidence, parse_file
-from gin.protocol.session import play_local
-from gin.protocol.session_events import CheatDetected
+from gin.protocol.records import cosign
+from gin.protocol.records.audit import audit_evidence
+from gin.protocol.records.evidence import DealEvidence, parse_file
+from gin.protocol.session.events import CheatDetected
+from gin.protocol.session.session import play_local
 
 Case = dict[str, Any]
 
@@ -53,7 +53,7 @@ def _session(seed: int, cheat: Cheat | None) -> tuple[Peer, Peer, list[DealEvide
 
 
 @cache
-def _evidence() -> tuple[DealEvidence, DealEvidence, tuple[cosign.Signer, cosign.Signer]]:
+def refused_evidence() -> tuple[DealEvidence, DealEvidence, tuple[cosign.Signer, cosign.Signer]]:
     host, guest, seen = _session(16, duplicate_in_message2)
     kept = _kept(host, guest)
     assert kept == seen[0]
@@ -95,7 +95,7 @@ def evidence_cases() -> Iterator[Case]:
     altered (a first shuffler framing the second with another message 1, a forged
     signature, a stranger's key); an honest message 2 (no cheat shown); a signed
     answer to a malformed message 1; texts the parser refuses."""
-    kept, honest, signers = _evidence()
+    kept, honest, signers = refused_evidence()
     second = signers[kept.second]
     yield evidence_case("duplicating second shuffler", kept.to_json())
     framed = replace(kept, message1=(kept.message1[1], kept.message1[0], *kept.message1[2:]))

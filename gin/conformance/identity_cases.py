@@ -16,12 +16,12 @@ from gin.conformance.records_cases import record_chain_case
 from gin.conformance.session_peer import IDENTITIES, Case
 from gin.engine.rules import STANDARD
 from gin.players import get
-from gin.protocol import cosign
-from gin.protocol.history import identities_text, place
-from gin.protocol.identity import Identity, fingerprint, vouch_digest
-from gin.protocol.records import HandRecord
-from gin.protocol.session import Session, play_local
-from gin.protocol.session_events import HandVerified
+from gin.protocol.records import cosign
+from gin.protocol.records.history import identities_text, place
+from gin.protocol.records.identity import Identity, fingerprint, vouch_digest
+from gin.protocol.records.records import HandRecord
+from gin.protocol.session.events import HandVerified
+from gin.protocol.session.session import Session, play_local
 
 SHORT = STANDARD.with_options(name="short", target=30)
 LINK_SECRET = bytes(range(64, 96))

@@ -1,4 +1,4 @@
-"""Conformance cases for the protocol's building blocks: what ``gin.protocol.wire.unpack``
+"""Conformance cases for the protocol's building blocks: what ``gin.protocol.wire.channel.unpack``
 accepts and refuses (kind ``unpack``), the sealed channel over a hostile relay (kind
 ``channel``), the deck mathematics (kind ``deck``), message 2's check with its
 shuffle proof (kind ``shuffle_proof``) and the fair deal's hand-end audit (kind
@@ -23,7 +23,8 @@ import msgpack
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from gin.engine.errors import PeerFault
-from gin.protocol import fairdeal, group, shuffle_proof, wire
+from gin.protocol.deal import fairdeal, group, shuffle_proof
+from gin.protocol.wire import channel as wire
 
 Case = dict[str, Any]
 
@@ -61,7 +62,7 @@ def tokens(value: object) -> list[list[Any]]:
 
 
 def unpack_case(data: bytes) -> Case:
-    """gin.protocol.wire.unpack's verdict on ``data``: the message, or the refusal's field
+    """gin.protocol.wire.channel.unpack's verdict on ``data``: the message, or the refusal's field
     (and its text when a field is named: decoding failures word it as msgpack does)."""
     case: Case = {"kind": "unpack", "data": data.hex()}
     try:
@@ -208,7 +209,7 @@ def _mutations(bases: list[bytes], n: int, seed: int) -> Iterator[bytes]:
 
 def unpack_cases(n: int, seed: int = 1) -> Iterator[Case]:
     """Hand-picked edge cases, every truncation and extension of a few messages, and
-    ``n`` random mutations of them, each with gin.protocol.wire.unpack's verdict."""
+    ``n`` random mutations of them, each with gin.protocol.wire.channel.unpack's verdict."""
     bases = _bases()
     for data in bases:
         yield unpack_case(data)

@@ -2,7 +2,7 @@
 whole local online matches: records written, parsed, digested and verified (kinds
 ``record``, ``record_text``), and gin's audit of records honest and tampered with,
 alone or chained (kinds ``record_audit``, ``record_chain``). The TypeScript twins
-(``client/web/src/protocol/records.ts``, ``audit.ts``) must reproduce them byte for byte.
+(``client/web/src/protocol/records/records.ts``, ``audit.ts``) must reproduce them byte for byte.
 
 Pure: generators of plain dicts, randomness from seeded ``random.Random``.
 """
@@ -23,18 +23,19 @@ from gin.engine.cards import DECK
 from gin.engine.errors import MalformedInput
 from gin.engine.rules import CLASSIC, STANDARD, Ruleset
 from gin.players import get
-from gin.protocol import cosign, fairdeal
-from gin.protocol.audit import Finding, audit_record, audit_records
-from gin.protocol.records import HandRecord, Score, Step, parse_record
-from gin.protocol.session import Session, play_local
-from gin.protocol.session_events import HandVerified
+from gin.protocol.deal import fairdeal
+from gin.protocol.records import cosign
+from gin.protocol.records.audit import Finding, audit_record, audit_records
+from gin.protocol.records.records import HandRecord, Score, Step, parse_record
+from gin.protocol.session.events import HandVerified
+from gin.protocol.session.session import Session, play_local
 
 Case = dict[str, Any]
 
 _GIN_ONLY = STANDARD.with_options(name="gin-only", knock_limit=0, big_gin_bonus=31, target=60)
 # (rules, the randomness's tag, the players): between them every way a hand ends,
 # big gin and dead hands from the gin-only rules.
-_RECORD_MATCHES = ((CLASSIC, "0", ("normal", "normal")), (_GIN_ONLY, "9", ("hard", "hard")),
+RECORD_MATCHES = ((CLASSIC, "0", ("normal", "normal")), (_GIN_ONLY, "9", ("hard", "hard")),
                    (_GIN_ONLY, "5", ("hard", "hard")))
 
 
@@ -54,7 +55,7 @@ class _Played:
 
 
 @cache
-def _play(rules: Ruleset, tag: str, levels: tuple[str, str]) -> _Played:
+def play_match(rules: Ruleset, tag: str, levels: tuple[str, str]) -> _Played:
     secret = random.Random(f"gin-conformance:records:{tag}").randbytes(32)
     host = Session("host", secret, rules, random.Random(f"h{tag}").randbytes,
                    IDENTITIES["host"])
@@ -94,7 +95,7 @@ def record_audit_case(name: str, record: HandRecord, trust: int | None = None,
             "replay": list(result.replay)}
 
 
-def _edited(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> HandRecord:
+def edited_record(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> HandRecord:
     data = record.to_dict()
     change(data)
     return parse_record(json.dumps(data))
@@ -113,7 +114,7 @@ def _tamperings(played: _Played, record: HandRecord
     steps = record.steps
 
     def signed(change: Callable[[dict[str, Any]], object]) -> HandRecord:
-        return played.resign(_edited(record, change))
+        return played.resign(edited_record(record, change))
 
     def swap(d: dict[str, Any], name: str, i: int, j: int) -> None:
         m = d["messages"][name]
@@ -151,8 +152,9 @@ def _tamperings(played: _Played, record: HandRecord
         lambda d: d["steps"].append({"seat": last, "keys": [[51, true_key]]})), dealer
     yield "key answers the wrong step", signed(
         lambda d: d["steps"].insert(stock + 1, d["steps"].pop(stock))), None
-    yield "edited, not signed again", _edited(record, lambda d: d.update(scores=[0, 99])), dealer
-    forged = _edited(record, lambda d: d.update(scores=[0, 99]))
+    yield ("edited, not signed again",
+           edited_record(record, lambda d: d.update(scores=[0, 99])), dealer)
+    forged = edited_record(record, lambda d: d.update(scores=[0, 99]))
     host_only = replace(forged, signatures=(played.signers[0].sign(cosign.hand_digest(forged)),
                                             record.signatures[1]))
     yield "signed by the host alone", host_only, other
@@ -162,14 +164,14 @@ def _tamperings(played: _Played, record: HandRecord
         signatures=(record.signatures[0], intruder.sign(cosign.hand_digest(record)))), dealer
 
 
-def _scores(played: _Played, record: HandRecord, scores: list[int]) -> HandRecord:
-    return played.resign(_edited(record, lambda d: d.update(scores=scores)))
+def with_scores(played: _Played, record: HandRecord, scores: list[int]) -> HandRecord:
+    return played.resign(edited_record(record, lambda d: d.update(scores=scores)))
 
 
 def record_audit_cases() -> Iterator[Case]:
     """Honest records audited (by a third party and by each player), every tampering
     of gin's audit tests, the match scores proven or not, and the hand before."""
-    classic, gin_only = _play(*_RECORD_MATCHES[0]), _play(*_RECORD_MATCHES[1])
+    classic, gin_only = play_match(*RECORD_MATCHES[0]), play_match(*RECORD_MATCHES[1])
     knock = next(r for r in classic.host if r.score.kind in ("knock", "undercut"))
     yield record_audit_case("honest knock", knock)
     yield record_audit_case("honest, audited by the host", knock, 0)
@@ -181,22 +183,23 @@ def record_audit_cases() -> Iterator[Case]:
     yield record_audit_case("honest big gin", big, big.dealer)
     show = next(i for i, s in enumerate(big.steps) if isinstance(s.action, BigGin)) + 1
     yield record_audit_case("big gin's show removed", gin_only.resign(
-        _edited(big, lambda d: d["steps"].pop(show))), big.dealer)
+        edited_record(big, lambda d: d["steps"].pop(show))), big.dealer)
     # The match scores: hand 1 alone proves them; a later hand alone cannot.
     first, later = classic.host[0], classic.host[2]
-    yield record_audit_case("hand 1 scores edited", _scores(classic, first, [0, 99]), 0)
+    yield record_audit_case("hand 1 scores edited", with_scores(classic, first, [0, 99]), 0)
     yield record_audit_case("later hand alone", later, 0)
     winner = later.score.winner
     assert winner is not None
     too_few, over = list(later.scores), list(later.scores)
     too_few[winner] = later.score.points - 1
     over[1 - winner] = later.rules.target
-    yield record_audit_case("later scores below the hand's", _scores(classic, later, too_few), 0)
-    yield record_audit_case("later scores after the end", _scores(classic, later, over), 0)
+    yield record_audit_case("later scores below the hand's",
+                            with_scores(classic, later, too_few), 0)
+    yield record_audit_case("later scores after the end", with_scores(classic, later, over), 0)
     # The hand before: scores, dealer, rules and the match's end follow from it.
     second = classic.host[1]
     yield record_audit_case("after hand 1", second, 0, first)
-    shifted = _scores(classic, second, [second.scores[0] + 1, second.scores[1]])
+    shifted = with_scores(classic, second, [second.scores[0] + 1, second.scores[1]])
     yield record_audit_case("scores not following hand 1", shifted, 0, first)
     dead = replace(first, score=replace(first.score, kind="dead", winner=None, knocker=None,
                                         points=0), scores=(0, 0))
@@ -210,15 +213,15 @@ def record_audit_cases() -> Iterator[Case]:
 
 def record_cases() -> Iterator[Case]:
     """Every record of the matches, both players' copies: parse, write, digest, verify."""
-    for m in _RECORD_MATCHES:
-        played = _play(*m)
+    for m in RECORD_MATCHES:
+        played = play_match(*m)
         for record in (*played.host, *played.guest[:2]):
             yield record_case(record)
 
 
 def record_chain_case(name: str, records: list[HandRecord],
                       names: list[str] | None = None) -> Case:
-    """gin's audit of several records together (gin.protocol.audit.audit_records)."""
+    """gin's audit of several records together (gin.protocol.records.audit.audit_records)."""
     results = audit_records(records, names)
     return {"kind": "record_chain", "name": name, "records": [r.to_json() for r in records],
             "names": names, "results": [{"findings": _finding_data(r.findings),
@@ -228,12 +231,12 @@ def record_chain_case(name: str, records: list[HandRecord],
 
 def record_chain_cases() -> Iterator[Case]:
     """A short match's two copies together, a forged copy, a hand edited mid-chain."""
-    played = _play(*_RECORD_MATCHES[2])
+    played = play_match(*RECORD_MATCHES[2])
     host, guest = list(played.host), list(played.guest)
     yield record_chain_case("both copies", [*host, *guest])
     forged = replace(guest[0], scores=(0, 99))
     yield record_chain_case("copies disagree", [host[0], forged], ["host.json", "guest.json"])
-    yield record_chain_case("hand 1 edited", [_scores(played, host[0], [0, 99]), host[1]])
+    yield record_chain_case("hand 1 edited", [with_scores(played, host[0], [0, 99]), host[1]])
     yield record_chain_case("hand 1 missing", [host[1]])
 
 
@@ -364,7 +367,7 @@ def _mutated(rng: random.Random, good: HandRecord) -> str:
 def record_text_cases(n: int, seed: int = 1) -> Iterator[Case]:
     """Record texts and parse_record's verdict: every field, type and limit spoiled
     by hand, texts that are not JSON, and ``n`` random mutations of a good record."""
-    played = _play(*_RECORD_MATCHES[2])
+    played = play_match(*RECORD_MATCHES[2])
     good = played.host[0]
     for spoil in _SPOILERS:
         data = good.to_dict()
@@ -432,7 +435,7 @@ def _step_mutated(rng: random.Random, record: HandRecord) -> HandRecord:
 def record_fuzz_cases(n: int, seed: int = 1) -> Iterator[Case]:
     """``n`` records with a step, the result or the header changed at random, signed
     again by both players, each with gin's audit from a random point of view."""
-    played = _play(*_RECORD_MATCHES[0])
+    played = play_match(*RECORD_MATCHES[0])
     rng = random.Random(f"gin-conformance:record-fuzz:{seed}")
     for k in range(n):
         record = played.resign(_step_mutated(rng, rng.choice(played.host)))

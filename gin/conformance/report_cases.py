@@ -2,7 +2,7 @@
 sets of files given together, records honest and tampered with, alone or with the
 hands before them, deal evidence, files that are no record or could not be read,
 and each set's exact text (standard output, quiet or not, and the error lines) and
-exit status. The TypeScript twin (``client/web/src/protocol/audit_report.ts``),
+exit status. The TypeScript twin (``client/web/src/protocol/records/audit_report.ts``),
 which the browser board shows, must give the same, line for line.
 
 Pure: generators of plain dicts, from the seeded matches of records_cases.
@@ -13,10 +13,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 
-from gin.conformance.abandonment_cases import _abandoned
-from gin.conformance.evidence_cases import _evidence
-from gin.conformance.records_cases import _RECORD_MATCHES, _edited, _play, _scores
-from gin.protocol.audit_report import EXIT_STATUSES, Given, audit_report
+from gin.conformance.abandonment_cases import abandoned_match
+from gin.conformance.evidence_cases import refused_evidence
+from gin.conformance.records_cases import RECORD_MATCHES, edited_record, play_match, with_scores
+from gin.protocol.records.audit_report import Given, audit_report
+from gin.protocol.records.audit_text import EXIT_STATUSES
 
 Case = dict[str, object]
 
@@ -37,7 +38,7 @@ def _file(name: str, text: str) -> Given:
 
 
 def audit_report_cases() -> Iterator[Case]:
-    classic = _play(*_RECORD_MATCHES[0])
+    classic = play_match(*RECORD_MATCHES[0])
     first, second = classic.host[0], classic.host[1]
     hand1, hand2 = (_file(f"gin-hand-0{r.hand_number}.json", r.to_json()) for r in (first, second))
     yield audit_report_case("hand 1 verified", [hand1])
@@ -45,17 +46,17 @@ def audit_report_cases() -> Iterator[Case]:
     yield audit_report_case("hand 2 with hand 1", [hand2, hand1])
     yield audit_report_case("the match's every record", [
         _file(f"hand{r.hand_number}.json", r.to_json()) for r in classic.host])
-    swapped = _edited(first, lambda d: d["messages"]["message3"].insert(30, d["messages"][
+    swapped = edited_record(first, lambda d: d["messages"]["message3"].insert(30, d["messages"][
         "message3"].pop(31)))
     yield audit_report_case("a cheat: message 3 re-signed", [
         _file("cheat.json", classic.resign(swapped).to_json())])
     yield audit_report_case("tampered, not signed again", [
-        _file("edited.json", _edited(first, lambda d: d.update(scores=[0, 99])).to_json())])
+        _file("edited.json", edited_record(first, lambda d: d.update(scores=[0, 99])).to_json())])
     yield audit_report_case("hand 1 edited before hand 2", [
-        _file("1.json", _scores(classic, first, [0, 99]).to_json()), hand2])
-    evidence, _, _ = _evidence()
+        _file("1.json", with_scores(classic, first, [0, 99]).to_json()), hand2])
+    evidence, _, _ = refused_evidence()
     yield audit_report_case("deal evidence", [_file("gin-hand-01-failed.json", evidence.to_json())])
-    abandoned, kept, _ = _abandoned()
+    abandoned, kept, _ = abandoned_match()
     claim = _file("gin-abandoned.json", abandoned.to_json())
     yield audit_report_case("an abandonment alone", [claim])
     yield audit_report_case("an abandonment after its hands", [

@@ -1,8 +1,8 @@
 """Conformance cases for the online session (kind ``session``): one peer of a match,
 input by input, for the TypeScript session to reproduce frame for frame.
 
-Each case is one :class:`gin.protocol.session.Session` as it ran in a match played with
-:func:`gin.protocol.session.play_local` (or a cheat of the peer, made the way
+Each case is one :class:`gin.protocol.session.session.Session` as it ran in a match played with
+:func:`gin.protocol.session.session.play_local` (or a cheat of the peer, made the way
 ``tests/gin/protocol/test_session.py`` makes them): its role, the invite secret, the rules
 it was given, every random draw it made (in order) and its inputs in order —
 ``init`` (construction), ``in`` (a frame, hex), ``act`` (an action's text),
@@ -42,13 +42,14 @@ from gin.engine.actions import Discard, DrawPile
 from gin.engine.cards import DECK
 from gin.engine.rules import STANDARD
 from gin.players import Player
-from gin.protocol import cosign, group, shuffle_proof
-from gin.protocol import fairdeal as fd
-from gin.protocol.identity import Identity
-from gin.protocol.records import HandRecord
-from gin.protocol.session import Session, play_local, pump
-from gin.protocol.session_events import CheatDetected
-from gin.protocol.session_rematch import PreviousMatch
+from gin.protocol.deal import fairdeal as fd
+from gin.protocol.deal import group, shuffle_proof
+from gin.protocol.records import cosign
+from gin.protocol.records.identity import Identity
+from gin.protocol.records.records import HandRecord
+from gin.protocol.session.events import CheatDetected
+from gin.protocol.session.rematch import PreviousMatch
+from gin.protocol.session.session import Session, play_local, pump
 
 ABANDON_SINCE = 1_796_198_400  # 2026-12-02 08:00:00 UTC: when an abandoned peer fell silent
 
@@ -144,7 +145,7 @@ def rematch_cases() -> Iterator[Case]:
 # --- cheats: the peer's, as tests/gin/protocol/test_session.py makes them ------------------
 
 
-def _cheat_once(msg_type: str, change: Callable[[Peer, Fields], Fields | None],
+def cheat_once(msg_type: str, change: Callable[[Peer, Fields], Fields | None],
                 silence_after: bool = False, seed: int = 2) -> tuple[Peer, Peer]:
     """A match where ``change`` alters the first ``msg_type`` message it changes; from
     then on only that side (the cheater) is changed. Returns (honest, cheater)."""
@@ -251,7 +252,7 @@ def failed_hand_cases() -> Iterator[Case]:
     audited by a third party: it carries both signatures of the transcript, so the
     audit names the cheater."""
     for name, msg_type, change, silence in _CHEATS:
-        honest, _ = _cheat_once(msg_type, change, silence)
+        honest, _ = cheat_once(msg_type, change, silence)
         failure = honest.failure
         if isinstance(failure, CheatDetected) and isinstance(failure.record, HandRecord):
             yield record_audit_case(f"kept after a failed hand end: {name}", failure.record)
@@ -404,12 +405,12 @@ def _protocol_cheats() -> Iterator[tuple[str, Peer]]:
     yield "rules-not-agreed", guest
     yield from _identity_cheats()
 
-    honest, cheater = _cheat_once("seed", lambda s, f: f, silence_after=True)
+    honest, cheater = cheat_once("seed", lambda s, f: f, silence_after=True)
     honest.peer_timed_out()
     yield "seed-withheld", honest
 
     for owed in ("start", "key", "seed"):  # silence has a name: abandoned by the peer
-        honest, _ = _cheat_once(owed, lambda s, f: f, silence_after=True)
+        honest, _ = cheat_once(owed, lambda s, f: f, silence_after=True)
         honest.abandon(ABANDON_SINCE, ABANDON_SINCE + 300)
         yield f"abandoned-{owed}", restore(honest)  # the replay rebuilds its signed record
     host, guest = pair(13, STANDARD, None)
@@ -508,7 +509,7 @@ def _identity_cheats() -> Iterator[tuple[str, Peer]]:
 def cheat_cases() -> Iterator[Case]:
     """The honest side of each cheat the Python session tests catch."""
     for name, msg_type, change, silence in _CHEATS:
-        honest, _ = _cheat_once(msg_type, change, silence)
+        honest, _ = cheat_once(msg_type, change, silence)
         assert honest.failure is not None, name  # a tampering that stopped working
         yield honest.case(name)
     host, guest = pair(2, STANDARD, None)
@@ -530,7 +531,7 @@ def session_cases(small: bool = False) -> Iterator[Case]:
         yield from islice(match_cases(), 1, 2)  # the quick match, its guest
         for name, msg_type, change, silence in _CHEATS:
             if name in ("wrong-commitment", "message2-duplicate", "deal-wrong-key"):
-                honest, _ = _cheat_once(msg_type, change, silence)
+                honest, _ = cheat_once(msg_type, change, silence)
                 assert honest.failure is not None, name
                 yield honest.case(name)
         return

@@ -17,9 +17,7 @@ import msgpack
 
 from gin.engine.rules import STANDARD, Ruleset
 from gin.players import Player, get
-from gin.protocol import wire
-from gin.protocol.session import Session, pump
-from gin.protocol.session_events import (
+from gin.protocol.session.events import (
     Abandoned,
     CardDrawn,
     CheatDetected,
@@ -33,7 +31,9 @@ from gin.protocol.session_events import (
     RulesOffered,
     SessionEvent,
 )
-from gin.protocol.session_rematch import PreviousMatch
+from gin.protocol.session.rematch import PreviousMatch
+from gin.protocol.session.session import Session, pump
+from gin.protocol.wire import channel as wire
 
 Case = dict[str, Any]
 Fields = dict[str, Any]

@@ -136,11 +136,6 @@ class Hand:
         """Both passed the upcard and the first draw, from the stock, is still due."""
         return self._passes == 2 and self.phase is Phase.DRAW and self.stock_count == 31
 
-    @property
-    def knock_card(self) -> Card | None:
-        """The knocker's face-down discard, once there is a knock."""
-        return None if self._knock is None else self._knock[2]
-
     def cards(self, player: int) -> tuple[Card, ...]:
         """The known cards ``player`` holds, in index order."""
         return mask_cards(self._masks[player])
@@ -272,9 +267,6 @@ class Hand:
         melds = tuple(check_meld(m) for m in action.melds or ())
         layoffs = tuple((c.mask, i) for c, i in action.layoffs or ())
         return check_defence(mask, knocker_melds, melds, layoffs)
-
-    def is_legal(self, player: int, action: Action) -> bool:
-        return self.refusal(player, action) is None
 
     def legal_actions(self) -> list[Action]:
         """Every action the player to move may take now.

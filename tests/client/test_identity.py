@@ -9,7 +9,7 @@ from pathlib import Path
 
 from client.identity import FRIENDS_FILE, IDENTITY_FILE, load_identity, meet
 from client.storage import Storage, checksum
-from gin.protocol.identity import Identity, fingerprint
+from gin.protocol.records.identity import Identity, fingerprint
 
 
 def storage(root: Path) -> Storage:

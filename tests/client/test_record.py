@@ -23,7 +23,7 @@ from client.storage import Storage
 from client.table.controller import HUMAN, Game
 from gin import players
 from gin.engine.rules import PRESETS
-from gin.protocol.identity import Identity, fingerprint
+from gin.protocol.records.identity import Identity, fingerprint
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "record.json"
 

@@ -21,7 +21,7 @@ from client.table.app import make_app
 from client.table.config import AppConfig
 from client.table.controller import Game
 from gin.engine.rules import STANDARD
-from gin.protocol.session import Session
+from gin.protocol.session.session import Session
 
 
 def test_data_dir_precedence(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -197,6 +197,7 @@ def test_an_unsealed_save_of_a_real_match_resumes(sealed: Storage) -> None:
     assert resumed is not None and resumed.observation() == game.observation()
 
 
+@pytest.mark.slow
 async def test_the_table_starts_a_new_match_over_a_damaged_save(sealed: Storage) -> None:
     Game(STANDARD, "hard", random.Random(3), sealed)
     sealed.save_match({**sealed.load_match(), "vs": "nobody"})

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from relay import static
-from relay.cluster import UNIT, Cluster, RelayProcess, free_port, unit_service
+from tests.support.cluster import UNIT, Cluster, RelayProcess, free_port, unit_service
 
 ROOT = Path(__file__).resolve().parents[2]
 GIN = [sys.executable, "-m", "client.cli"]  # `gin` in the unit file

@@ -22,8 +22,8 @@ from typing import Any
 
 from client.cli import main as gin_main
 from client.net.links import parse_invite
-from relay.cluster import Cluster
-from relay.cluster import wait_for as poll
+from tests.support.cluster import Cluster
+from tests.support.cluster import wait_for as poll
 
 ROOT = Path(__file__).resolve().parents[2]
 GIN = [sys.executable, "-m", "client.cli"]

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import signal
 
-from relay.cluster import Cluster, wait_for
-from relay.testing import WireClient, assert_forwarding, close_of, join, new_room
 from relay.wire import Close
+from tests.support.cluster import Cluster, wait_for
+from tests.support.relay import WireClient, assert_forwarding, close_of, join, new_room
 
 
 async def test_a_drained_relays_players_reconnect_through_haproxy_to_another(

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from client.cli import build_parser as gin_parser
-from relay.cluster import HAPROXY_CFG, UNIT, haproxy_config, unit_service
 from relay.config import SETTINGS, config_from_args
+from tests.support.cluster import HAPROXY_CFG, UNIT, haproxy_config, unit_service
 
 
 def test_the_haproxy_configuration_routes_rooms_by_their_path_and_checks_health(

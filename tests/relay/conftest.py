@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from relay.server import Relay, serve
-from relay.testing import TEST_CONFIG, FakeClock
+from tests.support.relay import TEST_CONFIG, FakeClock
 
 StartRelay = Callable[..., Awaitable[Relay]]
 

@@ -15,7 +15,7 @@ import pytest
 from relay import static
 from relay.roomid import RoomIds
 from relay.server import Relay
-from relay.testing import http_get, pair
+from tests.support.relay import http_get, pair
 
 StartRelay = Callable[..., Awaitable[Relay]]
 PAGE = b"<!doctype html><title>board</title>"

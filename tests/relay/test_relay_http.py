@@ -10,7 +10,7 @@ import pytest
 from relay import static
 from relay.roomid import RoomIds
 from relay.server import Relay
-from relay.testing import TOKEN_C, http_get, pair, refused
+from tests.support.relay import TOKEN_C, http_get, pair, refused
 
 StartRelay = Callable[..., Awaitable[Relay]]
 

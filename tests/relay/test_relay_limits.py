@@ -18,7 +18,8 @@ from websockets.exceptions import InvalidHandshake
 
 from relay.limits import AcceptErrorLog, address_key
 from relay.server import Relay
-from relay.testing import (
+from relay.wire import Close
+from tests.support.relay import (
     TOKEN_C,
     FakeClock,
     assert_forwarding,
@@ -29,7 +30,6 @@ from relay.testing import (
     pair,
     ws_url,
 )
-from relay.wire import Close
 
 StartRelay = Callable[..., Awaitable[Relay]]
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from relay.roomid import RoomIds, load_or_create_key
 from relay.server import Relay
-from relay.testing import (
+from relay.wire import NEW_ROOM_FIELDS, Close
+from tests.support.relay import (
     TOKEN_A,
     TOKEN_B,
     TOKEN_C,
@@ -25,7 +26,6 @@ from relay.testing import (
     pair,
     refused,
 )
-from relay.wire import NEW_ROOM_FIELDS, Close
 
 StartRelay = Callable[..., Awaitable[Relay]]
 

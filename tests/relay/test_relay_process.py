@@ -16,7 +16,7 @@ from typing import Any
 from client.net.relay_events import Closed, Frame, PeerJoined, Reconnected, Reconnecting
 from client.net.transport import RelayTransport, TransportSettings
 from relay.server import serve
-from relay.testing import TEST_CONFIG, assert_forwarding, close_of, pair
+from tests.support.relay import TEST_CONFIG, assert_forwarding, close_of, pair
 
 FAST = TransportSettings(backoff=lambda attempt: 0.02, ping_interval=None, send_rate=None)
 

@@ -9,7 +9,8 @@ import pytest
 
 from relay.roomid import RoomIds
 from relay.server import Relay
-from relay.testing import (
+from relay.wire import Close, JoinRoom, NewRoom, RouteError, parse_route
+from tests.support.relay import (
     TOKEN_A,
     TOKEN_B,
     FakeClock,
@@ -18,7 +19,6 @@ from relay.testing import (
     pair,
     refused,
 )
-from relay.wire import Close, JoinRoom, NewRoom, RouteError, parse_route
 
 StartRelay = Callable[..., Awaitable[Relay]]
 ROOM = "A" * 32

@@ -7,7 +7,8 @@ from collections.abc import Awaitable, Callable
 
 from relay.seats import Seat
 from relay.server import Relay
-from relay.testing import (
+from relay.wire import Close
+from tests.support.relay import (
     TOKEN_A,
     TOKEN_B,
     TOKEN_C,
@@ -19,7 +20,6 @@ from relay.testing import (
     pair,
     refused,
 )
-from relay.wire import Close
 
 StartRelay = Callable[..., Awaitable[Relay]]
 

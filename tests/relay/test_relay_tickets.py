@@ -8,7 +8,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from relay.server import Relay
-from relay.testing import (
+from relay.wire import Close, JoinRoom, parse_route
+from tests.support.relay import (
     TOKEN_A,
     TOKEN_B,
     TOKEN_C,
@@ -20,7 +21,6 @@ from relay.testing import (
     pair,
     refused,
 )
-from relay.wire import Close, JoinRoom, parse_route
 
 StartRelay = Callable[..., Awaitable[Relay]]
 

@@ -17,9 +17,9 @@ import pytest
 from client.cli import main
 from gin.engine.rules import STANDARD
 from gin.players import get
-from gin.protocol.records import HandRecord
-from gin.protocol.session import Session, play_local
-from gin.protocol.session_events import HandVerified
+from gin.protocol.records.records import HandRecord
+from gin.protocol.session.events import HandVerified
+from gin.protocol.session.session import Session, play_local
 
 
 @pytest.fixture(scope="module")

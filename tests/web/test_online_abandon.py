@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.web.test_online_board import (  # noqa: F401 (fixtures of that module)
     CSP_WATCH,
     FAKE_LINK_PATH,
@@ -20,6 +22,10 @@ from tests.web.test_online_board import (  # noqa: F401 (fixtures of that module
     open_page,
     site,
 )
+
+# Every test here takes seconds: whole matches through Pilot, a relay, a browser or
+# a subprocess.
+pytestmark = pytest.mark.slow
 
 
 def test_a_silent_friend_is_asked_about_then_ends_as_abandoned(

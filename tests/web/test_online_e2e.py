@@ -35,7 +35,11 @@ from client.cli import main as gin_main
 from client.identity import load_identity
 from client.net.links import parse_invite
 from client.storage import Storage
-from gin.protocol.cosign import link_id_for
+from gin.protocol.records.cosign import link_id_for
+
+# Every test here takes seconds: whole matches through Pilot, a relay, a browser or
+# a subprocess.
+pytestmark = pytest.mark.slow
 
 MATCH_TIMEOUT = 150_000  # ms: a whole match, with the crypto of both sides, on a busy 2-core CI
 # Room for bots that move without pauses (the relay's default is 20 frames/s).

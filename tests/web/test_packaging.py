@@ -16,6 +16,12 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
+import pytest
+
+# Every test here takes seconds: whole matches through Pilot, a relay, a browser or
+# a subprocess.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 # What a fresh checkout does not have: builds, environments, caches.
 LEFT_OUT = shutil.ignore_patterns(

@@ -18,7 +18,7 @@ import pytest
 from client.cli import main
 from relay import static
 from relay.server import serve
-from relay.testing import TEST_CONFIG, http_get
+from tests.support.relay import TEST_CONFIG, http_get
 
 SOURCE_PAGE = Path(__file__).parents[2] / "client" / "web" / "src" / "board" / "index.html"
 
@@ -128,7 +128,7 @@ async def test_without_a_built_board_the_relay_keeps_its_home_page(
 
 
 async def test_the_websocket_routes_still_work_beside_the_board(built: Path) -> None:
-    from relay.testing import assert_forwarding, pair
+    from tests.support.relay import assert_forwarding, pair
 
     relay = await serve(replace(TEST_CONFIG))
     try:

@@ -16,10 +16,14 @@ import pytest
 
 from gin.engine.rules import STANDARD, Ruleset
 from gin.players import Player, get
-from gin.protocol import cosign
-from gin.protocol.records import HandRecord, parse_record
-from gin.protocol.session import Session
-from gin.protocol.session_events import HandVerified
+from gin.protocol.records import cosign
+from gin.protocol.records.records import HandRecord, parse_record
+from gin.protocol.session.events import HandVerified
+from gin.protocol.session.session import Session
+
+# Every test here takes seconds: whole matches through Pilot, a relay, a browser or
+# a subprocess.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "client" / "web"

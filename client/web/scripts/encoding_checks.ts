@@ -11,8 +11,8 @@
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 
 import { MalformedInput, PeerFault } from "../src/engine/errors.ts";
-import * as fd from "../src/protocol/fairdeal.ts";
-import { proofFromBytes } from "../src/protocol/shuffle_proof.ts";
+import * as fd from "../src/protocol/deal/fairdeal.ts";
+import { proofFromBytes } from "../src/protocol/deal/shuffle_proof.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type CaseObject = { [key: string]: Json };

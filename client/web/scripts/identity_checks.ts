@@ -7,9 +7,9 @@
 
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 
-import * as cosign from "../src/protocol/cosign.ts";
-import { type Bound, place } from "../src/protocol/history.ts";
-import { fingerprint, Identity, identitiesText, vouchDigest } from "../src/protocol/identity.ts";
+import * as cosign from "../src/protocol/records/cosign.ts";
+import { type Bound, place } from "../src/protocol/records/history.ts";
+import { fingerprint, Identity, identitiesText, vouchDigest } from "../src/protocol/records/identity.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type CaseObject = { [key: string]: Json };

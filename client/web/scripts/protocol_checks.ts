@@ -1,7 +1,7 @@
 /**
  * Conformance checks for the protocol's building blocks (cases written by
  * gin/conformance/protocol_cases.py, records_cases.py and evidence_cases.py): `unpack` —
- * gin.protocol.wire.unpack's verdict on a byte string and what it decodes to; `deck` —
+ * gin.protocol.wire.channel.unpack's verdict on a byte string and what it decodes to; `deck` —
  * one hand's deck computations from two seeds, message 2's proof bytes included.
  * Each check returns null when the TypeScript twin gives exactly what gin/ gave,
  * or a sentence saying what differs. `channel` — two sealed channels over a hostile
@@ -23,20 +23,20 @@
  */
 
 import { MalformedInput, PeerFault } from "../src/engine/errors.ts";
-import { AbandonmentRecord } from "../src/protocol/abandonment.ts";
-import { type AuditResult, auditEvidence, auditRecord, auditRecords } from "../src/protocol/audit.ts";
-import { auditReport } from "../src/protocol/audit_report.ts";
-import { EXIT_STATUSES } from "../src/protocol/audit_text.ts";
-import * as cosign from "../src/protocol/cosign.ts";
+import { AbandonmentRecord } from "../src/protocol/records/abandonment.ts";
+import { type AuditResult, auditEvidence, auditRecord, auditRecords } from "../src/protocol/records/audit.ts";
+import { auditReport } from "../src/protocol/records/audit_report.ts";
+import { EXIT_STATUSES } from "../src/protocol/records/audit_text.ts";
+import * as cosign from "../src/protocol/records/cosign.ts";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
-import { DealEvidence, parseFile } from "../src/protocol/evidence.ts";
-import * as fd from "../src/protocol/fairdeal.ts";
-import * as g from "../src/protocol/group.ts";
-import * as msgpack from "../src/protocol/msgpack.ts";
-import { Float, type Value } from "../src/protocol/msgpack.ts";
+import { DealEvidence, parseFile } from "../src/protocol/records/evidence.ts";
+import * as fd from "../src/protocol/deal/fairdeal.ts";
+import * as g from "../src/protocol/deal/group.ts";
+import * as msgpack from "../src/protocol/wire/msgpack.ts";
+import { Float, type Value } from "../src/protocol/wire/msgpack.ts";
 import { SESSION_CHECKS } from "./session_checks.ts";
-import { parseRecord } from "../src/protocol/records.ts";
-import { ChannelFault, MalformedMessage, SealedChannel, type Side, unpack } from "../src/protocol/wire.ts";
+import { parseRecord } from "../src/protocol/records/records.ts";
+import { ChannelFault, MalformedMessage, SealedChannel, type Side, unpack } from "../src/protocol/wire/channel.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type CaseObject = { [key: string]: Json };

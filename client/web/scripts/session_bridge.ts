@@ -25,7 +25,7 @@ import { bytesToHex, concatBytes, hexToBytes } from "@noble/hashes/utils.js";
 import { Ruleset } from "../src/engine/rules.ts";
 import { get } from "../src/players/index.ts";
 import { u32be } from "../src/protocol/bytes.ts";
-import { type RandomBytes, Session, type SessionRole } from "../src/protocol/session.ts";
+import { type RandomBytes, Session, type SessionRole } from "../src/protocol/session/session.ts";
 import { eventSummary } from "./session_checks.ts";
 
 /** SHA-256(label ‖ u32be(i)) blocks, consumed in order: a fixed stream for tests. */

@@ -11,10 +11,10 @@ import { parseAction } from "../src/engine/actions.ts";
 import { MalformedInput } from "../src/engine/errors.ts";
 import { Ruleset } from "../src/engine/rules.ts";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
-import * as msgpack from "../src/protocol/msgpack.ts";
-import { Session, type SessionRole } from "../src/protocol/session.ts";
-import { Abandoned, CheatDetected, type SessionEvent } from "../src/protocol/session_events.ts";
-import { PreviousMatch } from "../src/protocol/session_rematch.ts";
+import * as msgpack from "../src/protocol/wire/msgpack.ts";
+import { Session, type SessionRole } from "../src/protocol/session/session.ts";
+import { Abandoned, CheatDetected, type SessionEvent } from "../src/protocol/session/events.ts";
+import { PreviousMatch } from "../src/protocol/session/rematch.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type CaseObject = { [key: string]: Json };

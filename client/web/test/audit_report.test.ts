@@ -7,11 +7,11 @@ import { test } from "node:test";
 import { Card } from "../src/engine/cards.ts";
 import { STANDARD } from "../src/engine/rules.ts";
 import { get } from "../src/players/index.ts";
-import { auditReport, type Given, reportData } from "../src/protocol/audit_report.ts";
-import { FAILED, NOT_A_RECORD, UNPROVEN, VERIFIED } from "../src/protocol/audit_text.ts";
-import type { HandRecord } from "../src/protocol/records.ts";
-import { Session } from "../src/protocol/session.ts";
-import { playLocal } from "../src/protocol/session_local.ts";
+import { auditReport, type Given, reportData } from "../src/protocol/records/audit_report.ts";
+import { FAILED, NOT_A_RECORD, UNPROVEN, VERIFIED } from "../src/protocol/records/audit_text.ts";
+import type { HandRecord } from "../src/protocol/records/records.ts";
+import { Session } from "../src/protocol/session/session.ts";
+import { playLocal } from "../src/protocol/session/local.ts";
 import { replayFrames } from "../src/board/replay.ts";
 import { howToPlay } from "../src/board/words.ts";
 

@@ -10,7 +10,7 @@ import { stackedDeck } from "../src/engine/hand.ts";
 import { Match } from "../src/engine/match.ts";
 import { Phase } from "../src/engine/observation.ts";
 import { STANDARD } from "../src/engine/rules.ts";
-import type { OnlinePeer, PeerNotice, PeerView } from "../src/online/api.ts";
+import type { OnlinePeer, Owed, PeerNotice, PeerView } from "../src/online/api.ts";
 import { onlyThisComputer, onlyThisNetwork } from "../src/board/friend.ts";
 import { FRIEND, OnlineGame } from "../src/board/online.ts";
 import {
@@ -120,12 +120,11 @@ test("the connection, whose move, the page's state and a failure in words", () =
   assert.equal(statusWords({ ...ended, over: true, failure: null }), "The match is over");
   assert.equal(statusWords({ ...ended, connection: "peer-gone", over: true, failure: null }), "The match is over");
   assert.equal(statusWords({ ...ended, over: false, failure: null }), "Disconnected");
-  const base = { legal: [] as string[], waitingFor: null as string | null, over: false, failure: null, rulesOffered: null,
+  const base = { legal: [] as string[], waitingFor: null as Owed | null, over: false, failure: null, rulesOffered: null,
     connection: "connected" as const, rematch: false, rematchWanted: false };
   assert.equal(turnWords({ ...base, legal: ["pass"] }), "Your move");
   assert.equal(turnWords({ ...base, waitingFor: "move" }), "Your friend's move");
   assert.equal(turnWords({ ...base, waitingFor: "seed" }), "Waiting for your friend's device to reveal its secret number, to check the deck");
-  assert.equal(turnWords({ ...base, waitingFor: "novel" }), "Waiting for your friend (novel)");
   assert.equal(turnWords({ ...base, over: true }), "The match is over");
   assert.equal(turnWords({ ...base, waitingFor: "move", connection: "reconnecting" }), "");
   // A rematch (protocol.md §7.1): asked for, offered, awaited.

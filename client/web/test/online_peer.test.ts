@@ -10,8 +10,8 @@ import { IllegalAction } from "../src/engine/errors.ts";
 import type { HandResult } from "../src/engine/observation.ts";
 import { STANDARD, type Ruleset } from "../src/engine/rules.ts";
 import { bytesToHex } from "@noble/hashes/utils.js";
-import { linkIdFor } from "../src/protocol/cosign.ts";
-import type { MapKey, Value } from "../src/protocol/msgpack.ts";
+import { linkIdFor } from "../src/protocol/records/cosign.ts";
+import type { MapKey, Value } from "../src/protocol/wire/msgpack.ts";
 import type { PeerNotice, PeerView } from "../src/online/api.ts";
 import { type EventLike, type FailureLike, PeerCore, type SessionLike, type SessionMaker } from "../src/online/core.ts";
 import { decodeSecret, encodeSecret, formatInvite, InvalidLink, linkIdHex, parseInvite, relayOfPage } from "../src/online/links.ts";
@@ -125,7 +125,7 @@ class FakeSession implements SessionLike {
   asPrevious(): null { return null; }
   observation(): null { return null; }
   legalActions(): Action[] { return []; }
-  waitingFor(): string | null { return this.over ? null : "move"; }
+  waitingFor(): "move" | null { return this.over ? null : "move"; }
   receive(frame: Uint8Array): void {
     this.received += 1;
     this.log.push(`in ${text(frame)}`);
@@ -231,7 +231,7 @@ test("invite links: the secret's text form, parsing, the relay of a page, the li
   const link = `https://example.org/gin/j/${ROOM}#${SECRET_TEXT}`;
   assert.deepEqual(parseInvite(link), { relay: "https://example.org/gin", room: ROOM, secret: SECRET });
   assert.equal(formatInvite(parseInvite(link)), link);
-  // protocol.md §4, as gin.protocol.session.link_id_for computes it for bytes 0..31.
+  // protocol.md §4, as gin.protocol.session.session.link_id_for computes it for bytes 0..31.
   assert.equal(linkIdHex(SECRET), "7e76fb6150f93321d41fa01bc2ceb9d4");
   assert.equal(linkIdHex(SECRET), bytesToHex(linkIdFor(SECRET))); // the session's own, in the worker
   assert.equal(relayOfPage({ origin: "http://h:1", pathname: "/" }), "http://h:1");

@@ -9,14 +9,14 @@ import { IllegalAction, MalformedInput, PeerFault } from "../src/engine/errors.t
 import { STANDARD } from "../src/engine/rules.ts";
 import { get } from "../src/players/index.ts";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
-import { AbandonmentRecord, check, isoTime, parse } from "../src/protocol/abandonment.ts";
-import { auditRecords } from "../src/protocol/audit.ts";
-import * as cosign from "../src/protocol/cosign.ts";
-import { parseFile } from "../src/protocol/evidence.ts";
-import * as msgpack from "../src/protocol/msgpack.ts";
-import { Session } from "../src/protocol/session.ts";
-import { pump } from "../src/protocol/session_local.ts";
-import { Abandoned, MatchOver } from "../src/protocol/session_events.ts";
+import { AbandonmentRecord, check, isoTime, parse } from "../src/protocol/records/abandonment.ts";
+import { auditRecords } from "../src/protocol/records/audit.ts";
+import * as cosign from "../src/protocol/records/cosign.ts";
+import { parseFile } from "../src/protocol/records/evidence.ts";
+import * as msgpack from "../src/protocol/wire/msgpack.ts";
+import { Session } from "../src/protocol/session/session.ts";
+import { pump } from "../src/protocol/session/local.ts";
+import { Abandoned, MatchOver } from "../src/protocol/session/events.ts";
 import { STATE_LIMITS } from "../scripts/session_checks.ts";
 import { range, vector } from "./protocol_vectors.ts";
 

@@ -6,9 +6,9 @@ import { test } from "node:test";
 
 import { RulesError, Ruleset } from "../src/engine/rules.ts";
 import { equalBytes } from "../src/protocol/bytes.ts";
-import * as msgpack from "../src/protocol/msgpack.ts";
-import type { Value } from "../src/protocol/msgpack.ts";
-import { MalformedMessage, pack, SealedChannel } from "../src/protocol/wire.ts";
+import * as msgpack from "../src/protocol/wire/msgpack.ts";
+import type { Value } from "../src/protocol/wire/msgpack.ts";
+import { MalformedMessage, pack, SealedChannel } from "../src/protocol/wire/channel.ts";
 
 const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i);
 

@@ -7,8 +7,8 @@ import { test } from "node:test";
 import { bytesToHex, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 
 import { PeerFault } from "../src/engine/errors.ts";
-import * as fd from "../src/protocol/fairdeal.ts";
-import * as g from "../src/protocol/group.ts";
+import * as fd from "../src/protocol/deal/fairdeal.ts";
+import * as g from "../src/protocol/deal/group.ts";
 import { numbers, range, vector } from "./protocol_vectors.ts";
 
 const FIRST = fd.SeedMaterial.fromSeed(range(0, 32));

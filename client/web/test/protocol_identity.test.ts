@@ -8,11 +8,11 @@ import { sha256 } from "@noble/hashes/sha2.js";
 
 import { STANDARD } from "../src/engine/rules.ts";
 import { get } from "../src/players/index.ts";
-import { auditRecords } from "../src/protocol/audit.ts";
-import { fingerprint, Identity, identitiesText } from "../src/protocol/identity.ts";
-import type { HandRecord } from "../src/protocol/records.ts";
-import { Session } from "../src/protocol/session.ts";
-import { playLocal, pump } from "../src/protocol/session_local.ts";
+import { auditRecords } from "../src/protocol/records/audit.ts";
+import { fingerprint, Identity, identitiesText } from "../src/protocol/records/identity.ts";
+import type { HandRecord } from "../src/protocol/records/records.ts";
+import { Session } from "../src/protocol/session/session.ts";
+import { playLocal, pump } from "../src/protocol/session/local.ts";
 import { describeFriend, loadIdentity, meetFriend } from "../src/online/identity.ts";
 
 const SECRET = Uint8Array.from({ length: 32 }, (_, i) => 64 + i);

@@ -1,12 +1,12 @@
-// The strict msgpack codec and the message layer: what gin.protocol.wire refuses is refused
+// The strict msgpack codec and the message layer: what gin.protocol.wire.channel refuses is refused
 // here too (the full verdict corpus from gin/ is checked by npm run conformance),
 // and the encoder writes msgpack-python's bytes.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
-import { decode, encode, Float, UndecodableData, type Value } from "../src/protocol/msgpack.ts";
-import { MalformedMessage, pack, unpack } from "../src/protocol/wire.ts";
+import { decode, encode, Float, UndecodableData, type Value } from "../src/protocol/wire/msgpack.ts";
+import { MalformedMessage, pack, unpack } from "../src/protocol/wire/channel.ts";
 import { PROTOCOL_CHECKS, tokens } from "../scripts/protocol_checks.ts";
 
 const HEAD = "83a174a178a17603a16e"; // {"t": "x", "v": 3, "n": ...}

@@ -7,9 +7,9 @@ import { test } from "node:test";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex as toHex, concatBytes as concat, utf8ToBytes as ascii } from "@noble/hashes/utils.js";
 
-import * as d from "../src/protocol/fairdeal.ts";
-import * as g from "../src/protocol/group.ts";
-import * as sp from "../src/protocol/shuffle_proof.ts";
+import * as d from "../src/protocol/deal/fairdeal.ts";
+import * as g from "../src/protocol/deal/group.ts";
+import * as sp from "../src/protocol/deal/shuffle_proof.ts";
 import { range } from "./protocol_vectors.ts";
 
 const VECTORS = {

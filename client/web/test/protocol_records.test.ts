@@ -12,11 +12,11 @@ import { MalformedInput } from "../src/engine/errors.ts";
 import { PyFloat } from "../src/engine/pyrepr.ts";
 import { STANDARD } from "../src/engine/rules.ts";
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
-import * as cosign from "../src/protocol/cosign.ts";
-import * as fd from "../src/protocol/fairdeal.ts";
-import { JsonSyntaxError, MAX_DEPTH, parsePyJson } from "../src/protocol/pyjson.ts";
-import { Identity } from "../src/protocol/identity.ts";
-import { HandRecord, MAX_RECORD_BYTES, parseRecord, Score, Step } from "../src/protocol/records.ts";
+import * as cosign from "../src/protocol/records/cosign.ts";
+import * as fd from "../src/protocol/deal/fairdeal.ts";
+import { JsonSyntaxError, MAX_DEPTH, parsePyJson } from "../src/protocol/records/pyjson.ts";
+import { Identity } from "../src/protocol/records/identity.ts";
+import { HandRecord, MAX_RECORD_BYTES, parseRecord, Score, Step } from "../src/protocol/records/records.ts";
 import { range, vector } from "./protocol_vectors.ts";
 
 const FIRST = fd.SeedMaterial.fromSeed(range(0, 32));
@@ -116,7 +116,7 @@ test("Ed25519 verification decides as gin's (OpenSSL's) on the edge cases", () =
     + "794eedf65b07ca805d5d9bdb8adf9304ff07b4303111f17a8278743773af1c0f");
   const pub = new cosign.Signer(new Uint8Array(32)).public;
   const s = sig.subarray(32).reduceRight((v, b) => (v << 8n) | BigInt(b), 0n);
-  // Each verdict below is what gin.protocol.cosign.verify answers for the same bytes.
+  // Each verdict below is what gin.protocol.records.cosign.verify answers for the same bytes.
   assert.equal(cosign.verify(pub, m, concatBytes(sig.subarray(0, 32), le32(s + L))), false); // S not reduced
   assert.equal(cosign.verify(IDENTITY, m, concatBytes(IDENTITY, new Uint8Array(32))), true); // a small-order key
   assert.equal(cosign.verify(le32(1n + P), m, concatBytes(IDENTITY, new Uint8Array(32))), true); // A not canonical

@@ -6,14 +6,14 @@ import { test } from "node:test";
 
 import { STANDARD } from "../src/engine/rules.ts";
 import { get } from "../src/players/index.ts";
-import { auditRecords } from "../src/protocol/audit.ts";
+import { auditRecords } from "../src/protocol/records/audit.ts";
 import { bytesToHex } from "@noble/hashes/utils.js";
-import { place } from "../src/protocol/history.ts";
-import type { HandRecord } from "../src/protocol/records.ts";
-import { Session } from "../src/protocol/session.ts";
-import type { SessionEvent } from "../src/protocol/session_events.ts";
-import { playLocal, pump } from "../src/protocol/session_local.ts";
-import { PreviousMatch } from "../src/protocol/session_rematch.ts";
+import { place } from "../src/protocol/records/history.ts";
+import type { HandRecord } from "../src/protocol/records/records.ts";
+import { Session } from "../src/protocol/session/session.ts";
+import type { SessionEvent } from "../src/protocol/session/events.ts";
+import { playLocal, pump } from "../src/protocol/session/local.ts";
+import { PreviousMatch } from "../src/protocol/session/rematch.ts";
 
 const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i);
 const HOST_ID = new Uint8Array(32).fill(104);

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import {
   AckBeyondSent, ChannelFailed, ForeignFrame, pack, ReflectedFrame, SealedChannel, TamperedFrame,
-} from "../src/protocol/wire.ts";
+} from "../src/protocol/wire/channel.ts";
 import { range, vector } from "./protocol_vectors.ts";
 
 const HELLO = pack("hello", new Map([["n", 1]]));

@@ -12,10 +12,10 @@ from client.cli import main
 from gin.conformance.identity_cases import link_matches
 from gin.engine.rules import STANDARD
 from gin.players import get
-from gin.protocol.history import identities_text
-from gin.protocol.records import HandRecord
-from gin.protocol.session import Session, play_local
-from gin.protocol.session_events import HandVerified
+from gin.protocol.records.history import identities_text
+from gin.protocol.records.records import HandRecord
+from gin.protocol.session.events import HandVerified
+from gin.protocol.session.session import Session, play_local
 
 
 @pytest.fixture(scope="module")
@@ -62,9 +62,9 @@ def test_a_tampered_record_says_what_and_who(record: HandRecord, tmp_path: Path,
 def test_a_failed_proofs_evidence_names_the_second_shuffler(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # What the first shuffler keeps when a signed message 2's shuffle proof fails.
-    from gin.conformance.evidence_cases import _evidence
+    from gin.conformance.evidence_cases import refused_evidence
 
-    evidence, _, _ = _evidence()
+    evidence, _, _ = refused_evidence()
     path = write(tmp_path, "gin-hand-01-failed.json", evidence.to_json())
     assert main(["audit", path]) == 1
     out = capsys.readouterr().out
@@ -203,10 +203,10 @@ def test_the_command_prints_the_report_the_board_shows(
     record: HandRecord, two_hands: list[HandRecord], tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """gin audit prints gin.protocol.audit_report's lines (the browser board's twin
+    """gin audit prints gin.protocol.records.audit_report's lines (the browser board's twin
     shows the same, held by the conformance corpus), each as plain text."""
     from client.text import plain
-    from gin.protocol.audit_report import Given, audit_report
+    from gin.protocol.records.audit_report import Given, audit_report
 
     paths = [write(tmp_path, "1\u202e.json", record.to_json()),
              write(tmp_path, "2.json", two_hands[1].to_json()), str(tmp_path / "gone.json")]

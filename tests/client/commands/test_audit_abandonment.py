@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from client.cli import main
-from gin.protocol import cosign
-from gin.protocol.abandonment import AbandonmentRecord
-from gin.protocol.history import identities_text
-from gin.protocol.identity import Identity
+from gin.protocol.records import cosign
+from gin.protocol.records.abandonment import AbandonmentRecord
+from gin.protocol.records.history import identities_text
+from gin.protocol.records.identity import Identity
 
 SINCE = 1_796_198_400  # 2026-12-02 08:00:00 UTC
 HOST = cosign.Signer(bytes(range(32, 64)))

@@ -24,9 +24,9 @@ from client.storage import Storage
 from client.table.controller import Game
 from gin.engine.rules import STANDARD
 from gin.players import get
-from gin.protocol.session import Session
+from gin.protocol.session.session import Session
 from relay.server import serve
-from relay.testing import TEST_CONFIG
+from tests.support.relay import TEST_CONFIG
 
 TIMEOUT = 60
 

@@ -73,6 +73,7 @@ def test_a_relay_name_that_does_not_resolve_says_which_address_was_tried(
     assert "could not be looked up" in line
 
 
+@pytest.mark.slow
 async def test_connected_is_said_once_and_only_once_the_friend_is_there(
         tmp_path: Path) -> None:
     """Item 5: "Connected to your friend" before any friend (gin host), twice (gin
@@ -125,6 +126,7 @@ def test_a_friend_back_to_a_gin_host_that_stopped_hears_the_likely_cause(
     assert "may have closed gin or ended the match" in line
 
 
+@pytest.mark.slow
 async def test_joining_a_link_whose_host_has_gone_ends_instead_of_waiting_forever(
         tmp_path: Path) -> None:
     """Item 5: a link whose host has gone (its match over, its gin closed), joined with

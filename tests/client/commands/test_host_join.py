@@ -25,7 +25,7 @@ from client.net.transport import TransportSettings
 from client.storage import Storage
 from gin import players
 from gin.engine.rules import STANDARD
-from gin.protocol.identity import fingerprint
+from gin.protocol.records.identity import fingerprint
 
 TIMEOUT = 90
 BOT = ["--bot", "easy", "--bot-delay", "0"]
@@ -84,6 +84,7 @@ def records(root: Path) -> list[str]:
     return sorted(str(p) for p in (root / store.RECORDS_DIR).glob("*.json"))
 
 
+@pytest.mark.slow
 async def test_gin_host_and_gin_join_bots_play_a_match_through_python_m_relay(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     relay = await relay_process(tmp_path)
@@ -150,6 +151,7 @@ async def test_a_third_person_with_a_used_link_is_told_someone_has_joined(
     assert "ask your friend for a new link" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 async def test_gin_host_with_its_embedded_relay(tmp_path: Path) -> None:
     host = await start(*gin("host", "--bind", "127.0.0.1", *BOT, "--rules", "classic",
                             "--data-dir", str(tmp_path / "host")))
@@ -170,6 +172,7 @@ async def test_gin_host_with_its_embedded_relay(tmp_path: Path) -> None:
     assert len(records(tmp_path / "host")) == len(records(tmp_path / "guest"))
 
 
+@pytest.mark.slow
 async def test_gin_host_comes_back_with_its_embedded_relay_and_the_match_finishes(
         tmp_path: Path) -> None:
     """Hosted without --relay, the host stops mid-match (killed, as a closed terminal
@@ -286,6 +289,7 @@ def test_host_and_join_help_explain_the_link(capsys: pytest.CaptureFixture[str])
     assert "without http:// or https:// is taken as http:// when it is an IP address" in out
 
 
+@pytest.mark.slow
 async def test_two_matches_in_a_row_on_one_link_form_one_history(tmp_path: Path) -> None:
     """`--matches 2` on both sides: a rematch on the same link, its records chained to
     the first match's, so `gin audit` of all of them verifies with no conflict."""

@@ -19,7 +19,7 @@ from client.net import lobby, peer
 from client.storage import Storage
 from gin import players
 from gin.engine.rules import STANDARD
-from gin.protocol.session_events import PeerAborted
+from gin.protocol.session.events import PeerAborted
 
 HOUSE = STANDARD.with_options(name="house", gin_bonus=30, target=20)
 TIMEOUT = 90
@@ -67,6 +67,7 @@ async def guest_against_house_rules(tmp_path: Path, *flags: str) -> tuple[int, s
     return guest.returncode, err.decode(), host
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("accept", [False, True], ids=["declined", "accepted"])
 async def test_custom_rules_are_shown_and_need_accept_rules(tmp_path: Path,
                                                             accept: bool) -> None:

@@ -12,14 +12,18 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from client.net import lobby, peer
 from client.storage import Storage
 from gin import players
 from gin.engine.rules import STANDARD
-from gin.protocol.session_events import Abandoned
+from gin.protocol.session.events import Abandoned
 from relay.server import serve
-from relay.testing import TEST_CONFIG
 from tests.client.net.test_peer import FAST, randomness, url
+from tests.support.relay import TEST_CONFIG
+
+pytestmark = pytest.mark.slow
 
 
 async def test_a_friend_back_after_the_match_was_abandoned_is_not_left_waiting(

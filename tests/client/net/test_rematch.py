@@ -19,9 +19,9 @@ from client.net.link_state import MATCH_OVER, REMATCH_OFFERED, REMATCH_WAITING
 from client.storage import Storage
 from gin import players
 from gin.engine.rules import STANDARD
-from gin.protocol.session_events import PeerAborted, RulesDeclined, RulesOffered
+from gin.protocol.session.events import PeerAborted, RulesDeclined, RulesOffered
 from relay.server import Relay, serve
-from relay.testing import TEST_CONFIG
+from tests.support.relay import TEST_CONFIG
 
 FAST = peer.OnlineSettings(reply_timeout=20, move_timeout=20, linger=0.3)
 SHORT = STANDARD.with_options(name="short", target=10)

@@ -28,7 +28,7 @@ from client.net.relay_events import (
 )
 from client.net.transport import ExponentialBackoff, RelayTransport, TransportSettings, pace_for
 from relay.server import Relay, serve
-from relay.testing import TEST_CONFIG, TOKEN_C, TcpProxy, WireClient, close_of, join
+from tests.support.relay import TEST_CONFIG, TOKEN_C, TcpProxy, WireClient, close_of, join
 
 
 class Gate:

@@ -28,7 +28,7 @@ from client.net.relay_events import (
 from client.net.transport import RelayTransport, TransportSettings
 from relay.http import Routes
 from relay.server import Relay, serve
-from relay.testing import TEST_CONFIG
+from tests.support.relay import TEST_CONFIG
 
 
 def settings(**overrides: Any) -> TransportSettings:

@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from textual import events
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -41,6 +42,10 @@ from gin import (
     players,
 )
 from gin.engine.rules import STANDARD
+
+# Every test here takes seconds: whole matches through Pilot, a relay, a browser or
+# a subprocess.
+pytestmark = pytest.mark.slow
 
 SIZE = (100, 30)
 # The player knocks with 1 (A♠ drawn, K♣ thrown); the computer lays off 5♣ and 9♣.

@@ -35,7 +35,11 @@ from client.table.screens import (
 from gin import Discard, DrawPile, DrawStock, Knock, LayOff, Pass, players
 from gin.engine.rules import STANDARD
 from relay.server import Relay, serve
-from relay.testing import TEST_CONFIG
+from tests.support.relay import TEST_CONFIG
+
+# Every test here takes seconds: whole matches through Pilot, a relay, a browser or
+# a subprocess.
+pytestmark = pytest.mark.slow
 
 SIZE = (100, 30)
 FAST = peer.OnlineSettings(reply_timeout=20, move_timeout=60, linger=0.2,
@@ -275,7 +279,7 @@ async def test_a_peers_words_are_shown_as_plain_text(relay: Relay, tmp_path: Pat
                                                      said: str) -> None:
     """A friend's abort reason in Textual's markup neither crashes nor restyles the
     table: it is shown exactly as sent."""
-    from gin.protocol.session_events import ProtocolError
+    from gin.protocol.session.events import ProtocolError
 
     start = lobby.OnlineStart("host", relay=relay_url(relay), rules=STANDARD)
     app = make_app(AppConfig(storage=Storage(tmp_path / "host"), online=start,

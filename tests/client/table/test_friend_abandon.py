@@ -10,6 +10,7 @@ import contextlib
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
 from client.net import lobby, store
@@ -21,7 +22,7 @@ from client.table.controller import OnlineGame
 from client.table.invite import InviteScreen
 from client.table.screens import AlertScreen, ConfirmScreen
 from gin.engine.rules import STANDARD
-from gin.protocol.session_events import Abandoned
+from gin.protocol.session.events import Abandoned
 from relay.server import Relay
 from tests.client.table.test_friend import (  # noqa: F401 (relay: a fixture)
     FAST,
@@ -32,6 +33,10 @@ from tests.client.table.test_friend import (  # noqa: F401 (relay: a fixture)
     table_text,
     until,
 )
+
+# Every test here takes seconds: whole matches through Pilot, a relay, a browser or
+# a subprocess.
+pytestmark = pytest.mark.slow
 
 SINCE = 1_796_198_400.0  # 2026-12-02 08:00:00 UTC
 

@@ -25,10 +25,11 @@ from client.table.screens import ConfirmScreen, HandOverScreen, MatchEndScreen
 from gin import players
 from gin.engine.rules import STANDARD
 from relay.server import Relay, serve
-from relay.testing import TEST_CONFIG
 from tests.client.table.test_friend import FAST, play_one_move, relay_url, stop, table_text, until
+from tests.support.relay import TEST_CONFIG
 
 SMALL = (80, 24)
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture

@@ -29,7 +29,6 @@ from client.table.screens import OnlineScreen
 from gin import PRESETS, DrawStock, Observation, Pass
 from gin.engine.rules import STANDARD
 from relay.server import Relay
-from relay.testing import TcpProxy
 from tests.client.table.test_friend import (
     FAST,
     bot_side,
@@ -40,6 +39,7 @@ from tests.client.table.test_friend import (
     table_text,
     until,
 )
+from tests.support.relay import TcpProxy
 
 SMALL = (80, 24)
 

@@ -20,8 +20,8 @@ from client.table.screens import HandOverScreen, ScoreSheetScreen
 from gin import Card, Discard, DrawStock, HandResult, IllegalAction, Knock, Match, Pass, Phase
 from gin.engine.rules import STANDARD
 from gin.players import get
-from gin.protocol.session import Session, play_local
-from gin.protocol.session_events import HandVerified
+from gin.protocol.session.events import HandVerified
+from gin.protocol.session.session import Session, play_local
 from tests.client.conftest import ScriptedOpponent, fixed_decks
 from tests.client.table.test_app import GIN, KNOCK, SIZE, press, settle, text
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from client.storage import Storage
 from client.table import words
 from client.table.app import make_app
@@ -83,6 +85,7 @@ def test_how_to_play_explains_the_computer_and_the_fair_shuffle() -> None:
     assert "**F**" not in text and "**f**" in text
 
 
+@pytest.mark.slow
 async def test_no_next_hand_when_the_match_is_over(table: Any, deal: Any) -> None:
     app, _ = table(deal(*KNOCK), rules=STANDARD.with_options(target=10))
     async with app.run_test(size=SIZE) as pilot:
@@ -95,6 +98,7 @@ async def test_no_next_hand_when_the_match_is_over(table: Any, deal: Any) -> Non
         assert isinstance(app.screen, MatchEndScreen)
 
 
+@pytest.mark.slow
 async def test_the_card_just_taken_has_a_border_of_its_own(table: Any, deal: Any) -> None:
     app, _ = table(deal("2c 3c 4c 5d 5h 5s 9s 9h 9d Kc", "6c 8c Jd Jh Js 7d 8d 2h 3h 4h",
                         "9c"))
@@ -109,6 +113,7 @@ async def test_the_card_just_taken_has_a_border_of_its_own(table: Any, deal: Any
         assert "square border" in words.how_to_play(STANDARD)
 
 
+@pytest.mark.slow
 async def test_flags_against_a_saved_match_ask_which_to_play(storage: Storage) -> None:
     def build(**options: Any) -> Any:
         opponent = ScriptedOpponent()

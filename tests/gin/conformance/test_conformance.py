@@ -12,9 +12,12 @@ import subprocess
 from itertools import chain, islice
 from pathlib import Path
 
+import pytest
+
 from gin import best_arrangement, best_discard, parse_cards
 from gin.conformance import corpus
 from gin.conformance.abandonment_cases import abandonment_cases
+from gin.conformance.encoding_cases import encoding_cases
 from gin.conformance.engine_cases import (
     arrange_case,
     arrange_cases,
@@ -64,6 +67,7 @@ def test_arrange_cases_are_fixed_by_the_seed_and_cover_both_sizes() -> None:
     assert len(first) == 6 * 20
 
 
+@pytest.mark.slow
 def test_the_typescript_engine_agrees_with_a_small_corpus(
         tmp_path: Path, typescript: Path) -> None:
     files = []
@@ -77,6 +81,7 @@ def test_the_typescript_engine_agrees_with_a_small_corpus(
         "deck.jsonl": deck_cases(1),
         "channel.jsonl": channel_cases(2),
         "shuffle_proof.jsonl": proof_cases(1),
+        "encoding.jsonl": encoding_cases(1),
         "audit.jsonl": audit_cases(),
         "records.jsonl": chain(islice(record_cases(), 3), record_text_cases(50)),
         "record_audit.jsonl": chain(islice(record_audit_cases(), 4),

@@ -2,6 +2,7 @@
 
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -162,6 +163,7 @@ dense_eleven = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(eleven, dense_eleven))
 def test_best_discard_is_minimum_over_all_eleven(hand: list[Card]) -> None:

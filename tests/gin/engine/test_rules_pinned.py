@@ -133,7 +133,7 @@ def test_big_gin_is_refused_when_the_rules_do_not_allow_it() -> None:
     hand = Hand(deck(ELEVEN, DEALER, "9s"), dealer=1)
     hand.apply(0, DrawPile())
     before = hand.to_dict()
-    assert not hand.is_legal(0, BigGin())
+    assert hand.refusal(0, BigGin()) is not None
     with pytest.raises(IllegalAction, match="big gin is not played under the standard rules"):
         hand.apply(0, BigGin())
     assert hand.to_dict() == before and hand.phase is Phase.DISCARD

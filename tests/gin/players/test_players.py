@@ -63,7 +63,7 @@ def test_every_player_plays_whole_hands_legally(name: str) -> None:
         while hand.phase is not Phase.OVER:
             seat = hand.turn
             action = players[seat].choose(hand.observation(seat), hand.legal_actions())
-            assert hand.is_legal(seat, action), (name, action)
+            assert hand.refusal(seat, action) is None, (name, action)
             hand.apply(seat, action)
 
 
@@ -141,7 +141,7 @@ def test_simple_takes_a_card_that_melds_nothing_when_it_can_then_knock() -> None
     assert isinstance(action, Knock) and action.card == Card.parse("Kd")
     assert action.melds is not None and {frozenset(m) for m in action.melds} == {
         frozenset(parse_cards("Jc Jd Jh Js")), frozenset(parse_cards("5c 6c 7c 8c"))}
-    assert hand.is_legal(0, action)
+    assert hand.refusal(0, action) is None
 
 
 def test_simple_weighs_a_set_before_a_run_of_equal_value() -> None:
@@ -199,7 +199,7 @@ def test_simple_defends_without_laying_off() -> None:
     hand.apply(0, Knock(Card.parse("Kd")))
     action = decide("simple", hand)
     assert action == LayOff((), (tuple(parse_cards("Qd Qh Qs")),))
-    assert hand.is_legal(1, action)
+    assert hand.refusal(1, action) is None
 
 
 def test_normal_knocks_at_once_on_four_or_less_and_takes_gin() -> None:
@@ -233,7 +233,7 @@ def test_knock_melds_leave_fewest_lay_offs(name: str) -> None:
     assert action.melds is not None
     assert {frozenset(m) for m in action.melds} == {
         frozenset(parse_cards("7c 7d 7h 7s")), frozenset(parse_cards("8h 9h Th"))}
-    assert hand.is_legal(0, action)
+    assert hand.refusal(0, action) is None
 
 
 def test_hard_holds_back_a_card_the_opponent_collects() -> None:

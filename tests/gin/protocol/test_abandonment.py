@@ -13,20 +13,19 @@ from dataclasses import replace
 import msgpack
 import pytest
 
-from gin.conformance.abandonment_cases import _abandoned
-from gin.conformance.records_cases import _RECORD_MATCHES, _play
-from gin.conformance.session_cases import _cheat_once, _claim_while_owing, tamper_once
+from gin.conformance.abandonment_cases import abandoned_match
+from gin.conformance.records_cases import RECORD_MATCHES, play_match
+from gin.conformance.session_cases import _claim_while_owing, cheat_once, tamper_once
 from gin.conformance.session_peer import Fields, Tamper, computer_players
 from gin.engine.errors import IllegalAction, MalformedInput, PeerFault
 from gin.engine.rules import STANDARD
-from gin.protocol import abandonment, cosign, wire
-from gin.protocol.abandonment import AbandonmentRecord, iso_time
-from gin.protocol.audit import audit_records
-from gin.protocol.audit_report import Given, audit_report
-from gin.protocol.evidence import parse_file
-from gin.protocol.records import SEATS, HandRecord
-from gin.protocol.session import Session, play_local, pump
-from gin.protocol.session_events import (
+from gin.protocol.records import abandonment, cosign
+from gin.protocol.records.abandonment import AbandonmentRecord, iso_time
+from gin.protocol.records.audit import audit_records
+from gin.protocol.records.audit_report import Given, audit_report
+from gin.protocol.records.evidence import parse_file
+from gin.protocol.records.records import SEATS, HandRecord
+from gin.protocol.session.events import (
     Abandoned,
     CheatDetected,
     ClaimedAbandoned,
@@ -36,6 +35,8 @@ from gin.protocol.session_events import (
     PeerAborted,
     Unresolved,
 )
+from gin.protocol.session.session import Session, play_local, pump
+from gin.protocol.wire import channel as wire
 from tests.gin.protocol.test_session import PROTOCOL, protocol_vectors
 
 SINCE = 1_796_198_400  # 2026-12-02 08:00:00 UTC
@@ -259,7 +260,7 @@ def test_a_claim_of_abandonment_by_the_side_that_owes_is_it_leaving(owed: str) -
     abandoned`` instead. The receiver owed nothing and the claimant had every message
     it sent: the claimant left (counted as abandoned by it), never "abandoned by you"
     (a withheld seed stays a failed audit)."""
-    honest, cheater = _cheat_once(owed, _claim_while_owing, True)
+    honest, cheater = cheat_once(owed, _claim_while_owing, True)
     told = honest.failure
     if owed == "seed":
         assert isinstance(told, CheatDetected) and told.field == "seed"
@@ -286,7 +287,7 @@ def test_a_claim_the_claimants_own_records_contradict_is_a_false_claim() -> None
     seat owed a move in a hand the claimant signed complete fails (exit 1, at fault the
     claimant); a seed claimed for such a hand stays the claimant's word (exit 3: the
     transcript the claimant signed leaves the seeds out)."""
-    record, hands, signer = _abandoned()
+    record, hands, signer = abandoned_match()
     last = hands[-1]
     given = [Given(f"hand-{h.hand_number}.json", h.to_json().encode()) for h in hands]
     for owed, status in (("move", 1), ("key", 1), ("seed", 3)):
@@ -307,8 +308,8 @@ def test_a_claim_the_claimants_own_records_contradict_is_a_false_claim() -> None
 
 
 def test_a_claim_after_the_hand_that_ended_the_match_is_false() -> None:
-    record, _, _ = _abandoned()
-    final = _play(*_RECORD_MATCHES[0]).host[-1]  # the hand that ended a whole match
+    record, _, _ = abandoned_match()
+    final = play_match(*RECORD_MATCHES[0]).host[-1]  # the hand that ended a whole match
     assert max(final.scores) >= final.rules.target
     claim = replace(record, match_id=final.match_id, hand_number=final.hand_number + 1,
                     owed="commit", scores=final.scores)

@@ -8,13 +8,13 @@ from __future__ import annotations
 import rbcl
 
 from gin.conformance.encoding_cases import cheating_message2, top_bit
-from gin.conformance.session_cases import _cheat_once, top_bit_in_message2
-from gin.protocol import fairdeal as fd
-from gin.protocol import group as g
-from gin.protocol.audit import audit_evidence
-from gin.protocol.evidence import DealEvidence
-from gin.protocol.records import SEATS
-from gin.protocol.session_events import CheatDetected
+from gin.conformance.session_cases import cheat_once, top_bit_in_message2
+from gin.protocol.deal import fairdeal as fd
+from gin.protocol.deal import group as g
+from gin.protocol.records.audit import audit_evidence
+from gin.protocol.records.evidence import DealEvidence
+from gin.protocol.records.records import SEATS
+from gin.protocol.session.events import CheatDetected
 
 FIRST = fd.SeedMaterial.from_seed(bytes(range(32)))
 SECOND = fd.SeedMaterial.from_seed(bytes(range(32, 64)))
@@ -59,7 +59,7 @@ def test_the_first_shuffler_refuses_it_at_once_and_its_evidence_names_the_cheate
     """The issue's steps: the hand is no longer dealt and played, and the evidence the
     honest side keeps is audited as the second shuffler's cheat (it cleared the cheater
     and blamed the record)."""
-    honest, cheater = _cheat_once("deck", top_bit_in_message2, False)
+    honest, cheater = cheat_once("deck", top_bit_in_message2, False)
     failure = honest.failure
     assert isinstance(failure, CheatDetected)
     assert (failure.who, failure.field) == (SEATS[cheater.seat], "message2[45]")

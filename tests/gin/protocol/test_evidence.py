@@ -7,16 +7,16 @@ from dataclasses import replace
 
 import pytest
 
-from gin.conformance.evidence_cases import _evidence
+from gin.conformance.evidence_cases import refused_evidence
 from gin.engine.errors import MalformedInput
-from gin.protocol.audit import audit_evidence, audit_records
-from gin.protocol.evidence import DealEvidence, parse_file
-from gin.protocol.records import SEATS
+from gin.protocol.records.audit import audit_evidence, audit_records
+from gin.protocol.records.evidence import DealEvidence, parse_file
+from gin.protocol.records.records import SEATS
 
 
 @pytest.fixture(scope="module")
 def kept() -> tuple[DealEvidence, DealEvidence]:
-    cheat, honest, _ = _evidence()
+    cheat, honest, _ = refused_evidence()
     return cheat, honest
 
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from gin.conformance.session_cases import _CHEATS, _cheat_once
-from gin.protocol import cosign
-from gin.protocol.audit_report import Given, audit_report
-from gin.protocol.records import SEATS, HandRecord, parse_record
-from gin.protocol.session_events import CheatDetected
+from gin.conformance.session_cases import _CHEATS, cheat_once
+from gin.protocol.records import cosign
+from gin.protocol.records.audit_report import Given, audit_report
+from gin.protocol.records.records import SEATS, HandRecord, parse_record
+from gin.protocol.session.events import CheatDetected
 
 HAND_END = {"wrong-commitment": "commitment", "message1-substitute": "message1[0]"}
 
@@ -20,7 +20,7 @@ HAND_END = {"wrong-commitment": "commitment", "message1-substitute": "message1[0
 @pytest.mark.parametrize("kind", sorted(HAND_END))
 def test_a_cheat_found_at_hand_end_leaves_evidence_naming_the_cheater(kind: str) -> None:
     msg_type, change, silence = next((t, c, s) for n, t, c, s in _CHEATS if n == kind)
-    honest, cheater = _cheat_once(msg_type, change, silence)
+    honest, cheater = cheat_once(msg_type, change, silence)
     failure = honest.failure
     assert isinstance(failure, CheatDetected) and isinstance(failure.record, HandRecord)
     record = parse_record(failure.record.to_json())

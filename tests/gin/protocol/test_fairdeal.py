@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from gin.engine.errors import MalformedInput, PeerFault
-from gin.protocol import fairdeal as fd
-from gin.protocol import group as g
-from gin.protocol import shuffle_proof as sp
-from gin.protocol.fairdeal import Role
+from gin.protocol.deal import fairdeal as fd
+from gin.protocol.deal import group as g
+from gin.protocol.deal import shuffle_proof as sp
+from gin.protocol.deal.fairdeal import Role
 
 DOC = Path(__file__).resolve().parents[3] / "protocol.md"
 FIRST_SEED = bytes(range(32))

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from gin.protocol import group as g
+from gin.protocol.deal import group as g
 
 RNG_SEED = 20240601
 # RFC 9496 §A.1: the encodings of 0·B, 1·B, 2·B, 3·B.

@@ -14,15 +14,15 @@ from gin.conformance.identity_cases import LINK_SECRET, MINTER, link_matches
 from gin.conformance.session_peer import IDENTITIES
 from gin.engine.errors import MalformedInput
 from gin.engine.rules import STANDARD
-from gin.protocol import cosign
-from gin.protocol.audit import audit_records
-from gin.protocol.history import identities_text, place
-from gin.protocol.identity import WORDS, Identity, fingerprint
-from gin.protocol.records import parse_record
-from gin.protocol.session import CorruptState, Session, pump
-from gin.protocol.session_events import MatchStarted, ProtocolError
+from gin.protocol.records import cosign
+from gin.protocol.records.audit import audit_records
+from gin.protocol.records.history import identities_text, place
+from gin.protocol.records.identity import WORDS, Identity, fingerprint
+from gin.protocol.records.records import parse_record
+from gin.protocol.session.events import MatchStarted, ProtocolError
+from gin.protocol.session.session import CorruptState, Session, pump
 
-IDENTITY_TS = Path(__file__).resolve().parents[3] / "client/web/src/protocol/identity.ts"
+IDENTITY_TS = Path(__file__).resolve().parents[3] / "client/web/src/protocol/records/identity.ts"
 
 
 def test_the_word_list_is_256_distinct_words_the_same_in_both_languages() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gin.protocol import msgpack
+from gin.protocol.wire import msgpack
 
 
 def test_a_value_round_trips_with_bytes_and_text_apart() -> None:

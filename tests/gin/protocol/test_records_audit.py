@@ -16,13 +16,14 @@ from gin.engine.errors import MalformedInput
 from gin.engine.hand import Hand, stacked_deck
 from gin.engine.rules import CLASSIC
 from gin.players import get
-from gin.protocol import cosign
-from gin.protocol import fairdeal as fd
-from gin.protocol.audit import audit_record, audit_records, laid_down
-from gin.protocol.identity import Identity
-from gin.protocol.records import SEATS, HandRecord, Step, parse_record
-from gin.protocol.session import Session, play_local
-from gin.protocol.session_events import HandVerified
+from gin.protocol.deal import fairdeal as fd
+from gin.protocol.records import cosign
+from gin.protocol.records.audit import audit_record, audit_records
+from gin.protocol.records.audit_text import laid_down
+from gin.protocol.records.identity import Identity
+from gin.protocol.records.records import SEATS, HandRecord, Step, parse_record
+from gin.protocol.session.events import HandVerified
+from gin.protocol.session.session import Session, play_local
 
 SECRET = bytes(range(32))
 # The players' signing keys of the fixture's match, to sign edited records again:

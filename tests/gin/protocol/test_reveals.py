@@ -1,4 +1,4 @@
-"""The keys each step of a hand reveals, replayed on stacked decks (gin.protocol.reveals).
+"""The keys each step of a hand reveals, replayed on stacked decks (gin.protocol.records.reveals).
 
 The session's records are checked by the audit tests; these cover what random
 play rarely reaches (big gin) with the exact positions the protocol sends.
@@ -9,8 +9,8 @@ from gin.engine.actions import Action
 from gin.engine.cards import Card
 from gin.engine.hand import UPCARD_POSITION, dealt_positions, stacked_deck
 from gin.engine.rules import STANDARD
-from gin.protocol.records import Step
-from gin.protocol.reveals import Reveals
+from gin.protocol.records.records import Step
+from gin.protocol.records.reveals import Reveals
 
 NON_DEALER = "2c 3c 4c 5c 6c 5d 5h 5s 7s 8s"  # with the upcard 9s: eleven melded
 DEALER = "Ac Ad As 7h 8h 9h Th Kd Qh Jd"

@@ -20,16 +20,15 @@ from gin.engine.errors import IllegalAction, PeerFault
 from gin.engine.hand import UPCARD_POSITION, dealt_positions
 from gin.engine.rules import OKLAHOMA, STANDARD, Ruleset
 from gin.players import Player, get
-from gin.protocol import cosign, wire
-from gin.protocol import fairdeal as fd
-from gin.protocol import group as g
-from gin.protocol.audit import audit_evidence, audit_record
-from gin.protocol.cosign import link_id_for
-from gin.protocol.evidence import DealEvidence, parse_file
-from gin.protocol.identity import Identity, fingerprint
-from gin.protocol.records import SEATS, HandRecord, Score, Step, parse_record
-from gin.protocol.session import CorruptState, Session
-from gin.protocol.session_events import (
+from gin.protocol.deal import fairdeal as fd
+from gin.protocol.deal import group as g
+from gin.protocol.records import cosign
+from gin.protocol.records.audit import audit_evidence, audit_record
+from gin.protocol.records.cosign import link_id_for
+from gin.protocol.records.evidence import DealEvidence, parse_file
+from gin.protocol.records.identity import Identity, fingerprint
+from gin.protocol.records.records import SEATS, HandRecord, Score, Step, parse_record
+from gin.protocol.session.events import (
     CheatDetected,
     FrameRejected,
     HandDealt,
@@ -43,8 +42,10 @@ from gin.protocol.session_events import (
     Unresolved,
     VersionMismatch,
 )
-from gin.protocol.session_flow import SessionRole
-from gin.protocol.session_hand import coin, first_dealer_for, rules_digest
+from gin.protocol.session.flow import SessionRole
+from gin.protocol.session.hand import coin, first_dealer_for, rules_digest
+from gin.protocol.session.session import CorruptState, Session
+from gin.protocol.wire import channel as wire
 
 PROTOCOL = Path(__file__).resolve().parents[3] / "protocol.md"
 SECRET = bytes(range(32))
@@ -230,6 +231,7 @@ def baseline() -> Link:
 # --- whole matches ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [STANDARD, OKLAHOMA], ids=lambda r: r.name)
 def test_whole_match_agrees_and_audits_clean(rules: Ruleset, baseline: Link) -> None:
     link = baseline if rules is STANDARD else Link(rules, seed=1)
@@ -694,6 +696,7 @@ def test_duplicated_reordered_and_stale_frames_are_answered_not_faults() -> None
     assert guest.received == 3 and guest.waiting_for() in ("deck", "commit")
 
 
+@pytest.mark.slow
 def test_a_relay_replaying_a_whole_earlier_session_is_refused() -> None:
     # A whole first match on this link, as the relay saw it.
     first = Link()
@@ -725,6 +728,7 @@ def frames_reuse_no_nonce(wire_log: list[tuple[int, bytes]]) -> None:
         assert seen.setdefault(key, frame) == frame, f"nonce reused: {key}"
 
 
+@pytest.mark.slow
 def test_no_nonce_is_used_twice_across_a_stale_restore_and_a_reused_link() -> None:
     # A side restored from an older save seals other messages under the sequence
     # numbers it had used: a fresh epoch gives them fresh keys.
@@ -847,6 +851,7 @@ def test_frames_lost_in_flight_are_resent_after_reconnect(baseline: Link) -> Non
     assert comparable(link) == comparable(baseline)
 
 
+@pytest.mark.slow
 def test_save_and_restore_mid_hand(baseline: Link) -> None:
     def crash(link: Link, moves: int) -> None:
         # Six crashes at different points of the first hands: a restore replays the
@@ -880,6 +885,7 @@ def test_save_and_restore_mid_hand(baseline: Link) -> None:
     assert all(audit_record(r).ok for seat in (0, 1) for r in link.records(seat))
 
 
+@pytest.mark.slow
 def test_a_damaged_save_is_refused_as_a_local_fault_never_blamed_on_the_peer() -> None:
     saved: list[dict[str, Any]] = []
 

@@ -10,10 +10,9 @@ import pytest
 from gin.engine.errors import IllegalAction, MalformedInput
 from gin.engine.rules import STANDARD
 from gin.players import get
-from gin.protocol.audit import audit_record
-from gin.protocol.history import place
-from gin.protocol.session import Session, play_local, pump
-from gin.protocol.session_events import (
+from gin.protocol.records.audit import audit_record
+from gin.protocol.records.history import place
+from gin.protocol.session.events import (
     HandVerified,
     MatchOver,
     MatchStarted,
@@ -22,7 +21,8 @@ from gin.protocol.session_events import (
     RulesDeclined,
     RulesOffered,
 )
-from gin.protocol.session_rematch import PreviousMatch
+from gin.protocol.session.rematch import PreviousMatch
+from gin.protocol.session.session import Session, play_local, pump
 
 SECRET = bytes(range(32))
 SHORT = STANDARD.with_options(name="short", target=10)

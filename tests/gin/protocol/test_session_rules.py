@@ -11,14 +11,14 @@ import pytest
 from gin.engine.errors import IllegalAction, PeerFault
 from gin.engine.rules import STANDARD, Ruleset
 from gin.players import get
-from gin.protocol.session import Session, play_local, pump
-from gin.protocol.session_events import (
+from gin.protocol.session.events import (
     MatchStarted,
     PeerAborted,
     ProtocolError,
     RulesDeclined,
     RulesOffered,
 )
+from gin.protocol.session.session import Session, play_local, pump
 
 SECRET = bytes(range(32))
 HOUSE = STANDARD.with_options(name="house", big_gin_bonus=31, target=30)

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 import pytest
 
 from gin.engine.errors import MalformedInput
-from gin.protocol import fairdeal as d
-from gin.protocol import group as g
-from gin.protocol import shuffle_proof as sp
+from gin.protocol.deal import fairdeal as d
+from gin.protocol.deal import group as g
+from gin.protocol.deal import shuffle_proof as sp
 
 CTX = d.context(b"vector-match", 1)
 FIRST = d.SeedMaterial.from_seed(bytes(range(32)))

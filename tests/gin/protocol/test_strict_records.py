@@ -11,19 +11,19 @@ import json
 
 import pytest
 
-from gin.conformance.abandonment_cases import _abandoned  # the silent guest's record
-from gin.conformance.records_cases import _RECORD_MATCHES, _play
+from gin.conformance.abandonment_cases import abandoned_match  # the silent guest's record
+from gin.conformance.records_cases import RECORD_MATCHES, play_match
 from gin.engine.errors import MalformedInput
-from gin.protocol import abandonment
-from gin.protocol.audit import audit_record
-from gin.protocol.evidence import parse_file
-from gin.protocol.records import parse_record
-from gin.protocol.strict_json import JsonSyntaxError, loads
+from gin.protocol.records import abandonment
+from gin.protocol.records.audit import audit_record
+from gin.protocol.records.evidence import parse_file
+from gin.protocol.records.records import parse_record
+from gin.protocol.records.strict_json import JsonSyntaxError, loads
 
 
 @pytest.fixture(scope="module")
 def record_text() -> str:
-    record = _play(*_RECORD_MATCHES[2]).host[0]
+    record = play_match(*RECORD_MATCHES[2]).host[0]
     assert audit_record(record).ok
     return record.to_json()
 
@@ -44,7 +44,7 @@ def test_a_repeated_key_is_refused_in_a_record_and_its_rules(record_text: str) -
 
 
 def test_a_repeated_key_is_refused_in_evidence_and_abandonment_records() -> None:
-    text = _abandoned()[0].to_json()
+    text = abandoned_match()[0].to_json()
     spoiled = text.replace('"hand": ', '"hand": 0, "hand": ', 1)
     with pytest.raises(MalformedInput, match=r"a key repeats in its object \(char \d+\)"):
         abandonment.parse(spoiled)

@@ -1,7 +1,7 @@
 /**
  * "Check records": hand records (and deal evidence) opened with the side's file
  * picker or dropped anywhere on the page are audited together, in a worker, by
- * the TypeScript twin of `gin audit` (protocol/audit_report.ts), and the window
+ * the TypeScript twin of `gin audit` (protocol/records/audit_report.ts), and the window
  * shows its report word for word, then replays each verified hand move by move
  * with both hands face up (replay.ts). The files are read in the page only:
  * nothing is sent anywhere. Everything shown comes from files anyone could have
@@ -11,9 +11,9 @@
 import { Card } from "../engine/cards.ts";
 import type { AuditRequest } from "../online/messages.ts";
 import { plain } from "../online/text.ts";
-import type { FileData, ReportData } from "../protocol/audit_report.ts";
-import { EXIT_STATUSES, FAILED, NOT_A_RECORD, UNPROVEN, VERIFIED } from "../protocol/audit_text.ts";
-import { SEATS } from "../protocol/seats.ts";
+import type { FileData, ReportData } from "../protocol/records/audit_report.ts";
+import { EXIT_STATUSES, FAILED, NOT_A_RECORD, UNPROVEN, VERIFIED } from "../protocol/records/audit_text.ts";
+import { SEATS } from "../protocol/records/seats.ts";
 import { cardFace, groupsView } from "./cardview.ts";
 import { dialogCount, dialogOpen, markScrolling, openDialog } from "./dialogs.ts";
 import { byId, el, fill } from "./dom.ts";

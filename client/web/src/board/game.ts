@@ -17,7 +17,7 @@ import { Match, type MatchData } from "../engine/match.ts";
 import { allArrangements, type Arrangement, discardDeadwoods } from "../engine/melds.ts";
 import type { HandResult, Observation } from "../engine/observation.ts";
 import { Phase } from "../engine/observation.ts";
-import { PRESETS, type Ruleset } from "../engine/rules.ts";
+import type { Ruleset } from "../engine/rules.ts";
 import type { MatchTotals } from "../engine/scoring.ts";
 import * as players from "../players/index.ts";
 import { Rand } from "../rand.ts";
@@ -317,9 +317,4 @@ export class Game implements Play {
       this.warnings.push(`The match could not be saved in this browser: ${(exc as Error).message}`);
     }
   }
-}
-
-/** The presets by name, for the Rules choice. */
-export function presetNames(): string[] {
-  return [...PRESETS.keys()];
 }

@@ -31,7 +31,7 @@ function momentOf(obs: Observation | null): string {
   return obs === null ? "" : `${obs.handNumber}:${obs.history.length}:${obs.phase}`;
 }
 
-/** A hand record's JSON (gin/protocol/records.py's to_dict), or null if it is not an object. */
+/** A hand record's JSON (gin/protocol/records/records.py's to_dict), or null if it is not an object. */
 function readRecord(json: string): { result?: Partial<HandLine>; link?: unknown } | null {
   try {
     const data: unknown = JSON.parse(json);

@@ -2,7 +2,7 @@
  * A verified hand record replayed move by move: the record's actions applied
  * through the TypeScript engine on the deck its seeds define (the deck the audit
  * rebuilt), a frame after the deal and after each move, with both hands face up.
- * Each frame's words are gin audit's (protocol/audit_text.ts), so the replay and the
+ * Each frame's words are gin audit's (protocol/records/audit_text.ts), so the replay and the
  * report tell the hand alike. Pure: the window of audit_window.ts draws the frames.
  */
 
@@ -11,9 +11,9 @@ import type { Card } from "../engine/cards.ts";
 import { Hand } from "../engine/hand.ts";
 import type { HandResult } from "../engine/observation.ts";
 import { Ruleset } from "../engine/rules.ts";
-import type { HandData } from "../protocol/audit_report.ts";
-import { eventText, laidDown, scoresText, scoreText } from "../protocol/audit_text.ts";
-import { SEATS } from "../protocol/seats.ts";
+import type { HandData } from "../protocol/records/audit_report.ts";
+import { eventText, laidDown, scoresText, scoreText } from "../protocol/records/audit_text.ts";
+import { SEATS } from "../protocol/records/seats.ts";
 
 /** The table after a step: what happened, both hands, the pile and the stock. */
 export interface Frame {

@@ -10,7 +10,7 @@ import type { Event, Observation } from "../engine/observation.ts";
 import { Phase } from "../engine/observation.ts";
 import type { Ruleset } from "../engine/rules.ts";
 import type { MatchTotals } from "../engine/scoring.ts";
-import type { Connection, FailureView, PeerView } from "../online/api.ts";
+import type { Connection, FailureView, Owed, PeerView } from "../online/api.ts";
 import type { SheetRow } from "./scoresheet.ts";
 
 export const THEM = "The computer";
@@ -376,8 +376,8 @@ export function statusWords(view: Pick<PeerView, "connection" | "role" | "observ
   return connectionWords(view.connection, view.role, view.observation !== null);
 }
 
-/** What the friend's device owes now (a message type of protocol.md), in words. */
-const OWED: Record<string, string> = {
+/** What the friend's device owes now (a message type of protocol.md), in words; its move is said apart. */
+const OWED: Readonly<Record<Exclude<Owed, "move">, string>> = {
   welcome: "to answer your invitation",
   hello: "to say hello",
   start: "to start the match",
@@ -407,8 +407,7 @@ export function turnWords(
   if (view.connection !== "connected") return ""; // the connection line says what is awaited
   if (view.waitingFor === "move") return "Your friend's move";
   if (view.waitingFor === null) return "";
-  const owed = OWED[view.waitingFor];
-  return owed === undefined ? `Waiting for your friend (${view.waitingFor})` : `Waiting for your friend's device ${owed}`;
+  return `Waiting for your friend's device ${OWED[view.waitingFor]}`;
 }
 
 /** `document.body.dataset.state` for tests and demonstrations. */
@@ -423,10 +422,10 @@ export function pageState(view: Pick<PeerView, "failure" | "over" | "observation
 }
 
 /** The friend's grace ran out (protocol.md §11.3): what it owes, since when (UTC seconds), and the choice. */
-export function graceWords(owed: string, since: number, now: number): string[] {
+export function graceWords(owed: Owed, since: number, now: number): string[] {
   const waited = Math.max(0, Math.floor(now - since));
   const at = new Date(since * 1000).toISOString().slice(11, 19);
-  const what = owed === "move" ? "it is their move" : `their device has yet ${OWED[owed] ?? `to send its ${owed}`}`;
+  const what = owed === "move" ? "it is their move" : `their device has yet ${OWED[owed]}`;
   return [`Your friend has not answered since ${at} UTC (${Math.floor(waited / 60)} min ${waited % 60} s): ${what}. `
     + "They may have stopped answering, or the relay may have lost their message.",
   "Keep waiting, or end the match as abandoned by your friend? That is not a cheat verdict and nobody forfeits; "

@@ -140,11 +140,6 @@ export class Hand {
     return this.passes === 2 && this.phase === Phase.DRAW && this.stockCount === 31;
   }
 
-  /** The knocker's face-down discard, once there is a knock. */
-  get knockCard(): Card | null {
-    return this.knock === null ? null : this.knock.card;
-  }
-
   /** The known cards `player` holds, in index order. */
   cards(player: number): Card[] {
     return maskCards(this.masks[player]!);
@@ -276,10 +271,6 @@ export class Hand {
     const melds = (action.melds ?? []).map(checkMeld);
     const layoffs = (action.layoffs ?? []).map(([c, i]) => [c.mask, i] as const);
     return checkDefence(mask, knockerMelds, melds, layoffs);
-  }
-
-  isLegal(player: number, action: Action): boolean {
-    return this.refusal(player, action) === null;
   }
 
   /**

@@ -23,11 +23,6 @@ export function loHalf(m: Mask): number {
   return m - ((m / HALF) | 0) * HALF;
 }
 
-/** A mask from its two 26-bit halves. */
-export function fromHalves(hi: number, lo: number): Mask {
-  return hi * HALF + lo;
-}
-
 /** A mask from its four 13-bit suit masks (clubs, diamonds, hearts, spades). */
 export function fromSuits(c: number, d: number, h: number, s: number): Mask {
   return ((s << 13) | h) * HALF + ((d << 13) | c);
@@ -92,11 +87,6 @@ export function highestIndex(m: Mask): number {
 /** The mask of the single card at bit `index`. */
 export function bit(index: number): Mask {
   return 2 ** index;
-}
-
-/** The lowest card of a non-empty mask, as a one-card mask. */
-export function lowestBit(m: Mask): Mask {
-  return 2 ** lowestIndex(m);
 }
 
 /** The bit indices of a mask, lowest first. */

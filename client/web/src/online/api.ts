@@ -2,7 +2,7 @@
  * The contract between the board (main thread) and the online peer.
  *
  * The online peer is a full peer of protocol.md: the sans-I/O session
- * (src/protocol/session.ts) runs in a Web Worker so the page never freezes while
+ * (src/protocol/session/session.ts) runs in a Web Worker so the page never freezes while
  * the deck is shuffled and checked; a thin main-thread part holds the relay's
  * websocket, the timers and the browser's storage (write-ahead: the session's
  * state is stored before the frames it produced are sent). The board only presents
@@ -16,6 +16,9 @@
  */
 
 import type { HandResultData } from "../engine/observation.ts";
+import type { Owed } from "../protocol/wire/messages.ts";
+
+export type { Owed } from "../protocol/wire/messages.ts";
 
 /** `Observation.toDict()`: gin's field names, cards as text. */
 export type ObservationData = Record<string, unknown>;
@@ -32,7 +35,7 @@ export type Connection =
   | "peer-gone" // the relay gave the friend's seat up (they left); waiting in case they come back
   | "closed"; // the match ended or was given up; nothing more is sent
 
-/** A failure as the session states it (gin/protocol/session_events.py's Failure kinds). */
+/** A failure as the session states it (gin/protocol/session/events.py's Failure kinds). */
 export interface FailureView {
   /** "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "Abandoned" (this side ended it: the
    * friend fell silent) | "PeerAborted" | "ClaimedAbandoned" (the friend ended it so) | "LeftOwing" (the friend said so
@@ -58,7 +61,7 @@ export interface RecordView {
   readonly hand: number;
   /** The record's file name, for example "gin-3f9a…-hand-02.json". */
   readonly name: string;
-  /** The record's JSON text (gin/protocol/records.py's HandRecord.to_json). */
+  /** The record's JSON text (gin/protocol/records/records.py's HandRecord.to_json). */
   readonly json: string;
   /** The evidence of a hand that failed its hand-end audit (named …-failed.json, as the
    * terminal saves it): `gin audit` shows what failed and who is at fault. */
@@ -79,7 +82,7 @@ export type PeerNotice =
   | { readonly kind: "match-over"; readonly winner: number; readonly forfeitBy: string | null }
   | { readonly kind: "failed"; readonly failure: FailureView }
   // The friend has owed `owed` since `since` (UTC seconds) past its grace: keepWaiting or abandon.
-  | { readonly kind: "grace-over"; readonly owed: string; readonly since: number }
+  | { readonly kind: "grace-over"; readonly owed: Owed; readonly since: number }
   | { readonly kind: "notice"; readonly text: string }; // plain text (storage full, relay said …)
 
 /** Everything the board needs to draw the online match now. */
@@ -99,7 +102,7 @@ export interface PeerView {
   /** The legal actions now, as action texts; empty unless it is this seat's move. */
   readonly legal: readonly string[];
   /** The message the peer owes now ("move", "deck", "seed", …) or null. */
-  readonly waitingFor: string | null;
+  readonly waitingFor: Owed | null;
   /** Match scores so far, by seat. */
   readonly scores: readonly [number, number];
   /** Every finished hand of the match, in order (the score sheet's source). */
@@ -111,7 +114,7 @@ export interface PeerView {
   readonly failure: FailureView | null;
   /** While the friend's grace is over (protocol.md §11.3): what it owes, since when (UTC
    * seconds); the board asks its player to keep waiting or end the match as abandoned. */
-  readonly graceOver?: { readonly owed: string; readonly since: number } | null;
+  readonly graceOver?: { readonly owed: Owed; readonly since: number } | null;
   /** Who plays: both identities' fingerprints (protocol.md §4), once known. */
   readonly identity: IdentityView;
   /** This match is a rematch on the link (protocol.md §7.1): an offer is the friend's rematch. */

@@ -1,5 +1,5 @@
 /**
- * The online peer's worker side: one sans-I/O session (src/protocol/session.ts),
+ * The online peer's worker side: one sans-I/O session (src/protocol/session/session.ts),
  * driven by {@link WorkerRequest}s, answered with what to store, send and show.
  * Kept apart from worker.ts (which only wires it to `postMessage`) so node tests
  * run it with any session that has the same shape.
@@ -10,11 +10,11 @@ import { GinError } from "../engine/errors.ts";
 import type { HandResult, Observation } from "../engine/observation.ts";
 import { Ruleset } from "../engine/rules.ts";
 import { bytesToHex } from "@noble/hashes/utils.js";
-import type { MapKey, Value } from "../protocol/msgpack.ts";
-import type { FailureView, PeerNotice, RecordView } from "./api.ts";
+import type { MapKey, Value } from "../protocol/wire/msgpack.ts";
+import type { FailureView, Owed, PeerNotice, RecordView } from "./api.ts";
 import type { IdentityData, Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
-import { fingerprint } from "../protocol/identity.ts";
-import type { PreviousMatch } from "../protocol/session_rematch.ts";
+import { fingerprint } from "../protocol/records/identity.ts";
+import type { PreviousMatch } from "../protocol/session/rematch.ts";
 import { decodeState, encodeState } from "./state_codec.ts";
 
 export type RandomBytes = (n: number) => Uint8Array;
@@ -29,7 +29,7 @@ export interface RecordLike {
 /** A session's Failure has the view's fields (`proven` as a getter, lost in a structured clone). */
 export type FailureLike = FailureView;
 
-/** The session's events, by their `kind` (gin/protocol/session_events.py's class names). */
+/** The session's events, by their `kind` (gin/protocol/session/events.py's class names). */
 export type EventLike =
   | { readonly kind: "MatchStarted"; readonly firstDealer: number }
   | { readonly kind: "RulesOffered"; readonly rules: Ruleset }
@@ -43,7 +43,7 @@ export type EventLike =
   | (FailureLike & { readonly kind: "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "ClaimedAbandoned" | "LeftOwing"
     | "VersionMismatch" | "RulesDeclined" });
 
-/** What the worker needs of a session (src/protocol/session.ts's Session has it). */
+/** What the worker needs of a session (src/protocol/session/session.ts's Session has it). */
 export interface SessionLike {
   readonly role: "host" | "guest";
   readonly seat: number;
@@ -65,7 +65,7 @@ export interface SessionLike {
   poll(now: number): boolean;
   observation(): Observation | null;
   legalActions(): Action[];
-  waitingFor(): string | null;
+  waitingFor(): Owed | null;
   receive(frame: Uint8Array): void;
   act(action: Action): void;
   acceptRules(): void;

@@ -81,7 +81,7 @@ export function websocketBase(relay: string): string {
 /**
  * protocol.md §4's link id, which names the match in this browser's storage:
  * `SHA-256("gin/session/v2/link-id" ‖ 00 ‖ S)[:16]`, as hex. The page's thread
- * computes it here rather than through protocol/cosign.ts's linkIdFor, whose module
+ * computes it here rather than through protocol/records/cosign.ts's linkIdFor, whose module
  * brings Ed25519 into board.js; a node test pins both to the same value.
  */
 export function linkIdHex(secret: Uint8Array): string {

@@ -9,7 +9,7 @@ import type { Online, OnlinePeer, RulesData, StoredMatch } from "./api.ts";
 import { formatInvite, type Invite, InvalidLink, linkIdHex, parseInvite, relayOfPage, SECRET_BYTES } from "./links.ts";
 import { type LocalIdentity, loadIdentity } from "./identity.ts";
 import type { WorkerReply } from "./messages.ts";
-import { failure, Peer, type PeerEnvironment, type PeerWorker } from "./peer.ts";
+import { failure, OnlineMatch, type PeerEnvironment, type PeerWorker } from "./peer.ts";
 import { BROWSER_TIMERS, newToken } from "./relay.ts";
 import { MatchStore, pageStorage } from "./store.ts";
 
@@ -22,7 +22,7 @@ export function createOnline(env: PeerEnvironment): Online {
     host(rules: RulesData): OnlinePeer {
       const secret = env.randomBytes(SECRET_BYTES);
       const linkId = linkIdHex(secret);
-      const peer = new Peer(env, store, "host", { relay: relayOfPage(env.location), room: null, secret },
+      const peer = new OnlineMatch(env, store, "host", { relay: relayOfPage(env.location), room: null, secret },
         linkId, newToken(), null, identity());
       peer.begin({ op: "start", role: "host", secret, rules, identity: identity().secret });
       return peer;
@@ -38,19 +38,19 @@ export function createOnline(env: PeerEnvironment): Online {
           ? "This match is kept in this browser, but not its secret, which is never stored: open the invite link "
             + "itself (the whole link, with the part after #) to continue it."
           : exc.message;
-        return Peer.closed("guest", failure("LocalError", "this browser", "link", why), null, []);
+        return OnlineMatch.closed("guest", failure("LocalError", "this browser", "link", why), null, []);
       }
       const here = relayOfPage(env.location);
       if (invite.relay !== here) {
         // The page may talk only to the relay that served it (its connect-src 'self').
-        return Peer.closed("guest", failure("LocalError", "this browser", "link",
+        return OnlineMatch.closed("guest", failure("LocalError", "this browser", "link",
           `This invite link is for the relay at ${invite.relay}, and this page was served by ${here}: `
           + "open the link itself in the browser's address bar."), null, []);
       }
       const linkId = linkIdHex(invite.secret);
       const entry = store.load(linkId);
       if (entry?.finished != null || (entry !== null && entry.state === null)) {
-        return Peer.closed(entry.role, null,
+        return OnlineMatch.closed(entry.role, null,
           `The match of this invite link is over (${entry.finished ?? "ended"}). Ask your friend for a new link to play again.`,
           store.records(linkId));
       }
@@ -59,11 +59,11 @@ export function createOnline(env: PeerEnvironment): Online {
       if (entry !== null && entry.state !== null) {
         // This browser keeps the match: continue it in the role it had (a host's
         // page shows its own invite link, so a reload lands here too).
-        const peer = new Peer(env, store, entry.role, invite, linkId, entry.token, entry.ticket, identity());
+        const peer = new OnlineMatch(env, store, entry.role, invite, linkId, entry.token, entry.ticket, identity());
         peer.begin({ op: "restore", secret: invite.secret, state: entry.state, identity: identity().secret });
         return peer;
       }
-      const peer = new Peer(env, store, "guest", invite, linkId, newToken(), null, identity());
+      const peer = new OnlineMatch(env, store, "guest", invite, linkId, newToken(), null, identity());
       peer.begin({ op: "start", role: "guest", secret: invite.secret, rules: null, identity: identity().secret });
       return peer;
     },

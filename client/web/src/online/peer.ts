@@ -11,7 +11,7 @@
  * covered by the last save, so it can be continued later.
  */
 
-import type { Connection, FailureView, OnlinePeer, PeerNotice, PeerView, RecordView } from "./api.ts";
+import type { Connection, FailureView, OnlinePeer, Owed, PeerNotice, PeerView, RecordView } from "./api.ts";
 import { formatInvite, type Invite, websocketBase } from "./links.ts";
 import { describeFriend, type Friend, type LocalIdentity, meetFriend } from "./identity.ts";
 import type { Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
@@ -68,7 +68,8 @@ export function failure(kind: string, who: string, field: string, reason: string
 
 type Listener = (view: PeerView, notices: readonly PeerNotice[]) => void;
 
-export class Peer implements OnlinePeer {
+/** One online match as this browser plays it, over the relay and the worker's session: the twin of client/net/peer.py's OnlineMatch. */
+export class OnlineMatch implements OnlinePeer {
   private readonly settings: PeerSettings;
   private readonly listeners: Listener[] = [];
   private connection: Connection = "connecting";
@@ -89,7 +90,7 @@ export class Peer implements OnlinePeer {
   /** What the friend owes now ("type:received"), since when (UTC s), and the question put. */
   private owedKey: string | null = null;
   private owedSince = 0;
-  private grace: { readonly owed: string; readonly since: number } | null = null;
+  private grace: { readonly owed: Owed; readonly since: number } | null = null;
   private peerSeen = false;
   private welcomed = false; // the relay welcomed this page at least once
   private ended = false; // closed: nothing more is sent

@@ -5,7 +5,7 @@
  */
 
 import { MalformedInput } from "../engine/errors.ts";
-import { decode, encode, type MapKey, type Value } from "../protocol/msgpack.ts";
+import { decode, encode, type MapKey, type Value } from "../protocol/wire/msgpack.ts";
 
 const STATE_LIMITS = Object.freeze({
   maxStrLen: 1 << 20, maxBinLen: 1 << 20, maxArrayLen: 1 << 22, maxMapLen: 1 << 12,

@@ -14,7 +14,7 @@ import { Match } from "../../src/engine/match.ts";
 import { Phase } from "../../src/engine/observation.ts";
 import { Ruleset } from "../../src/engine/rules.ts";
 import type {
-  Connection, FailureView, Online, OnlinePeer, PeerNotice, PeerView, RecordView, RulesData, StoredMatch,
+  Connection, FailureView, Online, OnlinePeer, Owed, PeerNotice, PeerView, RecordView, RulesData, StoredMatch,
 } from "../../src/online/api.ts";
 import * as players from "../../src/players/index.ts";
 import { Rand } from "../../src/rand.ts";
@@ -47,7 +47,7 @@ export class FakePeer implements OnlinePeer {
   left = false;
   over = false;
   /** The friend's grace is over (`graceOver()`), until the player answers. */
-  grace: { owed: string; since: number } | null = null;
+  grace: { owed: Owed; since: number } | null = null;
   /** How the player answered the grace (for tests). */
   readonly answers: string[] = [];
   /** Every action text this side sent with act() (for tests). */
@@ -193,7 +193,7 @@ export class FakePeer implements OnlinePeer {
   }
 
   /** The friend's grace runs out for what it owes (the friend's move, say). */
-  graceOver(owed = "move"): void {
+  graceOver(owed: Owed = "move"): void {
     this.grace = { owed, since: 1_796_198_400 };
     this.emit({ kind: "grace-over", ...this.grace });
   }

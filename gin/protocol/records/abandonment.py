@@ -1,0 +1,275 @@
+"""Abandonment records: a player's signed word that its peer fell silent while it owed
+something, as strict JSON that ``gin audit`` reads (protocol.md §10.3).
+
+When what the peer owes (a move, a key, a seed, …) has not come within the grace
+period, the waiting side may end the match as *abandoned by* the silent seat
+(:meth:`gin.protocol.session.session.Session.abandon`). Silence is not a verdict: the
+peer may have withheld it or the relay dropped it, so the record proves only who
+claims it, about which match, what was owed and since when. It is signed with the
+claimant's per-match key (:mod:`gin.protocol.records.cosign`) over every field but the
+signature, so a field added to :meth:`AbandonmentRecord.to_dict` (and read in
+:func:`parse_value`) is signed with no other change. Pure: times are given in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from gin.engine.errors import MalformedInput
+from gin.protocol.deal import fairdeal as fd
+from gin.protocol.records import cosign, strict_json
+from gin.protocol.records.identity import binding_refusal
+from gin.protocol.records.records import (
+    MAX_RECORD_BYTES,
+    SEATS,
+    HandRecord,
+    binding_dict,
+    too_deep,
+)
+from gin.protocol.records.strict_json import StrictJson
+
+FORMAT = "gin-abandonment"
+FORMAT_VERSION = 3
+DOMAIN = b"gin/session/v3/abandon\x00"
+#: 9999-12-31T23:59:59Z: times are UTC seconds from 1970 to the end of year 9999.
+MAX_TIME = 253_402_300_799
+MAX_SCORE = 1_000_000
+#: What a peer can owe (:meth:`gin.protocol.session.session.Session.waiting_for`), in words.
+OWED = {
+    "hello": "its hello", "welcome": "its welcome", "start": "its start of the match",
+    "commit": "its commitment", "deck": "its deck message", "deal": "its keys of the deal",
+    "key": "the key of the card drawn", "show": "its cards shown after the knock",
+    "move": "its move", "seed": "its seed",
+}
+_JSON = StrictJson("abandonment record")
+_fail, _hex, _object, _integer = _JSON.fail, _JSON.hex, _JSON.fields, _JSON.integer
+_TIME = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z")
+
+
+@dataclass(frozen=True, slots=True)
+class AbandonmentRecord:
+    """Seat ``claimant`` says seat ``owed_seat`` owed ``owed`` (a message type) for hand
+    ``hand_number`` (0: before the first deal) since ``since`` and ended the match at
+    ``claimed`` (UTC seconds), having had ``received`` messages from it (and their hash
+    chain, §5)."""
+
+    match_id: bytes
+    link_id: bytes
+    signing_keys: tuple[bytes, bytes]
+    identities: tuple[bytes, bytes]
+    vouches: tuple[bytes, bytes]
+    previous: bytes | None
+    hand_number: int
+    owed_seat: int
+    owed: str
+    since: int
+    claimed: int
+    received: int
+    received_digest: bytes
+    scores: tuple[int, int]
+    claimant: int
+    signature: bytes = b""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "match_id": self.match_id.hex(),
+            "link": self.link_id.hex(),
+            "seats": list(SEATS),
+            "signing_keys": {seat: key.hex() for seat, key in zip(SEATS, self.signing_keys,
+                                                                   strict=True)},
+            **binding_dict(self.identities, self.vouches, self.previous),
+            "hand": self.hand_number,
+            "owed": {"seat": self.owed_seat, "what": self.owed},
+            "since": iso_time(self.since),
+            "claimed": iso_time(self.claimed),
+            "received": {"messages": self.received, "digest": self.received_digest.hex()},
+            "scores": list(self.scores),
+            "claimant": self.claimant,
+            "signature": self.signature.hex(),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1) + "\n"
+
+    def digest(self) -> bytes:
+        """SHA-256("gin/session/v3/abandon" ‖ 00 ‖ canonical JSON of every field but
+        ``signature``): what the claimant signs."""
+        fields = self.to_dict()
+        del fields["signature"]
+        text = json.dumps(fields, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(DOMAIN + text.encode()).digest()
+
+    def signed(self, signer: cosign.Signer) -> AbandonmentRecord:
+        return replace(self, signature=signer.sign(self.digest()))
+
+    def words(self) -> str:
+        """The record told as plain words: whose claim, what was owed, since when."""
+        owed, claimant = SEATS[self.owed_seat], SEATS[self.claimant]
+        hand = "before the first hand" if self.hand_number == 0 else f"for hand {self.hand_number}"
+        since, claimed = (_shown(t) for t in (self.since, self.claimed))
+        at = claimed[11:19] if since[:10] == claimed[:10] else f"{claimed} UTC"
+        return (f"abandoned by the {owed}: it owed {OWED[self.owed]} {hand} since {since} UTC; "
+                f"the {claimant} ended the match at {at} (after {self.claimed - self.since} s). "
+                f"This is the {claimant}'s signed word: not a cheat, and not proven (the "
+                f"{owed} may have withheld it, or the relay dropped it)")
+
+
+def iso_time(seconds: int) -> str:
+    """UTC seconds as ISO 8601, whole seconds: ``2026-12-02T08:00:00Z``."""
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _shown(seconds: int) -> str:
+    return iso_time(seconds)[:19].replace("T", " ")
+
+
+def check(record: AbandonmentRecord, hands: Sequence[HandRecord]) -> list[tuple[str, str]]:
+    """What is wrong with ``record`` as (field, detail): its match id and signature
+    (else it proves nothing), then, given verified ``hands`` of the same match, that
+    it follows the last of them (its hand or the next, and its scores)."""
+    unbound = binding_refusal(record.match_id, record.link_id, record.signing_keys,
+                              record.identities, record.vouches, record.previous)
+    if unbound is not None:
+        return [unbound]
+    claimant = SEATS[record.claimant]
+    if not cosign.verify(record.signing_keys[record.claimant], record.digest(),
+                         record.signature):
+        return [("signature", f"the {claimant}'s signature does not sign this record")]
+    mine = [h for h in hands if h.match_id == record.match_id]
+    if not mine:
+        return []
+    last = max(mine, key=lambda h: h.hand_number)
+    out = []
+    if record.hand_number not in (last.hand_number, last.hand_number + 1):
+        out.append(("hand", f"the records given end with hand {last.hand_number}: the match "
+                    f"was left in hand {last.hand_number} or {last.hand_number + 1}, not "
+                    f"{record.hand_number}"))
+    if record.scores != last.scores:
+        out.append(("scores", f"recorded host {record.scores[0]}, guest {record.scores[1]}; "
+                    f"hand {last.hand_number} ended at host {last.scores[0]}, guest "
+                    f"{last.scores[1]}"))
+    return out
+
+
+def contradiction(record: AbandonmentRecord, hands: Sequence[HandRecord]) -> str | None:
+    """Why the verified ``hands`` of the record's match prove its claim false, or None.
+
+    A hand record carries the claimant's signature of the hand's whole transcript (every
+    move, key and card shown): so the claimant had all of that hand, and the silent seat
+    owed nothing in it but its seed (the transcript leaves the seeds out, so a seed is
+    never proven received); and after a hand that ended the match nothing more was owed.
+    """
+    mine = [h for h in hands if h.match_id == record.match_id]
+    if not mine:
+        return None
+    last = max(mine, key=lambda h: h.hand_number)
+    claimant, n = SEATS[record.claimant], last.hand_number
+    if record.hand_number == n and record.owed != "seed":
+        return (f"the {claimant} signed hand {n} as complete (its transcript holds every move, "
+                f"key and card shown), so the {SEATS[record.owed_seat]} owed nothing of that "
+                f"hand but its seed; this record says it owed {OWED[record.owed]}: a false "
+                "claim, signed by the claimant")
+    if record.hand_number == n + 1 and max(last.scores) >= last.rules.target:
+        return (f"the {claimant} signed hand {n}, which ended the match (host {last.scores[0]}, "
+                f"guest {last.scores[1]}, playing to {last.rules.target}); this record says the "
+                f"{SEATS[record.owed_seat]} owed {OWED[record.owed]} in hand {n + 1}: a false "
+                "claim, signed by the claimant")
+    return None
+
+
+# --- strict parsing ---------------------------------------------------------------
+
+
+def _time(value: object, path: str) -> int:
+    match = _TIME.fullmatch(value) if isinstance(value, str) else None
+    try:
+        if match is None:
+            raise ValueError
+        year, month, day, hour, minute, second = (int(x) for x in match.groups())
+        when = datetime(year, month, day, hour, minute, second, tzinfo=UTC)
+    except ValueError:
+        _fail(path, "expected a UTC time as YYYY-MM-DDTHH:MM:SSZ")
+    seconds = int(when.timestamp())
+    if not 0 <= seconds <= MAX_TIME:
+        _fail(path, "expected a time from 1970 on")
+    return seconds
+
+
+def parse_value(value: object) -> AbandonmentRecord:
+    """An abandonment record from its JSON value; MalformedInput names the path."""
+    top = _object(value, "record", ("format", "version", "match_id", "link", "seats",
+                                    "signing_keys", "identities", "vouches", "previous",
+                                    "hand", "owed", "since", "claimed",
+                                    "received", "scores", "claimant", "signature"))
+    if top["format"] != FORMAT:
+        _fail("record.format", f"expected {FORMAT!r}")
+    if _integer(top["version"], "record.version", 1 << 16) != FORMAT_VERSION:
+        _fail("record.version", f"expected {FORMAT_VERSION}")
+    if top["seats"] != list(SEATS):
+        _fail("record.seats", f"expected {list(SEATS)}")
+    keys = _object(top["signing_keys"], "record.signing_keys", SEATS)
+    ids = _object(top["identities"], "record.identities", SEATS)
+    vouches = _object(top["vouches"], "record.vouches", SEATS)
+    owed = _object(top["owed"], "record.owed", ("seat", "what"))
+    if not isinstance(owed["what"], str) or owed["what"] not in OWED:
+        _fail("record.owed.what", f"expected one of {', '.join(OWED)}")
+    received = _object(top["received"], "record.received", ("messages", "digest"))
+    scores = top["scores"]
+    if not isinstance(scores, list) or len(scores) != 2:
+        _fail("record.scores", "expected [host, guest]")
+    record = AbandonmentRecord(
+        match_id=_hex(top["match_id"], "record.match_id", cosign.MATCH_ID_BYTES),
+        link_id=_hex(top["link"], "record.link", cosign.LINK_ID_BYTES),
+        signing_keys=(_hex(keys["host"], "record.signing_keys.host", cosign.KEY_BYTES),
+                      _hex(keys["guest"], "record.signing_keys.guest", cosign.KEY_BYTES)),
+        identities=(_hex(ids["host"], "record.identities.host", cosign.KEY_BYTES),
+                    _hex(ids["guest"], "record.identities.guest", cosign.KEY_BYTES)),
+        vouches=(_hex(vouches["host"], "record.vouches.host", cosign.SIGNATURE_BYTES),
+                 _hex(vouches["guest"], "record.vouches.guest", cosign.SIGNATURE_BYTES)),
+        previous=None if top["previous"] is None else _hex(
+            top["previous"], "record.previous", cosign.MATCH_ID_BYTES),
+        hand_number=_integer(top["hand"], "record.hand", fd.MAX_HAND_NUMBER),
+        owed_seat=_integer(owed["seat"], "record.owed.seat", 1),
+        owed=str(owed["what"]),
+        since=_time(top["since"], "record.since"),
+        claimed=_time(top["claimed"], "record.claimed"),
+        received=_integer(received["messages"], "record.received.messages", 1 << 32),
+        received_digest=_hex(received["digest"], "record.received.digest", 32),
+        scores=(_integer(scores[0], "record.scores[0]", MAX_SCORE),
+                _integer(scores[1], "record.scores[1]", MAX_SCORE)),
+        claimant=_integer(top["claimant"], "record.claimant", 1),
+        signature=_hex(top["signature"], "record.signature", cosign.SIGNATURE_BYTES),
+    )
+    if record.claimant == record.owed_seat:
+        _fail("record.claimant", "the claimant is the seat that owed")
+    if record.claimed < record.since:
+        _fail("record.claimed", "earlier than 'since'")
+    return record
+
+
+def parse(data: str | bytes) -> AbandonmentRecord:
+    """Parse a record's JSON text under the hand records' limits (size, nesting)."""
+    if len(data) > MAX_RECORD_BYTES:
+        _fail("record", f"{len(data)} bytes, more than {MAX_RECORD_BYTES}")
+    try:
+        text = data if isinstance(data, str) else data.decode(json.detect_encoding(data),
+                                                              "surrogatepass")
+        deep = too_deep(text)
+        if deep is not None:
+            _fail("record", f"not JSON ({deep})")
+        value = strict_json.loads(text)
+    except strict_json.JsonSyntaxError as exc:
+        _fail("record", f"not JSON ({exc})")
+    except MalformedInput:
+        raise
+    except (ValueError, RecursionError) as exc:
+        _fail("record", f"not JSON ({exc})")
+    return parse_value(value)
