@@ -20,7 +20,7 @@
 import { GinError } from "../engine/errors.ts";
 import { STANDARD } from "../engine/rules.ts";
 import type { Online, OnlinePeer, RulesData, StoredMatch } from "../online/api.ts";
-import { boardOfPage, formatInvite, InvalidLink, parseInvite, relayOfPage } from "../online/links.ts";
+import { formatInvite, InvalidLink, parseInvite, relayOfPage } from "../online/links.ts";
 import { pageStorage } from "../online/store.ts";
 import * as players from "../players/index.ts";
 import { setUpAuditWindow } from "./audit_window.ts";
@@ -78,6 +78,15 @@ function onlyReach(relay: string): void {
   policy.httpEquiv = "Content-Security-Policy";
   policy.content = `connect-src ${url.origin} ${ws}`;
   document.head.appendChild(policy);
+}
+
+/** The board a friend's link opens by default when the host plays on `relay`: this one,
+ * unless the relay serves it (then the relay's own page, as links always did) or only this
+ * computer can reach it (`gin web`) while the friend can reach the relay. */
+function friendBoard(relay: string): string {
+  const here = window.location.origin + window.location.pathname.replace(/j\/[^/]*$/, "");
+  if (here.replace(/\/$/, "") === relay) return "";
+  return onlyThisComputer(here) && !onlyThisComputer(relay) ? "" : here;
 }
 
 /** A host's choice kept across the page that opens at another relay (this tab only). */
@@ -206,8 +215,7 @@ export function startBoard(online_: Online | null): void {
         window.sessionStorage.setItem(PENDING_HOST, JSON.stringify({ rules: rules.toDict(), board }));
         window.location.assign(boardAt(relay));
       }, () => { modeRadio("computer").checked = true; },
-      // The friend's board: this one, unless only this computer can reach it (gin web).
-      { relay: pageRelay, board: onlyThisComputer(window.location.href) ? "" : boardOfPage(window.location) ?? "" });
+      { relay: pageRelay, board: friendBoard });
     });
     const joinLink = (text: string): void => {
       let invite;

@@ -28,10 +28,11 @@ const CUSTOM_FIELDS: readonly [string, string][] = [
   ["game_bonus", "Game bonus"],
 ];
 
-/** Where a hosted match plays: the relay, and the board the friend's link opens ("" for the relay's page). */
+/** Where a hosted match plays: the relay, and the board the friend's link opens ("" for the
+ * relay's page); `board` is the friend's board a relay suggests until the host changes it. */
 export interface Where {
   readonly relay: string;
-  readonly board: string;
+  readonly board: string | ((relay: string) => string);
 }
 
 /** Host: choose the rules (a preset, or custom numbers on top of one), the relay and the
@@ -58,7 +59,18 @@ export function hostDialog(host: (rules: Ruleset, relay: string, board: string |
   relayInput.value = where.relay;
   const boardInput = el("input", { type: "url", id: "host-board", autocomplete: "off", spellcheck: "false",
     placeholder: "empty: the relay's own page" });
-  boardInput.value = where.board;
+  const suggest = where.board;
+  const suggested = (): string => {
+    try {
+      return typeof suggest === "string" ? suggest : suggest(parseRelay(relayInput.value));
+    } catch {
+      return boardInput.value; // no relay to suggest for yet
+    }
+  };
+  boardInput.value = suggested();
+  let boardTouched = typeof suggest === "string";
+  boardInput.addEventListener("input", () => { boardTouched = true; });
+  relayInput.addEventListener("input", () => { if (!boardTouched) boardInput.value = suggested(); });
   const places = el("fieldset", {}, el("legend", {}, "Where"),
     el("label", {}, "Relay ", relayInput),
     el("label", {}, "Your friend's board ", boardInput),
@@ -76,12 +88,13 @@ export function hostDialog(host: (rules: Ruleset, relay: string, board: string |
     const name = document.querySelector<HTMLInputElement>("input[name=host-rules]:checked")?.value ?? "standard";
     const numbers: Record<string, string> = {};
     for (const [field] of CUSTOM_FIELDS) numbers[field] = customBox.querySelector<HTMLInputElement>(`input[name=${field}]`)!.value;
-    const chosenWhere = { relay: relayInput.value.trim(), board: boardInput.value.trim() };
+    const chosenWhere = { relay: relayInput.value.trim(), board: boardTouched ? boardInput.value.trim() : suggest };
     let relay: string;
     let board: string | null;
     try {
       relay = parseRelay(chosenWhere.relay);
-      board = chosenWhere.board === "" ? null : parseBoard(chosenWhere.board);
+      const text = boardInput.value.trim();
+      board = text === "" ? null : parseBoard(text);
     } catch (exc) {
       if (!(exc instanceof InvalidLink)) throw exc;
       hostDialog(host, cancel, chosenWhere, `${exc.message[0]!.toUpperCase()}${exc.message.slice(1)}.`, name, numbers);
