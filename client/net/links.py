@@ -245,12 +245,17 @@ def parse_invite(text: str) -> Invite:
     query = parse_qs(urlsplit(joined_lines(text).strip("<>").strip()).query)
     board = None
     if "relay" in query:
+        if "://" not in query["relay"][0]:
+            raise InvalidLinkError("the relay after relay= must start with http:// or https://")
         relay = parse_relay(query["relay"][0])
         room = query.get("room", [""])[0]
         netloc = f"[{host}]" if ":" in host else host
         board = f"{scheme}://{netloc if port is None else f'{netloc}:{port}'}{path or '/'}"
         where = "room="
     else:
+        if query or "?" in text.partition("#")[0]:
+            raise InvalidLinkError(f"the invite link must not contain a query after /j/ROOM "
+                                   f"(only a board's link names ?relay=…&room=…): {shown}")
         prefix, sep, room = path.rpartition("/j/")
         if not sep:
             raise InvalidLinkError(

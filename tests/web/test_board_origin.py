@@ -234,3 +234,44 @@ def test_a_link_to_no_relay_and_a_relay_refusing_other_sites_are_said_plainly(
                                    for e in host.errors), host.errors
     finally:
         old.close()
+
+
+def test_board_check_says_which_file_differs_from_this_installations_board(
+    site: StaticSite, relays: list[RelayProcess], tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    relay = start_relay(relays, tmp_path)
+    assert gin_main(["board-check", relay.url]) == 0
+    out = capsys.readouterr().out
+    assert sum(line.lstrip().startswith("same ") for line in out.splitlines()) == 4
+    assert "DIFFERENT" not in out
+    # An invite link is checked as the page it opens: here the static board, by redirect.
+    pointing = start_relay(relays, tmp_path, "--board", site.url)
+    host = Terminal(gin("host", "--relay", pointing.url, "--bot", "easy"), tmp_path / "host")
+    try:
+        link = host.link()
+        assert gin_main(["board-check", link]) == 0
+        out = capsys.readouterr().out
+        assert f"the board at {site.url} " in out and "Every file is the same" in out
+    finally:
+        host.proc.kill()
+        host.finish()
+    # The same site with one file changed: named, with both digests.
+    folder = Path(site.server.RequestHandlerClass.keywords["directory"])  # type: ignore[attr-defined]
+    changed = folder / "board.js"
+    changed.write_bytes(changed.read_bytes() + b"\n//x")
+    assert gin_main(["board-check", site.url]) == 1
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    wrong = next(i for i, line in enumerate(lines) if "DIFFERENT" in line)
+    assert "board.js" in lines[wrong] and len(lines[wrong].split()[-1]) == 64
+    assert "served" in lines[wrong + 1] and lines[wrong + 1].split()[-1] != lines[wrong].split()[-1]
+    assert sum("DIFFERENT" in line for line in lines) == 1
+    assert "1 of 4 files differ" in out
+
+
+def test_board_check_refuses_what_it_cannot_fetch(capsys: pytest.CaptureFixture[str]) -> None:
+    assert gin_main(["board-check", "ftp://example.org/"]) == 2
+    assert gin_main(["board-check", f"http://127.0.0.1:{closed_port()}/"]) == 2
+    err = capsys.readouterr().err
+    assert "not an http:// or https:// address" in err and "cannot fetch" in err
