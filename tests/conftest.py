@@ -44,6 +44,7 @@ SLOW_MODULES = frozenset({
     "tests/client/net/test_peer.py",
     "tests/web/test_online_abandon.py",
     "tests/web/test_online_e2e.py",
+    "tests/web/test_board_origin.py",
     "tests/web/test_packaging.py",
     "tests/web/test_session_bridge.py",
 })
