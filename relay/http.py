@@ -119,7 +119,8 @@ class Routes:
         board = self._config.board
         assert board is not None
         relay = self._config.public_url or f"http://{request.headers.get('Host', '')}"
-        query = [(k, v) for k, v in parse_qsl(request.path.partition("?")[2]) if k not in ("relay", "room")]
+        query = [(k, v) for k, v in parse_qsl(request.path.partition("?")[2])
+                 if k not in ("relay", "room")]
         target = f"{board}?" + urlencode([("relay", relay), ("room", room), *query],
                                          quote_via=lambda text, *_: quote(text, safe=":/"))
         event("sent_to_board", room=short_room(room))

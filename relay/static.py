@@ -131,7 +131,8 @@ class Board:
         address's query, whose ``relay=`` the page's policy lets it reach."""
         if path == "/version":
             # Anyone may read the digests, from a page of any site too.
-            return self._ok(self.version(), "application/json", ("Access-Control-Allow-Origin", "*"))
+            return self._ok(self.version(), "application/json",
+                            ("Access-Control-Allow-Origin", "*"))
         name = path[3:] if path.startswith("/j/") else path[1:] or "index.html"
         if name not in FILES or "/" + name not in self.files:
             return None

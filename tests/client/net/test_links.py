@@ -165,7 +165,8 @@ def test_a_boards_link_names_its_relay_and_room_and_keeps_the_secret_after_the_h
     assert invite.websocket_url == f"wss://relay.example.org:8443/r/j/{ROOM}"
     # The page's own parameters (?bot=) are passed over; an escaped relay reads the same.
     assert parse_invite(link.replace("#", "&bot=easy#")) == invite
-    escaped = link.replace("https://relay.example.org:8443/r", "https%3A%2F%2Frelay.example.org%3A8443%2Fr")
+    escaped = link.replace("https://relay.example.org:8443/r",
+                           "https%3A%2F%2Frelay.example.org%3A8443%2Fr")
     assert parse_invite(escaped) == invite
     # A board at a site's root gets its "/".
     bare = parse_invite(f"http://127.0.0.1:8001?relay=http://127.0.0.1:9000&room={ROOM}#{SECRET_TEXT}")
@@ -177,7 +178,8 @@ def test_a_boards_link_names_its_relay_and_room_and_keeps_the_secret_after_the_h
     [
         (f"https://b.example/?relay=ftp://r.example&room={ROOM}#{SECRET_TEXT}", "http://"),
         (f"https://b.example/?relay=r.example&room={ROOM}#{SECRET_TEXT}", "after relay= must"),
-        (f"https://b.example/?relay=https://r.example&room=short#{SECRET_TEXT}", "after room= must"),
+        (f"https://b.example/?relay=https://r.example&room=short#{SECRET_TEXT}",
+         "after room= must"),
         (f"https://b.example/?relay=https://r.example#{SECRET_TEXT}", "after room= must"),
         (f"https://b.example/?relay=https://r.example&room={ROOM}", "no secret after '#'"),
     ],

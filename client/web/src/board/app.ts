@@ -20,7 +20,7 @@
 import { GinError } from "../engine/errors.ts";
 import { STANDARD } from "../engine/rules.ts";
 import type { Online, OnlinePeer, RulesData, StoredMatch } from "../online/api.ts";
-import { formatInvite, InvalidLink, parseInvite, relayOfPage } from "../online/links.ts";
+import { encodeSecret, formatInvite, InvalidLink, parseInvite, queryText, relayOfPage } from "../online/links.ts";
 import { pageStorage } from "../online/store.ts";
 import * as players from "../players/index.ts";
 import { setUpAuditWindow } from "./audit_window.ts";
@@ -49,13 +49,18 @@ function ownQuery(keepRelay = true): URLSearchParams {
 }
 
 function withQuery(path: string, query: URLSearchParams): string {
-  const text = query.toString().replace(/%3A/gi, ":").replace(/%2F/gi, "/");
+  const text = queryText(query);
   return text ? `${path}?${text}` : path;
+}
+
+/** The board's own path: the page's, without an invite's `j/ROOM`. */
+function boardPath(): string {
+  return window.location.pathname.replace(/j\/[^/]*$/, "");
 }
 
 /** The page's own address without an invite (what a reload should open after leaving). */
 function homeAddress(): string {
-  return withQuery(window.location.pathname.replace(/j\/[^/]*$/, ""), ownQuery());
+  return withQuery(boardPath(), ownQuery());
 }
 
 /** Whether the page's address is an invite link: `/j/ROOM` or `?room=`. */
@@ -63,11 +68,13 @@ function addressInvites(): boolean {
   return /\/j\/[^/]+$/.test(window.location.pathname) || new URLSearchParams(window.location.search).has("room");
 }
 
-/** The same board (this page's files) at another relay: the page's address for it. */
-function boardAt(relay: string): string {
+/** The same board (this page's files) at another relay, with `room` when it joins one:
+ * the page's address for it (the page's own parameters, such as ?bot=, kept). */
+function boardAt(relay: string, room: string | null = null): string {
   const query = ownQuery(false);
   query.set("relay", relay);
-  return withQuery(window.location.origin + window.location.pathname.replace(/j\/[^/]*$/, ""), query);
+  if (room !== null) query.set("room", room);
+  return withQuery(window.location.origin + boardPath(), query);
 }
 
 /** Allow this page to reach `relay` and nothing else (a second policy: both hold). */
@@ -84,13 +91,22 @@ function onlyReach(relay: string): void {
  * unless the relay serves it (then the relay's own page, as links always did) or only this
  * computer can reach it (`gin web`) while the friend can reach the relay. */
 function friendBoard(relay: string): string {
-  const here = window.location.origin + window.location.pathname.replace(/j\/[^/]*$/, "");
+  const here = window.location.origin + boardPath();
   if (here.replace(/\/$/, "") === relay) return "";
   return onlyThisComputer(here) && !onlyThisComputer(relay) ? "" : here;
 }
 
 /** A host's choice kept across the page that opens at another relay (this tab only). */
 const PENDING_HOST = "gin.board.host";
+
+/** This tab's storage, or null where the page may keep none. */
+function tabStorage(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
 
 function modeRadio(value: "computer" | "online"): HTMLInputElement {
   return document.querySelector<HTMLInputElement>(`input[name=mode][value=${value}]`)!;
@@ -128,8 +144,8 @@ function joinDialog(join: (link: string) => void, problem = ""): void {
   ], [{ label: "Cancel" }, { label: "Join", primary: true, id: "btn-join", run: () => join(input.value.trim()) }]);
 }
 
-export function startBoard(online_: Online | null): void {
-  let online = online_;
+export function startBoard(given: Online | null): void {
+  let online = given;
   const params = new URLSearchParams(window.location.search);
   const seed = numberParam(params, "seed", 2 ** 32 - 1);
   const delay = numberParam(params, "delay", 10_000); // null: the player's setting
@@ -212,7 +228,7 @@ export function startBoard(online_: Online | null): void {
           return;
         }
         // Another relay: this board opens at it (a page allowed to reach it), and hosts there.
-        window.sessionStorage.setItem(PENDING_HOST, JSON.stringify({ rules: rules.toDict(), board }));
+        tabStorage()?.setItem(PENDING_HOST, JSON.stringify({ rules: rules.toDict(), board }));
         window.location.assign(boardAt(relay));
       }, () => { modeRadio("computer").checked = true; },
       { relay: pageRelay, board: friendBoard });
@@ -235,9 +251,7 @@ export function startBoard(online_: Online | null): void {
         return;
       }
       // The link's relay is not this page's: this board opens on it, with the link's room and secret.
-      const page = new URL(boardAt(invite.relay));
-      page.searchParams.set("room", invite.room);
-      window.location.assign(withQuery(page.origin + page.pathname, page.searchParams) + "#" + formatInvite(invite).split("#")[1]);
+      window.location.assign(`${boardAt(invite.relay, invite.room)}#${encodeSecret(invite.secret)}`);
     };
     byId("btn-join-link").addEventListener("click", () => joinDialog(joinLink));
     modeRadio("computer").addEventListener("change", () => {
@@ -247,8 +261,8 @@ export function startBoard(online_: Online | null): void {
     });
   }
 
-  const pending = window.sessionStorage.getItem(PENDING_HOST);
-  window.sessionStorage.removeItem(PENDING_HOST);
+  const pending = tabStorage()?.getItem(PENDING_HOST) ?? null;
+  tabStorage()?.removeItem(PENDING_HOST);
   if (addressInvites()) {
     if (online === null) {
       problem = "This page cannot play online here. Run gin join and paste this page's address instead.";

@@ -197,12 +197,13 @@ export function inviteDialog(link: string): void {
     p("A friend with the gin program can instead run gin join and paste the link.", "small"),
     el("p", { id: "invite-origin", class: "small" }, friendPageWords(link)),
     ...(onlyThisComputer(link) ? [el("p", { id: "invite-local", class: "small" },
-      "This board was opened at an address only this computer can reach, so the link works only "
-      + "here (another browser or gin join on this computer). To play a friend elsewhere, open the "
-      + "board from a relay they can reach: gin relay --host 0.0.0.0 on your network, or a public relay.")] : []),
+      "This link names an address only this computer can reach, so it works only "
+      + "here (another browser or gin join on this computer). To play a friend elsewhere, host on a "
+      + "relay they can reach (gin relay --host 0.0.0.0 on your network, or a public relay), with a board "
+      + "they can reach too, or none: the relay's own page.")] : []),
     ...(onlyThisNetwork(link) ? [el("p", { id: "invite-network", class: "small" },
       `This link works only on your network (${new URL(link).hostname} is a local address): a friend elsewhere `
-      + "cannot open it. For one, open the board from a public relay.")] : []),
+      + "cannot open it. For one, host on a public relay.")] : []),
   ], [{ label: "Close", primary: true }]);
 }
 

@@ -47,7 +47,14 @@ export function decodeSecret(text: string): Uint8Array {
 
 /** A relay's address in a board link's query: escaped, but its ":" and "/" kept readable. */
 function queryValue(text: string): string {
-  return encodeURIComponent(text).replace(/%3A/gi, ":").replace(/%2F/gi, "/");
+  return readable(encodeURIComponent(text));
+}
+
+const readable = (escaped: string): string => escaped.replace(/%3A/gi, ":").replace(/%2F/gi, "/");
+
+/** A page's query as text (without "?"), its relay's ":" and "/" kept readable as in a link. */
+export function queryText(query: URLSearchParams): string {
+  return readable(query.toString());
 }
 
 export function formatInvite(invite: Invite): string {

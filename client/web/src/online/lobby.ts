@@ -8,7 +8,9 @@
  */
 
 import type { Online, OnlinePeer, RulesData, StoredMatch } from "./api.ts";
-import { boardOfPage, formatInvite, type Invite, InvalidLink, linkIdHex, parseInvite, relayOfPage, SECRET_BYTES } from "./links.ts";
+import {
+  boardOfPage, formatInvite, type Invite, InvalidLink, linkIdHex, parseInvite, queryText, relayOfPage, SECRET_BYTES,
+} from "./links.ts";
 import { type LocalIdentity, loadIdentity } from "./identity.ts";
 import type { WorkerReply } from "./messages.ts";
 import { failure, Peer, type PeerEnvironment, type PeerWorker } from "./peer.ts";
@@ -112,7 +114,7 @@ export function browserOnline(): Online {
           if (value === null) query.delete(name);
           else query.set(name, value);
         }
-        const search = query.toString().replace(/%3A/gi, ":").replace(/%2F/gi, "/");
+        const search = queryText(query);
         window.history.replaceState(null, "", target.pathname + (search ? `?${search}` : "") + target.hash);
       }
     },
