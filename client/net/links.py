@@ -204,7 +204,7 @@ def page_words(invite: Invite, here: bool) -> str:
         return (f"Your friend's page comes from {host}, the board the link names; the relay "
                 "only passes sealed messages.")
     where = ("this computer (the relay inside gin)" if here
-             else f"the relay at {invite.relay.netloc}")
+             else f"the relay at {invite.relay.netloc} (or a board its operator sends links to)")
     return (f"Your friend's page comes from {where}, which could read their hand; "
             f"--board URL (or {BOARD_ENV}) makes links to a board neither of you runs.")
 

@@ -255,7 +255,9 @@ def test_board_check_says_which_file_differs_from_this_installations_board(
         assert f"the board at {site.url} " in out and "Every file is the same" in out
     finally:
         host.proc.kill()
-        host.finish()
+        _, err = host.finish()
+    # No board of its own: the host was told where its friend's page comes from.
+    assert f"Your friend's page comes from the relay at 127.0.0.1:{pointing.port}" in err
     # The same site with one file changed: named, with both digests.
     folder = Path(site.server.RequestHandlerClass.keywords["directory"])  # type: ignore[attr-defined]
     changed = folder / "board.js"

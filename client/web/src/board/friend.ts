@@ -163,8 +163,9 @@ export function friendPageWords(link: string): string {
   if (url.searchParams.has("relay")) {
     return `Your friend's page comes from ${url.host}, the board this link names; the relay only passes sealed messages.`;
   }
-  return `Your friend's page comes from the relay at ${url.host} (this computer, if gin runs it here), which could `
-    + "read their hand: for a board neither of you runs, give one under Your friend's board.";
+  return `Your friend's page comes from the relay at ${url.host} (this computer, if gin runs it here; or a board `
+    + "its operator sends links to), which could read their hand: for a board neither of you runs, give one under "
+    + "Your friend's board.";
 }
 
 /** The invite: the link (whole, wrapped anywhere), a Copy button and a QR code. */
