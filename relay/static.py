@@ -3,7 +3,9 @@
 ``npm run build`` in client/web (run by the install, see setup.py) writes the board
 to client/web/dist. The relay serves exactly the files named in :data:`FILES`,
 read once when it starts, each with its own explicit type, ``nosniff`` and a
-strict Content-Security-Policy (no inline script or style). The page asks for its
+strict Content-Security-Policy (no inline script or style; a page whose address names
+another relay, ``?relay=URL``, may connect to that relay too: :func:`page_csp`). The
+same files make a static site (``gin web --export``). The page asks for its
 assets by relative URLs, so a relay behind a path prefix serves it unchanged; an
 invite link (``/j/ROOM``) opens the same page, so its assets are served under
 ``/j/`` too (``/j/board.js`` is ``/board.js``: no room id is that short). The
