@@ -214,6 +214,9 @@ export function startBoard(given: Online | null): void {
     panel = new FriendPanel(game, leave);
   };
 
+  // Join with a link (and a kept match's link): in this page, or in this board at the link's relay.
+  // `again`: a link that does not parse is asked for again (else the lobby says why).
+  let joinLink = (_text: string, _again = false): void => {};
   const onlineRadio = modeRadio("online");
   onlineRadio.disabled = online === null;
   byId("btn-join-link").toggleAttribute("disabled", online === null);
@@ -233,13 +236,14 @@ export function startBoard(given: Online | null): void {
       }, () => { modeRadio("computer").checked = true; },
       { relay: pageRelay, board: friendBoard });
     });
-    const joinLink = (text: string): void => {
+    joinLink = (text: string, again = false): void => {
       let invite;
       try {
         invite = parseInvite(text);
       } catch (exc) {
         if (!(exc instanceof InvalidLink)) throw exc;
-        joinDialog(joinLink, `${exc.message[0]!.toUpperCase()}${exc.message.slice(1)}.`);
+        if (again) joinDialog((link) => joinLink(link, true), `${exc.message[0]!.toUpperCase()}${exc.message.slice(1)}.`);
+        else play(() => lobby.join(text)); // it says why, a kept match's lost secret too
         return;
       }
       if (table.play instanceof OnlineGame) {
@@ -253,7 +257,7 @@ export function startBoard(given: Online | null): void {
       // The link's relay is not this page's: this board opens on it, with the link's room and secret.
       window.location.assign(`${boardAt(invite.relay, invite.room)}#${encodeSecret(invite.secret)}`);
     };
-    byId("btn-join-link").addEventListener("click", () => joinDialog(joinLink));
+    byId("btn-join-link").addEventListener("click", () => joinDialog((link) => joinLink(link, true)));
     modeRadio("computer").addEventListener("change", () => {
       if (!(table.play instanceof OnlineGame)) return;
       modeRadio("online").checked = true; // until the player says so
@@ -279,7 +283,7 @@ export function startBoard(given: Online | null): void {
     play(() => lobby.host(chosen.rules, chosen.board));
   } else if (online !== null) {
     const kept = online.stored()[0];
-    if (kept !== undefined) offerKept(kept, (link) => play(() => online.join(link)), () => online.forget(kept.link));
+    if (kept !== undefined) offerKept(kept, (link) => joinLink(link), () => online.forget(kept.link));
   }
   if (problem) alertDialog("Your match", problem);
 }
