@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -107,7 +107,7 @@ def origin_line(page: Page) -> str:
 
 def test_a_browser_host_on_a_static_board_and_a_terminal_guest_play_on_a_relay_elsewhere(
     site: StaticSite, relays: list[RelayProcess], browser: Any, pages: list[Page],
-    tmp_path: Path,
+    tmp_path: Path, axe: Callable[[Any, str], None],
 ) -> None:
     relay = start_relay(relays, tmp_path)
     pages.append(host := Page(browser))
@@ -115,7 +115,10 @@ def test_a_browser_host_on_a_static_board_and_a_terminal_guest_play_on_a_relay_e
     host.page.wait_for_selector("#hand .card")
     host.page.check("input[name=mode][value=online]")
     # The board's site runs no relay: the host names one, and the board opens there.
+    axe(host.page, "the host window with its relay and friend's board")
     host.page.fill("#host-relay", relay.url)
+    # Until the host changes it, the friend's board is this one: the relay serves none here.
+    assert host.page.input_value("#host-board") == site.url
     host.page.check("input[name=host-rules][value=custom]")
     host.page.fill("input[name=target]", "10")
     host.page.click("#btn-host")
@@ -228,7 +231,8 @@ class NoCors(Quiet):
 
 
 def test_a_link_to_no_relay_and_a_relay_refusing_other_sites_are_said_plainly(
-    site: StaticSite, browser: Any, pages: list[Page], tmp_path: Path
+    site: StaticSite, browser: Any, pages: list[Page], tmp_path: Path,
+    axe: Callable[[Any, str], None],
 ) -> None:
     pages.append(page := Page(browser))
     page.page.goto(site.url)
@@ -238,6 +242,7 @@ def test_a_link_to_no_relay_and_a_relay_refusing_other_sites_are_said_plainly(
     page.page.fill("#join-link", f"{nobody}/j/short#x")
     page.page.click("#btn-join")
     assert "room id after /j/ must be 32" in page.page.inner_text("#dialog-body")
+    axe(page.page, "Join with a link, saying what is wrong with the link")
     secret = "A" * 43
     page.page.fill("#join-link", f"{nobody}/j/{'B' * 32}#{secret}")
     page.page.click("#btn-join")
