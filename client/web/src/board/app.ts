@@ -7,8 +7,8 @@
  * `online` (null where this page has none: the choice is then disabled).
  *
  * One page plays on one relay, the one its address names (`?relay=`, else the relay
- * that served it): once it is named, the page adds a policy that lets it reach that
- * relay only. A link or a host's choice for another relay opens a page of its own.
+ * that served it), and adds a policy that lets it reach that relay only. A link or a
+ * host's choice for another relay opens a page of its own.
  *
  * Address parameters for tests and demonstrations: `?seed=N` fixes the shuffle
  * of a new local match (a whole number below 2^32), `?delay=MS` the pause before
@@ -157,7 +157,7 @@ export function startBoard(given: Online | null): void {
   let pageRelay = "";
   try {
     pageRelay = relayOfPage(window.location);
-    if (params.has("relay")) onlyReach(pageRelay);
+    onlyReach(pageRelay);
   } catch (exc) {
     if (!(exc instanceof InvalidLink)) throw exc;
     online = null;
