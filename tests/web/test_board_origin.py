@@ -8,8 +8,8 @@ board exported by `gin web --export` and served by a static server on one port o
   then a relay run with `--board STATIC` sends its link's visitor to the static board,
   the secret after '#' kept, and the match plays there, under the same identity as on
   the first relay;
-- Join with a link: a relay's own link pasted into the static board plays there, on
-  that relay; a link to a relay nobody runs is said plainly, and so is a relay
+- Join with a link: a relay's own link pasted into the player's own board (another
+  relay serving it, as `gin web` does) plays there, on the link's relay; a link to a relay nobody runs is said plainly, and so is a relay
   that refuses boards of other sites (answers /new without CORS);
 - `gin board-check` against a relay (exit 0), through an invite link's redirect, and
   against the static site with a changed board.js (exit 1, naming it).
@@ -189,31 +189,33 @@ def test_a_terminal_host_sends_a_browser_to_a_static_board_and_a_relay_redirects
     again.check_clean()
 
 
-def test_join_with_a_link_plays_a_relays_link_in_a_board_of_another_site(
-    site: StaticSite, relays: list[RelayProcess], browser: Any, pages: list[Page],
-    tmp_path: Path,
+def test_join_with_a_link_plays_a_relays_link_in_the_players_own_board(
+    relays: list[RelayProcess], browser: Any, pages: list[Page], tmp_path: Path,
 ) -> None:
-    """A friend keeps one board they trust and pastes the link of today's form, made by a
-    host who chose no board: the match plays in that board, on the link's relay."""
+    """A friend keeps a board they trust (their own `gin web`: a relay on this computer
+    serving it) and pastes the link of today's form, made by a host who chose no board:
+    the match plays in that board, on the link's relay, which its policy lets it reach."""
     relay = start_relay(relays, tmp_path)
+    own = start_relay(relays, tmp_path)
     host = Terminal(gin("host", "--relay", relay.url, "--bot", "easy", "--target", "10"),
                     tmp_path / "host")
     link = host.link()
     room = parse_invite(link).room
     pages.append(guest := Page(browser))
-    guest.page.goto(f"{site.url}?bot=easy&delay=0")
+    board = f"{own.url}/"
+    guest.page.goto(f"{board}?bot=easy&delay=0")
     guest.page.wait_for_selector("#hand .card")
     guest.page.click("#btn-join-link")
     guest.page.fill("#join-link", link)
     guest.page.click("#btn-join")
     guest.page.click("#btn-accept-rules", timeout=MATCH_TIMEOUT)
     secret = link.partition("#")[2]
-    assert guest.page.url == f"{site.url}?bot=easy&delay=0&relay={relay.url}&room={room}#{secret}"
+    assert guest.page.url == f"{board}?bot=easy&delay=0&relay={relay.url}&room={room}#{secret}"
     assert guest.wait_state("match-over", "failed") == "match-over"
     code, err = host.finish()
     assert code == 0, err
     audit_both(guest.records(tmp_path / "guest-records"), host.records(), host.data)
-    assert origin_line(guest) == f"Board from {site.url[7:-1]} · relay 127.0.0.1:{relay.port}"
+    assert origin_line(guest) == f"Board from 127.0.0.1:{own.port} · relay 127.0.0.1:{relay.port}"
     guest.check_clean()
 
 
