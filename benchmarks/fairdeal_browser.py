@@ -17,7 +17,13 @@ and by the worker's clock. A match's first hand builds the card tables, so it is
 shown apart and medians are over the rest. The budget (issue 19): 300 ms of worker
 CPU per player per hand.
 
-    python benchmarks/fairdeal_browser.py [--runs 7] [--matches 3]
+``--throttle N`` slows the workers' renderer N times, as a phone's CPU is (about 4×
+slower than this machine's), by stopping the process for all but 1/N of every 8 ms
+(see :class:`Throttle` for why not DevTools). The thread's CPU time stays the work
+done; the worker clock grows about N times: it is what a phone's player waits.
+Issue 30's budget at 4×: 250 ms a hand in either role, 500 ms a match's first hand.
+
+    python benchmarks/fairdeal_browser.py [--runs 7] [--matches 3] [--throttle 4]
 """
 
 from __future__ import annotations
@@ -25,11 +31,13 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -140,15 +148,71 @@ def thread_cpu_ms(pid: str, tid: str) -> float:
     return (int(fields[11]) + int(fields[12])) * TICK_MS  # utime, stime
 
 
+class Throttle:
+    """Slows the renderer that runs the workers ``rate`` times, as a phone's slower CPU
+    would: it lets the process run 1/``rate`` of every 40 ms and stops it (SIGSTOP) for
+    the rest; ``effective`` is the slowdown the cycle achieved (sleeps overshoot).
+    Chromium's own throttling cannot do this: ``Emulation.setCPUThrottlingRate``
+    on the page leaves a dedicated worker at full speed, and a worker's own target
+    answers "Operation is only supported for pages, not workers"."""
+
+    PERIOD = 0.04
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.ran = self.stopped = 0.0
+        self.pid: int | None = None
+        self.stop = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def start(self, pid: int) -> None:
+        if self.rate <= 1 or self.pid == pid:
+            return
+        self.finish()
+        self.pid, self.stop = pid, threading.Event()
+        self.thread = threading.Thread(target=self._cycle, args=(pid,), daemon=True)
+        self.thread.start()
+
+    def _cycle(self, pid: int) -> None:
+        run = self.PERIOD / self.rate
+        while not self.stop.is_set():
+            start = time.monotonic()
+            time.sleep(run)
+            os.kill(pid, signal.SIGSTOP)
+            stopped = time.monotonic()
+            time.sleep(self.PERIOD - run)
+            os.kill(pid, signal.SIGCONT)
+            self.ran += stopped - start
+            self.stopped += time.monotonic() - stopped
+
+    @property
+    def effective(self) -> float:
+        return (self.ran + self.stopped) / self.ran if self.ran else 1.0
+
+    def finish(self) -> None:
+        if self.thread is not None and self.pid is not None:
+            self.stop.set()
+            self.thread.join()
+            os.kill(self.pid, signal.SIGCONT)
+            self.thread = None
+
+
+THROTTLE: Throttle | None = None
+
+
 def start_worker(page: Any, script: str = "window.role = new Worker('worker.js');"
                  " await call(window.role, {kind: 'ping'});") -> tuple[str, str]:
-    """A fresh worker, started by ``script``; its thread's (pid, tid)."""
+    """A fresh worker, started by ``script`` (and throttled with ``--throttle``); its
+    thread's (pid, tid)."""
     before = worker_threads()
     page.evaluate(f"async () => {{ {script} }}")
     new = worker_threads() - before
     if len(new) != 1:
         sys.exit(f"fairdeal_browser: expected one new worker thread, found {len(new)}")
-    return new.pop()
+    pid, tid = new.pop()
+    if THROTTLE is not None:
+        THROTTLE.start(int(pid))
+    return pid, tid
 
 
 def kernels(page: Any, runs: int, calls: dict[str, int]) -> dict[str, float]:
@@ -216,7 +280,8 @@ def session_line(role: str, rows: list[dict[str, Any]]) -> str:
     def med(key: str, of: list[dict[str, Any]]) -> float:
         return statistics.median(r[key] for r in of)
 
-    first_text = (f"; a match's first hand {med('cpu', first):.0f} ms CPU ({len(first)} hands)"
+    first_text = (f"; a match's first hand {med('cpu', first):.0f} ms CPU, "
+                  f"{med('sessionMs', first):.0f} ms worker clock ({len(first)} hands)"
                   if first else "")
     return (f"{role} shuffler, one hand of the session: worker CPU {med('cpu', later):.0f} ms "
             f"({min(r['cpu'] for r in later):.0f}–{max(r['cpu'] for r in later):.0f}, "
@@ -239,7 +304,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7, help="hands timed after the first")
     parser.add_argument("--matches", type=int, default=3,
                         help="whole matches of the real session (normal against normal)")
+    parser.add_argument("--throttle", type=float, default=1,
+                        help="slow each worker this many times (4: about a phone's CPU)")
     args = parser.parse_args()
+    global THROTTLE
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         sys.exit("fairdeal_browser: Chromium is not installed (apt-get install -y chromium)")
@@ -250,6 +318,7 @@ def main() -> None:
         server, url = serve(Path(tmp))
         browser = p.chromium.launch(executable_path=chromium,
                                     args=["--headless", "--no-sandbox", "--disable-gpu"])
+        THROTTLE = throttle = Throttle(args.throttle)
         try:
             page = browser.new_page()
             page.goto(url)
@@ -264,11 +333,14 @@ def main() -> None:
             lines += [session_line(role, rows) for role in ("first", "second")]
             version = browser.version
         finally:
+            throttle.finish()
             browser.close()
             server.shutdown()
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"Chromium {version}, one dedicated worker per role, pure JS; median of {args.runs} "
-          f"hands after the first; load average {load} on {os.cpu_count()} cores")
+    slowed = (f", the workers' renderer slowed {throttle.effective:.1f}× (asked {args.throttle:g}×)"
+              if args.throttle > 1 else "")
+    print(f"Chromium {version}, one dedicated worker per role, pure JS{slowed}; median of "
+          f"{args.runs} hands after the first; load average {load} on {os.cpu_count()} cores")
     print(f"one multiplication (worker CPU): noble's constant-time multiply "
           f"{per_call['constant']:.2f} ms, variable-time {per_call['variable']:.2f} ms, "
           f"through a card window table {per_call['windowed']:.2f} ms; the proof: prove "

@@ -21,6 +21,8 @@ import secrets
 from hashlib import sha256
 from pathlib import Path
 
+import platformdirs
+
 RANDOM_BYTES = 16
 MAC_BYTES = 8
 KEY_BYTES = 32
@@ -42,14 +44,19 @@ class KeyFileError(Exception):
 
 def default_key_path() -> Path:
     """Where a relay keeps its key unless told otherwise: ``relay.key`` in gin's data
-    folder (``$GIN_DATA_DIR``, else ``$XDG_DATA_HOME/gin``, else ``~/.local/share/gin``).
+    folder (``$GIN_DATA_DIR``, else the user data folder :mod:`platformdirs` names for
+    gin: on Linux ``$XDG_DATA_HOME/gin``, else ``~/.local/share/gin``; on macOS and
+    Windows the system's own).
 
-    The relay never imports the client, so this mirrors ``client.storage.default_data_dir``.
+    The relay never imports the client, so this mirrors ``client.storage.default_data_dir``,
+    the Linux folder of earlier versions included (kept while the system's is absent).
     """
     if data_dir := os.environ.get("GIN_DATA_DIR"):
         return Path(data_dir).expanduser() / "relay.key"
-    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data_home).expanduser() / "gin" / "relay.key"
+    folder = platformdirs.user_data_path("gin", appauthor=False)
+    earlier = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    earlier = earlier.expanduser() / "gin"
+    return (earlier if not folder.exists() and earlier.is_dir() else folder) / "relay.key"
 
 
 def load_or_create_key(path: Path) -> bytes:

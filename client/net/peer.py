@@ -69,6 +69,7 @@ from gin.protocol.session_events import (
     ClaimedAbandoned,
     Failure,
     HandVerified,
+    LeftOwing,
     MatchOver,
     MatchStarted,
     SessionEvent,
@@ -362,8 +363,8 @@ class OnlineMatch:
             self._record_match(event)
         elif isinstance(event, Failure):
             self.failure = event
-            if isinstance(event, Abandoned | ClaimedAbandoned):
-                self._record_match(None, "friend" if isinstance(event, Abandoned) else "you")
+            if isinstance(event, Abandoned | ClaimedAbandoned | LeftOwing):
+                self._record_match(None, "you" if isinstance(event, ClaimedAbandoned) else "friend")
 
     def _meet(self, mine: LocalIdentity | None = None) -> None:  # and say mine's warning
         self.friend, notes = greet(None if self.files is None else self.files.storage,

@@ -31,8 +31,9 @@ MAX_ANSWER = 4096  # bytes of an answer read: a room is ~100
 async def create_room(address: RelayAddress, token: str, timeout: float) -> tuple[str, str] | None:
     """The room id and seat-0 ticket the relay at ``address`` issues for ``token``.
 
-    None from a relay older than the plain ``GET /new`` (it answers 404): such a
-    relay makes a room on a WebSocket to ``/new`` instead. Raises TransportError,
+    None from a relay older than the plain ``GET /new`` (it answers 404, or 426 where
+    ``/new`` is a WebSocket-only route): such a relay makes a room on a WebSocket to
+    ``/new`` instead. Raises TransportError,
     ``permanent`` when asking again cannot help.
     """
     url = f"{address.http_url}/new?token={token}"
@@ -43,7 +44,7 @@ async def create_room(address: RelayAddress, token: str, timeout: float) -> tupl
         why = unreachable(cause if isinstance(cause, BaseException) else exc,
                           address.scheme == "https")
         raise TransportError(f"cannot reach relay: {why}") from None
-    if status == 404:
+    if status in (404, 426):
         return None
     text = body.decode("utf-8", "replace").strip()
     try:

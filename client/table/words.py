@@ -338,6 +338,7 @@ _FAILURE_TITLES = {
     "FrameRejected": "A message was rejected",
     "PeerAborted": "Your friend ended the match",
     "ClaimedAbandoned": "Your friend ended the match: abandoned by you, it says",
+    "LeftOwing": "Your friend left the match",
     "ConnectionFailed": "The connection failed",
 }
 
@@ -346,11 +347,14 @@ def failure_words(failure: Failure, seat: int) -> tuple[str, str]:
     """A failed online match as a title and an explanation naming who is at fault."""
     from client.net.outcome import abandoned_words
     from gin.protocol.records import SEATS
-    from gin.protocol.session_events import Abandoned
+    from gin.protocol.session_events import Abandoned, LeftOwing
 
     if isinstance(failure, Abandoned):  # this player ended it: no fault is proven
         return "Abandoned by your friend", abandoned_words(failure)
     title = _FAILURE_TITLES.get(type(failure).__name__, "The match stopped")
+    if isinstance(failure, LeftOwing):  # its claim against this side does not hold
+        return title, (f"{failure.reason}\n\nYou owed nothing, so the match counts as "
+                       "abandoned by your friend. Not a cheat: nobody forfeits.")
     if not failure.proven:  # a timeout, a rejected frame, an abort: nobody is blamed
         return title, f"{failure.reason}\n\nNothing is proven, so nobody forfeits."
     who = {SEATS[seat]: "you", SEATS[1 - seat]: "your friend"}.get(failure.who, failure.who)

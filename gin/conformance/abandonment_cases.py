@@ -73,6 +73,9 @@ def abandonment_cases() -> Iterator[Case]:
     parser refuses (each field wrong in turn, impossible dates)."""
     record, hands, signer = _abandoned()
     yield abandonment_case("alone", record.to_json())
+    yield abandonment_case("a repeated key", record.to_json().replace(
+        '"hand": ', '"hand": 0, "hand": ', 1))
+    yield abandonment_case("not JSON", record.to_json()[:-3])
     yield abandonment_case("after its hands", record.to_json(), hands)
     yield abandonment_case("hands of another match", replace(
         record, match_id=bytes(16)).to_json(), hands)
@@ -83,6 +86,11 @@ def abandonment_cases() -> Iterator[Case]:
         ("claimed days later", replace(record, claimed=record.since + 2 * 86_400 + 7)),
         ("before the first hand", replace(record, hand_number=0, owed="start",
                                           scores=(0, 0))),
+        # Issue 26: a claim the claimant's own signature on the hand contradicts.
+        ("a move owed in a hand it signed complete", replace(
+            record, hand_number=hands[-1].hand_number, owed="move", scores=hands[-1].scores)),
+        ("a seed owed in a hand it signed (not proven received)", replace(
+            record, hand_number=hands[-1].hand_number, owed="seed", scores=hands[-1].scores)),
     ):
         yield abandonment_case(name, changed.signed(signer).to_json(), hands)
     yield abandonment_case("signature forged", replace(record, claimed=record.claimed + 1

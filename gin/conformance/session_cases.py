@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterator
 from itertools import islice
 from typing import Any
 
+from gin.conformance.encoding_cases import cheating_message2, top_bit
+from gin.conformance.records_cases import record_audit_case
 from gin.conformance.session_peer import (
     IDENTITIES,
     LONG_GIN,
@@ -43,6 +45,7 @@ from gin.players import Player
 from gin.protocol import cosign, group, shuffle_proof
 from gin.protocol import fairdeal as fd
 from gin.protocol.identity import Identity
+from gin.protocol.records import HandRecord
 from gin.protocol.session import Session, play_local, pump
 from gin.protocol.session_events import CheatDetected
 from gin.protocol.session_rematch import PreviousMatch
@@ -211,6 +214,18 @@ def duplicate_in_message2(s: Session, f: Fields) -> Fields | None:
     return signed_message2(s, f, deck, proof.to_bytes())
 
 
+def top_bit_in_message2(s: Session, f: Fields) -> Fields | None:
+    """Issue 26's cheat: message 2's entry 45 under the top bit of byte 31 (the same
+    element to libsodium), with a proof made over those bytes, signed."""
+    if f["n"] != 2:
+        return None
+    hs = s._flow.state()
+    assert hs.messages[0] is not None
+    deck, proof = cheating_message2(hs.mine, hs.messages[0],
+                                    fd.context(hs.match_id, hs.number), 45)
+    return signed_message2(s, f, deck, proof)
+
+
 def _repeat_in_message2(s: Session, f: Fields) -> Fields | None:
     if f["n"] != 2:
         return None
@@ -223,12 +238,42 @@ def _refuse_seed(s: Peer, f: Fields) -> Fields | None:
     return f
 
 
+def _wrong_commitment(s: Peer, f: Fields) -> Fields | None:
+    """A commitment its seed does not open, kept as its own (a real cheater signs the
+    hand as it played it): caught at hand end."""
+    hs = s._flow.state()
+    hs.commits[hs.role] = bytes(32)
+    return f | {"c": bytes(32)}
+
+
+def failed_hand_cases() -> Iterator[Case]:
+    """Issue 26: the record the honest side keeps of a hand whose hand-end audit failed,
+    audited by a third party: it carries both signatures of the transcript, so the
+    audit names the cheater."""
+    for name, msg_type, change, silence in _CHEATS:
+        honest, _ = _cheat_once(msg_type, change, silence)
+        failure = honest.failure
+        if isinstance(failure, CheatDetected) and isinstance(failure.record, HandRecord):
+            yield record_audit_case(f"kept after a failed hand end: {name}", failure.record)
+
+
+def _claim_while_owing(s: Peer, f: Fields) -> Fields | None:
+    """Issue 26: the side whose move is owed claims the other has gone silent and stops:
+    the other, which owed nothing, ends the match as the claimant leaving."""
+    Session._send(s, "abort", {"why": "abandoned", "field": "move", "reason": "you were gone"})
+    return f
+
+
 _CHEATS: list[tuple[str, str, Callable[[Peer, Fields], Fields | None], bool]] = [
-    ("wrong-commitment", "commit", lambda s, f: f | {"c": bytes(32)}, False),
+    ("wrong-commitment", "commit", _wrong_commitment, False),
     ("message1-duplicate", "deck",
      lambda s, f: f | {"deck": [f["deck"][0], *f["deck"][:51]]} if f["n"] == 1 else None, False),
     ("message2-duplicate", "deck", duplicate_in_message2, False),
     ("message2-repeat", "deck", _repeat_in_message2, False),
+    ("message2-top-bit", "deck", top_bit_in_message2, False),
+    ("message1-two-encodings", "deck",
+     lambda s, f: f | {"deck": [f["deck"][0], top_bit(f["deck"][0]), *f["deck"][2:]]}
+     if f["n"] == 1 else None, False),
     ("message2-unsigned", "deck",
      lambda s, f: f | {"sig": bytes(64)} if f["n"] == 2 else None, False),
     ("message1-substitute", "deck",
@@ -241,6 +286,7 @@ _CHEATS: list[tuple[str, str, Callable[[Peer, Fields], Fields | None], bool]] = 
      lambda s, f: f | {"keys": [other_scalar(f["keys"][0]), *f["keys"][1:]]}, False),
     ("drawn-wrong-key", "key", lambda s, f: f | {"key": other_scalar(f["key"])}, False),
     ("seed-refused", "seed", _refuse_seed, True),
+    ("abandoned-claimed-while-owing", "move", _claim_while_owing, True),
     ("forged-signature", "seed", lambda s, f: f | {"sig": bytes(64)}, False),
 ]
 

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from gin.engine.errors import MalformedInput
-from gin.protocol import cosign
+from gin.protocol import cosign, strict_json
 from gin.protocol import fairdeal as fd
 from gin.protocol.identity import binding_refusal
 from gin.protocol.records import MAX_RECORD_BYTES, SEATS, HandRecord, _too_deep, binding_dict
@@ -153,6 +153,32 @@ def check(record: AbandonmentRecord, hands: Sequence[HandRecord]) -> list[tuple[
     return out
 
 
+def contradiction(record: AbandonmentRecord, hands: Sequence[HandRecord]) -> str | None:
+    """Why the verified ``hands`` of the record's match prove its claim false, or None.
+
+    A hand record carries the claimant's signature of the hand's whole transcript (every
+    move, key and card shown): so the claimant had all of that hand, and the silent seat
+    owed nothing in it but its seed (the transcript leaves the seeds out, so a seed is
+    never proven received); and after a hand that ended the match nothing more was owed.
+    """
+    mine = [h for h in hands if h.match_id == record.match_id]
+    if not mine:
+        return None
+    last = max(mine, key=lambda h: h.hand_number)
+    claimant, n = SEATS[record.claimant], last.hand_number
+    if record.hand_number == n and record.owed != "seed":
+        return (f"the {claimant} signed hand {n} as complete (its transcript holds every move, "
+                f"key and card shown), so the {SEATS[record.owed_seat]} owed nothing of that "
+                f"hand but its seed; this record says it owed {OWED[record.owed]}: a false "
+                "claim, signed by the claimant")
+    if record.hand_number == n + 1 and max(last.scores) >= last.rules.target:
+        return (f"the {claimant} signed hand {n}, which ended the match (host {last.scores[0]}, "
+                f"guest {last.scores[1]}, playing to {last.rules.target}); this record says the "
+                f"{SEATS[record.owed_seat]} owed {OWED[record.owed]} in hand {n + 1}: a false "
+                "claim, signed by the claimant")
+    return None
+
+
 # --- strict parsing ---------------------------------------------------------------
 
 
@@ -233,7 +259,9 @@ def parse(data: str | bytes) -> AbandonmentRecord:
         deep = _too_deep(text)
         if deep is not None:
             _fail("record", f"not JSON ({deep})")
-        value = json.loads(text)
+        value = strict_json.loads(text)
+    except strict_json.JsonSyntaxError as exc:
+        _fail("record", f"not JSON ({exc})")
     except MalformedInput:
         raise
     except (ValueError, RecursionError) as exc:

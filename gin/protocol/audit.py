@@ -181,6 +181,10 @@ def audit_abandonment(record: AbandonmentRecord,
     is its claimant's word, so it is always listed as unproven."""
     findings = tuple(Finding("record", where, detail)
                      for where, detail in abandonment.check(record, hands))
+    false = None if findings else abandonment.contradiction(record, hands)
+    if false is not None:  # the claimant's own signatures contradict its claim
+        return AuditResult((Finding(SEATS[record.claimant], "owed", false),),
+                           (record.words(),))
     return AuditResult(findings, (record.words(),),
                        (f"that the {SEATS[record.owed_seat]} fell silent: only the "
                         f"{SEATS[record.claimant]} says so",))

@@ -135,7 +135,8 @@ class Session:
         self._resend_timing = (RESEND_AFTER, MAX_RESEND_AFTER)
         self._flow = MatchFlow(role, self.link_id, rules, Identity(identity), Outlet(
             failure=lambda: self._failure, send=self._send, emit=self._emit,
-            random=self._random, fail=self._fail), rematch)
+            random=self._random, fail=self._fail,
+            unacknowledged=lambda: self._channel.pending), rematch)
 
     # -- queues and queries ---------------------------------------------------------
 
@@ -264,10 +265,10 @@ class Session:
             return
         if self._channel.pending < pending:  # progress: back-off starts again
             self._resend_at, self._resend_after = None, self._resend_timing[0]
+        self._outbox += got.replies  # acknowledged before what the message makes us send
         if got.message is not None:
             self._log.append(["in", got.message])
             self._deliver(got.message)
-        self._outbox += got.replies
 
     def act(self, action: Action) -> None:
         """Play the local player's move. IllegalAction (nothing changes) if not allowed."""

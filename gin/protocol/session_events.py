@@ -180,6 +180,14 @@ class ClaimedAbandoned(PeerAborted):
 
 
 @dataclass(frozen=True)
+class LeftOwing(PeerAborted):
+    """The peer ended the match as abandoned by this side while it was the peer that
+    owed the next message (``field`` names it): its claim does not hold against this
+    side's own state, so the peer left the match. Counted as abandoned by the peer;
+    nothing is proven (no forfeit, no cheat)."""
+
+
+@dataclass(frozen=True)
 class VersionMismatch(Failure):
     """A message of another protocol version arrived: the two gins cannot play each
     other. ``who`` is "nobody"; ``reason`` says which side must update."""
@@ -194,6 +202,22 @@ class RulesDeclined(Failure):
 
 FAILURES: dict[str, type[Failure]] = {
     cls.__name__: cls for cls in (CheatDetected, ProtocolError, PeerTimedOut, FrameRejected,
-                                  Abandoned, PeerAborted, ClaimedAbandoned, VersionMismatch,
-                                  RulesDeclined)
+                                  Abandoned, PeerAborted, ClaimedAbandoned, LeftOwing,
+                                  VersionMismatch, RulesDeclined)
 }
+
+
+def abort_failure(peer: str, owed: str | None, why: str, field: str, reason: str,
+                  all_acknowledged: bool) -> Failure:
+    """What an ``abort`` from the ``peer`` ends the match as, given what the peer ``owed``
+    (``waiting_for``) and whether it had acknowledged every message of ours."""
+    if owed == "seed" and why != "tampered":
+        return CheatDetected(peer, "seed", f"the {peer} refused to reveal its seed (a failed "
+                             f"audit); it said: {reason}")
+    if why == "abandoned" and owed is not None and all_acknowledged:
+        # The claimant itself owed the next message and had every one of ours: this side
+        # was not the silent one.
+        return LeftOwing(peer, owed, f"the {peer} left the match while the next message was "
+                         f"its own ({owed}); it claimed you had gone silent, saying: {reason}")
+    kind = ClaimedAbandoned if why == "abandoned" else PeerAborted
+    return kind(peer, field, f"the {peer} ended the match ({why}), saying: {reason}")

@@ -34,7 +34,6 @@ from gin.protocol.session_deal import DealIo
 from gin.protocol.session_events import (
     CardDrawn,
     CheatDetected,
-    ClaimedAbandoned,
     Failure,
     HandDealt,
     HandScored,
@@ -42,10 +41,10 @@ from gin.protocol.session_events import (
     MatchOver,
     MatchStarted,
     Moved,
-    PeerAborted,
     RulesDeclined,
     RulesOffered,
     SessionEvent,
+    abort_failure,
 )
 from gin.protocol.session_hand import HandState, coin, rules_digest
 from gin.protocol.session_handshake import MatchKeys, read_rules
@@ -89,6 +88,9 @@ class Outlet:
     emit: Callable[[SessionEvent], None]
     random: Callable[[int], bytes]  # fresh randomness, logged: a restored session replays it
     fail: Callable[[Failure], None]
+    # How many of our messages the peer has not acknowledged: a claim that we fell silent
+    # can be a lost frame's doing while it is not 0.
+    unacknowledged: Callable[[], int]
 
 
 class MatchFlow:
@@ -421,14 +423,19 @@ class MatchFlow:
         hs.their_seed = msg.blob("seed", size=fd.SEED_BYTES)
         signature = msg.blob("sig", size=cosign.SIGNATURE_BYTES)
         record = self._record()
+        assert self.keys is not None
+        signed = cosign.verify(self.keys.signing_keys[self.peer], cosign.hand_digest(record),
+                               signature)
         report = audit_record(record, trust_seat=self.seat)
         if not report.ok:
+            # Evidence a third party can check: the record with both signatures of the
+            # transcript (the cheater's when it signed the hand as played here).
+            kept = {self.seat: hs.my_signature or b"", self.peer: signature if signed else b""}
             first = report.findings[0]
-            self._out.fail(CheatDetected(first.who, first.where, str(first), record))
+            self._out.fail(CheatDetected(first.who, first.where, str(first), replace(
+                record, signatures=(kept[0], kept[1]))))
             return
-        assert self.keys is not None
-        if not cosign.verify(self.keys.signing_keys[self.peer], cosign.hand_digest(record),
-                             signature):
+        if not signed:
             raise self.protocol(f"the {peer}'s signature does not sign this hand as played",
                                 "seed.sig")
         assert hs.my_signature is not None
@@ -448,14 +455,8 @@ class MatchFlow:
         why = msg.text("why", max_len=16, choices=ABORT_KINDS)
         field = msg.text("field", max_len=MAX_FIELD_CHARS)
         reason = msg.text("reason", max_len=MAX_REASON_CHARS)
-        peer = SEATS[self.peer]
-        if self.waiting_for() == "seed" and why != "tampered":
-            self._out.fail(CheatDetected(peer, "seed", f"the {peer} refused to reveal its seed "
-                                         f"(a failed audit); it said: {reason}"))
-        else:
-            kind = ClaimedAbandoned if why == "abandoned" else PeerAborted
-            self._out.fail(kind(peer, field, f"the {peer} ended the match ({why}), "
-                                f"saying: {reason}"))
+        self._out.fail(abort_failure(SEATS[self.peer], self.waiting_for(), why, field, reason,
+                                     self._out.unacknowledged() == 0))
 
     # -- local moves (gin.protocol.session_moves) and the hand's end -------------------------
 

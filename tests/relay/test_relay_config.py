@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from client.cli import build_parser as gin_parser
+from relay import roomid
 from relay.cli import build_parser
 from relay.config import SETTINGS, ConfigError, RelayConfig, config_from_args
 from relay.logs import JsonFormatter
@@ -153,6 +154,19 @@ def test_default_key_file_lives_in_the_gin_data_folder(monkeypatch: pytest.Monke
     assert "/srv/gindata/relay.key" in " ".join(build_parser().format_help().split())
     monkeypatch.delenv("GIN_DATA_DIR")
     assert default_key_path() == Path("/xdg/gin/relay.key")
+
+
+def test_default_key_file_follows_platformdirs_on_every_system(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Issue 26 item 6: as the client's data folder does (it was the Linux folder
+    everywhere)."""
+    system = tmp_path / "Library" / "Application Support" / "gin"
+    monkeypatch.delenv("GIN_DATA_DIR", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))  # no earlier folder there
+    monkeypatch.setattr(roomid.platformdirs, "user_data_path", lambda *a, **k: system)
+    assert default_key_path() == system / "relay.key"
+    (tmp_path / "xdg" / "gin").mkdir(parents=True)  # an earlier version's folder is kept
+    assert default_key_path() == tmp_path / "xdg" / "gin" / "relay.key"
 
 
 def test_metrics_listen_takes_host_and_port() -> None:

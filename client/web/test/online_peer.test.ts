@@ -384,8 +384,27 @@ test("a refused new room is retried or not as the relay's code says; nonsense en
   assert.equal(askedBad, 1);
   const [odd] = await run([{ status: 200, body: "<html>" }]);
   assert.deepEqual(odd, [{ kind: "closed", code: 1002, reason: "the relay's answer to a new room is not a gin relay's: '<html>'" }]);
-  const [lost] = await run([{ status: 404, body: "not found\n" }]);
-  assert.deepEqual(lost, [{ kind: "closed", code: null, reason: "the relay answered HTTP 404: not found" }]);
+  const [gone] = await run([{ status: 410, body: "gone\n" }]);
+  assert.deepEqual(gone, [{ kind: "closed", code: null, reason: "the relay answered HTTP 410: gone" }]);
+});
+
+test("a relay older than the plain GET /new (404, or 426 for its WebSocket-only route) makes the room on a WebSocket", async () => {
+  for (const status of [404, 426]) {
+    const sockets: FakeSocket[] = [];
+    const events: RelayEvent[] = [];
+    const client = new RelayClient({
+      relay: "wss://relay.test/gin", room: null, seat: 0, token: "a".repeat(32), ticket: null, timers: new FakeTimers(),
+      openSocket: (url) => { const s = new FakeSocket(url, []); sockets.push(s); return s; },
+      request: () => Promise.resolve({ status, body: status === 426 ? "Upgrade Required\n" : "not found\n" }),
+    }, (event) => events.push(event));
+    client.start();
+    await settle();
+    assert.equal(sockets.length, 1, String(status));
+    assert.equal(sockets[0]!.url, `wss://relay.test/gin/new?token=${"a".repeat(32)}`);
+    sockets[0]!.welcome({ type: "created", room: ROOM, seat: 0, peer: "absent", ticket: TICKET });
+    assert.ok(events.some((e) => e.kind === "connected"), JSON.stringify(events));
+    assert.ok(!events.some((e) => e.kind === "closed"));
+  }
 });
 
 test("while the other seat stays away, the client reconnects now and then to be routed afresh", () => {

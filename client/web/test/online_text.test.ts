@@ -26,12 +26,12 @@ test("every bidirectional control, mark, invisible and C0/C1 control goes", () =
   const unsafe = [
     ...Array.from({ length: 0x20 }, (_, i) => i), 0x7f, ...Array.from({ length: 0x20 }, (_, i) => 0x80 + i),
     0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0x200e, 0x200f, 0x061c,
-    0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0x00ad, 0xfff9, 0xe0001, 0xd800, 0xdfff,
+    0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0x00ad, 0xfff9, 0xe0001, 0xd800, 0xdfff, 0x2028, 0x2029,
   ];
   for (const code of unsafe) {
     assert.equal(plain(`a${String.fromCharCode(...(code > 0xffff ? [0xdb40, 0xdc01] : [code]))}b`), "ab", code.toString(16));
   }
-  for (const kept of ["\u00a0", "\u2028", "\u05d0", "\u0645", "\u{1f600}", "\u3000"]) assert.equal(plain(`a${kept}b`), `a${kept}b`);
+  for (const kept of ["\u00a0", "\u2007", "\u05d0", "\u0645", "\u{1f600}", "\u3000"]) assert.equal(plain(`a${kept}b`), `a${kept}b`);
 });
 
 test("a notice or a failure is shown plain; other notices are as they were", () => {
@@ -59,4 +59,9 @@ test("the board's online game shows a friend's abort without bidi or control cha
   assert.deepEqual(notices.filter((n) => n.kind === "failed").map((n) => n.kind === "failed" && n.failure.reason), [shown]);
   assert.equal(game.takeWarnings().join("|"), "the relay says: [31mred");
   assert.equal(peer.failure!.reason, reason); // the peer's own view is not changed
+});
+
+test("line and paragraph separators (U+2028, U+2029) go too, as in the terminal", () => {
+  assert.equal(plain("you\u2028lost\u2029 (at fault: host)"), "youlost (at fault: host)");
+  assert.equal(plain("a\u2028b", true), "ab");
 });

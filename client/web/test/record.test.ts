@@ -11,6 +11,7 @@ import { FakePeer } from "./web/fake_peer.ts";
 import { friendKey, opponentLabel, parse, RECORD_KEY, RecordBook, summarize, type TextStore } from "../src/board/record.ts";
 import { STANDARD } from "../src/engine/rules.ts";
 import * as players from "../src/players/index.ts";
+import { failureLines, failureTitle } from "../src/board/words.ts";
 
 class MemoryStore implements TextStore {
   readonly items = new Map<string, string>();
@@ -103,4 +104,20 @@ test("a friend is keyed by its identity's words, by the link's id while none is 
   assert.equal(opponentLabel("friend:maple otter pebble quilt robin"), "Friend (maple otter pebble quilt robin)");
   assert.equal(opponentLabel(`friend:${"ab".repeat(8)}`), "Friend (link abababab)");
   assert.equal(opponentLabel("computer:hard"), "Computer (hard)");
+});
+
+test("a friend that claims you left while it owed its move is recorded as leaving, never 'abandoned by you'", () => {
+  const fake = new FakePeer("guest", "http://relay/j/R#s", null, { seed: 9 });
+  fake.arrive();
+  const peer = new ToldPeer(fake.view());
+  const store = new MemoryStore();
+  const game = new OnlineGame(peer, null, store);
+  const failure = { kind: "LeftOwing", who: "host", field: "move", proven: false,
+    reason: "the host left the match while the next message was its own (move); it claimed you had gone silent, saying: bye" };
+  peer.listener!({ ...peer.view, failure }, [{ kind: "failed", failure }]);
+  const { matches } = new RecordBook(store).load();
+  assert.deepEqual(matches.map((m) => m.abandoned), ["friend"]);
+  assert.equal(failureTitle(failure), "Your friend left the match");
+  assert.match(failureLines(failure).join(" "), /counts as abandoned by your friend\. Not a cheat/);
+  assert.deepEqual(game.takeWarnings(), []);
 });

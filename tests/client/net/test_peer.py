@@ -34,12 +34,14 @@ from gin.engine.rules import STANDARD
 from gin.protocol.cosign import link_id_for
 from gin.protocol.evidence import parse_file
 from gin.protocol.identity import fingerprint
+from gin.protocol.session import Session
 from gin.protocol.session_events import (
     Abandoned,
     ClaimedAbandoned,
     HandDealt,
     HandScored,
     HandVerified,
+    LeftOwing,
     MatchOver,
     Moved,
 )
@@ -400,6 +402,34 @@ async def test_a_friend_who_stops_answering_ends_as_abandoned_by_them(
     # The history counts it apart: abandoned by the friend for one, by you for the other.
     assert [m.get("abandoned") for m in Storage(tmp_path / "host").load_record()] == ["friend"]
     assert [m.get("abandoned") for m in Storage(tmp_path / "guest").load_record()] == ["you"]
+
+
+async def test_a_friend_who_claims_you_left_while_it_owed_its_move_left(
+        relay: Relay, tmp_path: Path) -> None:
+    """Issue 26 item 4, through a real relay: the guest owes its move and sends ``abort``
+    with ``why: abandoned``. The host owed nothing: its match ends with the guest
+    leaving, counted as abandoned by the friend, never "abandoned by you"."""
+    host = await lobby.host(url(relay.port), STANDARD, Storage(tmp_path / "host"), FAST,
+                            randomness(5))
+    guest = await lobby.join(host.invite, Storage(tmp_path / "guest"), FAST, randomness(6))
+
+    async def lie_when_owing() -> None:
+        while guest.session.legal_actions() == [] or guest.session.waiting_for() is not None:
+            await asyncio.sleep(0.01)  # until it is the guest's move
+        Session._send(guest.session, "abort",
+                      {"why": "abandoned", "field": "move", "reason": "you were gone"})
+        guest._flush()
+
+    liar = asyncio.create_task(guest.run())
+    async with asyncio.timeout(MATCH_TIMEOUT):
+        await asyncio.gather(host.run(), lie_when_owing(),
+                             peer.play_bot(host, players.get("easy", random.Random(5))))
+    liar.cancel()
+    failure = host.failure
+    assert isinstance(failure, LeftOwing) and not isinstance(failure, ClaimedAbandoned)
+    assert failure.who == "guest" and failure.field == "move" and not failure.proven
+    assert "your friend left the match" in peer.outcome_line(host)
+    assert [m.get("abandoned") for m in Storage(tmp_path / "host").load_record()] == ["friend"]
 
 
 # -- the data folder failing (issue 11.9) and a relay gone for good (11.11) ----------

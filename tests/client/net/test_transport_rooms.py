@@ -173,13 +173,16 @@ async def test_a_seat_whose_peer_waits_elsewhere_goes_to_find_it(relays: list[Re
         await balancer.stop()
 
 
+@pytest.mark.parametrize(("status", "words"), [(404, "Not Found"), (426, "Upgrade Required")])
 async def test_a_relay_without_get_new_makes_the_room_on_a_websocket(
-    relays: list[Relay], monkeypatch: pytest.MonkeyPatch
+    relays: list[Relay], monkeypatch: pytest.MonkeyPatch, status: int, words: str
 ) -> None:
+    """A relay before the plain GET /new: 404, or 426 where /new took only a WebSocket
+    (issue 26: gin host stopped with 'relay answered HTTP 426')."""
     relay = relays[0]
 
     def not_found(self: Routes, conn: Any, request: Any) -> Response:
-        return Response(404, "Not Found", Headers([("Content-Length", "10")]), b"not found\n")
+        return Response(status, words, Headers([("Content-Length", "10")]), b"not found\n")
 
     monkeypatch.setattr(Routes, "new_room", not_found)  # as a relay before GET /new
     host = await RelayTransport.host(f"http://127.0.0.1:{relay.port}", settings=settings())

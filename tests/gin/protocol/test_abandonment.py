@@ -13,20 +13,25 @@ from dataclasses import replace
 import msgpack
 import pytest
 
-from gin.conformance.session_cases import tamper_once
+from gin.conformance.abandonment_cases import _abandoned
+from gin.conformance.records_cases import _RECORD_MATCHES, _play
+from gin.conformance.session_cases import _cheat_once, _claim_while_owing, tamper_once
 from gin.conformance.session_peer import Fields, Tamper, computer_players
 from gin.engine.errors import IllegalAction, MalformedInput, PeerFault
 from gin.engine.rules import STANDARD
 from gin.protocol import abandonment, cosign, wire
 from gin.protocol.abandonment import AbandonmentRecord, iso_time
 from gin.protocol.audit import audit_records
+from gin.protocol.audit_report import Given, audit_report
 from gin.protocol.evidence import parse_file
 from gin.protocol.records import SEATS, HandRecord
 from gin.protocol.session import Session, play_local, pump
 from gin.protocol.session_events import (
     Abandoned,
+    CheatDetected,
     ClaimedAbandoned,
     HandVerified,
+    LeftOwing,
     MatchOver,
     PeerAborted,
     Unresolved,
@@ -38,7 +43,8 @@ SECRET = bytes(range(32))
 
 
 class Mute(Session):
-    """A session whose outgoing messages pass through ``tamper`` (None drops one)."""
+    """A session whose outgoing messages pass through ``tamper``; None: the relay loses
+    the message's frame (the channel sent it and waits for its acknowledgement)."""
 
     tamper: Tamper | None = None
 
@@ -47,8 +53,10 @@ class Mute(Session):
         out: Fields | None = dict(fields)
         if self.tamper is not None:
             out = self.tamper(self, msg_type, dict(fields))  # type: ignore[arg-type]
-        if out is not None:
-            super()._send(msg_type, out, version)
+        kept = len(self._outbox)
+        super()._send(msg_type, dict(fields) if out is None else out, version)
+        if out is None:
+            del self._outbox[kept:]
 
 
 def pair(seed: int) -> tuple[Mute, Mute]:
@@ -243,3 +251,68 @@ def test_the_silent_side_is_told_and_shows_it_as_a_claim() -> None:
     assert not told.proven and told.who == honest.role and told.field == "key"
     assert f"the {honest.role} ended the match (abandoned), saying: Abandoned by the " \
         f"{quiet.role}: it owed the key of the card drawn" in told.reason
+
+
+@pytest.mark.parametrize("owed", ["move", "key", "deck", "seed"])
+def test_a_claim_of_abandonment_by_the_side_that_owes_is_it_leaving(owed: str) -> None:
+    """Issue 26 item 4: the side whose own message is owed sends ``abort`` with ``why:
+    abandoned`` instead. The receiver owed nothing and the claimant had every message
+    it sent: the claimant left (counted as abandoned by it), never "abandoned by you"
+    (a withheld seed stays a failed audit)."""
+    honest, cheater = _cheat_once(owed, _claim_while_owing, True)
+    told = honest.failure
+    if owed == "seed":
+        assert isinstance(told, CheatDetected) and told.field == "seed"
+        return
+    assert isinstance(told, LeftOwing) and not isinstance(told, ClaimedAbandoned)
+    assert not told.proven and told.who == cheater.role and told.field == owed
+    assert told.reason == (f"the {cheater.role} left the match while the next message was "
+                           f"its own ({owed}); it claimed you had gone silent, saying: "
+                           "you were gone")
+
+
+def test_a_claim_while_our_last_message_may_be_lost_stays_the_peers_word() -> None:
+    """When the claimant has not acknowledged all we sent, our message may be what the
+    relay lost: the claim is shown as the claimant's word (ClaimedAbandoned)."""
+    honest, quiet, _ = silent("key")  # quiet's key is lost on the way
+    assert quiet.waiting_for() is not None and quiet.unacknowledged  # it believes it sent it
+    honest.abandon(SINCE, SINCE + 300)
+    pump(honest, quiet)
+    assert type(quiet.failure) is ClaimedAbandoned
+
+
+def test_a_claim_the_claimants_own_records_contradict_is_a_false_claim() -> None:
+    """Issue 26 item 3: given with the hand records of its match, a claim that the silent
+    seat owed a move in a hand the claimant signed complete fails (exit 1, at fault the
+    claimant); a seed claimed for such a hand stays the claimant's word (exit 3: the
+    transcript the claimant signed leaves the seeds out)."""
+    record, hands, signer = _abandoned()
+    last = hands[-1]
+    given = [Given(f"hand-{h.hand_number}.json", h.to_json().encode()) for h in hands]
+    for owed, status in (("move", 1), ("key", 1), ("seed", 3)):
+        claim = replace(record, hand_number=last.hand_number, owed=owed,
+                        scores=last.scores).signed(signer)
+        report = audit_report([*given, Given("abandoned.json", claim.to_json().encode())])
+        assert report.status == status, owed
+        lines = report.files[-1].lines()
+        failed = [line for line in lines if line.startswith("FAILED")]
+        if status == 1:
+            assert failed == [f"FAILED owed: the host signed hand {last.hand_number} as "
+                              "complete (its transcript holds every move, key and card "
+                              "shown), so the guest owed nothing of that hand but its seed; "
+                              f"this record says it owed {abandonment.OWED[owed]}: a false "
+                              "claim, signed by the claimant (at fault: host)"]
+        else:
+            assert not failed and any(line.startswith("not verified:") for line in lines)
+
+
+def test_a_claim_after_the_hand_that_ended_the_match_is_false() -> None:
+    record, _, _ = _abandoned()
+    final = _play(*_RECORD_MATCHES[0]).host[-1]  # the hand that ended a whole match
+    assert max(final.scores) >= final.rules.target
+    claim = replace(record, match_id=final.match_id, hand_number=final.hand_number + 1,
+                    owed="commit", scores=final.scores)
+    why = abandonment.contradiction(claim, [final])
+    assert why is not None and f"signed hand {final.hand_number}, which ended the match" in why
+    assert abandonment.contradiction(replace(claim, hand_number=final.hand_number + 2),
+                                     [final]) is None

@@ -110,7 +110,9 @@ export class OnlineGame implements Play {
     const over = notices.find((n) => n.kind === "match-over");
     if (over !== undefined) this.record(over.winner);
     const ended = notices.find((n) => n.kind === "failed")?.failure.kind;
-    if (ended === "Abandoned" || ended === "ClaimedAbandoned") this.record(null, ended === "Abandoned" ? "friend" : "you");
+    if (ended === "Abandoned" || ended === "ClaimedAbandoned" || ended === "LeftOwing") {
+      this.record(null, ended === "ClaimedAbandoned" ? "you" : "friend");
+    }
     // A computer in this seat ends the match at once when the friend's grace runs out
     // (after this view has been shown: the answer is a view of its own).
     if (this.bot !== null && notices.some((n) => n.kind === "grace-over")) queueMicrotask(() => this.peer.abandon());

@@ -455,6 +455,9 @@ export function failureLines(failure: FailureView): string[] {
       "Saved as a signed record you can audit: download it from the side (gin audit reads it)."];
   }
   if (failure.kind === "ClaimedAbandoned") return [failure.reason, "It is their word, not a verdict: nobody forfeits."];
+  if (failure.kind === "LeftOwing") {
+    return [failure.reason, "You owed nothing, so the match counts as abandoned by your friend. Not a cheat: nobody forfeits."];
+  }
   const lines = [failure.reason];
   if (failure.field) lines.push(`What failed: ${failure.field}.`);
   if (failure.who) lines.push(`At fault: ${failure.who}${failure.proven ? " (proven: the match is forfeited)" : ""}.`);
@@ -469,6 +472,7 @@ export function failureTitle(failure: FailureView): string {
     case "PeerAborted": return "Your friend ended the match";
     case "Abandoned": return "Abandoned by your friend";
     case "ClaimedAbandoned": return "Your friend ended the match: abandoned by you, it says";
+    case "LeftOwing": return "Your friend left the match";
     case "RulesDeclined": return "The rules were declined";
     case "OpenedElsewhere": return "This match was opened in another tab";
     case "SeatTaken": return "Someone has already joined with this link";

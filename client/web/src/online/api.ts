@@ -35,7 +35,8 @@ export type Connection =
 /** A failure as the session states it (gin/protocol/session_events.py's Failure kinds). */
 export interface FailureView {
   /** "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "Abandoned" (this side ended it: the
-   * friend fell silent) | "PeerAborted" | "ClaimedAbandoned" (the friend ended it so) | "VersionMismatch"
+   * friend fell silent) | "PeerAborted" | "ClaimedAbandoned" (the friend ended it so) | "LeftOwing" (the friend said so
+   * while it owed the next message itself: it left) | "VersionMismatch"
    * | "RulesDeclined" | "LocalError" | "ConnectionFailed"
    * | "OpenedElsewhere" (another tab or window of this browser took the match over)
    * | "SeatTaken" (someone else holds this seat: the link was used already). */

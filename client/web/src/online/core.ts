@@ -40,7 +40,7 @@ export type EventLike =
   | { readonly kind: "HandVerified"; readonly handNumber: number; readonly record: RecordLike }
   | { readonly kind: "MatchOver"; readonly winner: number; readonly forfeitedBy: string | null }
   | (FailureLike & { readonly kind: "CheatDetected" | "Abandoned"; readonly record: RecordLike | null })
-  | (FailureLike & { readonly kind: "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "ClaimedAbandoned"
+  | (FailureLike & { readonly kind: "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "ClaimedAbandoned" | "LeftOwing"
     | "VersionMismatch" | "RulesDeclined" });
 
 /** What the worker needs of a session (src/protocol/session.ts's Session has it). */

@@ -215,6 +215,8 @@ export class RelayClient {
   private socket: SocketLike | null = null; // welcomed: frames flow
   private pending: SocketLike | null = null; // opened, no welcome yet
   private finished = false;
+  /** The relay answered the plain GET /new with 404 or 426: it makes rooms on a WebSocket to /new. */
+  private oldRelay = false;
   private everConnected = false;
   private attempt = 0;
   private outageSince: number | null = null;
@@ -286,6 +288,8 @@ export class RelayClient {
   }
 
   private url(): string {
+    // A relay older than the plain GET /new makes the room on a WebSocket to /new.
+    if (this.room === null) return `${this.options.relay}/new?token=${this.token}`;
     const url = `${this.options.relay}/j/${this.room}?seat=${this.seat}&token=${this.token}`;
     return this.ticket === null ? url : `${url}&ticket=${this.ticket}`;
   }
@@ -300,6 +304,11 @@ export class RelayClient {
 
   private created(answer: HttpAnswer): void {
     if (this.finished) return;
+    if (answer.status === 404 || answer.status === 426) { // a relay older than the plain GET /new
+      this.oldRelay = true;
+      this.open();
+      return;
+    }
     const body = control(answer.body);
     if (answer.status === 200) {
       if (body !== null && NEW_ROOM_FIELDS.every((field) => field in body) && typeof body.room === "string" && ROOM_ID.test(body.room) && body.seat === this.seat
@@ -324,7 +333,7 @@ export class RelayClient {
   }
 
   private open(): void {
-    if (this.room === null) {
+    if (this.room === null && !this.oldRelay) {
       this.create();
       return;
     }

@@ -195,6 +195,32 @@ export function check(record: AbandonmentRecord, hands: readonly HandRecord[]): 
   return out;
 }
 
+/**
+ * Why the verified `hands` of the record's match prove its claim false, or null. A hand
+ * record carries the claimant's signature of the hand's whole transcript (every move, key and
+ * card shown): so the claimant had all of that hand, and the silent seat owed nothing in it but
+ * its seed (the transcript leaves the seeds out, so a seed is never proven received); and after
+ * a hand that ended the match nothing more was owed.
+ */
+export function contradiction(record: AbandonmentRecord, hands: readonly HandRecord[]): string | null {
+  const mine = hands.filter((h) => equalBytes(h.matchId, record.matchId));
+  if (!mine.length) return null;
+  const last = mine.reduce((a, b) => (b.handNumber > a.handNumber ? b : a));
+  const claimant = SEATS[record.claimant]!;
+  const n = last.handNumber;
+  if (record.handNumber === n && record.owed !== "seed") {
+    return `the ${claimant} signed hand ${n} as complete (its transcript holds every move, key and card shown), `
+      + `so the ${SEATS[record.owedSeat]} owed nothing of that hand but its seed; this record says it owed `
+      + `${OWED.get(record.owed)}: a false claim, signed by the claimant`;
+  }
+  if (record.handNumber === n + 1 && Math.max(...last.scores) >= last.rules.target) {
+    return `the ${claimant} signed hand ${n}, which ended the match (host ${last.scores[0]}, guest ${last.scores[1]}, `
+      + `playing to ${last.rules.target}); this record says the ${SEATS[record.owedSeat]} owed ${OWED.get(record.owed)} `
+      + `in hand ${n + 1}: a false claim, signed by the claimant`;
+  }
+  return null;
+}
+
 // --- strict parsing ---------------------------------------------------------------
 
 const TIME = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z$/;

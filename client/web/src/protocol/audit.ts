@@ -180,7 +180,12 @@ export function auditEvidence(evidence: DealEvidence): AuditResult {
  * unproven (its words: `record.words()`).
  */
 export function auditAbandonment(record: AbandonmentRecord, hands: readonly HandRecord[] = []): AuditResult {
-  return new AuditResult(abandonment.check(record, hands).map(([where, detail]) => new Finding("record", where, detail)),
+  const unsound = abandonment.check(record, hands);
+  const falseClaim = unsound.length ? null : abandonment.contradiction(record, hands);
+  if (falseClaim !== null) { // the claimant's own signatures contradict its claim
+    return new AuditResult([new Finding(SEATS[record.claimant]!, "owed", falseClaim)], [record.words()]);
+  }
+  return new AuditResult(unsound.map(([where, detail]) => new Finding("record", where, detail)),
     [record.words()], [`that the ${SEATS[record.owedSeat]} fell silent: only the ${SEATS[record.claimant]} says so`]);
 }
 

@@ -129,6 +129,7 @@ export class Session {
       emit: (event) => this.emit(event),
       random: (n) => this.random(n),
       fail: (failure) => this.fail(failure),
+      unacknowledged: () => this.channel.pending,
     };
     this.flow = new MatchFlow(role, this.linkId, rules, new Identity(identity), outlet, rematch);
     if (restoring) {
@@ -290,11 +291,13 @@ export class Session {
       this.resendAt = null;
       this.resendAfter = this.resendTiming[0];
     }
+    // The acknowledgement goes out before whatever the message makes us send, so that a
+    // message we send in answer (an abort among them) reaches the peer acknowledged.
+    this.outbox.push(...got.replies);
     if (got.message !== null) {
       this.log.push(["in", got.message]);
       this.deliver(got.message);
     }
-    this.outbox.push(...got.replies);
   }
 
   /** Play the local player's move. IllegalAction (nothing changes) if not allowed. */

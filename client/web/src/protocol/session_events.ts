@@ -86,7 +86,7 @@ export class MatchOver {
 
 export type FailureKind =
   | "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "Abandoned" | "PeerAborted"
-  | "ClaimedAbandoned" | "VersionMismatch" | "RulesDeclined";
+  | "ClaimedAbandoned" | "LeftOwing" | "VersionMismatch" | "RulesDeclined";
 
 /**
  * The session stopped. `field` names what failed, `reason` says it in words.
@@ -155,13 +155,20 @@ export class Abandoned extends Failure {
 
 /** The peer ended the match; `reason` quotes what it said, never as a verdict. */
 export class PeerAborted extends Failure {
-  readonly kind: "PeerAborted" | "ClaimedAbandoned" = "PeerAborted";
+  readonly kind: "PeerAborted" | "ClaimedAbandoned" | "LeftOwing" = "PeerAborted";
 }
 
 /** The peer ended the match as abandoned by this side (an `abort` of kind `abandoned`): this
  * side was silent past the peer's grace. The peer's claim, quoted; no forfeit. */
 export class ClaimedAbandoned extends PeerAborted {
   override readonly kind = "ClaimedAbandoned" as const;
+}
+
+/** The peer ended the match as abandoned by this side while it was the peer that owed the
+ * next message (`field` names it): its claim does not hold against this side's own state, so
+ * the peer left the match. Counted as abandoned by the peer; nothing is proven. */
+export class LeftOwing extends PeerAborted {
+  override readonly kind = "LeftOwing" as const;
 }
 
 /** A message of another protocol version arrived: the two gins cannot play each other.
@@ -178,7 +185,7 @@ export class RulesDeclined extends Failure {
 export type SessionEvent =
   | MatchStarted | RulesOffered | HandDealt | Moved | CardDrawn | HandScored | HandVerified | MatchOver
   | CheatDetected | ProtocolError | PeerTimedOut | FrameRejected | Abandoned | PeerAborted | ClaimedAbandoned
-  | VersionMismatch | RulesDeclined;
+  | LeftOwing | VersionMismatch | RulesDeclined;
 
 /** Each failure class by its name (what a saved session stores). */
 export const FAILURES: ReadonlyMap<string, new (who: string, field: string, reason: string) => Failure> = new Map<
@@ -190,6 +197,23 @@ export const FAILURES: ReadonlyMap<string, new (who: string, field: string, reas
   ["Abandoned", Abandoned],
   ["PeerAborted", PeerAborted],
   ["ClaimedAbandoned", ClaimedAbandoned],
+  ["LeftOwing", LeftOwing],
   ["VersionMismatch", VersionMismatch],
   ["RulesDeclined", RulesDeclined],
 ]);
+
+/** What an `abort` from the `peer` ends the match as, given what the peer `owed` (`waitingFor`)
+ * and whether it had acknowledged every message of ours. */
+export function abortFailure(peer: string, owed: string | null, why: string, field: string, reason: string,
+  allAcknowledged: boolean): Failure {
+  if (owed === "seed" && why !== "tampered") {
+    return new CheatDetected(peer, "seed", `the ${peer} refused to reveal its seed (a failed audit); it said: ${reason}`);
+  }
+  if (why === "abandoned" && owed !== null && allAcknowledged) {
+    // The claimant itself owed the next message and had every one of ours: this side was not the silent one.
+    return new LeftOwing(peer, owed, `the ${peer} left the match while the next message was its own (${owed}); `
+      + `it claimed you had gone silent, saying: ${reason}`);
+  }
+  const kind = why === "abandoned" ? ClaimedAbandoned : PeerAborted;
+  return new kind(peer, field, `the ${peer} ended the match (${why}), saying: ${reason}`);
+}

@@ -27,7 +27,7 @@ import * as deal from "./session_deal.ts";
 import * as moves from "./session_moves.ts";
 import {
   CardDrawn, CheatDetected, type Failure, HandDealt, HandScored, HandVerified, MatchOver, MatchStarted, Moved,
-  ClaimedAbandoned, PeerAborted, RulesDeclined, RulesOffered, type SessionEvent,
+  abortFailure, RulesDeclined, RulesOffered, type SessionEvent,
 } from "./session_events.ts";
 import { coin, HandState, otherRole, rulesDigest } from "./session_hand.ts";
 import { firstDealer, NOT_PLAYED, NOT_PLAYED_TOLD, PreviousMatch, prevFault } from "./session_rematch.ts";
@@ -66,6 +66,9 @@ export interface Outlet {
   /** Fresh randomness, logged so that a restored session replays it. */
   random(n: number): Uint8Array;
   fail(failure: Failure): void;
+  /** How many of our messages the peer has not acknowledged: a claim that we fell silent can
+   * be a lost frame's doing while it is not 0. */
+  unacknowledged(): number;
 }
 
 
@@ -468,13 +471,19 @@ export class MatchFlow {
     hs.theirSeed = msg.blob("seed", fd.SEED_BYTES);
     const signature = msg.blob("sig", cosign.SIGNATURE_BYTES);
     const record = this.record();
+    const signed = cosign.verify(this.keys!.signingKeys[this.peer], cosign.handDigest(record), signature);
     const report = auditRecord(record, this.seat);
     if (!report.ok) {
+      // Evidence a third party can check: the record with both signatures of the transcript
+      // (the cheater's when it signed the hand as played here).
+      const theirs = signed ? signature : new Uint8Array(0);
+      const mine = hs.mySignature ?? new Uint8Array(0);
       const first = report.findings[0]!;
-      this.out.fail(new CheatDetected(first.who, first.where, String(first), record));
+      this.out.fail(new CheatDetected(first.who, first.where, String(first),
+        record.with({ signatures: this.seat === 0 ? [mine, theirs] : [theirs, mine] })));
       return;
     }
-    if (!cosign.verify(this.keys!.signingKeys[this.peer], cosign.handDigest(record), signature)) {
+    if (!signed) {
       throw this.protocol(`the ${peer}'s signature does not sign this hand as played`, "seed.sig");
     }
     const signatures: [Uint8Array, Uint8Array] = this.seat === 0
@@ -494,13 +503,7 @@ export class MatchFlow {
     const why = msg.text("why", 16, ABORT_KINDS);
     const field = msg.text("field", MAX_FIELD_CHARS);
     const reason = msg.text("reason", MAX_REASON_CHARS);
-    const peer = SEATS[this.peer];
-    if (this.waitingFor() === "seed" && why !== "tampered") {
-      this.out.fail(new CheatDetected(peer, "seed", `the ${peer} refused to reveal its seed (a failed audit); it said: ${reason}`));
-    } else {
-      const kind = why === "abandoned" ? ClaimedAbandoned : PeerAborted;
-      this.out.fail(new kind(peer, field, `the ${peer} ended the match (${why}), saying: ${reason}`));
-    }
+    this.out.fail(abortFailure(SEATS[this.peer], this.waitingFor(), why, field, reason, this.out.unacknowledged() === 0));
   }
 
   // -- internals: local moves (session_moves.ts) and the hand's end -------------------------------------
