@@ -9,8 +9,9 @@ board exported by `gin web --export` and served by a static server on one port o
   the secret after '#' kept, and the match plays there, under the same identity as on
   the first relay;
 - Join with a link: a relay's own link pasted into the player's own board (another
-  relay serving it, as `gin web` does) plays there, on the link's relay; a link to a relay nobody runs is said plainly, and so is a relay
-  that refuses boards of other sites (answers /new without CORS);
+  relay serving it, as `gin web` does) plays there, on the link's relay; a link to a
+  relay nobody runs is said plainly, and so is a relay that refuses boards of other
+  sites (answers /new without CORS);
 - `gin board-check` against a relay (exit 0), through an invite link's redirect, and
   against the static site with a changed board.js (exit 1, naming it).
 """
