@@ -15,6 +15,7 @@ from pathlib import Path
 from gin import best_arrangement, best_discard, parse_cards
 from gin.conformance import corpus
 from gin.conformance.abandonment_cases import abandonment_cases
+from gin.conformance.encoding_cases import encoding_cases
 from gin.conformance.engine_cases import (
     arrange_case,
     arrange_cases,
@@ -77,6 +78,7 @@ def test_the_typescript_engine_agrees_with_a_small_corpus(
         "deck.jsonl": deck_cases(1),
         "channel.jsonl": channel_cases(2),
         "shuffle_proof.jsonl": proof_cases(1),
+        "encoding.jsonl": encoding_cases(1),
         "audit.jsonl": audit_cases(),
         "records.jsonl": chain(islice(record_cases(), 3), record_text_cases(50)),
         "record_audit.jsonl": chain(islice(record_audit_cases(), 4),
