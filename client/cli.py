@@ -16,7 +16,8 @@ from collections.abc import Sequence
 COMMAND_MODULES: tuple[str, ...] = (
     "client.commands.play", "client.commands.web", "client.commands.simulate",
     "client.commands.stats", "client.commands.history", "client.commands.relay",
-    "client.commands.audit", "client.commands.host", "client.commands.join")
+    "client.commands.audit", "client.commands.host", "client.commands.join",
+    "client.commands.board_check")
 
 
 def build_parser() -> argparse.ArgumentParser:

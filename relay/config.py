@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from relay.roomid import default_key_path
 
@@ -51,6 +52,11 @@ class RelayConfig:
     # (host, port) to serve /metrics (and /healthz) on instead of the public port.
     metrics_listen: tuple[str, int] | None = None
     log_level: str = "info"
+    # The board (a static site's address) that /j/ROOM sends browsers to, instead of
+    # serving the board itself: issue 27, docs/running-a-relay.md.
+    board: str | None = None
+    # This relay's address as players reach it, for the links to that board.
+    public_url: str | None = None
     # Injected so tests can move time by hand; used for rate limits and deadlines.
     clock: Callable[[], float] = field(default=time.monotonic, compare=False)
     # Seat tickets order claims across restarts, so they need time that survives one.
@@ -122,6 +128,32 @@ def _listen_address(text: str) -> tuple[str, int] | None:
         raise argparse.ArgumentTypeError(
             f"expected HOST:PORT, e.g. 127.0.0.1:9100 or [::1]:9100, got {text!r}")
     return host, port_number(port)
+
+
+def web_address(text: str, page: bool = False) -> str:
+    """An http:// or https:// address with a host, no user name, query or fragment:
+    a relay's without a trailing "/", a ``page``'s as given (its "/" ends a folder,
+    against which the page's files are found)."""
+    value = text.strip()
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 (a bad port raises here)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a web address ({exc}): {value!r}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise argparse.ArgumentTypeError(
+            f"expected an address starting with http:// or https://, got {value!r}")
+    if parts.username is not None or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(
+            f"an address without a user name, '?' or '#' part, please: {value!r}")
+    if page:
+        return value if parts.path else value + "/"
+    return value.rstrip("/") if parts.path not in ("", "/") else f"{parts.scheme}://{parts.netloc}"
+
+
+def board_address(text: str) -> str | None:
+    """``--board``: a page's address (:func:`web_address`), or 'off'."""
+    return None if text.strip().lower() in ("", "off") else web_address(text, page=True)
 
 
 def _positive_float(text: str) -> float:
@@ -237,6 +269,23 @@ SETTINGS: tuple[Setting, ...] = (
         "so a public relay need not expose it ('off': on the relay's port)",
         _listen_address,
         "HOST:PORT",
+    ),
+    Setting(
+        "board",
+        "GIN_RELAY_BOARD",
+        "send browsers opening an invite link (/j/ROOM) to the board at this address (a "
+        "static export, `gin web --export`), its secret after '#' kept, instead of "
+        "serving the board's code from here ('off': serve it here)",
+        board_address,
+        "URL",
+    ),
+    Setting(
+        "public_url",
+        "GIN_RELAY_PUBLIC_URL",
+        "this relay's address as players reach it (https://relay.example.org/gin), named "
+        "in the links --board makes; by default http:// and the request's Host",
+        web_address,
+        "URL",
     ),
     Setting(
         "log_level",

@@ -1,7 +1,14 @@
 """What the relay answers to plain HTTP on its port: /healthz, /metrics, a new room
 at /new, the board (``relay.static``, with /version), the pages of ``relay.pages``
-at / and for an invite link, and 404 for anything else. WebSocket upgrades go on to
-``relay.connections``, so that their refusals carry a close code."""
+at / and for an invite link (or, with ``--board``, a redirect of the link to that
+board), and 404 for anything else. WebSocket upgrades go on to
+``relay.connections``, so that their refusals carry a close code.
+
+A board of any site plays here: ``GET /new`` and ``/version`` answer pages of every
+origin (``Access-Control-Allow-Origin: *``, no credentials: the relay keeps no cookie
+or login, so a page of another site learns nothing it could not fetch itself), and
+websocket upgrades are accepted whatever their ``Origin`` (docs/running-a-relay.md,
+*Boards of other sites*)."""
 
 from __future__ import annotations
 
@@ -10,6 +17,7 @@ import logging
 import math
 from collections.abc import Callable
 from http import HTTPStatus
+from urllib.parse import parse_qsl, quote, urlencode
 
 from prometheus_client import CollectorRegistry
 from websockets.asyncio.server import ServerConnection
@@ -69,10 +77,12 @@ class Routes:
         if path == "/new":
             return self.new_room(conn, request)
         encodings = request.headers.get("Accept-Encoding", "")
-        board = self._board.response(path, encodings)
+        board = self._board.response(path, encodings, request.path.partition("?")[2])
         if board is not None:
             return board
         valid = path.startswith("/j/") and self._ids.verify(path[3:])
+        if valid and not _asks_terminal(request.path) and self._config.board is not None:
+            return self.to_board(request, path[3:])
         if valid and not _asks_terminal(request.path):
             board = self._board.invite(encodings)  # the board joins in the page
             if board is not None:
@@ -102,6 +112,21 @@ class Routes:
             return _http(HTTPStatus.OK, b"ok\n", "text/plain; charset=utf-8")
         return _http(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
 
+    def to_board(self, request: Request, room: str) -> Response:
+        """``--board URL``: send the browser to that board with this relay and the room
+        in the query (and the link's other parameters). The Location has no fragment,
+        so the browser keeps the link's own, the secret (RFC 9110 10.2.2)."""
+        board = self._config.board
+        assert board is not None
+        relay = self._config.public_url or f"http://{request.headers.get('Host', '')}"
+        query = [(k, v) for k, v in parse_qsl(request.path.partition("?")[2])
+                 if k not in ("relay", "room")]
+        target = f"{board}?" + urlencode([("relay", relay), ("room", room), *query],
+                                         quote_via=lambda text, *_: quote(text, safe=":/"))
+        event("sent_to_board", room=short_room(room))
+        return _http(HTTPStatus.FOUND, b"", "text/plain; charset=utf-8", Location=target,
+                     Referrer_Policy="no-referrer")
+
     def new_room(self, conn: ServerConnection, request: Request) -> Response:
         """``GET /new?token=T``: a room id and the ticket for its seat 0, made from the
         key alone. The room exists in memory only once a seat is taken at /j/ROOM, on
@@ -128,13 +153,19 @@ class Routes:
         self._stats.rooms_created += 1
         event("room_created", room=short_room(room))
         answer = dict(zip(NEW_ROOM_FIELDS, (room, 0, ticket), strict=True))
-        return _http(HTTPStatus.OK, _json(answer), "application/json")
+        return _http(HTTPStatus.OK, _json(answer), "application/json", **_ANY_ORIGIN)
 
     def _refuse_new(self, code: int, reason: str, key: str, **extra: str) -> Response:
         self._stats.refusals[key] += 1
         event("refused", logging.WARNING, reason=key, code=code, detail=reason)
         body = control(Control.ERROR, code=code, reason=reason).encode()
-        return _http(HTTPStatus(HTTP_STATUS[code]), body, "application/json", **extra)
+        return _http(HTTPStatus(HTTP_STATUS[code]), body, "application/json", **extra,
+                     **_ANY_ORIGIN)
+
+
+#: A page of any site may read /new's answer (its refusals too, so it can say why). A
+#: plain GET with no credentials: no preflight, and no cookie is ever involved.
+_ANY_ORIGIN = {"Access_Control_Allow_Origin": "*"}
 
 
 def _json(value: object) -> bytes:

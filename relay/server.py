@@ -126,6 +126,7 @@ class Relay:
             metrics=None if cfg.metrics_listen is None else
             f"{_netloc(cfg.metrics_listen[0])}:{self._metrics_port}",
             board=self._board.digests(),
+            sends_links_to=cfg.board,  # --board: invite links open that board instead
         )
 
     @property

@@ -3,7 +3,9 @@
 ``npm run build`` in client/web (run by the install, see setup.py) writes the board
 to client/web/dist. The relay serves exactly the files named in :data:`FILES`,
 read once when it starts, each with its own explicit type, ``nosniff`` and a
-strict Content-Security-Policy (no inline script or style). The page asks for its
+strict Content-Security-Policy (no inline script or style; a page whose address names
+another relay, ``?relay=URL``, may connect to that relay too: :func:`page_csp`). The
+same files make a static site (``gin web --export``). The page asks for its
 assets by relative URLs, so a relay behind a path prefix serves it unchanged; an
 invite link (``/j/ROOM``) opens the same page, so its assets are served under
 ``/j/`` too (``/j/board.js`` is ``/board.js``: no room id is that short). The
@@ -27,11 +29,12 @@ import json
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 from websockets.datastructures import Headers
 from websockets.http11 import Response
 
-__all__ = ["BOARD_DIR", "CSP", "FILES", "Board", "load_board"]
+__all__ = ["BOARD_DIR", "CSP", "FILES", "Board", "load_board", "page_csp"]
 
 #: Where the build puts the board: client/web/dist beside this package (true in a
 #: source tree, an editable install and a wheel alike).
@@ -53,6 +56,27 @@ CSP = (
     "worker-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
     "frame-ancestors 'none'"
 )
+
+
+def page_csp(query: str) -> str:
+    """The policy of the page at an address with ``query``: :data:`CSP`, and where the
+    address names another relay (``?relay=URL``, a board playing there), that relay's
+    http and websocket origins too, and nothing else."""
+    relay = next((value for name, value in parse_qsl(query) if name == "relay"), None)
+    if relay is None:
+        return CSP
+    try:
+        parts = urlsplit(relay)
+        port = parts.port
+    except ValueError:
+        return CSP
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.username is not None:
+        return CSP  # the page refuses such an address itself
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    netloc = host if port is None else f"{host}:{port}"
+    ws = "wss" if parts.scheme == "https" else "ws"
+    return CSP.replace("connect-src 'self'",
+                       f"connect-src 'self' {parts.scheme}://{netloc} {ws}://{netloc}")
 
 
 def compressed(body: bytes) -> bytes:
@@ -102,22 +126,25 @@ class Board:
         code a browser runs is the code they expect (null when nothing is built)."""
         return json.dumps({"board": self.digests()}, sort_keys=True).encode() + b"\n"
 
-    def response(self, path: str, accept_encoding: str = "") -> Response | None:
+    def response(self, path: str, accept_encoding: str = "", query: str = "") -> Response | None:
         """The response for a GET of ``path``, or None when it is not a board file.
         ``/j/NAME`` is the file NAME: the invite page's relative URLs land there.
-        ``accept_encoding``: the request's header, for a gzipped file."""
+        ``accept_encoding``: the request's header, for a gzipped file; ``query``: the
+        address's query, whose ``relay=`` the page's policy lets it reach."""
         if path == "/version":
-            return self._ok(self.version(), "application/json")
+            # Anyone may read the digests, from a page of any site too.
+            return self._ok(self.version(), "application/json",
+                            ("Access-Control-Allow-Origin", "*"))
         name = path[3:] if path.startswith("/j/") else path[1:] or "index.html"
         if name not in FILES or "/" + name not in self.files:
             return None
-        return self._file("/" + name, accept_encoding)
+        return self._file("/" + name, accept_encoding, page_csp(query))
 
     def invite(self, accept_encoding: str = "") -> Response | None:
         """The board for an invite link (``/j/ROOM``): it opens in join mode."""
         return self._file("/", accept_encoding) if self.built else None
 
-    def _file(self, path: str, accept_encoding: str) -> Response:
+    def _file(self, path: str, accept_encoding: str, csp: str = CSP) -> Response:
         body, content_type = self.files[path]
         if accepts_gzip(accept_encoding):
             if path not in self.gzipped:
@@ -126,11 +153,11 @@ class Board:
             packed_body = self.gzipped[path]
             if packed_body is not None:
                 return self._ok(packed_body, content_type, ("Content-Encoding", "gzip"),
-                                ("Vary", "Accept-Encoding"))
-        return self._ok(body, content_type, ("Vary", "Accept-Encoding"))
+                                ("Vary", "Accept-Encoding"), csp=csp)
+        return self._ok(body, content_type, ("Vary", "Accept-Encoding"), csp=csp)
 
     @staticmethod
-    def _ok(body: bytes, content_type: str, *extra: tuple[str, str]) -> Response:
+    def _ok(body: bytes, content_type: str, *extra: tuple[str, str], csp: str = CSP) -> Response:
         headers = Headers(
             [
                 ("Content-Type", content_type),
@@ -139,7 +166,7 @@ class Board:
                 # Small files: the browser asks again each time rather than run a stale
                 # board against a newer relay.
                 ("Cache-Control", "no-cache"),
-                ("Content-Security-Policy", CSP),
+                ("Content-Security-Policy", csp),
                 ("X-Content-Type-Options", "nosniff"),
                 ("Referrer-Policy", "no-referrer"),
                 ("Connection", "close"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from typing import Any
 
@@ -23,8 +24,11 @@ from client.commands.seat import (
 )
 from client.net.links import (
     BARE_RELAY_HELP,
+    BOARD_ENV,
     InvalidLinkError,
     Invite,
+    page_words,
+    parse_board,
     parse_invite,
     parse_relay,
 )
@@ -60,6 +64,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--port", type=whole_number(0, 65535, "a port number"), default=None,
                         help="without --relay: the embedded relay's port, 0 to 65535 "
                         "(default: a free one)")
+    parser.add_argument("--board", default=None, metavar="URL",
+                        help="make links that open the board at URL (a published board, "
+                        "`gin web --export`, or a friend's own `gin web`) on the relay, so "
+                        "that your friend's page comes from neither you nor the relay "
+                        f"(default: env {BOARD_ENV}, else the relay's own page)")
     parser.add_argument("--rules", choices=sorted(PRESETS), default="standard",
                         help="the ruleset your friend agrees to (default: standard)")
     parser.add_argument("--target", type=int, default=None, metavar="POINTS",
@@ -85,6 +94,13 @@ def run(args: argparse.Namespace) -> int:
         except InvalidLinkError as exc:
             print(f"gin host: bad relay address: {exc}", file=sys.stderr)
             return 2
+    board_text = args.board if args.board is not None else os.environ.get(BOARD_ENV) or None
+    try:
+        board = None if board_text is None else parse_board(board_text)
+    except InvalidLinkError as exc:
+        where = "--board" if args.board is not None else BOARD_ENV
+        print(f"gin host: {where}: {exc}", file=sys.stderr)
+        return 2
     rules = PRESETS[args.rules]
     if args.target is not None:
         try:
@@ -98,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     storage = Storage(args.data_dir or default_data_dir())
     saved = None if relay is not None or args.new else _saved_here(storage)
     spec = OnlineStart("host", relay=relay, bind=args.bind, port=args.port or 0,
-                       rules=rules, saved=saved)
+                       rules=rules, saved=saved, board=board)
     if args.bot is None:
         return open_table(args, spec)  # the table asks whether to continue the saved one
     if saved is not None:
@@ -124,6 +140,7 @@ async def _host_with_bot(args: argparse.Namespace, spec: OnlineStart,
     async def start() -> OnlineMatch:
         match = await begin(spec, storage, online_settings(args))
         print(match.invite.url, flush=True)
+        print(page_words(match.invite, match.local_relay is not None), file=sys.stderr)
         if sys.stderr.isatty():
             print("\n".join(qr_lines(match.invite.url)), file=sys.stderr)
         return match

@@ -28,8 +28,9 @@ def register(subparsers: Any) -> None:
         "history; the table then reads the keyboard from the terminal. Running it again "
         "with the same link continues an interrupted match.")
     parser.add_argument("link", nargs="?", default=None, metavar="LINK",
-                        help="the invite link, http[s]://RELAY/j/ROOM#SECRET ('-': read it "
-                        "from standard input)")
+                        help="the invite link, http[s]://RELAY/j/ROOM#SECRET or a board's "
+                        "http[s]://BOARD?relay=RELAY&room=ROOM#SECRET (played on RELAY; "
+                        "'-': read it from standard input)")
     parser.add_argument("--accept-rules", action="store_true",
                         help="play the host's rules even when they are custom (not a "
                         "preset). Without it the table shows custom rules and asks; with "

@@ -1,4 +1,7 @@
-"""Invite links: ``http[s]://RELAY[:PORT][/PREFIX]/j/ROOM#SECRET``.
+"""Invite links: ``http[s]://RELAY[:PORT][/PREFIX]/j/ROOM#SECRET``, which opens the
+board the relay serves, or ``http[s]://BOARD?relay=RELAY&room=ROOM#SECRET``, which
+opens the board at BOARD (a static site, a player's own ``gin web``: any origin) on the
+relay RELAY (issue 27; the twin of client/web/src/online/links.ts).
 
 The fragment (after ``#``) is a 256-bit secret in url-safe base64 without
 padding. Browsers never send a fragment to a server, and neither does this
@@ -19,13 +22,15 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TextIO
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 from relay.roomid import ROOM_ID_LENGTH, ROOM_ID_PATTERN
 
 SECRET_BYTES = 32
 SECRET_LENGTH = 43  # base64 of 32 bytes without its one "=" of padding
 LINK_ENV = "GIN_LINK"
+#: The board a host's links open, as ``--board`` sets it.
+BOARD_ENV = "GIN_BOARD"
 
 _WS_SCHEME = {"http": "ws", "https": "wss", "ws": "ws", "wss": "wss"}
 _HTTP_SCHEME = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
@@ -106,11 +111,17 @@ class Invite:
     relay: RelayAddress
     room: str
     secret: bytes
+    # The board the link opens (a page's address), or None for the relay's own page.
+    board: str | None = None
 
     @property
     def url(self) -> str:
         """The link to give a friend."""
-        return f"{self.relay.http_url}/j/{self.room}#{encode_secret(self.secret)}"
+        secret = encode_secret(self.secret)
+        if self.board is not None:
+            relay = quote(self.relay.http_url, safe=":/")
+            return f"{self.board}?relay={relay}&room={self.room}#{secret}"
+        return f"{self.relay.http_url}/j/{self.room}#{secret}"
 
     @property
     def websocket_url(self) -> str:
@@ -133,7 +144,7 @@ def joined_lines(text: str) -> str:
 _LINE_BREAKS = re.compile(r"[ \t]*[\r\n]+\s*")
 
 
-def _split(text: str, what: str) -> tuple[str, str, int | None, str, str, str]:
+def _split(text: str, what: str, query: bool = False) -> tuple[str, str, int | None, str, str, str]:
     text = joined_lines(text).strip("<>").strip()
     if not text:
         raise InvalidLinkError(f"the {what} is empty")
@@ -152,7 +163,7 @@ def _split(text: str, what: str) -> tuple[str, str, int | None, str, str, str]:
         raise InvalidLinkError(f"the {what} names no relay host: {shown}")
     if parts.username is not None or parts.password is not None:
         raise InvalidLinkError(f"the {what} must not contain a user name or password")
-    if parts.query:
+    if parts.query and not query:
         raise InvalidLinkError(f"the {what} must not contain a query ('?{parts.query}')")
     return scheme, parts.hostname, port, parts.path, parts.fragment, shown
 
@@ -171,6 +182,31 @@ def parse_relay(text: str) -> RelayAddress:
     if fragment:
         raise InvalidLinkError("a relay address has no '#' part; did you paste an invite link?")
     return RelayAddress(_HTTP_SCHEME[scheme], host, port, path.rstrip("/"))
+
+
+def parse_board(text: str) -> str:
+    """A board's address for links (``--board``): http or https, no user name, query or
+    fragment. A bare host gets its "/", against which the page finds its files."""
+    scheme, host, port, path, fragment, shown = _split(text, "board address")
+    if scheme not in ("http", "https"):
+        raise InvalidLinkError(f"a board's address starts with http:// or https://, got {shown}")
+    if fragment:
+        raise InvalidLinkError(f"a board's address has no '#' part: {shown}")
+    netloc = RelayAddress(scheme, host, port).netloc
+    return f"{scheme}://{netloc}{path or '/'}"
+
+
+def page_words(invite: Invite, here: bool) -> str:
+    """Where the friend's page comes from, told beside the link (``here``: the relay
+    runs inside this gin): whoever serves it could read the friend's hand."""
+    if invite.board is not None:
+        host = urlsplit(invite.board).netloc
+        return (f"Your friend's page comes from {host}, the board the link names; the relay "
+                "only passes sealed messages.")
+    where = ("this computer (the relay inside gin)" if here
+             else f"the relay at {invite.relay.netloc} (or a board its operator sends links to)")
+    return (f"Your friend's page comes from {where}, which could read their hand; "
+            f"--board URL (or {BOARD_ENV}) makes links to a board neither of you runs.")
 
 
 #: How a relay address without http:// or https:// is read, in the commands' help.
@@ -200,16 +236,36 @@ def bare_scheme(text: str) -> str:
 
 
 def parse_invite(text: str) -> Invite:
-    """Parse an invite link; raises InvalidLinkError naming what is wrong."""
-    scheme, host, port, path, fragment, shown = _split(text, "invite link")
+    """Parse an invite link of either form; raises InvalidLinkError naming what is wrong.
+    A board's link keeps its board (``Invite.board``); its other parameters (``?bot=``,
+    which only a page reads) are passed over."""
+    scheme, host, port, path, fragment, shown = _split(text, "invite link", query=True)
     if scheme not in ("http", "https"):
         raise InvalidLinkError(f"an invite link starts with http:// or https://, got {shown}")
-    prefix, sep, room = path.rpartition("/j/")
-    if not sep:
-        raise InvalidLinkError(f"an invite link's path ends in /j/ROOM, got {path or '/'!r}")
+    query = parse_qs(urlsplit(joined_lines(text).strip("<>").strip()).query)
+    board = None
+    if "relay" in query:
+        if "://" not in query["relay"][0]:
+            raise InvalidLinkError("the relay after relay= must start with http:// or https://")
+        relay = parse_relay(query["relay"][0])
+        room = query.get("room", [""])[0]
+        netloc = f"[{host}]" if ":" in host else host
+        board = f"{scheme}://{netloc if port is None else f'{netloc}:{port}'}{path or '/'}"
+        where = "room="
+    else:
+        if query or "?" in text.partition("#")[0]:
+            raise InvalidLinkError(f"the invite link must not contain a query after /j/ROOM "
+                                   f"(only a board's link names ?relay=…&room=…): {shown}")
+        prefix, sep, room = path.rpartition("/j/")
+        if not sep:
+            raise InvalidLinkError(
+                f"an invite link's path ends in /j/ROOM, or it names ?relay=…&room=…; "
+                f"got {path or '/'!r}")
+        relay = RelayAddress(scheme, host, port, prefix)
+        where = "/j/"
     if not ROOM_ID_PATTERN.fullmatch(room):
         raise InvalidLinkError(
-            f"the room id after /j/ must be {ROOM_ID_LENGTH} url-safe base64 characters, "
+            f"the room id after {where} must be {ROOM_ID_LENGTH} url-safe base64 characters, "
             f"got {room!r}"
         )
     if not fragment:
@@ -217,7 +273,7 @@ def parse_invite(text: str) -> Invite:
             "the invite link has no secret after '#'; copy the whole link, including "
             "the part after '#'"
         )
-    return Invite(RelayAddress(scheme, host, port, prefix), room, decode_secret(fragment))
+    return Invite(relay, room, decode_secret(fragment), board)
 
 
 def _whole(text: str) -> bool:

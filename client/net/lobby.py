@@ -41,6 +41,8 @@ class OnlineStart:
     #: A host's match saved in progress on a relay run inside gin, which the table
     #: offers to continue instead (``gin host`` again after an interruption).
     saved: Invite | None = None
+    #: The board the friend's link opens (``--board``), None for the relay's own page.
+    board: str | None = None
 
 
 async def begin(start: OnlineStart, storage: Storage | None = None,
@@ -50,13 +52,13 @@ async def begin(start: OnlineStart, storage: Storage | None = None,
         assert start.invite is not None
         return await join(start.invite, storage, settings, accept_rules=start.accept_rules)
     if start.relay is not None:
-        return await host(start.relay, start.rules, storage, settings)
+        return await host(start.relay, start.rules, storage, settings, board=start.board)
     bind = start.bind or lan_address()
     key_file = None if storage is None else LocalRelay.key_file(storage)
     local, url = await start_local_relay(bind, start.port, key_file)
     try:
         match = await host(url, start.rules, storage, settings,
-                           local=LocalRelay(bind, local.port))
+                           local=LocalRelay(bind, local.port), board=start.board)
     except BaseException:
         await local.close()
         raise
@@ -67,8 +69,9 @@ async def begin(start: OnlineStart, storage: Storage | None = None,
 async def host(relay: str | RelayAddress, rules: Ruleset, storage: Storage | None = None,
                settings: OnlineSettings | None = None,
                random_bytes: Callable[[int], bytes] = os.urandom, *,
-               local: LocalRelay | None = None) -> OnlineMatch:
-    """Create a room on ``relay`` and a new match; its ``invite`` is for the friend.
+               local: LocalRelay | None = None, board: str | None = None) -> OnlineMatch:
+    """Create a room on ``relay`` and a new match; its ``invite`` is for the friend,
+    opening ``board`` (None: the relay's own page).
     ``local``: the relay is one run inside gin there, saved with the match. The
     match is played under the data folder's identity (:func:`identity_of`).
 
@@ -81,7 +84,7 @@ async def host(relay: str | RelayAddress, rules: Ruleset, storage: Storage | Non
     me = identity_of(storage, random_bytes)
     session = Session("host", secret, rules, random_bytes, me.secret)
     transport = await RelayTransport.host(address, settings=settings.transport)
-    invite = Invite(address, transport.room, secret)
+    invite = Invite(address, transport.room, secret, board)
     files = None if storage is None else MatchFiles(storage, invite, local)
     return OnlineMatch(session, transport, invite, files=files, settings=settings, identity=me,
                        random_bytes=random_bytes)

@@ -37,8 +37,8 @@ class FriendTable(PlayingTable):
             return
         self.push_screen(OnlineScreen(), self._online_chosen)
 
-    def _online_chosen(self, answer: tuple[str, str] | None) -> None:
-        from client.net.links import InvalidLinkError, parse_invite, parse_relay
+    def _online_chosen(self, answer: tuple[str, str, str] | None) -> None:
+        from client.net.links import InvalidLinkError, parse_board, parse_invite, parse_relay
         from client.net.lobby import OnlineStart
 
         if answer is None:
@@ -47,17 +47,22 @@ class FriendTable(PlayingTable):
             if self.game is None:  # nothing was playing: the computer, then
                 self._begin(self._new_game(self.config.rules))
             return
-        kind, text = answer
+        kind, text, board = answer
         rules = self.game.rules if self.game is not None else self.config.rules
+        what = "link" if kind == "join" else "relay"
         try:
-            start = OnlineStart("join", invite=parse_invite(text), accept_rules=None) \
-                if kind == "join" else \
-                OnlineStart("host", relay=parse_relay(text).http_url if text else None,
-                            rules=rules)
+            if kind == "join":
+                start = OnlineStart("join", invite=parse_invite(text), accept_rules=None)
+            else:
+                relay = parse_relay(text).http_url if text else None
+                what = "board"
+                start = OnlineStart("host", relay=relay, rules=rules,
+                                    board=parse_board(board) if board else None)
         except InvalidLinkError as exc:
             screen = OnlineScreen(f"That link cannot be used: {exc}", link=text) \
                 if kind == "join" else \
-                OnlineScreen(f"That relay address cannot be used: {exc}", relay=text)
+                OnlineScreen(f"That {what} address cannot be used: {exc}", relay=text,
+                             board=board)
             self.push_screen(screen, self._online_chosen)
             return
         self._go_online(start)
@@ -275,11 +280,13 @@ class FriendTable(PlayingTable):
             self._show_invite(game.online)
 
     def _show_invite(self, match: OnlineMatch) -> None:
-        from client.net.links import reach
+        from client.net.links import page_words, reach
 
         relay = match.invite.relay
+        note = words.reach_note(reach(relay), relay.host)
+        origin = page_words(match.invite, match.local_relay is not None)
         self.push_screen(InviteScreen(match.invite.url, self.online_state,
-                                      words.reach_note(reach(relay), relay.host)))
+                                      f"{note}\n{origin}" if note else origin))
 
 
 def _rematch_pending(match: OnlineMatch) -> bool:

@@ -6,6 +6,7 @@ changes the game.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from textual import events
@@ -15,6 +16,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Label, Markdown, Static
 
+from client.net.links import BOARD_ENV
 from client.table.cardview import CardRow
 from client.table.layout import Group, grouped, laid_out
 from client.table.words import THEM, explain_result, mid_sentence, totals_rows
@@ -285,18 +287,21 @@ class LinkInput(Input):
             self.insert_text_at_cursor(joined_lines(event.text))
 
 
-class OnlineScreen(ModalScreen[tuple[str, str] | None]):
-    """Host a match or join one with a pasted link; answers ("host", relay) or
-    ("join", link), or None."""
+class OnlineScreen(ModalScreen[tuple[str, str, str] | None]):
+    """Host a match or join one with a pasted link; answers ("host", relay, board) or
+    ("join", link, ""), or None. ``board``: the board a friend's link opens (empty: the
+    relay's own page), by default ``GIN_BOARD``'s."""
 
     DEFAULT_CSS = MODAL_CSS + """
     OnlineScreen Input { margin-top: 1; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, error: str = "", *, relay: str = "", link: str = "") -> None:
+    def __init__(self, error: str = "", *, relay: str = "", link: str = "",
+                 board: str | None = None) -> None:
         super().__init__()
         self.error, self.relay, self.link = error, relay, link  # filled in for a retry
+        self.board = os.environ.get(BOARD_ENV, "") if board is None else board
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -307,6 +312,9 @@ class OnlineScreen(ModalScreen[tuple[str, str] | None]):
                          "is taken as https://, an IP address or HOST:PORT as http://).")
             yield Input(self.relay, placeholder="relay address (empty: this computer)",
                         id="relay")
+            yield Input(self.board, placeholder="your friend's board (empty: the relay's "
+                        "own page; a published board: neither of you serves their code)",
+                        id="board")
             yield Static("Join: paste the link your friend sent you.", classes="gap")
             yield LinkInput(self.link, placeholder="http://relay/j/ROOM#SECRET", id="link",
                             password=True)
@@ -316,19 +324,23 @@ class OnlineScreen(ModalScreen[tuple[str, str] | None]):
                 yield Button("Join", id="join", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
 
+    def _answer(self, kind: str) -> None:
+        if kind == "join":
+            self.dismiss(("join", self.query_one("#link", Input).value.strip(), ""))
+        else:
+            self.dismiss(("host", self.query_one("#relay", Input).value.strip(),
+                          self.query_one("#board", Input).value.strip()))
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        if event.button.id == "host":
-            self.dismiss(("host", self.query_one("#relay", Input).value.strip()))
-        elif event.button.id == "join":
-            self.dismiss(("join", self.query_one("#link", Input).value.strip()))
+        if event.button.id in ("host", "join"):
+            self._answer(event.button.id)
         else:
             self.dismiss(None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        kind = "join" if event.input.id == "link" else "host"
-        self.dismiss((kind, event.value.strip()))
+        self._answer("join" if event.input.id == "link" else "host")
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -185,6 +185,10 @@ def test_host_shows_the_link_a_copy_button_and_a_qr_code_of_the_link(open_page: 
     assert link.startswith("http://127.0.0.1:") and "/j/FAKEROOM#" in link
     # Served on 127.0.0.1, the link is no good for a friend elsewhere: the window says so.
     assert "only this computer can reach" in page.text("#invite-local")
+    # The relay serves the page: the friend's page comes from it, and this one's too.
+    assert "Your friend's page comes from the relay at 127.0.0.1:" in page.text("#invite-origin")
+    assert page.text("#net-origin").endswith(": the same server")
+    assert "could read your hand" in page.text("#net-origin-trust")
     # The whole link is shown inside the window, wrapped rather than cut off.
     fits = page.page.evaluate("""() => { const e = document.querySelector('#invite-link');
         const d = document.querySelector('dialog').getBoundingClientRect();

@@ -54,15 +54,16 @@ class RelayProcess:
     """`gin relay` on 127.0.0.1 that a test can stop and start again on the same port
     and key, as an operator restarting it would."""
 
-    def __init__(self, key_file: Path) -> None:
+    def __init__(self, key_file: Path, *extra: str) -> None:
         self.key_file = key_file
+        self.extra = list(extra)  # more flags, e.g. --board URL
         self.port = 0
         self.proc: subprocess.Popen[str] | None = None
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
             gin("relay", "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "info",
-                "--key-file", str(self.key_file), *RELAY_LIMITS),
+                "--key-file", str(self.key_file), *RELAY_LIMITS, *self.extra),
             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
         assert self.proc.stderr is not None
         for line in self.proc.stderr:

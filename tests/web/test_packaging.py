@@ -116,3 +116,21 @@ def test_an_install_that_cannot_build_the_board_says_so(tmp_path: Path) -> None:
     (wheel,) = (tmp_path / "w").glob("*.whl")
     assert not any(n.startswith("client/web/dist/") and n.endswith(".js")
                    for n in zipfile.ZipFile(wheel).namelist())
+
+
+def test_two_clean_builds_of_the_board_are_byte_identical(npm: str, tmp_path: Path) -> None:
+    """The board's build is reproducible (issue 27): built twice from the same sources, in
+    two folders at different paths, every file is the same byte for byte, so `gin
+    board-check` can compare a served board with a build of the release's sources."""
+    web = ROOT / "client" / "web"
+    if not (web / "node_modules").exists():
+        pytest.skip("client/web has no node_modules (run npm ci there)")
+    built: list[dict[str, bytes]] = []
+    for name in ("first", "second/deeper"):
+        copy = tmp_path / name / "web"
+        shutil.copytree(web, copy, ignore=shutil.ignore_patterns("node_modules", "dist"))
+        (copy / "node_modules").symlink_to(web / "node_modules")
+        _run([npm, "run", "build"], cwd=copy)
+        built.append({path.name: path.read_bytes() for path in (copy / "dist").iterdir()})
+    assert sorted(built[0]) == sorted(BOARD)
+    assert built[0] == built[1]

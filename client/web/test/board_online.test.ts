@@ -14,7 +14,7 @@ import type { OnlinePeer, Owed, PeerNotice, PeerView } from "../src/online/api.t
 import { onlyThisComputer, onlyThisNetwork } from "../src/board/friend.ts";
 import { FRIEND, OnlineGame } from "../src/board/online.ts";
 import {
-  connectionWords, describe, explainResult, failureLines, failureTitle, gameLine, pageState, shortName, statusWords, THEM,
+  connectionWords, describe, explainResult, failureLines, failureTitle, gameLine, originWords, pageState, shortName, statusWords, THEM,
   turnWords,
 } from "../src/board/words.ts";
 import { FakePeer } from "./web/fake_peer.ts";
@@ -177,4 +177,14 @@ test("an invite link on this computer's loopback address is said to work only he
     "http://gin.local/j/R#s"]) assert.equal(onlyThisNetwork(link), true, link);
   for (const link of ["https://relay.example.org/j/R#s", "http://127.0.0.1/j/R#s", "http://172.32.0.1/j/R#s",
     "http://8.8.8.8/j/R#s", "not a link"]) assert.equal(onlyThisNetwork(link), false, link);
+});
+
+test("the page names where its code and its relay came from, and what one server for both means (issue 27)", () => {
+  const [apart, trustApart] = originWords("https://board.example.org", "https://relay.example.org/gin");
+  assert.equal(apart, "Board from board.example.org · relay relay.example.org");
+  assert.match(trustApart, /only passes sealed messages: it cannot read or play your hand/);
+  const [same, trustSame] = originWords("http://127.0.0.1:8765", "http://127.0.0.1:8765");
+  assert.equal(same, "Board from 127.0.0.1:8765 · relay 127.0.0.1:8765: the same server");
+  assert.match(trustSame, /could read your hand or play it for you/);
+  assert.match(trustSame, /gin web.*Join with a link.*gin join/);
 });

@@ -14,7 +14,7 @@ import { linkIdFor } from "../src/protocol/records/cosign.ts";
 import type { MapKey, Value } from "../src/protocol/wire/msgpack.ts";
 import type { PeerNotice, PeerView } from "../src/online/api.ts";
 import { type EventLike, type FailureLike, PeerCore, type SessionLike, type SessionMaker } from "../src/online/core.ts";
-import { decodeSecret, encodeSecret, formatInvite, InvalidLink, linkIdHex, parseInvite, relayOfPage } from "../src/online/links.ts";
+import { boardOfPage, decodeSecret, encodeSecret, formatInvite, InvalidLink, linkIdHex, parseBoard, parseInvite, relayOfPage } from "../src/online/links.ts";
 import { createOnline } from "../src/online/lobby.ts";
 import type { PeerWorker } from "../src/online/peer.ts";
 import { backoff, type HttpAnswer, paceFor, RelayClient, type RelayEvent, type SocketLike, type Timers } from "../src/online/relay.ts";
@@ -229,7 +229,7 @@ test("invite links: the secret's text form, parsing, the relay of a page, the li
   assert.equal(encodeSecret(SECRET), SECRET_TEXT);
   assert.deepEqual(decodeSecret(SECRET_TEXT), SECRET);
   const link = `https://example.org/gin/j/${ROOM}#${SECRET_TEXT}`;
-  assert.deepEqual(parseInvite(link), { relay: "https://example.org/gin", room: ROOM, secret: SECRET });
+  assert.deepEqual(parseInvite(link), { relay: "https://example.org/gin", room: ROOM, secret: SECRET, board: null });
   assert.equal(formatInvite(parseInvite(link)), link);
   // protocol.md §4, as gin.protocol.session.session.link_id_for computes it for bytes 0..31.
   assert.equal(linkIdHex(SECRET), "7e76fb6150f93321d41fa01bc2ceb9d4");
@@ -243,6 +243,34 @@ test("invite links: the secret's text form, parsing, the relay of a page, the li
     [`https://example.org/x/${ROOM}#${SECRET_TEXT}`, "/j/ROOM"],
     [`ftp://example.org/j/${ROOM}#${SECRET_TEXT}`, "http://"],
     [`https://example.org/j/short#${SECRET_TEXT}`, "room id"],
+  ] as const) {
+    assert.throws(() => parseInvite(bad), (exc: Error) => exc instanceof InvalidLink && exc.message.includes(says)
+      && !exc.message.includes(SECRET_TEXT.slice(0, 10)), bad);
+  }
+});
+
+test("a board's link names its relay and room, any origin, the secret after # (issue 27; as tests/client/net/test_links.py)", () => {
+  const link = `https://board.example.org/gin/?relay=https://relay.example.org:8443/r&room=${ROOM}#${SECRET_TEXT}`;
+  const invite = parseInvite(link);
+  assert.deepEqual(invite, { relay: "https://relay.example.org:8443/r", room: ROOM, secret: SECRET, board: "https://board.example.org/gin/" });
+  assert.equal(formatInvite(invite), link);
+  assert.deepEqual(parseInvite(link.replace("#", "&bot=easy#")), invite);
+  assert.deepEqual(parseInvite(link.replace("https://relay.example.org:8443/r", "https%3A%2F%2Frelay.example.org%3A8443%2Fr")), invite);
+  assert.equal(parseInvite(`http://127.0.0.1:8001?relay=http://127.0.0.1:9000&room=${ROOM}#${SECRET_TEXT}`).board, "http://127.0.0.1:8001/");
+  // The page's relay is the one its address names, and then it is a board of its own.
+  const page = { origin: "https://board.example.org", pathname: "/gin/", search: "?relay=https://relay.example.org:8443/r&room=x" };
+  assert.equal(relayOfPage(page), "https://relay.example.org:8443/r");
+  assert.equal(boardOfPage(page), "https://board.example.org/gin/");
+  assert.equal(boardOfPage({ origin: "http://h:1", pathname: `/j/${ROOM}`, search: "" }), null);
+  assert.throws(() => relayOfPage({ ...page, search: "?relay=javascript:alert(1)" }), InvalidLink);
+  assert.equal(parseBoard("https://board.example.org"), "https://board.example.org/");
+  assert.throws(() => parseBoard("ftp://b.example/"), InvalidLink);
+  for (const [bad, says] of [
+    [`https://b.example/?relay=ftp://r.example&room=${ROOM}#${SECRET_TEXT}`, "http://"],
+    [`https://b.example/?relay=r.example&room=${ROOM}#${SECRET_TEXT}`, "web address"],
+    [`https://b.example/?relay=https://r.example&room=short#${SECRET_TEXT}`, "after room= must"],
+    [`https://b.example/?relay=https://r.example#${SECRET_TEXT}`, "after room= must"],
+    [`https://b.example/?relay=https://r.example&room=${ROOM}`, "no secret after '#'"],
   ] as const) {
     assert.throws(() => parseInvite(bad), (exc: Error) => exc instanceof InvalidLink && exc.message.includes(says)
       && !exc.message.includes(SECRET_TEXT.slice(0, 10)), bad);
@@ -721,13 +749,13 @@ test("a browser that cannot start the worker is told so, and connects nowhere", 
   assert.match(seen.view!.failure!.reason, /cannot run the online peer \(workers are not allowed here\)/);
 });
 
-test("a link of another relay is not joined from this page, and says where to open it", () => {
+test("a link of another relay is not joined by this page's lobby (the board opens a page for it), and says so", () => {
   const w = world();
   const seen = watch(w.online.join(`https://elsewhere.example/j/${ROOM}#${SECRET_TEXT}`));
   assert.equal(w.sockets.length, 0);
   assert.deepEqual(w.addresses, []);
   assert.match(seen.view!.failure!.reason,
-    /for the relay at https:\/\/elsewhere\.example, and this page was served by http:\/\/relay\.test:8765/);
+    /for the relay at https:\/\/elsewhere\.example, and this page plays on http:\/\/relay\.test:8765: use Join with a link/);
 });
 
 test("frames leave at a share of the limits the relay's welcome states: half its burst, 3/4 of its rate", () => {

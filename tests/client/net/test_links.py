@@ -14,6 +14,7 @@ from client.net.links import (
     RelayAddress,
     decode_secret,
     encode_secret,
+    parse_board,
     parse_invite,
     parse_relay,
     read_link,
@@ -61,6 +62,7 @@ def test_pasted_links_may_carry_spaces_and_angle_brackets() -> None:
         (f"https://r.example:99999/j/{ROOM}#{SECRET_TEXT}", "not a valid URL"),
         (f"https://u:p@r.example/j/{ROOM}#{SECRET_TEXT}", "user name or password"),
         (f"https://r.example/j/{ROOM}?x=1#{SECRET_TEXT}", "must not contain a query"),
+        (f"https://r.example/j/{ROOM}?terminal#{SECRET_TEXT}", "must not contain a query"),
         (f"https://r.example/room/{ROOM}#{SECRET_TEXT}", "path ends in /j/ROOM"),
         (f"https://r.example/j/{ROOM[:-1]}#{SECRET_TEXT}", "room id after /j/ must be 32"),
         (f"https://r.example/j/{ROOM}", "no secret after '#'"),
@@ -149,3 +151,49 @@ def test_a_link_copied_in_several_lines_from_a_narrow_window_is_taken_whole() ->
     assert read_link(None, {}, typed, io.StringIO()) == link
     cut = Terminal(link[:60] + "\n\n")  # a link really cut short: an empty line ends it
     assert read_link(None, {}, cut, io.StringIO()) == link[:60]
+
+
+def test_a_boards_link_names_its_relay_and_room_and_keeps_the_secret_after_the_hash() -> None:
+    """Issue 27: BOARD?relay=RELAY&room=ROOM#SECRET opens the board at BOARD, any origin,
+    on RELAY; the same strings as client/web/test/online_peer.test.ts's."""
+    link = (f"https://board.example.org/gin/?relay=https://relay.example.org:8443/r"
+            f"&room={ROOM}#{SECRET_TEXT}")
+    invite = parse_invite(link)
+    assert invite == Invite(RelayAddress("https", "relay.example.org", 8443, "/r"), ROOM, SECRET,
+                            "https://board.example.org/gin/")
+    assert invite.url == link
+    assert invite.websocket_url == f"wss://relay.example.org:8443/r/j/{ROOM}"
+    # The page's own parameters (?bot=) are passed over; an escaped relay reads the same.
+    assert parse_invite(link.replace("#", "&bot=easy#")) == invite
+    escaped = link.replace("https://relay.example.org:8443/r",
+                           "https%3A%2F%2Frelay.example.org%3A8443%2Fr")
+    assert parse_invite(escaped) == invite
+    # A board at a site's root gets its "/".
+    bare = parse_invite(f"http://127.0.0.1:8001?relay=http://127.0.0.1:9000&room={ROOM}#{SECRET_TEXT}")
+    assert bare.board == "http://127.0.0.1:8001/" and bare.relay.port == 9000
+
+
+@pytest.mark.parametrize(
+    ("link", "message"),
+    [
+        (f"https://b.example/?relay=ftp://r.example&room={ROOM}#{SECRET_TEXT}", "http://"),
+        (f"https://b.example/?relay=r.example&room={ROOM}#{SECRET_TEXT}", "after relay= must"),
+        (f"https://b.example/?relay=https://r.example&room=short#{SECRET_TEXT}",
+         "after room= must"),
+        (f"https://b.example/?relay=https://r.example#{SECRET_TEXT}", "after room= must"),
+        (f"https://b.example/?relay=https://r.example&room={ROOM}", "no secret after '#'"),
+    ],
+)
+def test_a_boards_link_that_is_wrong_says_what(link: str, message: str) -> None:
+    with pytest.raises(InvalidLinkError, match=message) as info:
+        parse_invite(link)
+    assert SECRET_TEXT not in str(info.value)
+
+
+def test_a_board_address_for_links_is_http_or_https() -> None:
+    assert parse_board("https://board.example.org") == "https://board.example.org/"
+    assert parse_board("http://127.0.0.1:8001/gin/") == "http://127.0.0.1:8001/gin/"
+    for bad in ("ftp://b.example/", "javascript:alert(1)", "https://b.example/#x",
+                "https://b.example/?x=1", "https://u:p@b.example/"):
+        with pytest.raises(InvalidLinkError):
+            parse_board(bad)

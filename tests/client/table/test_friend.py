@@ -260,6 +260,30 @@ async def test_a_relay_address_typed_without_http_is_tried_and_a_bad_one_is_refu
         assert app.screen.query_one("#relay", Input).value == "ftp://relay.example.org"
 
 
+async def test_the_table_hosts_with_a_board_for_the_friend_and_refuses_one_not_http(
+        relay: Relay, storage: Storage) -> None:
+    """Issue 27: the host window's friend's board makes links that open that board on
+    the relay, and the invite window says where the friend's page comes from."""
+    app = joining_table(storage)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_online_screen(pilot, app)
+        app.screen.query_one("#relay", Input).value = relay_url(relay)
+        app.screen.query_one("#board", Input).value = "ftp://board.example.org/"
+        await pilot.click("#host")
+        await until(pilot, lambda: isinstance(app.screen, OnlineScreen)
+                    and "That board address cannot be used" in app.screen.error)
+        assert app.screen.query_one("#board", Input).value == "ftp://board.example.org/"
+        assert app.screen.query_one("#relay", Input).value == relay_url(relay)
+        app.screen.query_one("#board", Input).value = "https://board.example.org/gin/"
+        await pilot.click("#host")
+        await until(pilot, lambda: isinstance(app.screen, InviteScreen))
+        link = app.screen.link  # type: ignore[attr-defined]
+        assert link.startswith(f"https://board.example.org/gin/?relay={relay_url(relay)}&room=")
+        assert parse_invite(link).relay.port == relay.port
+        said = str(app.screen.query_one("#invite-reach", Static).render())
+        assert "Your friend's page comes from board.example.org" in said
+
+
 async def test_a_failed_join_from_the_command_line_offers_a_retry(
         tmp_path: Path, storage: Storage) -> None:
     """`gin join` with a relay that is gone: no computer match starts by itself."""

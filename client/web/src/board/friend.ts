@@ -8,12 +8,13 @@
 
 import { PRESETS, Ruleset, RulesError } from "../engine/rules.ts";
 import type { FailureView, PeerNotice, PeerView, RecordView } from "../online/api.ts";
+import { InvalidLink, parseBoard, parseRelay, relayOfPage } from "../online/links.ts";
 import { plain } from "../online/text.ts";
 import { closeDialog, dialogOpen, openDialog } from "./dialogs.ts";
 import { byId, el, fill } from "./dom.ts";
 import type { OnlineGame } from "./online.ts";
 import { qrCanvas } from "./qr.ts";
-import { failureLines, failureTitle, graceWords, pageState, statusWords, turnWords } from "./words.ts";
+import { failureLines, failureTitle, graceWords, originWords, pageState, statusWords, turnWords } from "./words.ts";
 
 const p = (text: string, cls = ""): HTMLElement => el("p", cls ? { class: cls } : {}, text);
 
@@ -27,9 +28,18 @@ const CUSTOM_FIELDS: readonly [string, string][] = [
   ["game_bonus", "Game bonus"],
 ];
 
-/** Host: choose the rules (a preset, or custom numbers on top of one), then `host`. */
-export function hostDialog(host: (rules: Ruleset) => void, cancel: () => void, problem = "",
-                           chosen = "standard", custom: Record<string, string> = {}): void {
+/** Where a hosted match plays: the relay, and the board the friend's link opens ("" for the
+ * relay's page); `board` is the friend's board a relay suggests until the host changes it. */
+export interface Where {
+  readonly relay: string;
+  readonly board: string | ((relay: string) => string);
+}
+
+/** Host: choose the rules (a preset, or custom numbers on top of one), the relay and the
+ * friend's board, then `host` (the board null: the relay's own page). */
+export function hostDialog(host: (rules: Ruleset, relay: string, board: string | null) => void, cancel: () => void,
+                           where: Where, problem = "", chosen = "standard",
+                           custom: Record<string, string> = {}): void {
   const presets = el("fieldset", {}, el("legend", {}, "Rules"));
   for (const name of [...PRESETS.keys(), "custom"]) {
     const input = el("input", { type: "radio", name: "host-rules", value: name });
@@ -45,10 +55,32 @@ export function hostDialog(host: (rules: Ruleset) => void, cancel: () => void, p
     input.value = custom[field] ?? String(standard[field]);
     customBox.appendChild(el("label", {}, `${label} `, input));
   }
+  const relayInput = el("input", { type: "url", id: "host-relay", autocomplete: "off", spellcheck: "false" });
+  relayInput.value = where.relay;
+  const boardInput = el("input", { type: "url", id: "host-board", autocomplete: "off", spellcheck: "false",
+    placeholder: "empty: the relay's own page" });
+  const suggest = where.board;
+  const suggested = (): string => {
+    try {
+      return typeof suggest === "string" ? suggest : suggest(parseRelay(relayInput.value));
+    } catch {
+      return boardInput.value; // no relay to suggest for yet
+    }
+  };
+  boardInput.value = suggested();
+  let boardTouched = typeof suggest === "string";
+  boardInput.addEventListener("input", () => { boardTouched = true; });
+  relayInput.addEventListener("input", () => { if (!boardTouched) boardInput.value = suggested(); });
+  const places = el("fieldset", {}, el("legend", {}, "Where"),
+    el("label", {}, "Relay ", relayInput),
+    el("label", {}, "Your friend's board ", boardInput),
+    p("The relay only passes sealed messages. The board is the page your friend's link opens, whose code "
+      + "holds their cards: leave it empty for the relay's own page, or give a board neither of you runs "
+      + "(a published one).", "small"));
   const body: Node[] = [
-    p("You host: this page opens a room on the relay that served it and gives you a link to send "
+    p("You host: this page opens a room on the relay and gives you a link to send "
       + "your friend. They open it in a browser (or with the gin program) and join your table."),
-    presets, customBox,
+    presets, customBox, places,
     p("Custom rules are shown to your friend, who accepts or declines them before the match starts."),
   ];
   if (problem) body.unshift(p(problem, "warn"));
@@ -56,8 +88,20 @@ export function hostDialog(host: (rules: Ruleset) => void, cancel: () => void, p
     const name = document.querySelector<HTMLInputElement>("input[name=host-rules]:checked")?.value ?? "standard";
     const numbers: Record<string, string> = {};
     for (const [field] of CUSTOM_FIELDS) numbers[field] = customBox.querySelector<HTMLInputElement>(`input[name=${field}]`)!.value;
+    const chosenWhere = { relay: relayInput.value.trim(), board: boardTouched ? boardInput.value.trim() : suggest };
+    let relay: string;
+    let board: string | null;
+    try {
+      relay = parseRelay(chosenWhere.relay);
+      const text = boardInput.value.trim();
+      board = text === "" ? null : parseBoard(text);
+    } catch (exc) {
+      if (!(exc instanceof InvalidLink)) throw exc;
+      hostDialog(host, cancel, chosenWhere, `${exc.message[0]!.toUpperCase()}${exc.message.slice(1)}.`, name, numbers);
+      return;
+    }
     if (name !== "custom") {
-      host(PRESETS.get(name)!);
+      host(PRESETS.get(name)!, relay, board);
       return;
     }
     try {
@@ -67,10 +111,10 @@ export function hostDialog(host: (rules: Ruleset) => void, cancel: () => void, p
         if (!/^\d+$/.test(text)) throw new RulesError(`${label}: a whole number, please (got "${text}")`);
         data[field] = Number(text);
       }
-      host(Ruleset.fromDict(data));
+      host(Ruleset.fromDict(data), relay, board);
     } catch (exc) {
       if (!(exc instanceof RulesError)) throw exc;
-      hostDialog(host, cancel, `These rules cannot be played: ${exc.message}`, name, numbers);
+      hostDialog(host, cancel, chosenWhere, `These rules cannot be played: ${exc.message}`, name, numbers);
     }
   };
   openDialog("Play a friend online", body,
@@ -108,6 +152,22 @@ export function onlyThisNetwork(link: string): boolean {
     || (a === 192 && b === 0 && c === 2) || (a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113);
 }
 
+/** Where the friend's page comes from, as the host is told beside the link. */
+export function friendPageWords(link: string): string {
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    return "";
+  }
+  if (url.searchParams.has("relay")) {
+    return `Your friend's page comes from ${url.host}, the board this link names; the relay only passes sealed messages.`;
+  }
+  return `Your friend's page comes from the relay at ${url.host} (this computer, if gin runs it here; or a board `
+    + "its operator sends links to), which could read their hand: for a board neither of you runs, give one under "
+    + "Your friend's board.";
+}
+
 /** The invite: the link (whole, wrapped anywhere), a Copy button and a QR code. */
 export function inviteDialog(link: string): void {
   const linkBox = el("p", { id: "invite-link", class: "link" }, link);
@@ -136,13 +196,15 @@ export function inviteDialog(link: string): void {
     el("div", { class: "copy-row" }, copy, said),
     el("div", { class: "qr" }, qrCanvas(link, "The invite link as a QR code, for a phone's camera")),
     p("A friend with the gin program can instead run gin join and paste the link.", "small"),
+    el("p", { id: "invite-origin", class: "small" }, friendPageWords(link)),
     ...(onlyThisComputer(link) ? [el("p", { id: "invite-local", class: "small" },
-      "This board was opened at an address only this computer can reach, so the link works only "
-      + "here (another browser or gin join on this computer). To play a friend elsewhere, open the "
-      + "board from a relay they can reach: gin relay --host 0.0.0.0 on your network, or a public relay.")] : []),
+      "This link names an address only this computer can reach, so it works only "
+      + "here (another browser or gin join on this computer). To play a friend elsewhere, host on a "
+      + "relay they can reach (gin relay --host 0.0.0.0 on your network, or a public relay), with a board "
+      + "they can reach too, or none: the relay's own page.")] : []),
     ...(onlyThisNetwork(link) ? [el("p", { id: "invite-network", class: "small" },
       `This link works only on your network (${new URL(link).hostname} is a local address): a friend elsewhere `
-      + "cannot open it. For one, open the board from a public relay.")] : []),
+      + "cannot open it. For one, host on a public relay.")] : []),
   ], [{ label: "Close", primary: true }]);
 }
 
@@ -215,6 +277,9 @@ export class FriendPanel {
       if (this.game.view.link !== null) inviteDialog(this.game.view.link);
     };
     byId("btn-leave").onclick = () => this.confirmLeave();
+    const [where, trust] = originWords(window.location.origin, relayOfPage(window.location));
+    byId("net-origin").textContent = where;
+    byId("net-origin-trust").textContent = trust;
     game.onView((view, notices) => this.update(view, notices));
   }
 

@@ -11,6 +11,7 @@ import { Phase } from "../engine/observation.ts";
 import type { Ruleset } from "../engine/rules.ts";
 import type { MatchTotals } from "../engine/scoring.ts";
 import type { Connection, FailureView, Owed, PeerView } from "../online/api.ts";
+import { siteName } from "../online/links.ts";
 import type { SheetRow } from "./scoresheet.ts";
 
 export const THEM = "The computer";
@@ -509,4 +510,29 @@ export function sheetNote(totals: MatchTotals | null, me = 0, them: string = THE
   if (totals === null) return "Points for each hand won; boxes count the hands each player won.";
   const winner = totals.winner === me ? "You win" : `${them} wins`;
   return `${winner} the match, ${totals.totals[me]} to ${totals.totals[1 - me]} with the bonuses.`;
+}
+
+/**
+ * Where this page's code came from and which relay it plays on, in words (issue 27):
+ * the line "Board from … · relay …", then what it means for trust. `board` and `relay`
+ * are web addresses (the page's origin, the relay's address).
+ */
+export function originWords(board: string, relay: string): [string, string] {
+  const site = siteName;
+  const same = (() => {
+    try {
+      return new URL(board).origin === new URL(relay).origin;
+    } catch {
+      return false;
+    }
+  })();
+  if (same) {
+    return [`Board from ${site(board)} · relay ${site(relay)}: the same server`,
+      "The relay sent this page's code, so it could read your hand or play it for you. To play this match "
+      + "in a board you trust, open your own (gin web, or a published board), choose Join with a link and "
+      + "paste the invite link; or run gin join in a terminal."];
+  }
+  return [`Board from ${site(board)} · relay ${site(relay)}`,
+    `This page's code came from ${site(board)}, which you trust with your cards. The relay at ${site(relay)} `
+    + "only passes sealed messages: it cannot read or play your hand."];
 }

@@ -91,7 +91,8 @@ export interface PeerView {
   /** This browser's seat: 0 host, 1 guest. */
   readonly seat: number;
   readonly connection: Connection;
-  /** The invite link (host only; null for a guest): http[s]://RELAY/j/ROOM#SECRET. */
+  /** The invite link (host only; null for a guest): http[s]://RELAY/j/ROOM#SECRET, or
+   * http[s]://BOARD?relay=RELAY&room=ROOM#SECRET for a board of another origin. */
   readonly link: string | null;
   /** The agreed rules (null until the guest has them). */
   readonly rules: RulesData | null;
@@ -169,8 +170,9 @@ export interface StoredMatch {
 
 /** Where the board gets an {@link OnlinePeer} (src/online/lobby.ts makes one of peer.ts). */
 export interface Online {
-  /** Open a room on the relay that served this page and wait there for the friend. */
-  host(rules: RulesData): OnlinePeer;
+  /** Open a room on this page's relay and wait there for the friend; the friend's link
+   * opens `board` (null: the relay's own page; absent: this page's board). */
+  host(rules: RulesData, board?: string | null): OnlinePeer;
   /** Join (or, when this browser keeps that match, resume) the match of an invite link. */
   join(link: string): OnlinePeer;
   /** The online matches this browser keeps, newest first. */

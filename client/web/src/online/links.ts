@@ -1,6 +1,8 @@
 /**
- * Invite links, the twin of client/net/links.py: `http[s]://RELAY/j/ROOM#SECRET`, the
- * secret 32 bytes in url-safe base64 without padding. The secret lives only in the
+ * Invite links, the twin of client/net/links.py, in two forms: `http[s]://RELAY/j/ROOM#SECRET`
+ * opens the board the relay serves, and `http[s]://BOARD?relay=RELAY&room=ROOM#SECRET` opens
+ * the board at BOARD (any origin: a static site, the player's own `gin web`) on the relay
+ * RELAY. The secret, 32 bytes in url-safe base64 without padding, lives only in the
  * fragment, which a browser never sends to a server; it is never stored.
  */
 
@@ -20,6 +22,9 @@ export interface Invite {
   readonly relay: string;
   readonly room: string;
   readonly secret: Uint8Array;
+  /** The board the link opens (its address without query or fragment), or null/absent for
+   * the relay's own page (`RELAY/j/ROOM`). */
+  readonly board?: string | null;
 }
 
 export function encodeSecret(secret: Uint8Array): string {
@@ -40,8 +45,54 @@ export function decodeSecret(text: string): Uint8Array {
   return secret;
 }
 
+/** A relay's address in a board link's query: escaped, but its ":" and "/" kept readable. */
+function queryValue(text: string): string {
+  return readable(encodeURIComponent(text));
+}
+
+const readable = (escaped: string): string => escaped.replace(/%3A/gi, ":").replace(/%2F/gi, "/");
+
+/** A page's query as text (without "?"), its relay's ":" and "/" kept readable as in a link. */
+export function queryText(query: URLSearchParams): string {
+  return readable(query.toString());
+}
+
 export function formatInvite(invite: Invite): string {
-  return `${invite.relay}/j/${invite.room}#${encodeSecret(invite.secret)}`;
+  const secret = encodeSecret(invite.secret);
+  if (invite.board != null) return `${invite.board}?relay=${queryValue(invite.relay)}&room=${invite.room}#${secret}`;
+  return `${invite.relay}/j/${invite.room}#${secret}`;
+}
+
+/** A relay's address (http or https, no query, fragment or user name), without a trailing "/". */
+export function parseRelay(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new InvalidLink(`the relay address is not a web address: ${JSON.stringify(text.trim().slice(0, 80))}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new InvalidLink("a relay's address starts with http:// or https://");
+  }
+  if (url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
+    throw new InvalidLink("a relay's address has no '?', '#' or user name");
+  }
+  return url.origin + url.pathname.replace(/\/+$/, "");
+}
+
+/** A board's address for a link (http or https, no query or fragment). */
+export function parseBoard(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new InvalidLink(`the board's address is not a web address: ${JSON.stringify(text.trim().slice(0, 80))}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new InvalidLink("a board's address starts with http:// or https://");
+  }
+  if (url.username !== "" || url.password !== "") throw new InvalidLink("a board's address has no user name");
+  return url.origin + url.pathname;
 }
 
 /** Parse an invite link; InvalidLink says what is wrong without echoing the secret. */
@@ -55,22 +106,59 @@ export function parseInvite(text: string): Invite {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new InvalidLink("an invite link starts with http:// or https://");
   }
-  const at = url.pathname.lastIndexOf("/j/");
-  if (at < 0) throw new InvalidLink("an invite link's path ends in /j/ROOM");
-  const room = url.pathname.slice(at + 3);
-  if (!ROOM.test(room)) throw new InvalidLink("the room id after /j/ must be 32 url-safe base64 characters");
+  const named = url.searchParams.get("relay");
+  let relay: string;
+  let room: string;
+  let board: string | null = null;
+  if (named !== null) {
+    relay = parseRelay(named);
+    room = url.searchParams.get("room") ?? "";
+    board = url.origin + url.pathname;
+    if (!ROOM.test(room)) throw new InvalidLink("the room id after room= must be 32 url-safe base64 characters");
+  } else {
+    const at = url.pathname.lastIndexOf("/j/");
+    if (at < 0) throw new InvalidLink("an invite link's path ends in /j/ROOM, or it names ?relay=…&room=…");
+    room = url.pathname.slice(at + 3);
+    relay = url.origin + url.pathname.slice(0, at);
+    if (!ROOM.test(room)) throw new InvalidLink("the room id after /j/ must be 32 url-safe base64 characters");
+  }
   if (url.hash.length <= 1) {
     throw new InvalidLink("the invite link has no secret after '#'; copy the whole link, including the part after '#'");
   }
-  return { relay: url.origin + url.pathname.slice(0, at), room, secret: decodeSecret(url.hash.slice(1)) };
+  return { relay, room, secret: decodeSecret(url.hash.slice(1)), board };
 }
 
-/** The relay that served a page at `location` (a board at "/" or "/prefix/", or an invite at ".../j/ROOM"). */
-export function relayOfPage(location: { origin: string; pathname: string }): string {
+/** Where a page is: its origin, path and query (the browser's `location`). */
+export interface PageLocation {
+  readonly origin: string;
+  readonly pathname: string;
+  readonly search?: string;
+}
+
+/** The relay a page at `location` plays on: the one its address names (`?relay=…`), else the
+ * relay that served it (a board at "/" or "/prefix/", or an invite at ".../j/ROOM"). */
+export function relayOfPage(location: PageLocation): string {
+  const named = new URLSearchParams(location.search ?? "").get("relay");
+  if (named !== null) return parseRelay(named);
   const path = location.pathname;
   const at = path.lastIndexOf("/j/");
   const base = at >= 0 ? path.slice(0, at) : path.slice(0, path.lastIndexOf("/"));
   return location.origin + base;
+}
+
+/** The board a page at `location` is, when its address names its relay (`?relay=…`): its
+ * own address for the links it makes; null for a page its relay serves (`/j/ROOM` links). */
+export function boardOfPage(location: PageLocation): string | null {
+  return new URLSearchParams(location.search ?? "").has("relay") ? location.origin + location.pathname : null;
+}
+
+/** A site as a player reads it: its host and any port ("relay.example.org", "127.0.0.1:8765"). */
+export function siteName(address: string): string {
+  try {
+    return new URL(address).host;
+  } catch {
+    return address;
+  }
 }
 
 /** The relay's websocket address for an http(s) relay address. */

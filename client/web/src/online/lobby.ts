@@ -1,28 +1,34 @@
 /**
  * The lobby: where an online match starts in the browser (the twin of client/net/lobby.py).
- * {@link createOnline} hosts a room on the relay that served the page, or takes the seat
- * an invite link offers (continuing a match this browser keeps); the peer itself is
- * peer.ts. {@link browserOnline} is the page's own, with the session in a Web Worker.
+ * {@link createOnline} hosts a room on the page's relay (the one its address names with
+ * `?relay=`, else the one that served it), or takes the seat an invite link offers
+ * (continuing a match this browser keeps); the peer itself is peer.ts. An invite for
+ * another relay is opened as a page of its own (`?relay=`), whose policy lets it reach
+ * exactly that relay. {@link browserOnline} is the page's own, with the session in a Web Worker.
  */
 
 import type { Online, OnlinePeer, RulesData, StoredMatch } from "./api.ts";
-import { formatInvite, type Invite, InvalidLink, linkIdHex, parseInvite, relayOfPage, SECRET_BYTES } from "./links.ts";
+import {
+  boardOfPage, formatInvite, type Invite, InvalidLink, linkIdHex, parseInvite, queryText, relayOfPage, SECRET_BYTES,
+} from "./links.ts";
 import { type LocalIdentity, loadIdentity } from "./identity.ts";
 import type { WorkerReply } from "./messages.ts";
 import { failure, OnlineMatch, type PeerEnvironment, type PeerWorker } from "./peer.ts";
 import { BROWSER_TIMERS, newToken } from "./relay.ts";
 import { MatchStore, pageStorage } from "./store.ts";
 
-/** The browser's {@link Online}: hosts on, and joins through, the relay that served the page. */
+/** The browser's {@link Online}: hosts on, and joins through, the page's relay. */
 export function createOnline(env: PeerEnvironment): Online {
   const store = new MatchStore(env.storage);
   let me: LocalIdentity | null = null; // made on first use: this browser's identity for the site
   const identity = (): LocalIdentity => (me ??= loadIdentity(env.storage, env.randomBytes));
   return {
-    host(rules: RulesData): OnlinePeer {
+    host(rules: RulesData, board?: string | null): OnlinePeer {
       const secret = env.randomBytes(SECRET_BYTES);
       const linkId = linkIdHex(secret);
-      const peer = new OnlineMatch(env, store, "host", { relay: relayOfPage(env.location), room: null, secret },
+      // The friend's link opens the board chosen, else this one (null: the relay's page).
+      const friendBoard = board === undefined ? boardOfPage(env.location) : board;
+      const peer = new OnlineMatch(env, store, "host", { relay: relayOfPage(env.location), room: null, secret, board: friendBoard },
         linkId, newToken(), null, identity());
       peer.begin({ op: "start", role: "host", secret, rules, identity: identity().secret });
       return peer;
@@ -42,10 +48,11 @@ export function createOnline(env: PeerEnvironment): Online {
       }
       const here = relayOfPage(env.location);
       if (invite.relay !== here) {
-        // The page may talk only to the relay that served it (its connect-src 'self').
+        // The page's policy lets it reach its own relay only: the board opens the link as a
+        // page of its own (app.ts), so this is a caller's slip.
         return OnlineMatch.closed("guest", failure("LocalError", "this browser", "link",
-          `This invite link is for the relay at ${invite.relay}, and this page was served by ${here}: `
-          + "open the link itself in the browser's address bar."), null, []);
+          `This invite link is for the relay at ${invite.relay}, and this page plays on ${here}: `
+          + "use Join with a link, or open the link itself in the browser's address bar."), null, []);
       }
       const linkId = linkIdHex(invite.secret);
       const entry = store.load(linkId);
@@ -55,7 +62,7 @@ export function createOnline(env: PeerEnvironment): Online {
           store.records(linkId));
       }
       // The page's address becomes the link, so that a reload finds the match.
-      env.setAddress(formatInvite(invite));
+      env.setAddress(formatInvite({ ...invite, board: boardOfPage(env.location) }));
       if (entry !== null && entry.state !== null) {
         // This browser keeps the match: continue it in the role it had (a host's
         // page shows its own invite link, so a reload lands here too).
@@ -98,9 +105,17 @@ export function browserOnline(): Online {
     location: window.location,
     setAddress: (url) => {
       const target = new URL(url);
-      // Same origin: only the path and fragment change, and no request is made.
+      // Same origin: only the path, the link's part of the query and the fragment change
+      // (the page's own parameters, such as ?bot=, stay), and no request is made.
       if (target.origin === window.location.origin) {
-        window.history.replaceState(null, "", target.pathname + window.location.search + target.hash);
+        const query = new URLSearchParams(window.location.search);
+        for (const name of ["relay", "room"]) {
+          const value = target.searchParams.get(name);
+          if (value === null) query.delete(name);
+          else query.set(name, value);
+        }
+        const search = queryText(query);
+        window.history.replaceState(null, "", target.pathname + (search ? `?${search}` : "") + target.hash);
       }
     },
     makeWorker: browserWorker,

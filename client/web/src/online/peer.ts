@@ -12,7 +12,7 @@
  */
 
 import type { Connection, FailureView, OnlinePeer, Owed, PeerNotice, PeerView, RecordView } from "./api.ts";
-import { formatInvite, type Invite, websocketBase } from "./links.ts";
+import { boardOfPage, formatInvite, type Invite, type PageLocation, websocketBase } from "./links.ts";
 import { describeFriend, type Friend, type LocalIdentity, meetFriend } from "./identity.ts";
 import type { Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
 import { CLOSE, RelayClient, type RelayEvent, type RelayOptions, seatTakenWords, type Timers } from "./relay.ts";
@@ -50,7 +50,7 @@ export const DEFAULT_SETTINGS: PeerSettings = {
 /** What the peer needs of the page; tests give fakes. */
 export interface PeerEnvironment {
   readonly storage: Storage | null;
-  readonly location: { readonly origin: string; readonly pathname: string };
+  readonly location: PageLocation;
   /** Show the invite link in the page's own address, so a reload finds the match. */
   readonly setAddress: (url: string) => void;
   readonly makeWorker: () => PeerWorker;
@@ -107,7 +107,8 @@ export class OnlineMatch implements OnlinePeer {
     private readonly env: PeerEnvironment,
     private readonly store: MatchStore,
     private readonly role: "host" | "guest",
-    private readonly invite: { relay: string; room: string | null; secret: Uint8Array },
+    /** `board`: the board the friend's link opens (null: the relay's own page). */
+    private readonly invite: { relay: string; room: string | null; secret: Uint8Array; board?: string | null },
     private readonly linkId: string,
     private token: string,
     private ticket: string | null,
@@ -344,8 +345,9 @@ export class OnlineMatch implements OnlinePeer {
         this.ticket = event.ticket;
         if (this.room === null) {
           this.room = event.room;
-          this.link = formatInvite({ relay: this.invite.relay, room: event.room, secret: this.invite.secret });
-          this.env.setAddress(this.link);
+          this.link = formatInvite({ ...this.invite, room: event.room });
+          // This page's own address names the match in this page's form, which a reload opens.
+          this.env.setAddress(formatInvite({ ...this.invite, room: event.room, board: boardOfPage(this.env.location) }));
         }
         // Frames held until the room was known: stored now, then sent.
         if (this.save(this.pendingNotices) && this.unsaved.length > 0) this.transmit(this.unsaved.splice(0));
@@ -380,6 +382,13 @@ export class OnlineMatch implements OnlinePeer {
           const words = seatTakenWords(this.role === "host" ? 0 : 1);
           this.fail(failure("SeatTaken", "", "", `${words[0]!.toUpperCase()}${words.slice(1)}.`));
           return;
+        }
+        if (!this.welcomed && event.attempt === 1) {
+          // Never reached: a wrong relay in the link, one that is down, or one that refuses
+          // boards from other sites. Said once; it keeps trying, and nothing is lost.
+          this.pendingNotices.push({ kind: "notice", text: `The relay at ${this.invite.relay} cannot be reached `
+            + `(${event.reason}). This page keeps trying; if it goes on, check the relay's address in the link, `
+            + "or whether that relay lets boards from other sites play on it." });
         }
         this.connection = "reconnecting";
         break;
