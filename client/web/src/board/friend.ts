@@ -205,6 +205,8 @@ export class FriendPanel {
   /** The friend's grace ran out and the player is asked (keep waiting, or abandon). */
   private graceAsked = false;
   private changeShown = false;
+  /** The match was left: this panel shows nothing more. */
+  private closed = false;
 
   constructor(private readonly game: OnlineGame, private readonly leave: () => void) {
     byId("net").hidden = false;
@@ -216,10 +218,15 @@ export class FriendPanel {
     };
     byId("btn-leave").onclick = () => this.confirmLeave();
     game.onView((view, notices) => this.update(view, notices));
+    // What waited for a window to close (a rematch's offer) is shown once it has.
+    byId("dialog").addEventListener("close", () => {
+      if (!this.closed && !dialogOpen()) this.dialogs(this.game.view, []);
+    });
   }
 
   /** Take the panel down (the match was left). */
   close(): void {
+    this.closed = true;
     byId("net").hidden = true;
     byId("online").hidden = true;
     delete document.body.dataset.state;
@@ -279,8 +286,10 @@ export class FriendPanel {
       openDialog("Online match", said.map((n) => p(n.text)), [{ label: "OK", primary: true }]);
       return;
     }
-    const offer = view.rulesOffered === null ? null : JSON.stringify(view.rulesOffered);
-    if (offer !== null && offer !== this.offered) {
+    // A rematch may offer the rules of the match before: each match's offer is its own.
+    const offer = view.rulesOffered === null ? null : `${view.matches}:${JSON.stringify(view.rulesOffered)}`;
+    // A rematch's offer waits for the window on show (the last hand, the match's result).
+    if (offer !== null && offer !== this.offered && !(view.rematch && dialogOpen())) {
       this.offered = offer;
       let rules: Ruleset;
       try {

@@ -214,6 +214,8 @@ export class Table implements KeyActions {
         this.selected = obs.justTaken === null ? drawn[0]! : null;
       }
       this.held = obs.hand;
+      // A hand in play: its end is still to be shown (a rematch's hand 1 too).
+      if (obs.phase !== Phase.OVER) this.overShown = null;
     }
     const auto = game.automatic();
     this.thinking = auto?.opponent ?? false;

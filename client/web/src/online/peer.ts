@@ -508,7 +508,7 @@ export class Peer implements OnlinePeer {
       waitingFor: snap?.waitingFor ?? null,
       scores: snap?.scores ?? [0, 0],
       results: snap?.results ?? [],
-      verified: verifiedHands(this.records),
+      verified: verifiedHands(this.records, snap?.identities.match ?? null),
       records: [...this.records],
       over: (snap?.over ?? false) || this.localFailure !== null,
       failure: snap?.failure ?? this.localFailure,
@@ -525,7 +525,9 @@ export class Peer implements OnlinePeer {
   }
 }
 
-/** The hands whose whole deck was verified: those with a record, not a failed one's evidence. */
-function verifiedHands(records: readonly RecordView[]): number[] {
-  return records.filter((record) => !record.failed).map((record) => record.hand);
+/** The hands of match `match` (hex id) whose whole deck was verified: those with a record
+ * (named for the match, core.ts recordName), not a failed one's evidence. */
+function verifiedHands(records: readonly RecordView[], match: string | null): number[] {
+  return records.filter((record) => !record.failed && !record.abandoned && record.name.startsWith(`gin-${match}-`))
+    .map((record) => record.hand);
 }
