@@ -44,6 +44,9 @@ def guest(browser: Any, relay_url: str, tmp_path: Path) -> Iterator[Any]:
         head, _, secret = host.stdout.readline().strip().partition("#")
         board.page.goto(f"{head}?delay=0#{secret}")
         board.page.click("#btn-accept-rules")  # the host's custom rules: to 1 point
+        board.page.wait_for_selector("#hand .card")
+        # The prompt says what to do, not who the friend is (that is in the side).
+        assert not board.prompt().lower().startswith("your friend:"), board.prompt()
         return board
 
     yield start

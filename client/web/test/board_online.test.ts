@@ -116,10 +116,17 @@ test("the connection, whose move, the page's state and a failure in words", () =
   assert.equal(connectionWords("peer-left", "host", true), "Your friend is away — waiting for them to come back");
   assert.equal(connectionWords("peer-gone", "host", true), "Your friend left — waiting in case they come back");
   assert.equal(connectionWords("reconnecting", "host", true), "Connection lost — reconnecting…");
-  const ended = { connection: "closed" as const, role: "guest" as const, observation: {} };
+  const nobody = { mine: null, friend: null, friendText: null, changed: false };
+  const ended = { connection: "closed" as const, role: "guest" as const, observation: {}, identity: nobody };
   assert.equal(statusWords({ ...ended, over: true, failure: null }), "The match is over");
   assert.equal(statusWords({ ...ended, connection: "peer-gone", over: true, failure: null }), "The match is over");
   assert.equal(statusWords({ ...ended, over: false, failure: null }), "Disconnected");
+  // A friend met in the handshake who drops before the first deal is away, not yet to come (issue 28).
+  const met = { ...nobody, friend: "lemon harbor violin tulip kayak" };
+  assert.equal(statusWords({ connection: "waiting", role: "host", observation: null, over: false, failure: null,
+    identity: met }), "Your friend is away — waiting for them to come back");
+  assert.equal(statusWords({ connection: "waiting", role: "host", observation: null, over: false, failure: null,
+    identity: nobody }), "Waiting for your friend to open the link");
   const base = { legal: [] as string[], waitingFor: null as string | null, over: false, failure: null, rulesOffered: null,
     connection: "connected" as const, rematch: false, rematchWanted: false };
   assert.equal(turnWords({ ...base, legal: ["pass"] }), "Your move");

@@ -9,7 +9,7 @@
 import { PRESETS, Ruleset, RulesError } from "../engine/rules.ts";
 import type { FailureView, PeerNotice, PeerView, RecordView } from "../online/api.ts";
 import { plain } from "../online/text.ts";
-import { closeDialog, dialogOpen, openDialog } from "./dialogs.ts";
+import { closeDialog, confirm, dialogOpen, openDialog } from "./dialogs.ts";
 import { byId, el, fill } from "./dom.ts";
 import type { OnlineGame } from "./online.ts";
 import { qrCanvas } from "./qr.ts";
@@ -217,6 +217,9 @@ export class FriendPanel {
       if (this.game.view.link !== null) inviteDialog(this.game.view.link);
     };
     byId("btn-leave").onclick = () => this.confirmLeave();
+    byId("btn-end-abandoned").onclick = () => confirm("End the match",
+      "End the match as abandoned by your friend? Your signed record of it is kept; nobody forfeits.",
+      "End the match", () => this.game.peer.abandon());
     game.onView((view, notices) => this.update(view, notices));
     // What waited for a window to close (a rematch's offer) is shown once it has.
     byId("dialog").addEventListener("close", () => {
@@ -229,6 +232,7 @@ export class FriendPanel {
     this.closed = true;
     byId("net").hidden = true;
     byId("online").hidden = true;
+    byId("btn-end-abandoned").hidden = true;
     delete document.body.dataset.state;
     delete document.body.dataset.matches;
   }
@@ -244,6 +248,7 @@ export class FriendPanel {
   }
 
   private update(view: PeerView, notices: readonly PeerNotice[]): void {
+    if (this.closed) return; // a left match's late word must not overwrite the next one's
     document.body.dataset.state = pageState(view);
     document.body.dataset.matches = String(view.matches);
     const status = statusWords(view);
@@ -253,6 +258,8 @@ export class FriendPanel {
     byId("net-turn").textContent = turn === status ? "" : turn; // "The match is over" once
     const last = view.verified.at(-1);
     byId("net-verified").textContent = last === undefined ? "" : `Deck verified for hand ${last}`;
+    // Kept waiting past the friend's grace: the match may still be ended, before the next one runs out.
+    byId("btn-end-abandoned").hidden = !(view.mayAbandon ?? false) || view.graceOver != null || view.failure !== null;
     this.renderIdentities(view);
     this.renderRecords(view.records);
     this.dialogs(view, notices);
@@ -273,10 +280,11 @@ export class FriendPanel {
     }
     if (grace !== undefined && !this.game.botPlays) {
       this.graceAsked = true;
+      // The safe choice takes the focus: Enter keeps waiting (the side's button ends it later).
       openDialog("Your friend stopped answering", graceWords(grace.owed, grace.since, Date.now() / 1000)
         .map((line) => p(line)), [
-        { label: "Keep waiting", id: "btn-keep-waiting", run: () => this.game.peer.keepWaiting() },
-        { label: "End: abandoned by your friend", primary: true, id: "btn-abandon", run: () => this.game.peer.abandon() },
+        { label: "End: abandoned by your friend", id: "btn-abandon", run: () => this.game.peer.abandon() },
+        { label: "Keep waiting", primary: true, id: "btn-keep-waiting", run: () => this.game.peer.keepWaiting() },
       ], () => this.game.peer.keepWaiting());
       return;
     }

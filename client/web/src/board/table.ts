@@ -161,6 +161,9 @@ export class Table implements KeyActions {
     showLocalChoices(!game.online);
     showSpeed(this.motion.speed);
     showPause(this.delay);
+    const undo = byId<HTMLButtonElement>("btn-undo");
+    undo.hidden = this.local === null; // no undo against a person, dealt or not
+    undo.disabled = !this.local?.canUndo;
     if (obs === null) {
       this.motion.clear();
       drawEmpty(game, this.message);
@@ -174,9 +177,6 @@ export class Table implements KeyActions {
       message: this.message, thinking: this.thinking, vs: this.local?.vs ?? null,
     });
     this.motion.play(before, obs.handNumber, obs.history.length === 0);
-    const undo = byId<HTMLButtonElement>("btn-undo");
-    undo.hidden = this.local === null;
-    undo.disabled = !this.local?.canUndo;
   }
 
   private currentHint(obs: Observation): HintView | null {

@@ -16,7 +16,7 @@ import type { Strength } from "./game.ts";
 import { group, grouped, type Group, groupsWords, laidOut, opponentGroups } from "./layout.ts";
 import type { HintView, Play } from "./play.ts";
 import { renderSide, renderSideEmpty } from "./side.ts";
-import { actionWords, describe, lastMove, type LastMove, prompt } from "./words.ts";
+import { describe, lastMove, type LastMove, prompt } from "./words.ts";
 
 export type ActionKey = "take" | "pass" | "stock" | "throw" | "knock" | "layoff";
 
@@ -100,7 +100,8 @@ export function drawTable(game: Play, obs: Observation, look: Look): void {
   drawHand(obs, look, over, hintCard);
   byId("loose").textContent = looseText(obs, counts);
   const promptLine = byId("prompt");
-  promptLine.textContent = look.message || promptText(game, obs, look, counts.size > 0, over);
+  // A stopped match says so over any message (a notice from before it stopped).
+  promptLine.textContent = game.stopped() ?? (look.message || promptText(game, obs, look, counts.size > 0, over));
   promptLine.classList.toggle("warn", look.message !== "");
 
   for (const key of Object.keys(KINDS) as ActionKey[]) {
@@ -141,7 +142,7 @@ function promptText(game: Play, obs: Observation, look: Look, canKnock: boolean,
       : game.online ? "The hand is over: the next deal is on its way."
       : "The hand is over: next hand when you are ready.";
   }
-  if (look.hint !== null) return `Hint: ${actionWords(look.hint.action)} — ${look.hint.reason}`;
+  if (look.hint !== null) return `Hint: ${look.hint.reason}`; // the reason names the move first
   return look.thinking ? `${game.them} is thinking…` : prompt(obs, canKnock, game.them);
 }
 
@@ -197,7 +198,7 @@ function handCard(card: Card, obs: Observation, selected: Card | null, over: boo
 }
 
 function looseText(obs: Observation, counts: ReadonlyMap<Card, number>): string {
-  let text = `Loose cards: ${bestArrangement(obs.hand).deadwood}`;
+  let text = `Loose points: ${bestArrangement(obs.hand).deadwood}`; // a point total, as the hint counts it
   if (counts.size) {
     const low = Math.min(...counts.values());
     text += low ? ` · you can knock (best: ${low} after throwing)` : " · you can go gin!";

@@ -5,8 +5,6 @@
  * (client/table/words.py); pure functions of an observation and a ruleset.
  */
 
-import type { Action } from "../engine/actions.ts";
-import { Discard, DrawPile, DrawStock, Knock, LayOff, Pass } from "../engine/actions.ts";
 import type { Card } from "../engine/cards.ts";
 import type { Event, Observation } from "../engine/observation.ts";
 import { Phase } from "../engine/observation.ts";
@@ -117,17 +115,6 @@ export function lastMove(obs: Observation, them = THEM): LastMove | null {
     badge: `${shortName(them)} ${verb}${last.kind === "take" && last.card ? ` ${last.card.glyph}` : ""}`,
     words: describe(last, obs.player, them)!,
   };
-}
-
-/** An action as a short imperative, for hints. */
-export function actionWords(action: Action): string {
-  if (action instanceof Pass) return "pass";
-  if (action instanceof DrawStock) return "draw from the stock";
-  if (action instanceof DrawPile) return "take the discard";
-  if (action instanceof Discard) return `throw the ${action.card.glyph}`;
-  if (action instanceof Knock) return `knock, throwing the ${action.card.glyph}`;
-  if (action instanceof LayOff) return "lay off";
-  return "lay down big gin";
 }
 
 const who = (player: number | null, me: number, them: string): string =>
@@ -364,7 +351,7 @@ export const KEYS: [string, string][] = [
 /**
  * How the link to the friend stands, as one phrase: the terminal's words too
  * (client/net/peer.py, Link). "Away" while the relay keeps the friend's seat, "left"
- * once it gave the seat up. `started`: a hand was dealt.
+ * once it gave the seat up. `started`: the friend came (a hand was dealt, or they were met).
  */
 export function connectionWords(connection: Connection, role: "host" | "guest", started: boolean): string {
   switch (connection) {
@@ -382,11 +369,13 @@ export function connectionWords(connection: Connection, role: "host" | "guest", 
 
 const AWAY = "Your friend is away — waiting for them to come back";
 
-/** The connection line: how the match ended once it has, else {@link connectionWords}. */
-export function statusWords(view: Pick<PeerView, "connection" | "role" | "observation" | "over" | "failure">): string {
+/** The connection line: how the match ended once it has, else {@link connectionWords}
+ * (a friend met in the handshake is away, not yet to come, even before the first deal). */
+export function statusWords(view: Pick<PeerView, "connection" | "role" | "observation" | "over" | "failure"
+  | "identity">): string {
   if (view.failure !== null) return "The match was stopped";
   if (view.over) return "The match is over";
-  return connectionWords(view.connection, view.role, view.observation !== null);
+  return connectionWords(view.connection, view.role, view.observation !== null || view.identity.friend !== null);
 }
 
 /** What the friend's device owes now (a message type of protocol.md), in words. */
@@ -449,7 +438,7 @@ export function graceWords(owed: string, since: number, now: number): string[] {
 /** The failure as the player reads it: what happened, what failed, who is at fault. */
 export function failureLines(failure: FailureView): string[] {
   if (failure.kind === "Abandoned") { // this player ended it: no fault is named, nothing is proven
-    const said = failure.reason.slice(failure.reason.indexOf(": ") + 2);
+    const said = failure.reason.slice(failure.reason.indexOf(": ") + 2).replace(/([^.])$/, "$1.");
     return [`Abandoned by your friend (the ${failure.who}): ${said}`,
       "Saved as a signed record you can audit: download it from the side (gin audit reads it)."];
   }

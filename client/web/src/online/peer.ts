@@ -90,6 +90,7 @@ export class Peer implements OnlinePeer {
   private owedKey: string | null = null;
   private owedSince = 0;
   private grace: { readonly owed: string; readonly since: number } | null = null;
+  private kept = false; // the player kept waiting past the grace on what is still owed
   private peerSeen = false;
   private welcomed = false; // the relay welcomed this page at least once
   private ended = false; // closed: nothing more is sent
@@ -150,7 +151,7 @@ export class Peer implements OnlinePeer {
   static closed(role: "host" | "guest", why: FailureView | null, notice: string | null, records: RecordView[]): OnlinePeer {
     const view: PeerView = {
       role, seat: role === "host" ? 0 : 1, connection: "closed", link: null, rules: null, rulesOffered: null,
-      observation: null, legal: [], waitingFor: null, scores: [0, 0], results: [], verified: verifiedHands(records),
+      observation: null, legal: [], waitingFor: null, scores: [0, 0], results: [], verified: verifiedHands(records, lastMatch(records)),
       records, over: true, failure: why, identity: { mine: null, friend: null, friendText: null, changed: false },
       rematch: false, rematchWanted: false, matches: 0,
     };
@@ -187,13 +188,15 @@ export class Peer implements OnlinePeer {
   keepWaiting(): void {
     if (this.grace === null) return; // moot: the friend answered meanwhile
     this.grace = null;
+    this.kept = true;
     this.restartTimer();
     this.tell([]);
   }
 
   abandon(): void {
-    if (this.grace === null) return; // moot: the friend answered meanwhile
+    if (this.grace === null && !this.kept) return; // moot: the friend answered meanwhile
     this.grace = null;
+    this.kept = false;
     const since = Math.floor(this.owedSince);
     this.post({ op: "abandon", since, now: Math.max(since, Math.floor(this.utcNow())) });
   }
@@ -441,7 +444,7 @@ export class Peer implements OnlinePeer {
     const snap = this.snapshot;
     const owed = snap === null || snap.over || undecided(snap) ? null : snap.waitingFor;
     const owedKey = owed === null ? null : `${owed}:${snap!.received}`;
-    if (owedKey !== this.owedKey) [this.owedKey, this.owedSince, this.grace] = [owedKey, this.utcNow(), null];
+    if (owedKey !== this.owedKey) [this.owedKey, this.owedSince, this.grace, this.kept] = [owedKey, this.utcNow(), null, false];
     if (this.grace !== null) return; // the player is asked: the clock waits for the answer
     if (owed === null || !this.peerSeen || !this.relay?.connected || this.ended) {
       this.stopTimer();
@@ -491,7 +494,8 @@ export class Peer implements OnlinePeer {
     if (this.friend !== null || ids?.friend == null || ids.match === null) return;
     const met = meetFriend(this.env.storage, this.linkId, ids.friend, ids.match);
     this.friend = met.friend;
-    for (const text of [...met.warnings, describeFriend(met.friend)]) notices.push({ kind: "notice", text });
+    // Who the friend is shows in the side (view.identity), not as a notice on the prompt line.
+    for (const text of met.warnings) notices.push({ kind: "notice", text });
   }
 
   private view(): PeerView {
@@ -513,6 +517,7 @@ export class Peer implements OnlinePeer {
       over: (snap?.over ?? false) || this.localFailure !== null,
       failure: snap?.failure ?? this.localFailure,
       graceOver: this.grace,
+      mayAbandon: this.kept && !this.ended,
       identity: { mine: snap?.identities.mine.words ?? null, friend: this.friend?.words ?? null,
         friendText: this.friend === null ? null : describeFriend(this.friend), changed: this.friend?.was != null },
       rematch: snap?.rematch ?? false, rematchWanted: this.wantRematch, matches: this.matches,
@@ -523,6 +528,11 @@ export class Peer implements OnlinePeer {
     const view = this.view();
     for (const listener of this.listeners) listener(view, notices);
   }
+}
+
+/** The match (hex id) of the last record kept: a closed link's last match. */
+function lastMatch(records: readonly RecordView[]): string | null {
+  return /^gin-([0-9a-f]+)-/.exec(records.at(-1)?.name ?? "")?.[1] ?? null;
 }
 
 /** The hands of match `match` (hex id) whose whole deck was verified: those with a record
