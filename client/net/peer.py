@@ -182,6 +182,11 @@ class OnlineMatch:
         """The last save failure, for the final line."""
         return self._saving.problem
 
+    @property
+    def declined(self) -> bool:
+        """The guest declined the rematch: the series ended there, normally."""
+        return self.session.declined
+
     def listen(self, listener: Callable[[Update], None]) -> None:
         self._listeners.append(listener)
 

@@ -43,6 +43,7 @@ from gin.protocol.session_events import (
     MatchStarted,
     Moved,
     PeerAborted,
+    RematchDeclined,
     RulesDeclined,
     RulesOffered,
     SessionEvent,
@@ -106,6 +107,7 @@ class MatchFlow:
         self.agreed = proposed
         self.offered: Ruleset | None = None  # custom rules awaiting the local player
         self.finished = False
+        self.declined = False  # a rematch the guest declined: a normal end (RematchDeclined)
         self.identity = identity
         self.keys: MatchKeys | None = None  # drawn by begin()
         self.rematch = rematch  # the match this one continues (§7.1), or None
@@ -135,8 +137,8 @@ class MatchFlow:
 
     @property
     def over(self) -> bool:
-        """Finished normally or by a failure."""
-        return self.finished or self._out.failure() is not None
+        """Finished normally (a rematch declined too) or by a failure."""
+        return self.finished or self.declined or self._out.failure() is not None
 
     def observation(self) -> Observation | None:
         """What the local player sees, or None before the first deal."""
@@ -271,9 +273,11 @@ class MatchFlow:
     def decline(self, reason: str | None) -> None:
         """The local player declines the offered rules or rematch: tell the host, stop."""
         self.offered = None
-        if self.rematch is not None:
-            self._refuse("hello.prev", reason or "you declined the rematch",
-                         "the guest declined the rematch")
+        if self.rematch is not None:  # a normal end of the series, not a failure
+            self.send("abort", {"why": "declined", "field": "hello.prev",
+                                "reason": "the guest declined the rematch"})
+            self.declined = True
+            self._out.emit(RematchDeclined("guest", reason or "you declined the rematch"))
         else:
             self._refuse("hello.rules", reason or "you declined the host's custom rules",
                          "the guest declined the host's custom rules")
@@ -449,7 +453,11 @@ class MatchFlow:
         field = msg.text("field", max_len=MAX_FIELD_CHARS)
         reason = msg.text("reason", max_len=MAX_REASON_CHARS)
         peer = SEATS[self.peer]
-        if self.waiting_for() == "seed" and why != "tampered":
+        if why == "declined" and self.role == "host" and self.rematch is not None \
+                and self._match is None and reason != NOT_PLAYED_TOLD:
+            self.declined = True  # the guest's answer to the offer: no fault, the end
+            self._out.emit(RematchDeclined("guest", reason))
+        elif self.waiting_for() == "seed" and why != "tampered":
             self._out.fail(CheatDetected(peer, "seed", f"the {peer} refused to reveal its seed "
                                          f"(a failed audit); it said: {reason}"))
         else:

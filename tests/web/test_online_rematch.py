@@ -18,7 +18,8 @@ import pytest
 from tests.web.conftest import CSP_WATCH, Board, play_out
 
 GIN = [sys.executable, "-m", "client.cli"]
-TITLE = "() => document.querySelector('dialog').open && document.querySelector('#dialog-title').textContent"
+TITLE = ("() => document.querySelector('dialog').open "
+         "&& document.querySelector('#dialog-title').textContent")
 
 
 @pytest.fixture
@@ -115,3 +116,24 @@ def test_a_guest_sees_the_result_accepts_the_rematch_and_sees_its_first_hand_end
     page.click("#btn-record")
     table = page.inner_text("#record-table")
     assert "Matches\t2" in table and f"Hands\t{hands}" in table, table
+
+
+def test_declining_the_rematch_is_a_normal_end_that_blames_nobody(guest: Any) -> None:
+    board = guest(matches=2)
+    page = board.page
+    play_match(board)
+    page.wait_for_function(OFFERED, timeout=30_000)
+    page.keyboard.press("Escape")  # the hand's end window: the offer comes next
+    page.click("#btn-decline-rematch")
+    page.wait_for_function("() => document.body.dataset.state === 'match-over'")
+    page.wait_for_function(f"() => ({TITLE})() === 'No rematch'")
+    body = page.inner_text("#dialog-body")
+    assert body.startswith("You declined the rematch, so the matches on this link end here.")
+    for blame in ("At fault", "What failed", "hello.prev"):
+        assert blame not in body
+    assert page.inner_text("#net-connection") == "The match is over"
+    # The finished match stays on the table, its result a button away.
+    page.click("#dialog-buttons .primary")
+    assert board.visible("#btn-next") and page.inner_text("#btn-next") == "The result"
+    page.click("#btn-next")
+    assert title(board) in ("You win the match", "Your friend wins the match")

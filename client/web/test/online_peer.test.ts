@@ -112,6 +112,7 @@ class FakeSession implements SessionLike {
   readonly matchId = new Uint8Array(16); // the match its records name
   readonly rematch = null;
   get over(): boolean { return this.ended || this.failure !== null; }
+  readonly declined = false;
   private out: Uint8Array[];
   private queued: EventLike[] = [];
   constructor(readonly role: "host" | "guest", readonly log: string[] = []) {

@@ -13,7 +13,7 @@ import { closeDialog, confirm, dialogOpen, openDialog } from "./dialogs.ts";
 import { byId, el, fill } from "./dom.ts";
 import type { OnlineGame } from "./online.ts";
 import { qrCanvas } from "./qr.ts";
-import { failureLines, failureTitle, graceWords, pageState, statusWords, turnWords } from "./words.ts";
+import { declinedWords, failureLines, failureTitle, graceWords, pageState, statusWords, turnWords } from "./words.ts";
 
 const p = (text: string, cls = ""): HTMLElement => el("p", cls ? { class: cls } : {}, text);
 
@@ -198,6 +198,7 @@ export class FriendPanel {
   /** The custom rules last put to the player (as JSON), the failure shown, the invite shown. */
   private offered: string | null = null;
   private failureShown = false;
+  private declinedShown = false;
   private invited = false;
   /** The invite's link on show (it leaves the page when another window replaces it). */
   private inviteShown: HTMLElement | null = null;
@@ -271,6 +272,11 @@ export class FriendPanel {
     if (failure !== null && !this.failureShown) {
       this.failureShown = true;
       failureDialog(failure);
+      return;
+    }
+    if (view.declined && !this.declinedShown) { // a normal end: said once, blaming nobody
+      this.declinedShown = true;
+      openDialog("No rematch", [p(declinedWords(view.role))], [{ label: "OK", primary: true }]);
       return;
     }
     const grace = notices.find((n): n is Extract<PeerNotice, { kind: "grace-over" }> => n.kind === "grace-over");

@@ -93,8 +93,8 @@ export class OnlineGame implements Play {
     this.view = view;
     try {
       // The friend's rematch offer leaves the finished match on the table (its result
-      // still to be seen) until the player answers it.
-      const offered = view.rematch && view.observation === null && view.rulesOffered !== null;
+      // still to be seen) until the player answers it; declined, it stays there.
+      const offered = view.rematch && view.observation === null && (view.rulesOffered !== null || view.declined === true);
       if (!(offered && this.obs?.phase === Phase.OVER && this.totals !== null)) {
         this.obs = view.observation === null ? null : Observation.fromDict(view.observation);
         this.rulesInPlay = view.rules === null ? null : Ruleset.fromDict(view.rules);

@@ -449,6 +449,13 @@ export function failureLines(failure: FailureView): string[] {
   return lines;
 }
 
+/** A declined rematch, a normal end of the series on the link (nobody is at fault): the
+ * window's text, from the guest's (who declined) or the host's side. */
+export function declinedWords(role: "host" | "guest"): string {
+  return `${role === "guest" ? "You" : "Your friend"} declined the rematch, so the matches on this link end here. `
+    + "Nothing failed and nobody is at fault; the records of the hands played stay in the side.";
+}
+
 /** The title of the failure's window. */
 export function failureTitle(failure: FailureView): string {
   switch (failure.kind) {

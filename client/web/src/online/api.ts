@@ -107,6 +107,9 @@ export interface PeerView {
   readonly verified: readonly number[];
   readonly records: readonly RecordView[];
   readonly over: boolean;
+  /** The guest declined the host's rematch offer: the series on this link ended there, a normal end
+   * (over, no failure, nobody at fault). */
+  readonly declined?: boolean;
   readonly failure: FailureView | null;
   /** While the friend's grace is over (protocol.md §11.3): what it owes, since when (UTC
    * seconds); the board asks its player to keep waiting or end the match as abandoned. */

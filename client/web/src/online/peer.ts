@@ -515,6 +515,7 @@ export class Peer implements OnlinePeer {
       verified: verifiedHands(this.records, snap?.identities.match ?? null),
       records: [...this.records],
       over: (snap?.over ?? false) || this.localFailure !== null,
+      declined: snap?.declined ?? false,
       failure: snap?.failure ?? this.localFailure,
       graceOver: this.grace,
       mayAbandon: this.kept && !this.ended,

@@ -225,6 +225,11 @@ export class Session {
     return this.flow.over;
   }
 
+  /** The guest declined the rematch (a RematchDeclined event): over, normally, unplayed. */
+  get declined(): boolean {
+    return this.flow.declined;
+  }
+
   /** The agreed ruleset (for a guest, null until the host's hello). */
   get rules(): Ruleset | null {
     return this.flow.agreed;
@@ -314,11 +319,13 @@ export class Session {
     this.flow.accept();
   }
 
-  /** The local player declines the offered custom rules or rematch: the match ends unplayed. `reason` is what the
-   * local failure says (null: "you declined …"). */
+  /** The local player declines the offered custom rules (a RulesDeclined failure) or rematch (RematchDeclined: a
+   * normal end, nobody at fault); the match ends unplayed. `reason` is what this side's event says (null: "you
+   * declined …"). */
   declineRules(reason: string | null = null): void {
     this.checkAlive();
     if (this.flow.offered === null) throw new IllegalAction("no rules are waiting to be declined");
+    if (this.rematch !== null) this.log.push(["decline"]); // no failure keeps it: the log replays it on restore
     this.flow.decline(reason);
   }
 
@@ -401,6 +408,8 @@ export class Session {
         session.abandoned(entry[1] as number, entry[2] as number);
       } else if (entry[0] === "accept") {
         session.flow.accept();
+      } else if (entry[0] === "decline") {
+        session.flow.decline(null);
       } else if (entry[0] === "reject") {
         session.rejected(entry);
       }

@@ -27,7 +27,7 @@ import * as deal from "./session_deal.ts";
 import * as moves from "./session_moves.ts";
 import {
   CardDrawn, CheatDetected, type Failure, HandDealt, HandScored, HandVerified, MatchOver, MatchStarted, Moved,
-  ClaimedAbandoned, PeerAborted, RulesDeclined, RulesOffered, type SessionEvent,
+  ClaimedAbandoned, PeerAborted, RematchDeclined, RulesDeclined, RulesOffered, type SessionEvent,
 } from "./session_events.ts";
 import { coin, HandState, otherRole, rulesDigest } from "./session_hand.ts";
 import { firstDealer, NOT_PLAYED, NOT_PLAYED_TOLD, PreviousMatch, prevFault } from "./session_rematch.ts";
@@ -81,6 +81,7 @@ export class MatchFlow {
   agreed: Ruleset | null;
   offered: Ruleset | null = null; // custom rules awaiting the local player
   finished = false;
+  declined = false; // a rematch the guest declined: a normal end (RematchDeclined)
   private nonce: Uint8Array | null = null;
   keys: MatchKeys | null = null; // drawn by begin()
   private peerCoin: Uint8Array | null = null;
@@ -121,9 +122,9 @@ export class MatchFlow {
     return this.keys?.matchId ?? null;
   }
 
-  /** Finished normally or by a failure. */
+  /** Finished normally (a rematch declined too) or by a failure. */
   get over(): boolean {
-    return this.finished || this.out.failure !== null;
+    return this.finished || this.declined || this.out.failure !== null;
   }
 
   /** What the local player sees, or null before the first deal. */
@@ -176,12 +177,18 @@ export class MatchFlow {
   /** The local player declines the offered rules or rematch: tell the host, stop. */
   decline(reason: string | null): void {
     this.offered = null;
-    if (this.rematch !== null) {
-      this.refuse("hello.prev", reason ?? "you declined the rematch", "the guest declined the rematch");
+    if (this.rematch !== null) { // a normal end of the series, not a failure
+      this.out.send("abort", [["why", "declined"], ["field", "hello.prev"], ["reason", "the guest declined the rematch"]]);
+      this.endDeclined(reason ?? "you declined the rematch");
     } else {
       this.refuse("hello.rules", reason ?? "you declined the host's custom rules",
         "the guest declined the host's custom rules");
     }
+  }
+
+  private endDeclined(reason: string): void {
+    this.declined = true;
+    this.out.emit(new RematchDeclined("guest", reason));
   }
 
   /** End the match unplayed: `told` is what the host reads, `reason` ours. */
@@ -495,7 +502,10 @@ export class MatchFlow {
     const field = msg.text("field", MAX_FIELD_CHARS);
     const reason = msg.text("reason", MAX_REASON_CHARS);
     const peer = SEATS[this.peer];
-    if (this.waitingFor() === "seed" && why !== "tampered") {
+    if (why === "declined" && this.role === "host" && this.rematch !== null && this.match === null
+        && reason !== NOT_PLAYED_TOLD) {
+      this.endDeclined(reason); // the guest's answer to the offer: no fault, the end
+    } else if (this.waitingFor() === "seed" && why !== "tampered") {
       this.out.fail(new CheatDetected(peer, "seed", `the ${peer} refused to reveal its seed (a failed audit); it said: ${reason}`));
     } else {
       const kind = why === "abandoned" ? ClaimedAbandoned : PeerAborted;
