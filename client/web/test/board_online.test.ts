@@ -14,7 +14,7 @@ import type { OnlinePeer, PeerNotice, PeerView } from "../src/online/api.ts";
 import { onlyThisComputer, onlyThisNetwork } from "../src/board/friend.ts";
 import { FRIEND, OnlineGame } from "../src/board/online.ts";
 import {
-  connectionWords, describe, explainResult, failureLines, failureTitle, gameLine, pageState, shortName, statusWords, THEM,
+  connectionWords, declinedWords, describe, explainResult, failureLines, failureTitle, gameLine, pageState, shortName, statusWords, THEM,
   turnWords,
 } from "../src/board/words.ts";
 import { FakePeer } from "./web/fake_peer.ts";
@@ -127,6 +127,10 @@ test("the connection, whose move, the page's state and a failure in words", () =
     identity: met }), "Your friend is away — waiting for them to come back");
   assert.equal(statusWords({ connection: "waiting", role: "host", observation: null, over: false, failure: null,
     identity: nobody }), "Waiting for your friend to open the link");
+  // A declined rematch is a normal end, from either side: nothing failed, nobody is at fault (issue 28).
+  assert.match(declinedWords("guest"), /^You declined the rematch, so the matches on this link end here\. Nothing failed and nobody is at fault/);
+  assert.match(declinedWords("host"), /^Your friend declined the rematch, so the matches on this link end here\. Nothing failed/);
+  assert.equal(pageState({ failure: null, over: true, observation: null, connection: "closed" }), "match-over");
   const base = { legal: [] as string[], waitingFor: null as string | null, over: false, failure: null, rulesOffered: null,
     connection: "connected" as const, rematch: false, rematchWanted: false };
   assert.equal(turnWords({ ...base, legal: ["pass"] }), "Your move");
