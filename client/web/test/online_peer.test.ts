@@ -580,14 +580,19 @@ test("a used link (the seat taken, 4409) says someone has already joined and sto
   assert.equal(held.view?.failure, null);
 });
 
-test("what the peer owes has a grace: then the board is asked, and may end it as abandoned", async () => {
+/** A guest whose friend is there and owes its move (since `since`, UTC seconds). */
+async function owedAMove() {
   const w = world();
   const peer = w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`);
   const seen = watch(peer);
   await settle();
   w.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
   await settle();
-  const since = 1_796_198_400 + w.timers.now() / 1000; // owed since the view said so
+  return { w, peer, seen, since: 1_796_198_400 + w.timers.now() / 1000 }; // owed since the view said so
+}
+
+test("what the peer owes has a grace: then the board is asked, and may end it as abandoned", async () => {
+  const { w, peer, seen, since } = await owedAMove();
   w.timers.advance(600_000);
   w.sockets[0]!.control("peer_reconnected"); // the friend's connection came back: its time starts again
   await settle();
@@ -614,13 +619,7 @@ test("what the peer owes has a grace: then the board is asked, and may end it as
 });
 
 test("after keep waiting the player may still end the match, before another grace runs out", async () => {
-  const w = world();
-  const peer = w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`);
-  const seen = watch(peer);
-  await settle();
-  w.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
-  await settle();
-  const since = 1_796_198_400 + w.timers.now() / 1000;
+  const { w, peer, seen, since } = await owedAMove();
   w.timers.advance(901_000);
   await settle();
   assert.equal(seen.view?.mayAbandon, false);
