@@ -137,3 +137,41 @@ def test_declining_the_rematch_is_a_normal_end_that_blames_nobody(guest: Any) ->
     assert board.visible("#btn-next") and page.inner_text("#btn-next") == "The result"
     page.click("#btn-next")
     assert title(board) in ("You win the match", "Your friend wins the match")
+
+
+def test_a_host_asks_for_the_rematch_and_sees_its_first_hand_end(
+        browser: Any, relay_url: str, tmp_path: Path) -> None:
+    """The person hosts in the browser (custom rules: to 1 point) and clicks Rematch at
+    the match's end; `gin join --bot easy --matches 2` accepts. The rematch's first hand
+    has its end window too, and no word of the last match's deck stays on its line."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.add_init_script(CSP_WATCH)
+    board = Board(context.new_page())
+    joined: subprocess.Popen[str] | None = None
+    try:
+        page = board.page
+        page.goto(f"{relay_url}?delay=0")
+        page.click("#mode input[value=online]")
+        page.check("input[name=host-rules][value=custom]")
+        page.fill(".custom-rules input[name=target]", "1")
+        page.click("#btn-host")
+        link = page.inner_text("#invite-link")
+        joined = subprocess.Popen(
+            [*GIN, "join", link, "--bot", "easy", "--bot-delay", "0", "--accept-rules",
+             "--matches", "2", "--data-dir", str(tmp_path / "guest")],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        page.wait_for_function("() => document.body.dataset.state === 'playing'", timeout=30_000)
+        play_match(board)
+        page.click("#dialog-buttons .primary")  # See the match's result
+        page.click("#btn-again")  # Rematch
+        page.wait_for_function("() => document.body.dataset.matches === '1' "
+                               "&& document.body.dataset.state === 'playing'", timeout=30_000)
+        assert page.inner_text("#net-verified") == ""
+        second, _ = play_match(board)
+        assert second in ("You won the hand", "Your friend won the hand")
+        board.check_clean()
+    finally:
+        context.close()
+        if joined is not None:
+            joined.kill()
+            joined.wait()
