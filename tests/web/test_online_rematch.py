@@ -97,6 +97,8 @@ def test_a_guest_sees_the_result_accepts_the_rematch_and_sees_its_first_hand_end
     page.click("#dialog-buttons .primary")  # See the match's result
     assert title(board) in ("You win the match", "Your friend wins the match")
     assert "the match by" in page.inner_text("#dialog-body")
+    # The friend has offered: the answer is the offer's own window, not a Rematch button here.
+    assert page.locator("#dialog-buttons button").all_inner_texts() == ["Close"]
     page.click("#dialog-buttons button:text('Close')")
     # Then the offer, a window of its own with its choice.
     page.wait_for_selector("#btn-accept-rematch")

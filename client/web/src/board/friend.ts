@@ -180,6 +180,11 @@ export function failureDialog(failure: FailureView): void {
     [{ label: "OK", primary: true }]);
 }
 
+/** The window on show asks about the friend's rules or rematch offer. */
+function offerShown(): boolean {
+  return document.getElementById("btn-accept-rematch") !== null || document.getElementById("btn-accept-rules") !== null;
+}
+
 /** Save a verified hand's record as a file (made in the page: nothing is fetched). */
 export function download(record: RecordView): void {
   const url = URL.createObjectURL(new Blob([record.json], { type: "application/json" }));
@@ -300,6 +305,7 @@ export class FriendPanel {
       openDialog("Online match", said.map((n) => p(n.text)), [{ label: "OK", primary: true }]);
       return;
     }
+    if (offerShown() && view.rulesOffered === null && dialogOpen()) closeDialog(); // answered (asked first), or moot
     // A rematch may offer the rules of the match before: each match's offer is its own.
     const offer = view.rulesOffered === null ? null : `${view.matches}:${JSON.stringify(view.rulesOffered)}`;
     // A rematch's offer waits for the window on show (the last hand, the match's result).

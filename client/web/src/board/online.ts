@@ -210,6 +210,10 @@ export class OnlineGame implements Play {
       this.results, this.totals, new Date().toISOString(), abandoned)));
   }
 
+  get rematchOffered(): boolean {
+    return this.view.rematch && this.view.rulesOffered !== null;
+  }
+
   /** Another match on the same link (protocol.md §7.1), once this one is over. */
   rematch(): void {
     this.peer.rematch();

@@ -264,8 +264,9 @@ export class Table implements KeyActions {
     const totals = game.totals;
     if (totals !== null) {
       const local = this.local;
+      // The friend's offer, once made, is answered in its own window (next), not asked for again here.
       const again = local !== null ? () => this.restart(local.rules.name)
-        : game.rematch === undefined ? null : () => game.rematch?.();
+        : game.rematch === undefined || game.rematchOffered ? null : () => game.rematch?.();
       matchEndDialog(totals, obs.rules, obs.player, game.them, again, local === null ? "Rematch" : "New match");
       return;
     }
