@@ -23,7 +23,7 @@ AWAY = "Your friend is away — waiting for them to come back"
 
 
 def test_enter_keeps_waiting_and_the_side_can_end_the_match_after(
-        open_page: Any) -> None:  # noqa: F811
+        open_page: Any, axe: Any) -> None:  # noqa: F811
     page = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True})
     page.wait_state("playing")
     assert not page.page.is_visible("#btn-end-abandoned")
@@ -34,8 +34,10 @@ def test_enter_keeps_waiting_and_the_side_can_end_the_match_after(
     assert page.fake("return peer.answers;") == ["keep waiting"]
     assert page.state() == "playing"
     # The friend still owes its move: the side offers to end the match now.
+    axe(page.page, "the side's End the match after keeping waiting")
     page.page.click("#btn-end-abandoned")
     assert page.text("#dialog-title") == "End the match"
+    axe(page.page, "the question before ending the match as abandoned")
     page.page.click("#dialog-buttons .primary")
     page.wait_state("failed")
     assert page.fake("return peer.answers;") == ["keep waiting", "abandon"]
