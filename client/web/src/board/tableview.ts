@@ -198,7 +198,10 @@ function handCard(card: Card, obs: Observation, selected: Card | null, over: boo
 }
 
 function looseText(obs: Observation, counts: ReadonlyMap<Card, number>): string {
-  let text = `Loose points: ${bestArrangement(obs.hand).deadwood}`; // a point total, as the hint counts it
+  // A point total, as the hint counts it, and how many cards make it (the terminal's words).
+  const loose = bestArrangement(obs.hand);
+  const cards = loose.deadwoodCards.length;
+  let text = `Loose points: ${loose.deadwood} (${cards} card${cards === 1 ? "" : "s"})`;
   if (counts.size) {
     const low = Math.min(...counts.values());
     text += low ? ` · you can knock (best: ${low} after throwing)` : " · you can go gin!";
