@@ -10,6 +10,7 @@ Building the cases is pure (generators of plain dicts, randomness from seeded
 what they cover: :mod:`gin.conformance.engine_cases` (engine and players),
 :mod:`gin.conformance.protocol_cases` (messages, channel, deck, proof, the deal's
 audit), :mod:`gin.conformance.records_cases` (hand records and their audit),
+:mod:`gin.conformance.encoding_cases` (edge encodings of points and scalars),
 :mod:`gin.conformance.evidence_cases` (a failed proof's evidence),
 :mod:`gin.conformance.abandonment_cases` (a silent peer's abandonment record),
 :mod:`gin.conformance.report_cases` (what ``gin audit`` prints) and
@@ -22,6 +23,7 @@ from collections.abc import Iterator
 from itertools import chain
 
 from gin.conformance.abandonment_cases import abandonment_cases
+from gin.conformance.encoding_cases import encoding_cases
 from gin.conformance.engine_cases import (
     Case,
     action_cases,
@@ -66,6 +68,7 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
         "deck.jsonl": deck_cases(4 * scale),
         "channel.jsonl": channel_cases(40 * scale),
         "shuffle_proof.jsonl": proof_cases(2 * scale),
+        "encoding.jsonl": encoding_cases(2 * scale),
         "audit.jsonl": audit_cases(),
         "records.jsonl": chain(record_cases(), record_text_cases(400 * scale)),
         "record_audit.jsonl": chain(record_audit_cases(), record_chain_cases(),

@@ -73,6 +73,9 @@ def abandonment_cases() -> Iterator[Case]:
     parser refuses (each field wrong in turn, impossible dates)."""
     record, hands, signer = _abandoned()
     yield abandonment_case("alone", record.to_json())
+    yield abandonment_case("a repeated key", record.to_json().replace(
+        '"hand": ', '"hand": 0, "hand": ', 1))
+    yield abandonment_case("not JSON", record.to_json()[:-3])
     yield abandonment_case("after its hands", record.to_json(), hands)
     yield abandonment_case("hands of another match", replace(
         record, match_id=bytes(16)).to_json(), hands)

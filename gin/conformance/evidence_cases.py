@@ -13,7 +13,7 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from gin.conformance.session_cases import duplicate_in_message2
+from gin.conformance.session_cases import duplicate_in_message2, top_bit_in_message2
 from gin.conformance.session_peer import Fields, Peer, computer_players, pair
 from gin.engine.errors import MalformedInput
 from gin.engine.rules import STANDARD
@@ -26,14 +26,18 @@ from gin.protocol.session_events import CheatDetected
 Case = dict[str, Any]
 
 
-def _session(seed: int, cheat: bool) -> tuple[Peer, Peer, list[DealEvidence]]:
-    """A match whose second shuffler of hand 1 duplicates (``cheat``) or plays
-    honestly; the evidence of every message 2 sent, as the first would keep it."""
+Cheat = Callable[[Peer, Fields], Fields | None]
+
+
+def _session(seed: int, cheat: Cheat | None) -> tuple[Peer, Peer, list[DealEvidence]]:
+    """A match whose second shuffler of hand 1 sends message 2 changed by ``cheat``
+    (or plays honestly); the evidence of every message 2 sent, as the first would
+    keep it."""
     seen: list[DealEvidence] = []
 
     def tamper(s: Peer, t: str, f: Fields) -> Fields | None:
         if t == "deck" and f["n"] == 2:
-            f = (duplicate_in_message2(s, f) or f) if cheat else f
+            f = (cheat(s, f) or f) if cheat is not None else f
             hs = s._flow.state()
             assert hs.messages[0] is not None and s._flow.keys is not None
             seen.append(DealEvidence(
@@ -50,13 +54,18 @@ def _session(seed: int, cheat: bool) -> tuple[Peer, Peer, list[DealEvidence]]:
 
 @cache
 def _evidence() -> tuple[DealEvidence, DealEvidence, tuple[cosign.Signer, cosign.Signer]]:
-    host, guest, seen = _session(16, cheat=True)
-    kept = next(f.record for f in (host.failure, guest.failure)
-                if isinstance(f, CheatDetected) and isinstance(f.record, DealEvidence))
+    host, guest, seen = _session(16, duplicate_in_message2)
+    kept = _kept(host, guest)
     assert kept == seen[0]
-    _, _, honest = _session(17, cheat=False)
+    _, _, honest = _session(17, None)
     assert host._flow.keys is not None and guest._flow.keys is not None
     return kept, honest[0], (host._flow.keys.signer, guest._flow.keys.signer)
+
+
+def _kept(host: Peer, guest: Peer) -> DealEvidence:
+    """The evidence the honest side of a refused message 2 kept."""
+    return next(f.record for f in (host.failure, guest.failure)
+                if isinstance(f, CheatDetected) and isinstance(f.record, DealEvidence))
 
 
 def evidence_case(name: str, text: str) -> Case:
@@ -98,6 +107,12 @@ def evidence_cases() -> Iterator[Case]:
     yield evidence_case("a stranger's key", _resigned(
         replace(kept, signing_keys=(keys[0], keys[1])), stranger).to_json())
     yield evidence_case("honest message 2", honest.to_json())
+    yield evidence_case("a repeated key",
+                        kept.to_json().replace('"hand": ', '"hand": 9, "hand": ', 1))
+    yield evidence_case("not JSON", kept.to_json()[:-3])
+    # Issue 26: an entry under the top bit of byte 31, with a proof over those bytes.
+    yield evidence_case("message 2 entry under the top bit",
+                        _kept(*_session(18, top_bit_in_message2)[:2]).to_json())
     repeated = replace(kept, message1=(*kept.message1[:51], kept.message1[0]))
     yield evidence_case("answer to a malformed message 1", _resigned(repeated, second).to_json())
     junk = replace(kept, message2=(*kept.message2[:51], b"\xff" * 32))

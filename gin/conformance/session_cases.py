@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from itertools import islice
 from typing import Any
 
+from gin.conformance.encoding_cases import cheating_message2, top_bit
 from gin.conformance.session_peer import (
     IDENTITIES,
     LONG_GIN,
@@ -215,6 +216,18 @@ def duplicate_in_message2(s: Session, f: Fields) -> Fields | None:
     return signed_message2(s, f, deck, proof.to_bytes())
 
 
+def top_bit_in_message2(s: Session, f: Fields) -> Fields | None:
+    """Issue 26's cheat: message 2's entry 45 under the top bit of byte 31 (the same
+    element to libsodium), with a proof made over those bytes, signed."""
+    if f["n"] != 2:
+        return None
+    hs = s._flow.state()
+    assert hs.messages[0] is not None
+    deck, proof = cheating_message2(hs.mine, hs.messages[0],
+                                    fd.context(hs.match_id, hs.number), 45)
+    return signed_message2(s, f, deck, proof)
+
+
 def _repeat_in_message2(s: Session, f: Fields) -> Fields | None:
     if f["n"] != 2:
         return None
@@ -233,6 +246,10 @@ _CHEATS: list[tuple[str, str, Callable[[Peer, Fields], Fields | None], bool]] = 
      lambda s, f: f | {"deck": [f["deck"][0], *f["deck"][:51]]} if f["n"] == 1 else None, False),
     ("message2-duplicate", "deck", duplicate_in_message2, False),
     ("message2-repeat", "deck", _repeat_in_message2, False),
+    ("message2-top-bit", "deck", top_bit_in_message2, False),
+    ("message1-two-encodings", "deck",
+     lambda s, f: f | {"deck": [f["deck"][0], top_bit(f["deck"][0]), *f["deck"][2:]]}
+     if f["n"] == 1 else None, False),
     ("message2-unsigned", "deck",
      lambda s, f: f | {"sig": bytes(64)} if f["n"] == 2 else None, False),
     ("message1-substitute", "deck",

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from gin.engine.errors import MalformedInput
-from gin.protocol import cosign
+from gin.protocol import cosign, strict_json
 from gin.protocol import fairdeal as fd
 from gin.protocol.identity import binding_refusal
 from gin.protocol.records import MAX_RECORD_BYTES, SEATS, HandRecord, _too_deep, binding_dict
@@ -233,7 +233,9 @@ def parse(data: str | bytes) -> AbandonmentRecord:
         deep = _too_deep(text)
         if deep is not None:
             _fail("record", f"not JSON ({deep})")
-        value = json.loads(text)
+        value = strict_json.loads(text)
+    except strict_json.JsonSyntaxError as exc:
+        _fail("record", f"not JSON ({exc})")
     except MalformedInput:
         raise
     except (ValueError, RecursionError) as exc:

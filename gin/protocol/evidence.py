@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from gin.protocol import abandonment, cosign
+from gin.protocol import abandonment, cosign, strict_json
 from gin.protocol import fairdeal as fd
 from gin.protocol import shuffle_proof as sp
 from gin.protocol.records import (
@@ -134,8 +134,9 @@ def parse_file(data: str | bytes) -> HandRecord | DealEvidence | abandonment.Aba
     :func:`gin.protocol.records.parse_record` words it) otherwise."""
     if len(data) <= MAX_RECORD_BYTES:
         try:
-            value = json.loads(data)
-        except (ValueError, RecursionError):
+            value = strict_json.loads(data if isinstance(data, str) else data.decode(
+                json.detect_encoding(data), "surrogatepass"))
+        except (strict_json.JsonSyntaxError, ValueError):  # parse_record words it
             value = None
         if isinstance(value, dict) and value.get("format") == FORMAT:
             return parse_evidence(value)

@@ -37,6 +37,7 @@ import rbcl
 from gin.engine.errors import MalformedInput
 
 L = 2**252 + 27742317777372353535851937790883648493
+P = 2**255 - 19  # the field of edwards25519: an encoding's value must be below it
 POINT_BYTES = 32
 SCALAR_BYTES = 32
 IDENTITY = bytes(POINT_BYTES)
@@ -115,9 +116,19 @@ def sinv(a: int) -> int:
 
 
 def check_point(p: object) -> bytes:
-    """``p`` if it encodes a ristretto255 element other than the identity, else InvalidPoint."""
+    """``p`` if it is the canonical encoding of a ristretto255 element other than the
+    identity, else InvalidPoint.
+
+    RFC 9496 allows one encoding per element: its 256 bits read little-endian are a
+    value ``s < p`` that is even. libsodium's own check ignores the top bit of byte 31
+    (so ``e | 2²⁵⁵`` would name the same element as ``e``) and ``@noble/curves``
+    refuses it: the rule is checked here explicitly, as group.ts does, so both peers
+    refuse the same bytes and byte comparison of checked points compares elements.
+    """
     if not isinstance(p, bytes) or len(p) != POINT_BYTES:
         raise InvalidPoint(f"a point must be {POINT_BYTES} bytes")
+    if int.from_bytes(p, "little") >= P or p[0] & 1:
+        raise InvalidPoint("not a canonical encoding (RFC 9496: below 2^255 - 19 and even)")
     if p == IDENTITY or not rbcl.crypto_core_ristretto255_is_valid_point(p):
         raise InvalidPoint("not the encoding of a ristretto255 element other than the identity")
     return p

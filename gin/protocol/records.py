@@ -21,8 +21,9 @@ from typing import Any, NoReturn
 from gin.engine.actions import Action, parse_action
 from gin.engine.errors import MalformedInput
 from gin.engine.observation import HandResult
-from gin.engine.rules import Ruleset
+from gin.engine.rules import STANDARD, Ruleset
 from gin.protocol import fairdeal as fd
+from gin.protocol import strict_json
 
 FORMAT = "gin-hand-record"
 FORMAT_VERSION = 3
@@ -275,7 +276,9 @@ def parse_record(data: str | bytes) -> HandRecord:
         deep = _too_deep(text)
         if deep is not None:
             raise MalformedInput(f"hand record: not JSON ({deep})")
-        value = json.loads(text)
+        value = strict_json.loads(text)
+    except strict_json.JsonSyntaxError as exc:
+        raise MalformedInput(f"hand record: not JSON ({exc})") from None
     except MalformedInput:
         raise
     except (ValueError, RecursionError) as exc:
@@ -293,8 +296,14 @@ def parse_record(data: str | bytes) -> HandRecord:
     match_bytes = _hex(match_id, r.at("match_id"), len(match_id) // 2)
     if r.get("seats") != list(SEATS):
         _fail(r.at("seats"), f"expected {list(SEATS)}")
+    # Every rule is written out: a rule left out would be filled with today's default
+    # before the digest, so a record could be signed under one ruleset and read as another.
+    given = r.get("rules")
+    for name in STANDARD.to_dict():
+        if isinstance(given, dict) and name not in given:
+            _fail(f"{r.at('rules')}.{name}", "missing")
     try:
-        rules = Ruleset.from_dict(r.get("rules"))
+        rules = Ruleset.from_dict(given)
     except MalformedInput as exc:
         _fail(r.at("rules"), str(exc))
     pairs = {}

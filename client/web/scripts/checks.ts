@@ -15,6 +15,7 @@ import { eventToData, Observation } from "../src/engine/observation.ts";
 import { Ruleset } from "../src/engine/rules.ts";
 import { settle } from "../src/engine/scoring.ts";
 import { get, hint, NAMES } from "../src/players/index.ts";
+import { ENCODING_CHECKS } from "./encoding_checks.ts";
 import { IDENTITY_CHECKS } from "./identity_checks.ts";
 import { PROTOCOL_CHECKS } from "./protocol_checks.ts";
 import { RELAY_CHECKS } from "./relay_checks.ts";
@@ -289,6 +290,7 @@ const CHECKS: Record<string, (c: CaseObject) => string | null> = {
   match: checkMatch,
   ...PROTOCOL_CHECKS,
   ...IDENTITY_CHECKS,
+  ...ENCODING_CHECKS,
   ...RELAY_CHECKS,
 };
 

@@ -14,8 +14,8 @@
  * `record_audit` / `record_chain` — the audit of a record (tampered or honest, alone
  * or after the hand before) or of several together: every finding and what is
  * unproven, word for word, and the hand told as text; `record_text` — parseRecord's verdict on a text: the
- * record written again, or gin's refusal word for word (only "not JSON" for what
- * Python's json refuses in its own words); `evidence` — a failed proof's evidence:
+ * record written again, or gin's refusal word for word (a text that is not JSON
+ * too); `evidence` — a failed proof's evidence:
  * parsed and written again, and its audit's findings, or the refusal word for word;
  * `abandonment` — an abandonment record, audited after the hand records given: written
  * again, its digest, its words, findings and what is unproven, or the refusal word for word;
@@ -248,9 +248,7 @@ function checkRecordText(c: CaseObject): string | null {
   } catch (exc) {
     if (!(exc instanceof MalformedInput)) throw exc;
     if ("parsed" in c) return `gin/ reads ${show(text.slice(0, 60))}…, the TS side refuses it: ${exc.message}`;
-    return "error" in c ? same("refusal", c.error, exc.message)
-      : exc.message.startsWith(str(c, "error_prefix")) ? null
-        : `refusal: expected ${show(c.error_prefix)}…, the TS side gives ${show(exc.message)}`;
+    return same("refusal", c.error, exc.message);
   }
   if (!("parsed" in c)) return `gin/ refuses ${show(text.slice(0, 60))}…, the TS side reads it`;
   return same("the record read", c.parsed, parsed);

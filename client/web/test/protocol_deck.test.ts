@@ -145,3 +145,19 @@ test("the hand-end audit: an honest hand passes, a swapped message 1 blames the 
   ]);
   assert.equal(wrongSeed.deck, null);
 });
+
+test("one byte string per element: a point's encoding is checked canonical explicitly, as gin/ does", () => {
+  const withTopBit = (point: Uint8Array) => Uint8Array.from(point, (b, i) => (i === 31 ? b | 0x80 : b));
+  const card = g.encode(g.cardPoints()[7]!);
+  const topBit = withTopBit(card);
+  const odd = card.slice();
+  odd[0]! |= 1;
+  const numberBytes = (n: bigint) => Uint8Array.from({ length: 32 }, (_, i) => Number((n >> BigInt(8 * i)) & 0xffn));
+  for (const data of [topBit, odd, numberBytes(g.P), numberBytes(g.P + 1n)]) {
+    assert.throws(() => g.decode(data), (exc: unknown) => exc instanceof g.InvalidPoint && /not a canonical encoding/.test(exc.message));
+  }
+  const m1 = fd.buildMessage1(FIRST);
+  assert.throws(() => fd.validateMessage([m1[0]!, withTopBit(m1[0]!), ...m1.slice(2)], "message1"),
+    (exc: unknown) => exc instanceof fd.MalformedDeck && exc.position === 1);
+  assert.ok(g.decode(card).equals(g.cardPoints()[7]!));
+});

@@ -184,9 +184,10 @@ test("deep nesting is not a record, in gin's words and before parsing", () => {
 });
 
 test("Python's JSON: integers, floats and objects kept as Python loads them", () => {
-  const value = parsePyJson('{"a": 1, "b": 1.0, "c": -0, "d": 1e2, "a": 12345678901234567890, "e": [NaN, -Infinity, "\\ud83d\\ude00"]}');
+  const value = parsePyJson('{"a": 12345678901234567890, "b": 1.0, "c": -0, "d": 1e2, "e": [NaN, -Infinity, "\\ud83d\\ude00"]}');
   assert.ok(value instanceof Map);
-  assert.deepEqual([...value.keys()], ["a", "b", "c", "d", "e"]); // a repeated key keeps its first place
+  assert.deepEqual([...value.keys()], ["a", "b", "c", "d", "e"]);
+  assert.throws(() => parsePyJson('{"a": 1, "a": 2}'), JsonSyntaxError); // Python would keep the last
   assert.equal(value.get("a"), 12345678901234567890n);
   assert.equal(String(value.get("b")), "1.0");
   assert.equal(value.get("c"), 0n);
@@ -205,4 +206,15 @@ test("Python's repr of floats, as gin's messages show them", () => {
     [1e-5, "1e-05"], [1e-4, "0.0001"], [123456789012345678, "1.2345678901234568e+17"], [-0, "-0.0"], [-2.5e-7, "-2.5e-07"],
     [0.1, "0.1"], [Infinity, "inf"]];
   for (const [x, text] of cases) assert.equal(String(new PyFloat(x)), text);
+});
+
+test("records are read strictly (issue 26 item 5): a repeated key, and JSON refused in gin's words and places", () => {
+  for (const [text, why] of [
+    ['{"a" 1}', "expecting ':' (char 5)"],
+    ['{"a": 1,}', "expecting a property name in double quotes (char 8)"],
+    ['["😀😀", x]', "expecting a value (char 7)"],
+    ['{"x": 1, "x": 2}', "a key repeats in its object (char 9)"],
+  ] as const) {
+    assert.throws(() => parseRecord(text), (exc: unknown) => exc instanceof MalformedInput && exc.message === `hand record: not JSON (${why})`);
+  }
 });

@@ -18,6 +18,8 @@ import { MalformedInput } from "../engine/errors.ts";
 export type Point = InstanceType<typeof ristretto255.Point>;
 export const RPoint = ristretto255.Point;
 export const L = RPoint.Fn.ORDER;
+/** The field of edwards25519: an encoding's value must be below it. */
+export const P = 2n ** 255n - 19n;
 export const POINT_BYTES = 32;
 export const SCALAR_BYTES = 32;
 export const DOMAIN = utf8ToBytes("gin/fairdeal/v3");
@@ -57,10 +59,20 @@ export function hashToScalar(...parts: Uint8Array[]): bigint {
 
 export const inv = (k: bigint): bigint => RPoint.Fn.inv(checkSecret(k));
 
-/** The element 32 bytes encode, if it is not the identity; InvalidPoint otherwise. */
+/**
+ * The element 32 bytes encode, if they are its canonical encoding and it is not the
+ * identity; InvalidPoint otherwise. RFC 9496's one-encoding rule (the 256 bits read
+ * little-endian are below p and even) is checked here explicitly, as group.py does:
+ * libsodium under the Python twin ignores the top bit, so neither twin leaves the
+ * rule to its library.
+ */
 export function decode(data: Uint8Array): Point {
   if (!(data instanceof Uint8Array) || data.length !== POINT_BYTES) {
     throw new InvalidPoint(`a point must be ${POINT_BYTES} bytes`);
+  }
+  const s = bytesToNumberLE(data);
+  if (s >= P || (s & 1n) === 1n) {
+    throw new InvalidPoint("not a canonical encoding (RFC 9496: below 2^255 - 19 and even)");
   }
   let p: Point;
   try {

@@ -3,8 +3,10 @@
  * their refusals exactly as gin/ does (hand records). `JSON.parse` cannot tell
  * `1` from `1.0` nor keep integers beyond 2^53, and Python can: here an integer
  * is a `bigint`, a number with a fraction or an exponent a {@link PyFloat}, an
- * object a `Map` (a repeated key keeps its first place and its last value, as a
- * Python dict does). `NaN`, `Infinity` and `-Infinity` are floats, as in Python.
+ * object a `Map`. An object that repeats a key is refused (Python's json would keep
+ * the last, so a record could say two things; gin/protocol/strict_json.py refuses it
+ * too, in these words). `NaN`, `Infinity` and `-Infinity` are floats, as in Python.
+ * A refusal's place counts code points, as Python's strings do.
  */
 
 import { MalformedInput } from "../engine/errors.ts";
@@ -29,7 +31,7 @@ const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b
 export function parsePyJson(text: string): PyJson {
   let at = 0;
   const fail = (why: string): never => {
-    throw new JsonSyntaxError(`${why} (char ${at})`);
+    throw new JsonSyntaxError(`${why} (char ${[...text.slice(0, at)].length})`);
   };
   const space = (): void => {
     SPACE.lastIndex = at;
@@ -85,7 +87,12 @@ export function parsePyJson(text: string): PyJson {
       }
       for (;;) {
         if (text[at] !== '"') fail("expecting a property name in double quotes");
+        const start = at;
         const key = string();
+        if (out.has(key)) {
+          at = start;
+          fail("a key repeats in its object");
+        }
         space();
         if (text[at] !== ":") fail("expecting ':'");
         at += 1;

@@ -16,7 +16,7 @@ import { type Action, parseAction } from "../engine/actions.ts";
 import { MalformedInput } from "../engine/errors.ts";
 import type { HandResult } from "../engine/observation.ts";
 import { PyFloat } from "../engine/pyrepr.ts";
-import { Ruleset } from "../engine/rules.ts";
+import { Ruleset, STANDARD } from "../engine/rules.ts";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { DECK_SIZE, type Deck, KEY_BYTES, keyBytes, keyFromBytes, MAX_HAND_NUMBER, type Role } from "./fairdeal.ts";
 import { JsonSyntaxError, parsePyJson, type PyJson } from "./pyjson.ts";
@@ -445,9 +445,14 @@ export function parseRecord(data: string | Uint8Array): HandRecord {
   }
   const matchBytes = hex(matchId, r.at("match_id"), Math.floor(pyLen(matchId) / 2));
   if (!isTextList(r.get("seats"), SEATS)) fail(r.at("seats"), `expected ['host', 'guest']`);
+  // Every rule is written out: a rule left out would be filled with today's default
+  // before the digest, so a record could be signed under one ruleset and read as another.
+  const given = r.get("rules");
+  const missing = Object.keys(STANDARD.toDict()).find((name) => given instanceof Map && !given.has(name));
+  if (missing !== undefined) fail(`${r.at("rules")}.${missing}`, "missing");
   let rules: Ruleset;
   try {
-    rules = Ruleset.fromDict(plain(r.get("rules") ?? null));
+    rules = Ruleset.fromDict(plain(given ?? null));
   } catch (exc) {
     if (!(exc instanceof MalformedInput)) throw exc;
     fail(r.at("rules"), exc.message);
