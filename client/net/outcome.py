@@ -54,6 +54,8 @@ class Ending(Protocol):
     def unrecorded(self) -> list[int]: ...
     @property
     def storage_problem(self) -> str: ...
+    @property
+    def declined(self) -> bool: ...
 
 
 def outcome_line(match: Ending) -> str:
@@ -85,6 +87,9 @@ def outcome_line(match: Ending) -> str:
         else:
             line = f"{kind}: {reason} (not proven: nobody forfeits)"
         return line + (f"; {unrecorded}" if unrecorded else "")
+    if result is None and match.declined:  # a normal end of the series: nobody at fault
+        who = "you" if match.seat == 1 else "your friend"
+        return f"no rematch: {who} declined it, so the matches on this link end here"
     if result is None:
         return "the match did not finish" + (f"; {unrecorded}" if unrecorded else "")
     who = "you won" if result.winner == match.seat else "your friend won"

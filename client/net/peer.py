@@ -56,8 +56,6 @@ from client.net.rematch import Rematches
 from client.net.store import MatchFiles
 from client.net.transport import RelayTransport, TransportSettings
 from client.net.write_ahead import WriteAhead
-from client.record import friend_key, match_entry
-from client.storage import StorageError
 from gin.engine.actions import Action
 from gin.engine.errors import IllegalAction
 from gin.players import Player
@@ -181,6 +179,11 @@ class OnlineMatch:
     def storage_problem(self) -> str:
         """The last save failure, for the final line."""
         return self._saving.problem
+
+    @property
+    def declined(self) -> bool:
+        """The guest declined the rematch: the series ended there, normally."""
+        return self.session.declined
 
     def listen(self, listener: Callable[[Update], None]) -> None:
         self._listeners.append(listener)
@@ -376,18 +379,11 @@ class OnlineMatch:
         """Add the match to the player's record (client/record.py), the friend keyed
         by the invite link's id: won or lost (``over``), or ``abandoned`` by the
         "friend" or by "you". Hands verified before a resume are not in memory."""
-        if self.files is None:
-            return
-        ids = self.session.identities
-        friend = None if ids is None else ids[1 - self.seat]
-        entry = match_entry(friend_key(friend, self.files.link_id), self.seat,
-                            None if over is None else over.winner, self._scores,
-                            None if over is None else over.totals, abandoned)
-        try:
-            for warning in self.files.storage.add_to_record(entry):
-                self._tell(Notice(warning))
-        except StorageError as exc:
-            self._tell(Notice(f"{exc.problem} This match is not in your record."))
+        if self.files is not None:
+            ids = self.session.identities
+            for text in self.files.add_to_record(None if ids is None else ids[1 - self.seat],
+                                                 self.seat, over, self._scores, abandoned):
+                self._tell(Notice(text))
 
     def want_rematch(self) -> None:
         """The local player wants another match on this link, once this one is over."""

@@ -9,17 +9,19 @@ from __future__ import annotations
 import base64
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import msgpack
 
 from client.net.links import Invite
+from client.record import friend_key, match_entry
 from client.storage import Storage, StorageError
 from gin.engine.errors import MalformedInput
 from gin.protocol.records.cosign import link_id_for
-from gin.protocol.session.events import Abandoned, CheatDetected, HandVerified
+from gin.protocol.session.events import Abandoned, CheatDetected, HandVerified, MatchOver
 from gin.protocol.session.session import Session
 
 RECORDS_DIR = "records"
@@ -159,3 +161,16 @@ class MatchFiles:
         path = self.record_path(record.match_id, record.hand_number, suffix)
         self.storage.write_json(path, record.to_dict())
         return path
+
+    def add_to_record(self, friend: bytes | None, seat: int, over: MatchOver | None,
+                      hands: Iterable[Any], abandoned: str | None) -> list[str]:
+        """Add the match to the player's record (client/record.py), the friend keyed by its
+        identity (else the link's id): won or lost (``over``), or ``abandoned`` by the
+        "friend" or by "you". What to tell the player: warnings, or why it is not kept."""
+        entry = match_entry(friend_key(friend, self.link_id), seat,
+                            None if over is None else over.winner, hands,
+                            None if over is None else over.totals, abandoned)
+        try:
+            return list(self.storage.add_to_record(entry))
+        except StorageError as exc:
+            return [f"{exc.problem} This match is not in your record."]

@@ -28,6 +28,7 @@ from gin.protocol.session.events import (
     MatchOver,
     MatchStarted,
     Moved,
+    RematchDeclined,
     RulesOffered,
     SessionEvent,
 )
@@ -70,6 +71,8 @@ def event_summary(event: SessionEvent) -> list[Any]:
                 list(event.scores)]
     if isinstance(event, HandVerified):
         return [name, event.hand_number, event.record.to_json()]
+    if isinstance(event, RematchDeclined):
+        return [name, event.by, event.reason]
     assert isinstance(event, MatchOver)
     return [name, event.winner, event.forfeited_by,
             None if event.totals is None else list(event.totals.totals)]

@@ -154,7 +154,7 @@ def test_the_hand_is_fully_visible(
             "([x, y]) => document.elementFromPoint(x, y).closest('.card')?.dataset.card",
             [box["x"] + 6, box["y"] + 8])
         assert top == cards.nth(i).get_attribute("data-card"), i
-    for name in ("Stock", "Discard", "Your hand", "Loose cards"):
+    for name in ("Stock", "Discard", "Your hand", "Loose points"):
         assert name in board.page.inner_text("#table")
     board.page.screenshot(path=str(artifacts / f"board-{width}x{height}.png"))
 

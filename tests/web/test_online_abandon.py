@@ -48,6 +48,8 @@ def test_a_silent_friend_is_asked_about_then_ends_as_abandoned(
     assert page.text("#dialog-title") == "Abandoned by your friend"
     body = page.text("#dialog-body")
     assert "Abandoned by your friend (the host): it owed its move for hand 1" in body
+    # A sentence ends with its full stop before the next (issue 28).
+    assert "(the host may have withheld it, or the relay dropped it).\n" in body
     assert "Saved as a signed record you can audit" in body and "At fault" not in body
     page.page.keyboard.press("Escape")
     offered = page.text("#records").strip()

@@ -43,6 +43,8 @@ export function eventSummary(event: SessionEvent): Json {
       return [event.kind, event.handNumber, event.record.toJson()];
     case "MatchOver":
       return [event.kind, event.winner, event.forfeitedBy, event.totals === null ? null : [...event.totals.totals]];
+    case "RematchDeclined":
+      return [event.kind, event.by, event.reason];
     default: {
       const record = event instanceof CheatDetected || event instanceof Abandoned ? event.record : null;
       return [event.kind, event.who, event.field, event.reason, event.proven, record === null ? null : record.toJson()];

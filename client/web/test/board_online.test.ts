@@ -14,7 +14,7 @@ import type { OnlinePeer, Owed, PeerNotice, PeerView } from "../src/online/api.t
 import { onlyThisComputer, onlyThisNetwork } from "../src/board/friend.ts";
 import { FRIEND, OnlineGame } from "../src/board/online.ts";
 import {
-  connectionWords, describe, explainResult, failureLines, failureTitle, gameLine, originWords, pageState, shortName, statusWords, THEM,
+  connectionWords, declinedWords, describe, explainResult, failureLines, failureTitle, gameLine, originWords, pageState, shortName, statusWords, THEM,
   turnWords,
 } from "../src/board/words.ts";
 import { FakePeer } from "./web/fake_peer.ts";
@@ -116,10 +116,21 @@ test("the connection, whose move, the page's state and a failure in words", () =
   assert.equal(connectionWords("peer-left", "host", true), "Your friend is away — waiting for them to come back");
   assert.equal(connectionWords("peer-gone", "host", true), "Your friend left — waiting in case they come back");
   assert.equal(connectionWords("reconnecting", "host", true), "Connection lost — reconnecting…");
-  const ended = { connection: "closed" as const, role: "guest" as const, observation: {} };
+  const nobody = { mine: null, friend: null, friendText: null, changed: false };
+  const ended = { connection: "closed" as const, role: "guest" as const, observation: {}, identity: nobody };
   assert.equal(statusWords({ ...ended, over: true, failure: null }), "The match is over");
   assert.equal(statusWords({ ...ended, connection: "peer-gone", over: true, failure: null }), "The match is over");
   assert.equal(statusWords({ ...ended, over: false, failure: null }), "Disconnected");
+  // A friend met in the handshake who drops before the first deal is away, not yet to come (issue 28).
+  const met = { ...nobody, friend: "lemon harbor violin tulip kayak" };
+  assert.equal(statusWords({ connection: "waiting", role: "host", observation: null, over: false, failure: null,
+    identity: met }), "Your friend is away — waiting for them to come back");
+  assert.equal(statusWords({ connection: "waiting", role: "host", observation: null, over: false, failure: null,
+    identity: nobody }), "Waiting for your friend to open the link");
+  // A declined rematch is a normal end, from either side: nothing failed, nobody is at fault (issue 28).
+  assert.match(declinedWords("guest"), /^You declined the rematch, so the matches on this link end here\. Nothing failed and nobody is at fault/);
+  assert.match(declinedWords("host"), /^Your friend declined the rematch, so the matches on this link end here\. Nothing failed/);
+  assert.equal(pageState({ failure: null, over: true, observation: null, connection: "closed" }), "match-over");
   const base = { legal: [] as string[], waitingFor: null as Owed | null, over: false, failure: null, rulesOffered: null,
     connection: "connected" as const, rematch: false, rematchWanted: false };
   assert.equal(turnWords({ ...base, legal: ["pass"] }), "Your move");

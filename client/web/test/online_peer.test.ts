@@ -109,9 +109,10 @@ class FakeSession implements SessionLike {
   abandoned: [number, number] | null = null;
   readonly identity = new Uint8Array(32);
   readonly identities = null; // no handshake here: the friend stays unknown
-  readonly matchId = null;
+  readonly matchId = new Uint8Array(16); // the match its records name
   readonly rematch = null;
   get over(): boolean { return this.ended || this.failure !== null; }
+  readonly declined = false;
   private out: Uint8Array[];
   private queued: EventLike[] = [];
   constructor(readonly role: "host" | "guest", readonly log: string[] = []) {
@@ -626,14 +627,19 @@ test("a used link (the seat taken, 4409) says someone has already joined and sto
   assert.equal(held.view?.failure, null);
 });
 
-test("what the peer owes has a grace: then the board is asked, and may end it as abandoned", async () => {
+/** A guest whose friend is there and owes its move (since `since`, UTC seconds). */
+async function owedAMove() {
   const w = world();
   const peer = w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`);
   const seen = watch(peer);
   await settle();
   w.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 1, peer: "connected" });
   await settle();
-  const since = 1_796_198_400 + w.timers.now() / 1000; // owed since the view said so
+  return { w, peer, seen, since: 1_796_198_400 + w.timers.now() / 1000 }; // owed since the view said so
+}
+
+test("what the peer owes has a grace: then the board is asked, and may end it as abandoned", async () => {
+  const { w, peer, seen, since } = await owedAMove();
   w.timers.advance(600_000);
   w.sockets[0]!.control("peer_reconnected"); // the friend's connection came back: its time starts again
   await settle();
@@ -657,6 +663,23 @@ test("what the peer owes has a grace: then the board is asked, and may end it as
   const ended = seen.view as PeerView | null; // (asserted failure-free above)
   assert.equal(ended?.failure?.kind, "Abandoned");
   assert.equal(ended?.over, true);
+});
+
+test("after keep waiting the player may still end the match, before another grace runs out", async () => {
+  const { w, peer, seen, since } = await owedAMove();
+  w.timers.advance(901_000);
+  await settle();
+  assert.equal(seen.view?.mayAbandon, false);
+  peer.keepWaiting();
+  await settle();
+  assert.equal(seen.view?.graceOver, null);
+  assert.equal(seen.view?.mayAbandon, true); // the board offers to end it from the side
+  w.timers.advance(60_000);
+  peer.abandon();
+  await settle();
+  assert.deepEqual(w.sessions[0]!.abandoned, [Math.floor(since), Math.floor(since + 961)]);
+  assert.equal(seen.view?.failure?.kind, "Abandoned");
+  assert.equal(seen.view?.mayAbandon, false);
 });
 
 test("an illegal move is refused with a notice and changes nothing", async () => {

@@ -87,9 +87,17 @@ test("a wrong prev is the host's protocol error; a rematch this gin did not play
   [host, guest] = pair(11, mine, mine);
   pump(host, guest);
   guest.declineRules();
+  const mineSaid = guest.events().filter((e) => e.kind === "RematchDeclined");
   pump(host, guest);
-  assert.equal(guest.failure?.reason, "you declined the rematch");
-  assert.ok(host.failure !== null && host.failure.reason.includes("declined the rematch"));
+  // A normal end of the series (issue 28): no failure on either side, nobody at fault.
+  assert.ok(guest.failure === null && host.failure === null && guest.over && host.over);
+  assert.ok(guest.declined && host.declined && guest.waitingFor() === null && host.waitingFor() === null);
+  assert.deepEqual(mineSaid.map((e) => e.kind === "RematchDeclined" && [e.by, e.reason]), [["guest", "you declined the rematch"]]);
+  assert.equal(host.asPrevious(), null);
+  for (const [side, id] of [[host, HOST_ID], [guest, GUEST_ID]] as const) { // still so once restored from its save
+    const again = Session.fromState(SECRET, side.toState(), source(19), id);
+    assert.ok(again.over && again.declined && again.failure === null);
+  }
 });
 
 test("the finished session's late frames do not break the rematch; the rematch survives a restart", () => {

@@ -79,13 +79,17 @@ test("an online match is recorded when it ends, the friend known by its identity
   const link = "ab".repeat(32);
   const record = (hand: number, result: object, failed = false) => (
     { hand, name: `gin-x-hand-0${hand}.json`, json: JSON.stringify({ result, link }), failed });
-  const records = [
+  const records = [ // the link's records: an earlier match's hand, this match's, a failed one's evidence
+    record(1, { kind: "knock", knocker: 0, winner: 0, points: 12 }),
     record(1, { kind: "gin", knocker: 1, winner: 1, points: 30 }),
     record(2, { kind: "undercut", knocker: 0, winner: 1, points: 35 }),
     record(3, { kind: "knock", knocker: 0, winner: 0, points: 5 }, true), // failed: not a hand played out
     { hand: 4, name: "odd.json", json: "not json", failed: false },
   ];
-  peer.listener!({ ...peer.view, records, over: true }, [{ kind: "match-over", winner: 1, forfeitBy: "host" }]);
+  // The hands counted are this match's (the view's results), not every record of the link (issue 28).
+  const results = [{ kind: "gin", knocker: 1, winner: 1, points: 30, outcome: null },
+    { kind: "undercut", knocker: 0, winner: 1, points: 35, outcome: null }] as const;
+  peer.listener!({ ...peer.view, records, results, over: true }, [{ kind: "match-over", winner: 1, forfeitBy: "host" }]);
   const { matches } = new RecordBook(store).load();
   assert.equal(matches.length, 1);
   const entry = matches[0]!;

@@ -107,6 +107,16 @@ class MatchOver(SessionEvent):
 
 
 @dataclass(frozen=True)
+class RematchDeclined(SessionEvent):
+    """The guest declined the host's offer of a rematch (§7.1): the series on this link
+    ends here, normally. Not a failure: nobody is at fault and nothing is forfeited.
+    ``reason``: the guest's words ("you declined the rematch" on its side)."""
+
+    by: str  # "guest": only the guest answers an offer
+    reason: str
+
+
+@dataclass(frozen=True)
 class Failure(SessionEvent):
     """The session stopped. ``field`` names what failed, ``reason`` says it in words.
 

@@ -113,6 +113,7 @@ class MatchFlow:
         self.proposed = proposed
         self.agreed = proposed
         self.offered: Ruleset | None = None  # custom rules awaiting the local player
+        self.declined = False  # a rematch the guest declined: a normal end (RematchDeclined)
         self.identity = identity
         self.keys: MatchKeys | None = None  # drawn by begin
         self.rematch = rematch  # the match this one continues (§7.1), or None

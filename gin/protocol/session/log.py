@@ -88,7 +88,7 @@ def read_failure(value: object) -> Failure | None:
 
 def read_log(entries: list[object]) -> list[list[object]]:
     kinds: dict[object, tuple[type, ...]] = {
-        "rand": (bytes,), "in": (bytes,), "act": (str,), "timeout": (), "accept": (),
+        "rand": (bytes,), "in": (bytes,), "act": (str,), "timeout": (), "accept": (), "decline": (),
         "reject": (str, str, bool), "abandon": (int, int)}
     out: list[list[object]] = []
     for i, entry in enumerate(entries):

@@ -35,7 +35,8 @@ from gin.protocol.session.flow import (
     Stage,
 )
 from gin.protocol.session.hand import HandState
-from gin.protocol.session.start import start_hand
+from gin.protocol.session.rematch import NOT_PLAYED_TOLD
+from gin.protocol.session.start import declined, start_hand
 from gin.protocol.wire import channel as wire
 
 ABORT_KINDS = ("cheat", "protocol", "tampered", "timeout", "declined", "abandoned")
@@ -224,6 +225,9 @@ def on_abort(flow: MatchFlow, msg: wire.Message) -> Stage:
     why = msg.text("why", max_len=16, choices=ABORT_KINDS)
     field = msg.text("field", max_len=MAX_FIELD_CHARS)
     reason = msg.text("reason", max_len=MAX_REASON_CHARS)
+    if (why == "declined" and flow.role == "host" and flow.rematch is not None
+            and flow.match is None and reason != NOT_PLAYED_TOLD):
+        return declined(flow, reason)  # the guest's answer to the offer: no fault, the end
     return flow.fail(abort_failure(SEATS[flow.peer], OWES[flow.stage], why, field, reason,
                                    flow.unacknowledged() == 0))
 

@@ -197,6 +197,12 @@ class Session:
         return self._flow.over
 
     @property
+    def declined(self) -> bool:
+        """The guest declined the rematch (a :class:`RematchDeclined` event): over,
+        normally, unplayed."""
+        return self._flow.declined
+
+    @property
     def match_id(self) -> bytes | None:
         """The match id, once both signing keys are known."""
         return self._flow.match_id
@@ -287,9 +293,14 @@ class Session:
         self._local("accept")
 
     def decline_rules(self, reason: str | None = None) -> None:
-        """The local player declines the offered custom rules or rematch: the match ends
-        unplayed. ``reason`` is what the local failure says (None: "you declined …")."""
+        """The local player declines the offered custom rules (a :class:`RulesDeclined`
+        failure) or rematch (:class:`RematchDeclined`: a normal end, nobody at fault); the
+        match ends unplayed. ``reason`` is what this side's event says (None: "you declined …")."""
         self._check_alive()
+        if not session_table.allows(self._flow, "decline"):
+            raise IllegalAction(session_table.NOTHING_OFFERED["decline"])
+        if self.rematch is not None:  # no failure keeps it: the log replays it on restore
+            self._log.append(["decline"])
         self._local("decline", reason)
 
     def peer_timed_out(self) -> None:
@@ -356,22 +367,7 @@ class Session:
         session._setup(saved.role, secret, saved.rules, drawn, identity, saved.rematch)
         session._muted = True
         session._local("begin")
-        for entry in saved.log:
-            if entry[0] == "in":
-                assert isinstance(entry[1], bytes)
-                session._deliver(entry[1])
-            elif entry[0] == "act":
-                assert isinstance(entry[1], str)
-                session._local("act", parse_action(entry[1]))
-            elif entry[0] == "timeout":
-                session._timed_out()
-            elif entry[0] == "abandon":
-                assert isinstance(entry[1], int) and isinstance(entry[2], int)
-                session._abandoned(entry[1], entry[2])
-            elif entry[0] == "accept":
-                session._local("accept")
-            elif entry[0] == "reject":
-                session._rejected(entry)
+        _replay(session, saved.log)
         drawn.check_all_used()
         failure = read_failure(state.get("failure"))
         if session._failure is not None and failure is None:
@@ -496,6 +492,26 @@ def fault_failure(peer: str, exc: wire.MalformedMessage | PeerFault) -> Failure:
         return ProtocolError(peer, exc.field, str(exc))
     return CheatDetected(peer, exc.field, str(exc),
                          exc.evidence if isinstance(exc, CheatFault) else None)
+
+
+def _replay(session: Session, log: list[list[object]]) -> None:
+    """Play a saved session's log into ``session`` (muted: nothing is sent again)."""
+    for entry in log:
+        if entry[0] == "in":
+            assert isinstance(entry[1], bytes)
+            session._deliver(entry[1])
+        elif entry[0] == "act":
+            assert isinstance(entry[1], str)
+            session._local("act", parse_action(entry[1]))
+        elif entry[0] == "timeout":
+            session._timed_out()
+        elif entry[0] == "abandon":
+            assert isinstance(entry[1], int) and isinstance(entry[2], int)
+            session._abandoned(entry[1], entry[2])
+        elif entry[0] in ("accept", "decline"):
+            session._local(entry[0])
+        elif entry[0] == "reject":
+            session._rejected(entry)
 
 
 def rejection(peer: str, entry: list[object]) -> Failure:

@@ -9,7 +9,12 @@ from gin.engine.match import Match
 from gin.engine.rules import Ruleset
 from gin.protocol.deal import fairdeal as fd
 from gin.protocol.records import cosign
-from gin.protocol.session.events import MatchStarted, RulesDeclined, RulesOffered
+from gin.protocol.session.events import (
+    MatchStarted,
+    RematchDeclined,
+    RulesDeclined,
+    RulesOffered,
+)
 from gin.protocol.session.flow import MatchFlow, Stage
 from gin.protocol.session.hand import HandState, coin, rules_digest
 from gin.protocol.session.handshake import MatchKeys, read_rules
@@ -64,11 +69,19 @@ def accept(flow: MatchFlow, _: None) -> Stage:
 def decline(flow: MatchFlow, reason: str | None) -> Stage:
     """The local player declines the offered rules or rematch: tell the host, stop."""
     flow.offered = None
-    if flow.rematch is not None:
-        return _refuse(flow, "hello.prev", reason or "you declined the rematch",
-                       "the guest declined the rematch")
+    if flow.rematch is not None:  # a normal end of the series, not a failure
+        flow.send("abort", {"why": "declined", "field": "hello.prev",
+                            "reason": "the guest declined the rematch"})
+        return declined(flow, reason or "you declined the rematch")
     return _refuse(flow, "hello.rules", reason or "you declined the host's custom rules",
                    "the guest declined the host's custom rules")
+
+
+def declined(flow: MatchFlow, reason: str) -> Stage:
+    """The guest declined the rematch: the series ends here, nobody at fault."""
+    flow.declined = True
+    flow.emit(RematchDeclined("guest", reason))
+    return Stage.OVER
 
 
 def _refuse(flow: MatchFlow, field: str, reason: str, told: str) -> Stage:

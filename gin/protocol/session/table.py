@@ -35,7 +35,7 @@ TABLE: dict[tuple[Stage, MessageType | LocalAction], tuple[Handler, frozenset[St
     (S.NEW, "begin"): (start.begin, frozenset({S.WELCOME, S.HELLO})),
     (S.HELLO, "hello"): (start.on_hello, frozenset({S.START, S.RULES, S.FAILED})),
     (S.RULES, "accept"): (start.accept, frozenset({S.START})),
-    (S.RULES, "decline"): (start.decline, frozenset({S.FAILED})),
+    (S.RULES, "decline"): (start.decline, frozenset({S.OVER, S.FAILED})),
     (S.WELCOME, "welcome"): (start.on_welcome, frozenset({S.COMMIT})),
     (S.START, "start"): (start.on_start, frozenset({S.COMMIT})),
     (S.COMMIT, "commit"): (deal.on_commit, frozenset({S.DECK})),
@@ -51,6 +51,8 @@ TABLE: dict[tuple[Stage, MessageType | LocalAction], tuple[Handler, frozenset[St
 LIVE = (S.HELLO, S.WELCOME, S.RULES, S.START, S.COMMIT, S.DECK, S.DEAL, S.PLAY, S.MOVE,
         S.KEY, S.SHOW, S.SEED)
 TABLE.update({(stage, "abort"): (moves.on_abort, frozenset({S.FAILED})) for stage in LIVE})
+# A host offering a rematch reads the guest's decline there: the series ends, no failure.
+TABLE[S.WELCOME, "abort"] = (moves.on_abort, frozenset({S.OVER, S.FAILED}))
 
 #: Why nothing can be accepted or declined outside S.RULES.
 NOTHING_OFFERED = {"accept": "no rules are waiting to be accepted",

@@ -16,10 +16,11 @@ import pytest
 from client.cli import main as gin_main
 from client.net import lobby, peer, store
 from client.net.link_state import MATCH_OVER, REMATCH_OFFERED, REMATCH_WAITING
+from client.net.outcome import outcome_line
 from client.storage import Storage
 from gin import players
 from gin.engine.rules import STANDARD
-from gin.protocol.session.events import PeerAborted, RulesDeclined, RulesOffered
+from gin.protocol.session.events import RulesOffered
 from relay.server import Relay, serve
 from tests.support.relay import TEST_CONFIG
 
@@ -75,10 +76,14 @@ async def test_tables_rematch_on_one_link_and_a_declined_offer_ends_it(
         await until(lambda: guest.session.rules_offered is not None)
         assert offers[-1].rematch and guest.status() == REMATCH_OFFERED
         guest.decline_rules()
-        await until(lambda: isinstance(host.failure, PeerAborted))
-        assert isinstance(guest.failure, RulesDeclined)
-        assert guest.failure.reason == "you declined the rematch" and not guest.failure.proven
-        assert "declined the rematch" in host.failure.reason
+        # A normal end of the series (issue 28): no failure, nobody at fault, said so.
+        await until(lambda: host.declined)
+        assert guest.declined and guest.failure is None and host.failure is None
+        assert guest.status() == host.status() == MATCH_OVER
+        assert outcome_line(guest) == ("no rematch: you declined it, so the matches on this "
+                                       "link end here")
+        assert outcome_line(host) == ("no rematch: your friend declined it, so the matches on "
+                                      "this link end here")
     finally:
         for task in tasks:
             task.cancel()

@@ -18,6 +18,7 @@ from gin.protocol.session.events import (
     MatchStarted,
     PeerAborted,
     ProtocolError,
+    RematchDeclined,
     RulesDeclined,
     RulesOffered,
 )
@@ -119,10 +120,18 @@ def test_declining_a_rematch_ends_it_and_blames_nobody(first: tuple[Session, Ses
     pump(host, guest)
     guest.decline_rules()
     pump(host, guest)
-    assert isinstance(guest.failure, RulesDeclined) and guest.failure.field == "hello.prev"
-    assert guest.failure.reason == "you declined the rematch"
-    assert isinstance(host.failure, PeerAborted) and not host.failure.proven
-    assert "declined the rematch" in host.failure.reason
+    # A normal end of the series (issue 28): no failure on either side, nobody at fault.
+    assert guest.failure is None and host.failure is None and guest.over and host.over
+    assert [e for e in guest.events() if isinstance(e, RematchDeclined)] == [
+        RematchDeclined("guest", "you declined the rematch")]
+    assert [e for e in host.events() if isinstance(e, RematchDeclined)] == [
+        RematchDeclined("guest", "the guest declined the rematch")]
+    assert host.waiting_for() is None and guest.waiting_for() is None
+    assert host.as_previous() is None and guest.as_previous() is None  # no rematch of it
+    for side in (host, guest):  # still so once restored from its save
+        again = Session.from_state(SECRET, side.to_state(), random.Random(1).randbytes,
+                                   side.role[0].encode() * 32)
+        assert again.over and again.failure is None and again.waiting_for() is None
     with pytest.raises(IllegalAction):
         Session("guest", SECRET, None, random.Random(0).randbytes, b"g" * 32).accept_rules()
 

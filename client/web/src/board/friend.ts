@@ -10,11 +10,11 @@ import { PRESETS, Ruleset, RulesError } from "../engine/rules.ts";
 import type { FailureView, PeerNotice, PeerView, RecordView } from "../online/api.ts";
 import { InvalidLink, parseBoard, parseRelay, relayOfPage } from "../online/links.ts";
 import { plain } from "../online/text.ts";
-import { closeDialog, dialogOpen, openDialog } from "./dialogs.ts";
+import { closeDialog, confirm, dialogOpen, openDialog } from "./dialogs.ts";
 import { byId, el, fill } from "./dom.ts";
 import type { OnlineGame } from "./online.ts";
 import { qrCanvas } from "./qr.ts";
-import { failureLines, failureTitle, graceWords, originWords, pageState, statusWords, turnWords } from "./words.ts";
+import { declinedWords, failureLines, failureTitle, graceWords, originWords, pageState, statusWords, turnWords } from "./words.ts";
 
 const p = (text: string, cls = ""): HTMLElement => el("p", cls ? { class: cls } : {}, text);
 
@@ -242,6 +242,11 @@ export function failureDialog(failure: FailureView): void {
     [{ label: "OK", primary: true }]);
 }
 
+/** The window on show asks about the friend's rules or rematch offer. */
+function offerShown(): boolean {
+  return document.getElementById("btn-accept-rematch") !== null || document.getElementById("btn-accept-rules") !== null;
+}
+
 /** Save a verified hand's record as a file (made in the page: nothing is fetched). */
 export function download(record: RecordView): void {
   const url = URL.createObjectURL(new Blob([record.json], { type: "application/json" }));
@@ -260,6 +265,7 @@ export class FriendPanel {
   /** The custom rules last put to the player (as JSON), the failure shown, the invite shown. */
   private offered: string | null = null;
   private failureShown = false;
+  private declinedShown = false;
   private invited = false;
   /** The invite's link on show (it leaves the page when another window replaces it). */
   private inviteShown: HTMLElement | null = null;
@@ -267,6 +273,8 @@ export class FriendPanel {
   /** The friend's grace ran out and the player is asked (keep waiting, or abandon). */
   private graceAsked = false;
   private changeShown = false;
+  /** The match was left: this panel shows nothing more. */
+  private closed = false;
 
   constructor(private readonly game: OnlineGame, private readonly leave: () => void) {
     byId("net").hidden = false;
@@ -280,13 +288,22 @@ export class FriendPanel {
     const [where, trust] = originWords(window.location.origin, relayOfPage(window.location));
     byId("net-origin").textContent = where;
     byId("net-origin-trust").textContent = trust;
+    byId("btn-end-abandoned").onclick = () => confirm("End the match",
+      "End the match as abandoned by your friend? Your signed record of it is kept; nobody forfeits.",
+      "End the match", () => this.game.peer.abandon());
     game.onView((view, notices) => this.update(view, notices));
+    // What waited for a window to close (a rematch's offer) is shown once it has.
+    byId("dialog").addEventListener("close", () => {
+      if (!this.closed && !dialogOpen()) this.dialogs(this.game.view, []);
+    });
   }
 
   /** Take the panel down (the match was left). */
   close(): void {
+    this.closed = true;
     byId("net").hidden = true;
     byId("online").hidden = true;
+    byId("btn-end-abandoned").hidden = true;
     delete document.body.dataset.state;
     delete document.body.dataset.matches;
   }
@@ -302,6 +319,7 @@ export class FriendPanel {
   }
 
   private update(view: PeerView, notices: readonly PeerNotice[]): void {
+    if (this.closed) return; // a left match's late word must not overwrite the next one's
     document.body.dataset.state = pageState(view);
     document.body.dataset.matches = String(view.matches);
     const status = statusWords(view);
@@ -311,6 +329,8 @@ export class FriendPanel {
     byId("net-turn").textContent = turn === status ? "" : turn; // "The match is over" once
     const last = view.verified.at(-1);
     byId("net-verified").textContent = last === undefined ? "" : `Deck verified for hand ${last}`;
+    // Kept waiting past the friend's grace: the match may still be ended, before the next one runs out.
+    byId("btn-end-abandoned").hidden = !(view.mayAbandon ?? false) || view.graceOver != null || view.failure !== null;
     this.renderIdentities(view);
     this.renderRecords(view.records);
     this.dialogs(view, notices);
@@ -324,6 +344,11 @@ export class FriendPanel {
       failureDialog(failure);
       return;
     }
+    if (view.declined && !this.declinedShown) { // a normal end: said once, blaming nobody
+      this.declinedShown = true;
+      openDialog("No rematch", [p(declinedWords(view.role))], [{ label: "OK", primary: true }]);
+      return;
+    }
     const grace = notices.find((n): n is Extract<PeerNotice, { kind: "grace-over" }> => n.kind === "grace-over");
     if (this.graceAsked && !view.graceOver) { // answered, or moot: the friend's message came
       this.graceAsked = false;
@@ -331,10 +356,11 @@ export class FriendPanel {
     }
     if (grace !== undefined && !this.game.botPlays) {
       this.graceAsked = true;
+      // The safe choice takes the focus: Enter keeps waiting (the side's button ends it later).
       openDialog("Your friend stopped answering", graceWords(grace.owed, grace.since, Date.now() / 1000)
         .map((line) => p(line)), [
-        { label: "Keep waiting", id: "btn-keep-waiting", run: () => this.game.peer.keepWaiting() },
-        { label: "End: abandoned by your friend", primary: true, id: "btn-abandon", run: () => this.game.peer.abandon() },
+        { label: "End: abandoned by your friend", id: "btn-abandon", run: () => this.game.peer.abandon() },
+        { label: "Keep waiting", primary: true, id: "btn-keep-waiting", run: () => this.game.peer.keepWaiting() },
       ], () => this.game.peer.keepWaiting());
       return;
     }
@@ -344,8 +370,11 @@ export class FriendPanel {
       openDialog("Online match", said.map((n) => p(n.text)), [{ label: "OK", primary: true }]);
       return;
     }
-    const offer = view.rulesOffered === null ? null : JSON.stringify(view.rulesOffered);
-    if (offer !== null && offer !== this.offered) {
+    if (offerShown() && view.rulesOffered === null && dialogOpen()) closeDialog(); // answered (asked first), or moot
+    // A rematch may offer the rules of the match before: each match's offer is its own.
+    const offer = view.rulesOffered === null ? null : `${view.matches}:${JSON.stringify(view.rulesOffered)}`;
+    // A rematch's offer waits for the window on show (the last hand, the match's result).
+    if (offer !== null && offer !== this.offered && !(view.rematch && dialogOpen())) {
       this.offered = offer;
       let rules: Ruleset;
       try {

@@ -20,7 +20,7 @@ import { plainFailure, plainNotice } from "../online/text.ts";
 import * as players from "../players/index.ts";
 import { bestThrow, knockCounts } from "./game.ts";
 import type { AutoMove, HintView, Play } from "./play.ts";
-import { friendKey, type HandLine, matchEntry, RecordBook, type TextStore } from "./record.ts";
+import { friendKey, matchEntry, RecordBook, type TextStore } from "./record.ts";
 import { scoreSheet, type SheetRow } from "./scoresheet.ts";
 import { failureTitle, statusWords, turnWords } from "./words.ts";
 
@@ -32,7 +32,7 @@ function momentOf(obs: Observation | null): string {
 }
 
 /** A hand record's JSON (gin/protocol/records/records.py's to_dict), or null if it is not an object. */
-function readRecord(json: string): { result?: Partial<HandLine>; link?: unknown } | null {
+function readRecord(json: string): { link?: unknown } | null {
   try {
     const data: unknown = JSON.parse(json);
     return data !== null && typeof data === "object" ? data : null;
@@ -92,10 +92,15 @@ export class OnlineGame implements Play {
     const notices = told.map(plainNotice);
     this.view = view;
     try {
-      this.obs = view.observation === null ? null : Observation.fromDict(view.observation);
+      // The friend's rematch offer leaves the finished match on the table (its result
+      // still to be seen) until the player answers it; declined, it stays there.
+      const offered = view.rematch && view.observation === null && (view.rulesOffered !== null || view.declined === true);
+      if (!(offered && this.obs?.phase === Phase.OVER && this.totals !== null)) {
+        this.obs = view.observation === null ? null : Observation.fromDict(view.observation);
+        this.rulesInPlay = view.rules === null ? null : Ruleset.fromDict(view.rules);
+        this.results = view.results.map((result) => HandResult.fromDict(result));
+      }
       this.legalActions = view.legal.map(parseAction);
-      this.rulesInPlay = view.rules === null ? null : Ruleset.fromDict(view.rules);
-      this.results = view.results.map((result) => HandResult.fromDict(result));
     } catch (exc) {
       if (!(exc instanceof GinError)) throw exc;
       // The peer runs this page's own code: a view it cannot read is a bug here.
@@ -197,20 +202,18 @@ export class OnlineGame implements Play {
   /** Add the match to your record (record.ts), the friend known by its identity: won or
    * lost by `winner`, or (winner null) `abandoned` by the friend or by you. */
   private record(winner: number | null, abandoned: "friend" | "you" | null = null): void {
-    const hands: HandLine[] = [];
     let link = "";
     for (const r of this.view.records) {
-      if (r.failed || r.abandoned) continue;
-      const data = readRecord(r.json);
-      if (data === null) continue; // the peer wrote it: unreadable is a bug there, not a lost match
-      const h = data.result;
-      if (h && typeof h.kind === "string" && typeof h.points === "number") {
-        hands.push({ kind: h.kind, knocker: h.knocker ?? null, winner: h.winner ?? null, points: h.points });
-      }
-      if (typeof data.link === "string") link = data.link;
+      const data = r.failed || r.abandoned ? null : readRecord(r.json);
+      if (typeof data?.link === "string") link = data.link; // the peer wrote it: unreadable is a bug there
     }
+    // This match's hands only: the link's records hold every match played on it.
     this.warnings.push(...new RecordBook(this.records).add(matchEntry(friendKey(this.view.identity.friend, link), this.view.seat, winner,
-      hands, this.totals, new Date().toISOString(), abandoned)));
+      this.results, this.totals, new Date().toISOString(), abandoned)));
+  }
+
+  get rematchOffered(): boolean {
+    return this.view.rematch && this.view.rulesOffered !== null;
   }
 
   /** Another match on the same link (protocol.md §7.1), once this one is over. */

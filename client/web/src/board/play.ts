@@ -61,6 +61,8 @@ export interface Play {
   nextHand(): void;
   /** Online, after the match: ask for a rematch on the same link (local: absent). */
   rematch?(): void;
+  /** Online: the friend's rematch offer awaits this player's answer (its own window asks). */
+  readonly rematchOffered?: boolean;
   /** Why this seat cannot move although it is its turn (its move is on its way), or null. */
   holdUp(): string | null;
   /** Why play has stopped for good before the match's end (an online failure), or null. */

@@ -161,6 +161,9 @@ export class Table implements KeyActions {
     showLocalChoices(!game.online);
     showSpeed(this.motion.speed);
     showPause(this.delay);
+    const undo = byId<HTMLButtonElement>("btn-undo");
+    undo.hidden = this.local === null; // no undo against a person, dealt or not
+    undo.disabled = !this.local?.canUndo;
     if (obs === null) {
       this.motion.clear();
       drawEmpty(game, this.message);
@@ -174,9 +177,6 @@ export class Table implements KeyActions {
       message: this.message, thinking: this.thinking, vs: this.local?.vs ?? null,
     });
     this.motion.play(before, obs.handNumber, obs.history.length === 0);
-    const undo = byId<HTMLButtonElement>("btn-undo");
-    undo.hidden = this.local === null;
-    undo.disabled = !this.local?.canUndo;
   }
 
   private currentHint(obs: Observation): HintView | null {
@@ -214,6 +214,8 @@ export class Table implements KeyActions {
         this.selected = obs.justTaken === null ? drawn[0]! : null;
       }
       this.held = obs.hand;
+      // A hand in play: its end is still to be shown (a rematch's hand 1 too).
+      if (obs.phase !== Phase.OVER) this.overShown = null;
     }
     const auto = game.automatic();
     this.thinking = auto?.opponent ?? false;
@@ -262,8 +264,9 @@ export class Table implements KeyActions {
     const totals = game.totals;
     if (totals !== null) {
       const local = this.local;
+      // The friend's offer, once made, is answered in its own window (next), not asked for again here.
       const again = local !== null ? () => this.restart(local.rules.name)
-        : game.rematch === undefined ? null : () => game.rematch?.();
+        : game.rematch === undefined || game.rematchOffered ? null : () => game.rematch?.();
       matchEndDialog(totals, obs.rules, obs.player, game.them, again, local === null ? "Rematch" : "New match");
       return;
     }

@@ -100,7 +100,8 @@ export function drawTable(game: Play, obs: Observation, look: Look): void {
   drawHand(obs, look, over, hintCard);
   byId("loose").textContent = looseText(obs, counts);
   const promptLine = byId("prompt");
-  promptLine.textContent = look.message || promptText(game, obs, look, counts.size > 0, over);
+  // A stopped match says so over any message (a notice from before it stopped).
+  promptLine.textContent = game.stopped() ?? (look.message || promptText(game, obs, look, counts.size > 0, over));
   promptLine.classList.toggle("warn", look.message !== "");
 
   for (const key of Object.keys(KINDS) as ActionKey[]) {
@@ -141,8 +142,7 @@ function promptText(game: Play, obs: Observation, look: Look, canKnock: boolean,
       : game.online ? "The hand is over: the next deal is on its way."
       : "The hand is over: next hand when you are ready.";
   }
-  // The reason names the move ("Draw from the stock: …"): said once.
-  if (look.hint !== null) return `Hint: ${look.hint.reason}`;
+  if (look.hint !== null) return `Hint: ${look.hint.reason}`; // the reason names the move first
   return look.thinking ? `${game.them} is thinking…` : prompt(obs, canKnock, game.them);
 }
 
@@ -198,7 +198,10 @@ function handCard(card: Card, obs: Observation, selected: Card | null, over: boo
 }
 
 function looseText(obs: Observation, counts: ReadonlyMap<Card, number>): string {
-  let text = `Loose cards: ${bestArrangement(obs.hand).deadwood}`;
+  // A point total, as the hint counts it, and how many cards make it (the terminal's words).
+  const loose = bestArrangement(obs.hand);
+  const cards = loose.deadwoodCards.length;
+  let text = `Loose points: ${loose.deadwood} (${cards} card${cards === 1 ? "" : "s"})`;
   if (counts.size) {
     const low = Math.min(...counts.values());
     text += low ? ` · you can knock (best: ${low} after throwing)` : " · you can go gin!";

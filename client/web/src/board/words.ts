@@ -352,7 +352,7 @@ export const KEYS: [string, string][] = [
 /**
  * How the link to the friend stands, as one phrase: the terminal's words too
  * (client/net/peer.py, Link). "Away" while the relay keeps the friend's seat, "left"
- * once it gave the seat up. `started`: a hand was dealt.
+ * once it gave the seat up. `started`: the friend came (a hand was dealt, or they were met).
  */
 export function connectionWords(connection: Connection, role: "host" | "guest", started: boolean): string {
   switch (connection) {
@@ -370,11 +370,13 @@ export function connectionWords(connection: Connection, role: "host" | "guest", 
 
 const AWAY = "Your friend is away — waiting for them to come back";
 
-/** The connection line: how the match ended once it has, else {@link connectionWords}. */
-export function statusWords(view: Pick<PeerView, "connection" | "role" | "observation" | "over" | "failure">): string {
+/** The connection line: how the match ended once it has, else {@link connectionWords}
+ * (a friend met in the handshake is away, not yet to come, even before the first deal). */
+export function statusWords(view: Pick<PeerView, "connection" | "role" | "observation" | "over" | "failure"
+  | "identity">): string {
   if (view.failure !== null) return "The match was stopped";
   if (view.over) return "The match is over";
-  return connectionWords(view.connection, view.role, view.observation !== null);
+  return connectionWords(view.connection, view.role, view.observation !== null || view.identity.friend !== null);
 }
 
 /** What the friend's device owes now (a message type of protocol.md), in words; its move is said apart. */
@@ -436,7 +438,7 @@ export function graceWords(owed: Owed, since: number, now: number): string[] {
 /** The failure as the player reads it: what happened, what failed, who is at fault. */
 export function failureLines(failure: FailureView): string[] {
   if (failure.kind === "Abandoned") { // this player ended it: no fault is named, nothing is proven
-    const said = failure.reason.slice(failure.reason.indexOf(": ") + 2);
+    const said = failure.reason.slice(failure.reason.indexOf(": ") + 2).replace(/([^.])$/, "$1.");
     return [`Abandoned by your friend (the ${failure.who}): ${said}`,
       "Saved as a signed record you can audit: download it from the side (gin audit reads it)."];
   }
@@ -448,6 +450,13 @@ export function failureLines(failure: FailureView): string[] {
   if (failure.field) lines.push(`What failed: ${failure.field}.`);
   if (failure.who) lines.push(`At fault: ${failure.who}${failure.proven ? " (proven: the match is forfeited)" : ""}.`);
   return lines;
+}
+
+/** A declined rematch, a normal end of the series on the link (nobody is at fault): the
+ * window's text, from the guest's (who declined) or the host's side. */
+export function declinedWords(role: "host" | "guest"): string {
+  return `${role === "guest" ? "You" : "Your friend"} declined the rematch, so the matches on this link end here. `
+    + "Nothing failed and nobody is at fault; the records of the hands played stay in the side.";
 }
 
 /** The title of the failure's window. */

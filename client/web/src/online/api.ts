@@ -112,10 +112,16 @@ export interface PeerView {
   readonly verified: readonly number[];
   readonly records: readonly RecordView[];
   readonly over: boolean;
+  /** The guest declined the host's rematch offer: the series on this link ended there, a normal end
+   * (over, no failure, nobody at fault). */
+  readonly declined?: boolean;
   readonly failure: FailureView | null;
   /** While the friend's grace is over (protocol.md §11.3): what it owes, since when (UTC
    * seconds); the board asks its player to keep waiting or end the match as abandoned. */
   readonly graceOver?: { readonly owed: Owed; readonly since: number } | null;
+  /** The player kept waiting past the friend's grace and the friend still owes the same:
+   * {@link OnlinePeer.abandon} may end the match now, without waiting out another grace. */
+  readonly mayAbandon?: boolean;
   /** Who plays: both identities' fingerprints (protocol.md §4), once known. */
   readonly identity: IdentityView;
   /** This match is a rematch on the link (protocol.md §7.1): an offer is the friend's rematch. */
@@ -146,7 +152,8 @@ export interface OnlinePeer {
   declineRules(): void;
   /** After a "grace-over": give the friend another grace period. */
   keepWaiting(): void;
-  /** After a "grace-over": end the match as abandoned by the friend (a signed record is kept). */
+  /** After a "grace-over" (or while `mayAbandon`): end the match as abandoned by the friend
+   * (a signed record is kept). */
   abandon(): void;
   /** After a match that ended normally, play another on the same link (protocol.md §7.1):
    * the host offers it, a guest accepts the friend's offer (at once if it comes later). */

@@ -39,6 +39,7 @@ export type EventLike =
   | { readonly kind: "HandScored"; readonly handNumber: number; readonly scores: readonly [number, number] }
   | { readonly kind: "HandVerified"; readonly handNumber: number; readonly record: RecordLike }
   | { readonly kind: "MatchOver"; readonly winner: number; readonly forfeitedBy: string | null }
+  | { readonly kind: "RematchDeclined"; readonly by: string; readonly reason: string }
   | (FailureLike & { readonly kind: "CheatDetected" | "Abandoned"; readonly record: RecordLike | null })
   | (FailureLike & { readonly kind: "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "PeerAborted" | "ClaimedAbandoned" | "LeftOwing"
     | "VersionMismatch" | "RulesDeclined" });
@@ -51,6 +52,8 @@ export interface SessionLike {
   readonly received: number;
   readonly failure: FailureLike | null;
   readonly over: boolean;
+  /** The guest declined the rematch: the session ended normally, unplayed. */
+  readonly declined: boolean;
   readonly rules: Ruleset | null;
   readonly rulesOffered: Ruleset | null;
   readonly handResults: readonly HandResult[];
@@ -189,6 +192,7 @@ export class PeerCore {
         notices.push({ kind: "hand-verified", hand: event.handNumber });
         break;
       case "MatchOver": notices.push({ kind: "match-over", winner: event.winner, forfeitBy: event.forfeitedBy }); break;
+      case "RematchDeclined": break; // the snapshot says it (declined): a normal end, no failure
       default:
         // The hand-end audit's evidence, or the signed word that the friend fell silent:
         // kept like a verified hand's record (gin saves it too).
@@ -217,6 +221,7 @@ export class PeerCore {
       scores: [scores[0], scores[1]],
       results: session.handResults.map((result) => result.toDict()),
       over: session.over,
+      declined: session.declined,
       failure: session.failure === null ? null : failureView(session.failure),
       unacknowledged: session.unacknowledged,
       rematch: session.rematch !== null,

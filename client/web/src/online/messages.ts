@@ -28,7 +28,7 @@ export interface AuditRequest {
 
 /** The session as the page shows it: the view's session part, and what the timers need. */
 export type Snapshot = Pick<PeerView, "role" | "seat" | "rules" | "rulesOffered" | "observation" | "legal"
-  | "waitingFor" | "scores" | "results" | "over" | "failure" | "rematch"> & {
+  | "waitingFor" | "scores" | "results" | "over" | "failure" | "rematch" | "declined"> & {
   readonly unacknowledged: number;
   /** The match ended normally: a rematch may follow. */
   readonly rematchable: boolean;

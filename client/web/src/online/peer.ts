@@ -91,6 +91,7 @@ export class OnlineMatch implements OnlinePeer {
   private owedKey: string | null = null;
   private owedSince = 0;
   private grace: { readonly owed: Owed; readonly since: number } | null = null;
+  private kept = false; // the player kept waiting past the grace on what is still owed
   private peerSeen = false;
   private welcomed = false; // the relay welcomed this page at least once
   private ended = false; // closed: nothing more is sent
@@ -152,7 +153,7 @@ export class OnlineMatch implements OnlinePeer {
   static closed(role: "host" | "guest", why: FailureView | null, notice: string | null, records: RecordView[]): OnlinePeer {
     const view: PeerView = {
       role, seat: role === "host" ? 0 : 1, connection: "closed", link: null, rules: null, rulesOffered: null,
-      observation: null, legal: [], waitingFor: null, scores: [0, 0], results: [], verified: verifiedHands(records),
+      observation: null, legal: [], waitingFor: null, scores: [0, 0], results: [], verified: verifiedHands(records, lastMatch(records)),
       records, over: true, failure: why, identity: { mine: null, friend: null, friendText: null, changed: false },
       rematch: false, rematchWanted: false, matches: 0,
     };
@@ -189,13 +190,15 @@ export class OnlineMatch implements OnlinePeer {
   keepWaiting(): void {
     if (this.grace === null) return; // moot: the friend answered meanwhile
     this.grace = null;
+    this.kept = true;
     this.restartTimer();
     this.tell([]);
   }
 
   abandon(): void {
-    if (this.grace === null) return; // moot: the friend answered meanwhile
+    if (this.grace === null && !this.kept) return; // moot: the friend answered meanwhile
     this.grace = null;
+    this.kept = false;
     const since = Math.floor(this.owedSince);
     this.post({ op: "abandon", since, now: Math.max(since, Math.floor(this.utcNow())) });
   }
@@ -451,7 +454,7 @@ export class OnlineMatch implements OnlinePeer {
     const snap = this.snapshot;
     const owed = snap === null || snap.over || undecided(snap) ? null : snap.waitingFor;
     const owedKey = owed === null ? null : `${owed}:${snap!.received}`;
-    if (owedKey !== this.owedKey) [this.owedKey, this.owedSince, this.grace] = [owedKey, this.utcNow(), null];
+    if (owedKey !== this.owedKey) [this.owedKey, this.owedSince, this.grace, this.kept] = [owedKey, this.utcNow(), null, false];
     if (this.grace !== null) return; // the player is asked: the clock waits for the answer
     // The friend has joined, on this page or before it (a resumed match), or made the link this
     // guest joins: its absence counts against its grace, for it may never come back (to say it
@@ -505,7 +508,8 @@ export class OnlineMatch implements OnlinePeer {
     if (this.friend !== null || ids?.friend == null || ids.match === null) return;
     const met = meetFriend(this.env.storage, this.linkId, ids.friend, ids.match);
     this.friend = met.friend;
-    for (const text of [...met.warnings, describeFriend(met.friend)]) notices.push({ kind: "notice", text });
+    // Who the friend is shows in the side (view.identity), not as a notice on the prompt line.
+    for (const text of met.warnings) notices.push({ kind: "notice", text });
   }
 
   private view(): PeerView {
@@ -522,11 +526,13 @@ export class OnlineMatch implements OnlinePeer {
       waitingFor: snap?.waitingFor ?? null,
       scores: snap?.scores ?? [0, 0],
       results: snap?.results ?? [],
-      verified: verifiedHands(this.records),
+      verified: verifiedHands(this.records, snap?.identities.match ?? null),
       records: [...this.records],
       over: (snap?.over ?? false) || this.localFailure !== null,
+      declined: snap?.declined ?? false,
       failure: snap?.failure ?? this.localFailure,
       graceOver: this.grace,
+      mayAbandon: this.kept && !this.ended,
       identity: { mine: snap?.identities.mine.words ?? null, friend: this.friend?.words ?? null,
         friendText: this.friend === null ? null : describeFriend(this.friend), changed: this.friend?.was != null },
       rematch: snap?.rematch ?? false, rematchWanted: this.wantRematch, matches: this.matches,
@@ -539,7 +545,14 @@ export class OnlineMatch implements OnlinePeer {
   }
 }
 
-/** The hands whose whole deck was verified: those with a record, not a failed one's evidence. */
-function verifiedHands(records: readonly RecordView[]): number[] {
-  return records.filter((record) => !record.failed).map((record) => record.hand);
+/** The match (hex id) of the last record kept: a closed link's last match. */
+function lastMatch(records: readonly RecordView[]): string | null {
+  return /^gin-([0-9a-f]+)-/.exec(records.at(-1)?.name ?? "")?.[1] ?? null;
+}
+
+/** The hands of match `match` (hex id) whose whole deck was verified: those with a record
+ * (named for the match, core.ts recordName), not a failed one's evidence. */
+function verifiedHands(records: readonly RecordView[], match: string | null): number[] {
+  return records.filter((record) => !record.failed && !record.abandoned && record.name.startsWith(`gin-${match}-`))
+    .map((record) => record.hand);
 }

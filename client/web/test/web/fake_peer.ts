@@ -46,8 +46,12 @@ export class FakePeer implements OnlinePeer {
   records: RecordView[] = [];
   left = false;
   over = false;
+  /** The friend came once (the handshake told who they are). */
+  met = false;
   /** The friend's grace is over (`graceOver()`), until the player answers. */
   grace: { owed: Owed; since: number } | null = null;
+  /** The grace the player kept waiting past (the friend still owes it): abandon() may end it. */
+  kept: { owed: Owed; since: number } | null = null;
   /** How the player answered the grace (for tests). */
   readonly answers: string[] = [];
   /** Every action text this side sent with act() (for tests). */
@@ -94,9 +98,10 @@ export class FakePeer implements OnlinePeer {
       over: match?.over === true || this.failure !== null || this.over,
       failure: this.failure,
       graceOver: this.grace,
-      // Fixed words: the fake peer has no keys; a friend is known once the match starts.
-      identity: { mine: "maple otter pebble quilt robin", friend: match === null ? null : "lemon harbor violin tulip kayak",
-        friendText: match === null ? null : "your friend: lemon harbor violin tulip kayak (new: you have not played "
+      mayAbandon: this.kept !== null && this.failure === null,
+      // Fixed words: the fake peer has no keys; a friend is known once they came.
+      identity: { mine: "maple otter pebble quilt robin", friend: !this.met ? null : "lemon harbor violin tulip kayak",
+        friendText: !this.met ? null : "your friend: lemon harbor violin tulip kayak (new: you have not played "
           + "this identity before)", changed: false },
       rematch: false, rematchWanted: false, matches: 0,
     };
@@ -147,15 +152,16 @@ export class FakePeer implements OnlinePeer {
 
   keepWaiting(): void {
     this.answers.push("keep waiting");
+    this.kept = this.grace;
     this.grace = null;
     this.emit();
   }
 
   abandon(): void {
-    const grace = this.grace;
+    const grace = this.grace ?? this.kept;
     if (grace === null) return;
     this.answers.push("abandon");
-    this.grace = null;
+    this.grace = this.kept = null;
     const friend = this.role === "host" ? "guest" : "host";
     const hand = this.match?.handNumber ?? 0;
     this.records.push({
@@ -179,6 +185,7 @@ export class FakePeer implements OnlinePeer {
   /** The friend comes (or comes back). */
   arrive(): void {
     this.connection = "connected";
+    this.met = true;
     if (this.match !== null) {
       this.emit();
       return;

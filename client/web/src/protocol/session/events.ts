@@ -84,6 +84,14 @@ export class MatchOver {
   constructor(readonly winner: number, readonly totals: MatchTotals | null, readonly forfeitedBy: string | null) {}
 }
 
+/** The guest declined the host's offer of a rematch (§7.1): the series on this link ends here,
+ * normally. Not a failure: nobody is at fault and nothing is forfeited. `reason`: the guest's words
+ * ("you declined the rematch" on its side). */
+export class RematchDeclined {
+  readonly kind = "RematchDeclined";
+  constructor(readonly by: string, readonly reason: string) {}
+}
+
 export type FailureKind =
   | "CheatDetected" | "ProtocolError" | "PeerTimedOut" | "FrameRejected" | "Abandoned" | "PeerAborted"
   | "ClaimedAbandoned" | "LeftOwing" | "VersionMismatch" | "RulesDeclined";
@@ -184,8 +192,8 @@ export class RulesDeclined extends Failure {
 
 export type SessionEvent =
   | MatchStarted | RulesOffered | HandDealt | Moved | CardDrawn | HandScored | HandVerified | MatchOver
-  | CheatDetected | ProtocolError | PeerTimedOut | FrameRejected | Abandoned | PeerAborted | ClaimedAbandoned
-  | LeftOwing | VersionMismatch | RulesDeclined;
+  | RematchDeclined | CheatDetected | ProtocolError | PeerTimedOut | FrameRejected | Abandoned | PeerAborted
+  | ClaimedAbandoned | LeftOwing | VersionMismatch | RulesDeclined;
 
 /** Each failure class by its name (what a saved session stores). */
 export const FAILURES: ReadonlyMap<string, new (who: string, field: string, reason: string) => Failure> = new Map<

@@ -93,6 +93,7 @@ export class MatchFlow {
   readonly peer: number;
   agreed: Ruleset | null;
   offered: Ruleset | null = null; // custom rules awaiting the local player
+  declined = false; // a rematch the guest declined: a normal end (RematchDeclined)
   keys: MatchKeys | null = null; // drawn by begin
   stage: Stage = Stage.NEW;
   out = new Output();

@@ -83,7 +83,7 @@ export function readFailure(value: Value): Failure | null {
 }
 
 const LOG_KINDS: ReadonlyMap<string, readonly string[]> = new Map([
-  ["rand", ["bytes"]], ["in", ["bytes"]], ["act", ["string"]], ["timeout", []], ["accept", []],
+  ["rand", ["bytes"]], ["in", ["bytes"]], ["act", ["string"]], ["timeout", []], ["accept", []], ["decline", []],
   ["reject", ["string", "string", "boolean"]], ["abandon", ["number", "number"]],
 ]);
 

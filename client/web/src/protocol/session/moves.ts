@@ -21,7 +21,8 @@ import {
   HAND_KEYS, MAX_ACTION_CHARS, MAX_FIELD_CHARS, MAX_REASON_CHARS, type MatchFlow, OWES, SEATS, Stage,
 } from "./flow.ts";
 import { type HandState, otherRole } from "./hand.ts";
-import { startHand } from "./start.ts";
+import { NOT_PLAYED_TOLD } from "./rematch.ts";
+import { declined, startHand } from "./start.ts";
 import type * as wire from "../wire/channel.ts";
 
 export const ABORT_KINDS = ["cheat", "protocol", "tampered", "timeout", "declined", "abandoned"];
@@ -210,6 +211,9 @@ export function onAbort(flow: MatchFlow, msg: wire.Message): Stage {
   const why = msg.text("why", 16, ABORT_KINDS);
   const field = msg.text("field", MAX_FIELD_CHARS);
   const reason = msg.text("reason", MAX_REASON_CHARS);
+  if (why === "declined" && flow.role === "host" && flow.rematch !== null && flow.match === null && reason !== NOT_PLAYED_TOLD) {
+    return declined(flow, reason); // the guest's answer to the offer: no fault, the end
+  }
   return flow.fail(abortFailure(SEATS[flow.peer], OWES[flow.stage], why, field, reason, flow.unacknowledged() === 0));
 }
 

@@ -218,6 +218,11 @@ export class Session {
     return this.flow.over;
   }
 
+  /** The guest declined the rematch (a RematchDeclined event): over, normally, unplayed. */
+  get declined(): boolean {
+    return this.flow.declined;
+  }
+
   /** The agreed ruleset (for a guest, null until the host's hello). */
   get rules(): Ruleset | null {
     return this.flow.agreed;
@@ -309,10 +314,13 @@ export class Session {
     this.local("accept");
   }
 
-  /** The local player declines the offered custom rules or rematch: the match ends unplayed. `reason` is what the
-   * local failure says (null: "you declined …"). */
+  /** The local player declines the offered custom rules (a RulesDeclined failure) or rematch (RematchDeclined: a
+   * normal end, nobody at fault); the match ends unplayed. `reason` is what this side's event says (null: "you
+   * declined …"). */
   declineRules(reason: string | null = null): void {
     this.checkAlive();
+    if (!table.allows(this.flow, "decline")) throw new IllegalAction(table.NOTHING_OFFERED.decline);
+    if (this.rematch !== null) this.log.push(["decline"]); // no failure keeps it: the log replays it on restore
     this.local("decline", reason);
   }
 
@@ -395,6 +403,8 @@ export class Session {
         session.abandoned(entry[1] as number, entry[2] as number);
       } else if (entry[0] === "accept") {
         session.local("accept");
+      } else if (entry[0] === "decline") {
+        session.local("decline", null);
       } else if (entry[0] === "reject") {
         session.rejected(entry);
       }

@@ -11,7 +11,7 @@ import type { Ruleset } from "../../engine/rules.ts";
 import { equalBytes } from "../bytes.ts";
 import * as cosign from "../records/cosign.ts";
 import * as fd from "../deal/fairdeal.ts";
-import { MatchStarted, RulesDeclined, RulesOffered } from "./events.ts";
+import { MatchStarted, RematchDeclined, RulesDeclined, RulesOffered } from "./events.ts";
 import { type MatchFlow, rulesValue, Stage } from "./flow.ts";
 import { coin, HandState, rulesDigest } from "./hand.ts";
 import { MatchKeys, readRules } from "./handshake.ts";
@@ -62,11 +62,19 @@ export function accept(flow: MatchFlow): Stage {
 /** The local player declines the offered rules or rematch: tell the host, stop. */
 export function decline(flow: MatchFlow, reason: string | null): Stage {
   flow.offered = null;
-  if (flow.rematch !== null) {
-    return refuse(flow, "hello.prev", reason ?? "you declined the rematch", "the guest declined the rematch");
+  if (flow.rematch !== null) { // a normal end of the series, not a failure
+    flow.send("abort", [["why", "declined"], ["field", "hello.prev"], ["reason", "the guest declined the rematch"]]);
+    return declined(flow, reason ?? "you declined the rematch");
   }
   return refuse(flow, "hello.rules", reason ?? "you declined the host's custom rules",
     "the guest declined the host's custom rules");
+}
+
+/** The guest declined the rematch: the series ends here, nobody at fault. */
+export function declined(flow: MatchFlow, reason: string): Stage {
+  flow.declined = true;
+  flow.emit(new RematchDeclined("guest", reason));
+  return Stage.OVER;
 }
 
 /** End the match unplayed: `told` is what the host reads, `reason` ours. */

@@ -38,7 +38,7 @@ export const TABLE: ReadonlyMap<string, Row> = new Map<string, Row>([
   [key(S.NEW, "begin"), [start.begin, [S.WELCOME, S.HELLO]]],
   [key(S.HELLO, "hello"), [start.onHello, [S.START, S.RULES, S.FAILED]]],
   [key(S.RULES, "accept"), [start.accept, [S.START]]],
-  [key(S.RULES, "decline"), [start.decline, [S.FAILED]]],
+  [key(S.RULES, "decline"), [start.decline, [S.OVER, S.FAILED]]],
   [key(S.WELCOME, "welcome"), [start.onWelcome, [S.COMMIT]]],
   [key(S.START, "start"), [start.onStart, [S.COMMIT]]],
   [key(S.COMMIT, "commit"), [deal.onCommit, [S.DECK]]],
@@ -49,7 +49,7 @@ export const TABLE: ReadonlyMap<string, Row> = new Map<string, Row>([
   [key(S.KEY, "key"), [moves.onKey, [S.PLAY]]],
   [key(S.SHOW, "show"), [moves.onShow, [S.MOVE, S.SEED]]],
   [key(S.SEED, "seed"), [moves.onSeed, [S.COMMIT, S.OVER, S.FAILED]]],
-  ...LIVE.map((stage) => [key(stage, "abort"), [moves.onAbort, [S.FAILED]]] as const),
+  ...LIVE.map((stage) => [key(stage, "abort"), [moves.onAbort, stage === S.WELCOME ? [S.OVER, S.FAILED] : [S.FAILED]]] as const),
 ]);
 
 function key(stage: Stage, input: Input): string {
