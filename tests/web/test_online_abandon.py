@@ -106,3 +106,35 @@ def test_a_real_host_ends_a_silent_browser_guests_match_as_abandoned(
         context.close()
         host.kill()
         host.wait()
+
+
+def test_a_host_that_owes_its_move_and_claims_the_guest_left_is_the_one_leaving(
+        browser: Any, relay_url: str, tmp_path: Path) -> None:
+    """Issue 26 item 4 in the page, through the relay that serves it: a gin host that owes
+    its own move sends abort 'abandoned'. The browser guest owed nothing: the page says
+    the friend left (never "abandoned by you") and your record counts it as abandoned by
+    the friend."""
+    liar = subprocess.Popen(
+        [sys.executable, "-m", "tests.support.lying_host", relay_url.rstrip("/"),
+         str(tmp_path / "host")],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    context = browser.new_context()
+    try:
+        context.add_init_script(CSP_WATCH)
+        page = Page(context.new_page())
+        assert liar.stdout is not None
+        head, _, secret = liar.stdout.readline().strip().partition("#")
+        page.page.goto(f"{head}?delay=0#{secret}")
+        page.wait_state("failed", timeout=60_000)
+        assert page.text("#dialog-title") == "Your friend left the match"
+        body = page.text("#dialog-body")
+        assert "the host left the match while the next message was its own (move)" in body
+        assert "counts as abandoned by your friend" in body and "At fault" not in body
+        page.page.keyboard.press("Escape")
+        page.page.click("#btn-record")
+        assert "Abandoned by the friend\t1" in page.text("#record-table")
+        page.check_clean()
+    finally:
+        context.close()
+        liar.kill()
+        liar.wait()
