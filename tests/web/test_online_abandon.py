@@ -125,6 +125,14 @@ def test_a_host_that_owes_its_move_and_claims_the_guest_left_is_the_one_leaving(
         assert liar.stdout is not None
         head, _, secret = liar.stdout.readline().strip().partition("#")
         page.page.goto(f"{head}?delay=0#{secret}")
+        # The deal decides who is offered the upcard first: if this guest is, it passes
+        # (as a person would), and the host owes its answer next.
+        page.page.wait_for_function(
+            "() => document.body.dataset.state === 'failed'"
+            " || document.querySelector('#btn-pass')?.checkVisibility() === true",
+            timeout=60_000)
+        if page.state() != "failed":
+            page.page.click("#btn-pass")
         page.wait_state("failed", timeout=60_000)
         assert page.text("#dialog-title") == "Your friend left the match"
         body = page.text("#dialog-body")
