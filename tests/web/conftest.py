@@ -275,11 +275,19 @@ def play_out(board: Board, keys: bool) -> str:
             # The loose cards come last, highest last: the costliest one.
             if keys:
                 page.keyboard.press("ArrowLeft")
+                card = page.get_attribute('#hand .card[aria-pressed="true"]', "data-card")
                 page.keyboard.press("d")
             else:
                 last = page.locator("#hand .card").last
+                card = last.get_attribute("data-card")
+                # A click selects, a click on the selected card throws (the card just
+                # drawn may already be selected).
+                if last.get_attribute("aria-pressed") != "true":
+                    last.click()
                 last.click()
-                last.click()
+            # Online the throw takes effect after the session answers: until then the
+            # throw button is still shown, and a hand's end window may open over it.
+            page.wait_for_selector(f'#hand .card[data-card="{card}"]', state="detached")
         elif board.visible("#btn-layoff"):
             page.keyboard.press("l") if keys else page.click("#btn-layoff")
         else:
