@@ -12,6 +12,7 @@ import { InvalidLink, parseBoard, parseRelay, relayOfPage } from "../online/link
 import { plain } from "../online/text.ts";
 import { closeDialog, confirm, dialogOpen, openDialog } from "./dialogs.ts";
 import { byId, el, fill } from "./dom.ts";
+import { AwayNotifier } from "./notify.ts";
 import type { OnlineGame } from "./online.ts";
 import { qrCanvas } from "./qr.ts";
 import { declinedWords, failureLines, failureTitle, graceWords, originWords, pageState, statusWords, turnWords } from "./words.ts";
@@ -275,6 +276,8 @@ export class FriendPanel {
   private changeShown = false;
   /** The match was left: this panel shows nothing more. */
   private closed = false;
+  /** The tab's title and the notifications for a player away from the page. */
+  private readonly away: AwayNotifier;
 
   constructor(private readonly game: OnlineGame, private readonly leave: () => void) {
     byId("net").hidden = false;
@@ -292,6 +295,7 @@ export class FriendPanel {
       "End the match as abandoned by your friend? Your signed record of it is kept; nobody forfeits.",
       "End the match", () => this.game.peer.abandon());
     game.onView((view, notices) => this.update(view, notices));
+    this.away = new AwayNotifier(game);
     // What waited for a window to close (a rematch's offer) is shown once it has.
     byId("dialog").addEventListener("close", () => {
       if (!this.closed && !dialogOpen()) this.dialogs(this.game.view, []);
@@ -301,6 +305,7 @@ export class FriendPanel {
   /** Take the panel down (the match was left). */
   close(): void {
     this.closed = true;
+    this.away.close();
     byId("net").hidden = true;
     byId("online").hidden = true;
     byId("btn-end-abandoned").hidden = true;
