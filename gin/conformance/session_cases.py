@@ -18,6 +18,8 @@ Pure: fixed seeds, ``random.Random`` sources; no I/O.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import random
 from collections.abc import Callable, Iterator
 from itertools import islice
@@ -251,6 +253,31 @@ def _wrong_commitment(s: Peer, f: Fields) -> Fields | None:
     return f | {"c": bytes(32)}
 
 
+def _message2_of_another_seed(s: Session, f: Fields) -> Fields | None:
+    """Issue 26: the second shuffler shuffles, proves and opens with another seed than
+    the one it committed to, and reveals the committed one at hand end: every message
+    passes on arrival, and the audit finds message 2 is not what the revealed seed makes."""
+    if f["n"] != 2:
+        return None
+    hs = s._flow.state()
+    assert hs.messages[0] is not None
+    other = fd.SeedMaterial.from_seed(hashlib.sha256(b"another seed" + hs.mine.seed).digest())
+    deck, proof = fd.build_message2(other, hs.messages[0], fd.context(hs.match_id, hs.number))
+    hs.mine = dataclasses.replace(other, seed=hs.mine.seed)  # the committed seed, revealed
+    hs.proof = fd.proof_digest(proof)  # it signs the hand as it played it
+    return signed_message2(s, f, list(deck), proof)
+
+
+def _message3_swapped(s: Session, f: Fields) -> Fields | None:
+    """Issue 26: the first shuffler's message 3 swaps its last two entries, which this
+    hand never opens (the bottom of the stock): found at hand end, by the seed."""
+    if f["n"] != 3:
+        return None
+    deck = list(f["deck"])
+    deck[50], deck[51] = deck[51], deck[50]
+    return f | {"deck": deck}
+
+
 def failed_hand_cases() -> Iterator[Case]:
     """Issue 26: the record the honest side keeps of a hand whose hand-end audit failed,
     audited by a third party: it carries both signatures of the transcript, so the
@@ -284,6 +311,8 @@ _CHEATS: list[tuple[str, str, Callable[[Peer, Fields], Fields | None], bool]] = 
     ("message1-substitute", "deck",
      lambda s, f: f | {"deck": [group.mul(f["deck"][0], 2), *f["deck"][1:]]} if f["n"] == 1
      else None, False),
+    ("message2-another-seed", "deck", _message2_of_another_seed, False),
+    ("message3-swapped", "deck", _message3_swapped, False),
     ("message1-marker", "deck",
      lambda s, f: f | {"deck": [f["deck"][0], group.mul(f["deck"][0], 2), *f["deck"][2:]]}
      if f["n"] == 1 else None, False),

@@ -14,7 +14,8 @@ from gin.protocol.records.audit_report import Given, audit_report
 from gin.protocol.records.records import SEATS, HandRecord, parse_record
 from gin.protocol.session.events import CheatDetected
 
-HAND_END = {"wrong-commitment": "commitment", "message1-substitute": "message1[0]"}
+HAND_END = {"wrong-commitment": "commitment", "message1-substitute": "message1[0]",
+            "message2-another-seed": "message2[0]", "message3-swapped": "message3[50]"}
 
 
 @pytest.mark.parametrize("kind", sorted(HAND_END))
