@@ -34,7 +34,7 @@ from urllib.parse import parse_qsl, urlsplit
 from websockets.datastructures import Headers
 from websockets.http11 import Response
 
-__all__ = ["BOARD_DIR", "CSP", "FILES", "Board", "load_board", "page_csp"]
+__all__ = ["BOARD_DIR", "CSP", "FILES", "SERVICE_WORKER", "Board", "load_board", "page_csp"]
 
 #: Where the build puts the board: client/web/dist beside this package (true in a
 #: source tree, an editable install and a wheel alike).
@@ -47,13 +47,26 @@ FILES: dict[str, str] = {
     "board.css": "text/css; charset=utf-8",
     # The online peer's Web Worker: the fair deal's crypto off the page's thread.
     "worker.js": "text/javascript; charset=utf-8",
+    # The app a phone installs: its manifest and icons (drawn by the build).
+    "manifest.webmanifest": "application/manifest+json",
+    "icon.svg": "image/svg+xml",
+    "icon-192.png": "image/png",
+    "icon-512.png": "image/png",
+    # The service worker: keeps this build's files (their digests are in it) for offline
+    # play. Served from the board's folder, whose pages it controls: no
+    # Service-Worker-Allowed is needed.
+    "sw.js": "text/javascript; charset=utf-8",
 }
+
+#: The file that names the others' digests, so the build's digest leaves it out.
+SERVICE_WORKER = "sw.js"
 
 #: ``connect-src 'self'`` covers the relay's own ws:/wss: origin (CSP level 3; checked
 #: in Chromium by tests/web/test_online_e2e.py), ``worker-src 'self'`` the worker.
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-    "worker-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
+    "worker-src 'self'; img-src 'self' data:; manifest-src 'self'; base-uri 'none'; "
+    "form-action 'none'; "
     "frame-ancestors 'none'"
 )
 
@@ -121,10 +134,23 @@ class Board:
                  for path, (body, _) in self.files.items() if path != "/"}
         return found or None
 
+    def build(self) -> str | None:
+        """The build's digest, as its service worker holds it and the board announces a
+        new build: the SHA-256 of the lines ``DIGEST  NAME`` (SHA256SUMS's), by name, of
+        every file but the service worker, which holds theirs (None when nothing is built)."""
+        digests = self.digests()
+        if digests is None:
+            return None
+        lines = "".join(f"{digests[name]}  {name}\n" for name in sorted(digests)
+                        if name != SERVICE_WORKER)
+        return hashlib.sha256(lines.encode()).hexdigest()
+
     def version(self) -> bytes:
         """``/version``: the SHA-256 of each served file, so anyone can check that the
-        code a browser runs is the code they expect (null when nothing is built)."""
-        return json.dumps({"board": self.digests()}, sort_keys=True).encode() + b"\n"
+        code a browser runs is the code they expect, and the build's digest (null when
+        nothing is built)."""
+        return json.dumps({"board": self.digests(), "build": self.build()},
+                          sort_keys=True).encode() + b"\n"
 
     def response(self, path: str, accept_encoding: str = "", query: str = "") -> Response | None:
         """The response for a GET of ``path``, or None when it is not a board file.

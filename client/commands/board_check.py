@@ -57,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     base = urljoin(final, ".")  # the folder of the page: the board's files are beside it
     here = board.digests() or {}
-    print(f"Comparing the board at {base} with this installation's ({static.BOARD_DIR}):")
+    print(f"Comparing the board at {base} with this installation's ({static.BOARD_DIR},\n"
+          f"build {board.build()}):")
     differ = 0
     for name in static.FILES:
         try:

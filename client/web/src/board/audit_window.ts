@@ -11,6 +11,7 @@
 import { Card } from "../engine/cards.ts";
 import type { AuditRequest } from "../online/messages.ts";
 import { plain } from "../online/text.ts";
+import { workerScript } from "../online/lobby.ts";
 import type { FileData, ReportData } from "../protocol/records/audit_report.ts";
 import { EXIT_STATUSES, FAILED, NOT_A_RECORD, UNPROVEN, VERIFIED } from "../protocol/records/audit_text.ts";
 import { SEATS } from "../protocol/records/seats.ts";
@@ -78,7 +79,7 @@ function check(files: File[]): void {
   openDialog("Check records", [p(`Checking ${files.length} file${files.length === 1 ? "" : "s"} in this page… `
     + "(about a second for each hand)", { role: "status" })], [{ label: "Cancel", run: stop }], stop);
   const shown = dialogCount();
-  worker = new Worker(new URL("worker.js", import.meta.url));
+  worker = new Worker(workerScript());
   worker.onmessage = (ev: MessageEvent<ReportData>) => {
     stop();
     if (dialogCount() === shown && dialogOpen()) showReport(ev.data);

@@ -64,6 +64,8 @@ export class Table implements KeyActions {
   /** True while the click that ends a drag arrives (it is not a click). */
   private dragEnded: () => boolean = () => false;
   private readonly motion = new Motion();
+  /** Told after each change of the table (install.ts: may a new build start now?). */
+  private readonly shownListeners: Array<() => void> = [];
 
   /** The player's choice of the computer's wait (ms), or null: 0.7 s. */
   private pause: number | null = null;
@@ -109,6 +111,10 @@ export class Table implements KeyActions {
 
   get play(): Play {
     return this.game;
+  }
+
+  onShown(listener: () => void): void {
+    this.shownListeners.push(listener);
   }
 
   private listen(game: Play): void {
@@ -221,6 +227,7 @@ export class Table implements KeyActions {
     this.thinking = auto?.opponent ?? false;
     this.savePrefs();
     this.render();
+    for (const listener of this.shownListeners) listener();
     if (obs !== null && obs.phase === Phase.OVER && this.overShown !== obs.handNumber && !dialogOpen()) {
       this.overShown = obs.handNumber;
       this.showHandOver(obs);

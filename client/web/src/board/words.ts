@@ -545,3 +545,11 @@ export function originWords(board: string, relay: string): [string, string] {
     `This page's code came from ${site(board)}, which you trust with your cards. The relay at ${site(relay)} `
     + "only passes sealed messages: it cannot read or play your hand."];
 }
+
+/** A newer build of the board waits (board/install.ts): its digest is /version's "build". */
+export const updateWords = {
+  ready: (build: string): string => `A new version of the board is ready (build ${build.slice(0, 16)}).`,
+  when: (now: boolean): string => now
+    ? "It starts when you choose, or the next time the board opens."
+    : "It can start once this hand is over (online: once the match is over), or the next time the board opens.",
+};

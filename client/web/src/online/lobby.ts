@@ -83,9 +83,18 @@ export function createOnline(env: PeerEnvironment): Online {
   };
 }
 
+/** The SHA-256 of dist/worker.js, written into board.js by the build. */
+declare const GIN_WORKER_SHA256: string;
+
+/** The worker built beside board.js (dist/worker.js), asked for by its digest: the
+ * service worker (board/sw.ts) then serves this page's build of it, or none. */
+export function workerScript(): URL {
+  return new URL(`worker.js?sha256=${GIN_WORKER_SHA256}`, import.meta.url);
+}
+
 /** The worker built beside board.js (dist/worker.js). */
 export function browserWorker(): PeerWorker {
-  const worker = new Worker(new URL("worker.js", import.meta.url));
+  const worker = new Worker(workerScript());
   const handle: PeerWorker = {
     post: (request) => worker.postMessage(request),
     onReply: null,
