@@ -28,7 +28,7 @@ import { alertDialog, confirm, openDialog, setUpDialog } from "./dialogs.ts";
 import { byId, el } from "./dom.ts";
 import { FriendPanel, hostDialog, onlyThisComputer } from "./friend.ts";
 import { Game, type Strength, STRENGTHS } from "./game.ts";
-import { betweenHands, setUpInstall } from "./install.ts";
+import { setUpInstall, whenFree } from "./install.ts";
 import { OnlineGame } from "./online.ts";
 import { setUpRecordPanel } from "./recordview.ts";
 import { Table } from "./table.ts";
@@ -176,7 +176,7 @@ export function startBoard(given: Online | null): void {
   const localGame = local;
   const table = new Table(localGame, delay, store);
   table.start();
-  table.onShown(setUpInstall(new URL(".", window.location.origin + boardPath()).href, () => betweenHands(table.play)));
+  table.onShown(setUpInstall(new URL(".", window.location.origin + boardPath()).href, () => whenFree(table.play)));
   setUpRecordPanel(store);
   setUpAuditWindow();
   performance.mark("gin-table"); // the dealt hand is on the table (benchmarks/board.py)

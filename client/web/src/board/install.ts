@@ -3,10 +3,10 @@
  * service worker (sw.ts: the board opens and plays the computer with no network).
  *
  * A newer build found on the site waits in its service worker; the page says so, with
- * the build's digest, and takes it on the player's click, which is offered only
- * between hands against the computer and outside an online match (an online match
- * runs on one build from its start to its end); otherwise it is taken at the next
- * start of the board, once no page of it is open.
+ * the build's digest, and takes it on the player's click: at once between hands against
+ * the computer or outside an online match, else as soon as the hand (the online match:
+ * one build from its start to its end) is over. Otherwise it is taken at the next start
+ * of the board, once no page of it is open.
  */
 
 import { Phase } from "../engine/observation.ts";
@@ -14,11 +14,14 @@ import { byId } from "./dom.ts";
 import type { Play } from "./play.ts";
 import { updateWords } from "./words.ts";
 
-/** Whether a new build may be taken now: no hand in play, no online match under way. */
-export function betweenHands(play: Play): boolean {
-  if (play.online) return play.totals !== null || play.stopped() !== null;
+/** When a new build may start: now, after the hand in play (against the computer), or
+ * after the online match under way. */
+export type Free = "now" | "hand" | "match";
+
+export function whenFree(play: Play): Free {
+  if (play.online) return play.totals !== null || play.stopped() !== null ? "now" : "match";
   const obs = play.observation();
-  return obs === null || obs.phase === Phase.OVER;
+  return obs === null || obs.phase === Phase.OVER ? "now" : "hand";
 }
 
 /** The build a waiting service worker holds, by its digest. */
@@ -32,22 +35,28 @@ function buildOf(worker: ServiceWorker): Promise<string> {
 
 /**
  * Register the board's service worker at `base` (the board's folder, whatever page of it
- * this is: an invite's `j/ROOM` too), and announce a newer build in #update. `canTake`
- * says whether it may be taken now; the returned function shows its answer again (after
- * each change of the table).
+ * this is: an invite's `j/ROOM` too), and announce a newer build in #update. `free` says
+ * when it may start; the returned function looks again (after each change of the table):
+ * a build the player chose mid-hand starts as soon as the hand is over.
  */
-export function setUpInstall(base: string, canTake: () => boolean): () => void {
+export function setUpInstall(base: string, free: () => Free): () => void {
   // The manifest beside the board's files (an invite's page is one folder down).
   byId<HTMLLinkElement>("manifest").href = `${base}manifest.webmanifest`;
   const box = byId("update");
   const button = byId<HTMLButtonElement>("btn-update");
   let waiting: ServiceWorker | null = null;
-  let taking = false;
+  let chosen = false; // the player asked for it
+  let taking = false; // and it is being taken
   const show = (): void => {
-    if (waiting === null) return;
-    const now = canTake();
-    button.disabled = !now;
-    byId("update-when").textContent = updateWords.when(now);
+    if (waiting === null || taking) return;
+    const when = free();
+    if (chosen && when === "now") {
+      taking = true;
+      waiting.postMessage("take");
+    }
+    button.textContent = updateWords.button(when);
+    button.disabled = chosen;
+    byId("update-when").textContent = updateWords.when(when, chosen);
   };
   if (!("serviceWorker" in navigator)) return show; // no offline board here (an insecure origin)
   const announce = (worker: ServiceWorker): void => {
@@ -60,9 +69,8 @@ export function setUpInstall(base: string, canTake: () => boolean): () => void {
     });
   };
   button.addEventListener("click", () => {
-    if (waiting === null || !canTake()) return;
-    taking = true;
-    waiting.postMessage("take");
+    chosen = true;
+    show();
   });
   navigator.serviceWorker.addEventListener("controllerchange", () => {
     if (taking) window.location.reload(); // this page asked for it: it opens on the new build

@@ -549,7 +549,12 @@ export function originWords(board: string, relay: string): [string, string] {
 /** A newer build of the board waits (board/install.ts): its digest is /version's "build". */
 export const updateWords = {
   ready: (build: string): string => `A new version of the board is ready (build ${build.slice(0, 16)}).`,
-  when: (now: boolean): string => now
-    ? "It starts when you choose, or the next time the board opens."
-    : "It can start once this hand is over (online: once the match is over), or the next time the board opens.",
+  button: (when: "now" | "hand" | "match"): string =>
+    when === "now" ? "Use the new version" : when === "hand" ? "Use it after this hand" : "Use it after this match",
+  when: (when: "now" | "hand" | "match", chosen: boolean): string => {
+    const after = when === "hand" ? "this hand" : "the online match";
+    if (when === "now") return "It starts when you choose, or the next time the board opens.";
+    return chosen ? `It starts as soon as ${after} is over.`
+      : `It can start once ${after} is over, or the next time the board opens.`;
+  },
 };
