@@ -50,6 +50,12 @@ def gin(*args: str) -> list[str]:
     return [sys.executable, "-m", "client.cli", *args]
 
 
+# `gin ARGS` with the board read from the folder given first (another build of it).
+WITH_BOARD = ("import sys; from pathlib import Path; from relay import static; "
+              "static.BOARD_DIR = Path(sys.argv[1]); from client.cli import main; "
+              "sys.exit(main(sys.argv[2:]))")
+
+
 class RelayProcess:
     """`gin relay` on 127.0.0.1 that a test can stop and start again on the same port
     and key, as an operator restarting it would."""
@@ -59,11 +65,14 @@ class RelayProcess:
         self.extra = list(extra)  # more flags, e.g. --board URL
         self.port = 0
         self.proc: subprocess.Popen[str] | None = None
+        self.board: Path | None = None  # the board's folder, when not this build's
 
     def start(self) -> None:
+        args = ["relay", "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "info",
+                "--key-file", str(self.key_file), *RELAY_LIMITS, *self.extra]
         self.proc = subprocess.Popen(
-            gin("relay", "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "info",
-                "--key-file", str(self.key_file), *RELAY_LIMITS, *self.extra),
+            gin(*args) if self.board is None else
+            [sys.executable, "-c", WITH_BOARD, str(self.board), *args],
             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
         assert self.proc.stderr is not None
         for line in self.proc.stderr:

@@ -52,7 +52,9 @@ export function setUpInstall(base: string, free: () => Free): () => void {
     const when = free();
     if (chosen && when === "now") {
       taking = true;
-      waiting.postMessage("take");
+      // Already started by another page of the board: this one only opens on it.
+      if (waiting.state === "activated") window.location.reload();
+      else waiting.postMessage("take");
     }
     button.textContent = updateWords.button(when);
     button.disabled = chosen;
