@@ -31,7 +31,8 @@ ROOT = Path(__file__).resolve().parent
 WEB = ROOT / "client" / "web"
 DIST = WEB / "dist"
 # The files relay/static.py serves; a board missing any of them is not built.
-BOARD_FILES = ("index.html", "board.js", "board.css", "worker.js")
+BOARD_FILES = ("index.html", "board.js", "board.css", "worker.js", "manifest.webmanifest",
+               "icon.svg", "icon-192.png", "icon-512.png", "sw.js")
 OPT_OUT = "GIN_WITHOUT_BOARD"
 
 

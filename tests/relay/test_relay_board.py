@@ -93,4 +93,7 @@ async def test_the_served_files_digests_are_logged_at_start_and_shown_at_version
     expected = {name: hashlib.sha256((built / name).read_bytes()).hexdigest() for name in NAMES}
     started = [r for r in caplog.records if r.getMessage() == "relay_started"]
     assert [getattr(r, "fields", {}).get("board") for r in started] == [expected]
-    assert json.loads((await http_get(relay, "/version"))[2]) == {"board": expected}
+    version = json.loads((await http_get(relay, "/version"))[2])
+    assert version == {"board": expected, "build": version["build"]}
+    lines = "".join(f"{expected[n]}  {n}\n" for n in sorted(expected))
+    assert version["build"] == hashlib.sha256(lines.encode()).hexdigest()

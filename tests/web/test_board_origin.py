@@ -30,6 +30,7 @@ import pytest
 
 from client.cli import main as gin_main
 from client.net.links import parse_invite
+from relay import static
 from tests.web.test_online_e2e import (
     MATCH_TIMEOUT,
     Page,
@@ -285,7 +286,7 @@ def test_board_check_says_which_file_differs_from_this_installations_board(
     relay = start_relay(relays, tmp_path)
     assert gin_main(["board-check", relay.url]) == 0
     out = capsys.readouterr().out
-    assert sum(line.lstrip().startswith("same ") for line in out.splitlines()) == 4
+    assert sum(line.lstrip().startswith("same ") for line in out.splitlines()) == len(static.FILES)
     assert "DIFFERENT" not in out
     # An invite link is checked as the page it opens: here the static board, by redirect.
     pointing = start_relay(relays, tmp_path, "--board", site.url)
@@ -311,7 +312,7 @@ def test_board_check_says_which_file_differs_from_this_installations_board(
     assert "board.js" in lines[wrong] and len(lines[wrong].split()[-1]) == 64
     assert "served" in lines[wrong + 1] and lines[wrong + 1].split()[-1] != lines[wrong].split()[-1]
     assert sum("DIFFERENT" in line for line in lines) == 1
-    assert "1 of 4 files differ" in out
+    assert f"1 of {len(static.FILES)} files differ" in out
 
 
 def test_board_check_refuses_what_it_cannot_fetch(capsys: pytest.CaptureFixture[str]) -> None:

@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 LEFT_OUT = shutil.ignore_patterns(
     ".git", ".venv", ".ci-venv", "node_modules", "dist", "build", "*.egg-info", "__pycache__",
     ".*_cache", ".hypothesis", "artifacts")
-BOARD = ("index.html", "board.js", "board.css", "worker.js")
+BOARD = ("index.html", "board.js", "board.css", "worker.js", "manifest.webmanifest", "icon.svg",
+         "icon-192.png", "icon-512.png", "sw.js")
 
 
 def _run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:

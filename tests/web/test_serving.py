@@ -56,6 +56,43 @@ async def test_board_files_are_served_with_their_types_and_a_strict_policy(built
         await relay.close()
 
 
+async def test_the_apps_manifest_icons_and_service_worker_are_served_with_the_same_care(
+        built: Path) -> None:
+    """Issue 30 item 2: each with its type, the policy (which lets the page read its
+    manifest) and nosniff, gzipped where that is smaller, and in /version. The service
+    worker lies in the board's folder, whose pages it controls: no Service-Worker-Allowed."""
+    files = {
+        "manifest.webmanifest": ("application/manifest+json", b'{"name": "Gin Rummy"}' * 20),
+        "icon.svg": ("image/svg+xml", b'<svg xmlns="http://www.w3.org/2000/svg"/>'),
+        "icon-192.png": ("image/png", b"\x89PNG-192"),
+        "icon-512.png": ("image/png", b"\x89PNG-512"),
+        "sw.js": ("text/javascript; charset=utf-8", b"self.addEventListener('fetch', () => {});"),
+    }
+    for name, (_, body) in files.items():
+        (built / name).write_bytes(body)
+    relay = await serve(TEST_CONFIG)
+    try:
+        for name, (content_type, body) in files.items():
+            for path in (f"/{name}", f"/j/{name}"):
+                status, headers, got = await http_get(relay, path, [("Accept-Encoding", "gzip")])
+                got = gzip.decompress(got) if headers.get("content-encoding") == "gzip" else got
+                assert (status, got, headers["content-type"]) == (200, body, content_type), path
+                assert headers["x-content-type-options"] == "nosniff"
+                assert headers["content-security-policy"] == static.CSP
+                assert "service-worker-allowed" not in headers
+        assert "manifest-src 'self'" in static.CSP
+        version = json.loads((await http_get(relay, "/version"))[2])
+        for name, (_, body) in files.items():
+            assert version["board"][name] == hashlib.sha256(body).hexdigest()
+        # The build's digest covers every file but the service worker, which names them.
+        (built / "sw.js").write_bytes(b"// another worker")
+        assert static.load_board().build() == version["build"]
+        (built / "icon.svg").write_bytes(b"<svg/>")
+        assert static.load_board().build() != version["build"]
+    finally:
+        await relay.close()
+
+
 async def test_the_board_travels_gzipped_to_a_client_that_accepts_it(built: Path) -> None:
     # Issue 21 item 8: the relay served 145 KB of board.js uncompressed.
     script = "".join(f"console.log('board', {n});\n" for n in range(500)).encode()
@@ -106,9 +143,12 @@ async def test_version_gives_the_sha256_of_each_served_file(built: Path) -> None
     try:
         status, headers, body = await http_get(relay, "/version")
         assert (status, headers["content-type"]) == (200, "application/json")
-        assert json.loads(body) == {"board": {
-            name: hashlib.sha256((built / name).read_bytes()).hexdigest()
-            for name in ("index.html", "board.js", "board.css")}}
+        digests = {name: hashlib.sha256((built / name).read_bytes()).hexdigest()
+                   for name in ("index.html", "board.js", "board.css")}
+        # The build's digest: SHA256SUMS's lines by name (the service worker aside).
+        lines = "".join(f"{digests[n]}  {n}\n" for n in sorted(digests))
+        assert json.loads(body) == {"board": digests,
+                                    "build": hashlib.sha256(lines.encode()).hexdigest()}
     finally:
         await relay.close()
 
@@ -122,7 +162,7 @@ async def test_without_a_built_board_the_relay_keeps_its_home_page(
         status, _, body = await http_get(relay, "/")
         assert status == 200 and b"gin host --relay" in body
         assert (await http_get(relay, "/board.js"))[0] == 404
-        assert json.loads((await http_get(relay, "/version"))[2]) == {"board": None}
+        assert json.loads((await http_get(relay, "/version"))[2]) == {"board": None, "build": None}
     finally:
         await relay.close()
 
@@ -162,7 +202,8 @@ def test_the_page_has_no_inline_code_and_loads_its_files_by_relative_urls() -> N
     check = _PageCheck()
     check.feed(SOURCE_PAGE.read_text())
     assert check.inline == []
-    assert sorted(u for u in check.urls if not u.startswith("data:")) == ["board.css", "board.js"]
+    assert sorted(u for u in check.urls if not u.startswith("data:")) == [
+        "board.css", "board.js", "icon-192.png", "icon.svg", "manifest.webmanifest"]
     # Relative URLs: behind a path prefix (https://host/gin/) the page finds its files.
     assert set(check.urls) - {"data:,"} <= set(name for name in static.FILES)
 
