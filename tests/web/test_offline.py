@@ -72,7 +72,8 @@ def test_the_board_plays_the_computer_with_no_network_after_the_first_visit(
         # The service worker keeps exactly the board's files: never /new nor /version.
         kept = page.evaluate("""async () => {
             const keys = await caches.keys();
-            const urls = await Promise.all(keys.map(async (k) => (await (await caches.open(k)).keys()).map((r) => r.url)));
+            const urls = await Promise.all(
+                keys.map(async (k) => (await (await caches.open(k)).keys()).map((r) => r.url)));
             return [keys, urls.flat()];
         }""")
         assert kept[0] == [f"gin-board-{version(relay)['build']}"]
@@ -85,7 +86,8 @@ def test_the_board_plays_the_computer_with_no_network_after_the_first_visit(
         assert page.evaluate(CONTROLLED)
         # The relay's answers are not kept: offline they fail.
         for path in ("/version", "/new"):
-            assert page.evaluate(f"fetch('{path}').then(() => 'answered', () => 'failed')") == "failed"
+            answer = page.evaluate(f"fetch('{path}').then(() => 'answered', () => 'failed')")
+            assert answer == "failed", path
         assert play_out(board, keys=False) in HAND_END_TITLES
         page.click("#dialog-buttons .primary")  # Next hand
         page.wait_for_selector("#hand .card")
@@ -136,10 +138,12 @@ def test_the_icons_are_the_pngs_and_svg_the_manifest_names(board_built: None) ->
     for name, size in (("icon-192.png", 192), ("icon-512.png", 512)):
         data = (static.BOARD_DIR / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n"
-        assert (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")) == (size, size)
+        width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        assert (width, height) == (size, size)
     assert (static.BOARD_DIR / "icon.svg").read_text().startswith("<svg ")
     manifest = json.loads((static.BOARD_DIR / "manifest.webmanifest").read_text())
-    assert {icon["src"] for icon in manifest["icons"]} == {"icon.svg", "icon-192.png", "icon-512.png"}
+    icons = {icon["src"] for icon in manifest["icons"]}
+    assert icons == {"icon.svg", "icon-192.png", "icon-512.png"}
     assert manifest["display"] == "standalone"
 
 
@@ -173,16 +177,17 @@ def worker_digest(page: Any, digest: str) -> str:
     return str(page.evaluate("""async (digest) => {
         const answer = await fetch(`worker.js?sha256=${digest}`);
         if (!answer.ok) return `refused ${answer.status}`;
-        const sum = new Uint8Array(await crypto.subtle.digest("SHA-256", await answer.arrayBuffer()));
+        const body = await answer.arrayBuffer();
+        const sum = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
         return Array.from(sum, (b) => b.toString(16).padStart(2, "0")).join("");
     }""", digest))
 
 
 def test_a_new_build_is_announced_and_taken_on_the_players_click_once_the_hand_is_over(
-        browser: Any, relay: RelayProcess, npm: str, tmp_path: Path) -> None:
+        browser: Any, relay: RelayProcess, npm: str, tmp_path: Path, artifacts: Path) -> None:
     newer = newer_build(npm, tmp_path)
     old = version(relay)
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = browser.new_context(viewport={"width": 390, "height": 844})
     context.add_init_script(CSP_WATCH)
     try:
         board = open_page(context, f"{relay.url}/?delay=0&seed=5")
@@ -206,6 +211,7 @@ def test_a_new_build_is_announced_and_taken_on_the_players_click_once_the_hand_i
         page.reload()  # a reload is not a new start: the other tab still runs the old build
         page.wait_for_selector("#update", state="visible")
         assert page.inner_text("h1") == "Gin Rummy"
+        page.screenshot(path=str(artifacts / "update-announced-390x844.png"))
         page.click("#btn-update")
         assert page.is_disabled("#btn-update")
         assert page.inner_text("#update-when") == "It starts as soon as this hand is over."
@@ -215,7 +221,8 @@ def test_a_new_build_is_announced_and_taken_on_the_players_click_once_the_hand_i
             play_out(board, keys=False)
         except PlaywrightError as exc:  # the page reloaded under it as the hand ended
             assert "context was destroyed" in str(exc), exc
-        page.wait_for_function("() => document.querySelector('h1')?.textContent === 'Gin Rummy, newer'")
+        page.wait_for_function(
+            "() => document.querySelector('h1')?.textContent === 'Gin Rummy, newer'")
         page.wait_for_selector("dialog[open]")
         assert page.inner_text("h1") == "Gin Rummy, newer"
         assert page.inner_text("#dialog-title") in HAND_END_TITLES

@@ -29,6 +29,7 @@ import pytest
 import zxingcpp
 
 from client.table import words as table_words
+from relay import static
 from relay.static import CSP
 
 WEB = Path(__file__).parents[2] / "client" / "web"
@@ -56,17 +57,18 @@ def fake_board(tmp_path_factory: pytest.TempPathFactory, npm: str, board_built: 
 
 @pytest.fixture(scope="module")
 def site(fake_board: Path) -> Iterator[str]:
-    """The fake board on 127.0.0.1: the page at / and /j/ROOM, its assets by name."""
-    names = ("index.html", "board.js", "board.css")
-    files = {name: (fake_board / name).read_bytes() for name in names}
-    types = {"index.html": "text/html; charset=utf-8", "board.js": "text/javascript; charset=utf-8",
-             "board.css": "text/css; charset=utf-8"}
+    """The fake board on 127.0.0.1: the page at / and /j/ROOM, its assets by name (the
+    app's manifest, icons and service worker as built: the last installs nothing here,
+    the fake page not being its build's)."""
+    files = {name: (fake_board if name in ("index.html", "board.js", "board.css")
+                    else static.BOARD_DIR).joinpath(name).read_bytes() for name in static.FILES}
+    types = static.FILES
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 (the stdlib's name)
             path = self.path.partition("?")[0]
             name = path.rsplit("/", 1)[-1]
-            if name not in ("board.js", "board.css"):
+            if name not in files or name == "index.html":
                 name = "index.html" if path == "/" or path.startswith("/j/") else ""
             if not name:
                 self.send_error(404)
