@@ -185,18 +185,20 @@ def audit_evidence(evidence: DealEvidence) -> AuditResult:
 
 def audit_abandonment(record: AbandonmentRecord,
                       hands: Sequence[HandRecord] = ()) -> AuditResult:
-    """Check an abandonment record's match id and signature, and that it follows the
-    verified ``hands`` of its match. Never ok without a finding's cause: what it says
-    is its claimant's word, so it is always listed as unproven."""
+    """Check an abandonment record's match id and signature, and that the claimant's
+    own signatures of the verified ``hands`` of its match do not contradict it. Never
+    ok without a finding's cause: what it says is its claimant's word, so it is always
+    listed as unproven."""
     findings = tuple(Finding("record", where, detail)
-                     for where, detail in abandonment.check(record, hands))
+                     for where, detail in abandonment.check(record))
     false = None if findings else abandonment.contradiction(record, hands)
     if false is not None:  # the claimant's own signatures contradict its claim
-        return AuditResult((Finding(SEATS[record.claimant], "owed", false),),
-                           (record.words(),))
-    return AuditResult(findings, (record.words(),),
-                       (f"that the {SEATS[record.owed_seat]} fell silent: only the "
-                        f"{SEATS[record.claimant]} says so",))
+        return AuditResult((Finding(SEATS[record.claimant], *false),), (record.words(),))
+    gap = None if findings else abandonment.missing_hands(record, hands)
+    return AuditResult(findings, (record.words(),), (
+        *(() if gap is None else (gap,)),
+        f"that the {SEATS[record.owed_seat]} fell silent: only the "
+        f"{SEATS[record.claimant]} says so"))
 
 
 def audit_records(

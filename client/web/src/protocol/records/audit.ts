@@ -184,18 +184,20 @@ export function auditEvidence(evidence: DealEvidence): AuditResult {
 }
 
 /**
- * Check an abandonment record's match id and signature, and that it follows the verified
- * `hands` of its match. What it says is its claimant's word, so it is always listed as
- * unproven (its words: `record.words()`).
+ * Check an abandonment record's match id and signature, and that the claimant's own
+ * signatures of the verified `hands` of its match do not contradict it. What it says is its
+ * claimant's word, so it is always listed as unproven (its words: `record.words()`).
  */
 export function auditAbandonment(record: AbandonmentRecord, hands: readonly HandRecord[] = []): AuditResult {
-  const unsound = abandonment.check(record, hands);
+  const unsound = abandonment.check(record);
   const falseClaim = unsound.length ? null : abandonment.contradiction(record, hands);
   if (falseClaim !== null) { // the claimant's own signatures contradict its claim
-    return new AuditResult([new Finding(SEATS[record.claimant]!, "owed", falseClaim)], [record.words()]);
+    return new AuditResult([new Finding(SEATS[record.claimant]!, ...falseClaim)], [record.words()]);
   }
+  const gap = unsound.length ? null : abandonment.missingHands(record, hands);
   return new AuditResult(unsound.map(([where, detail]) => new Finding("record", where, detail)),
-    [record.words()], [`that the ${SEATS[record.owedSeat]} fell silent: only the ${SEATS[record.claimant]} says so`]);
+    [record.words()], [...(gap === null ? [] : [gap]),
+      `that the ${SEATS[record.owedSeat]} fell silent: only the ${SEATS[record.claimant]} says so`]);
 }
 
 /**
