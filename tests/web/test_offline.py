@@ -236,3 +236,25 @@ def test_a_new_build_is_announced_and_taken_on_the_players_click_once_the_hand_i
         board.check_clean()
     finally:
         context.close()
+
+
+def test_an_invite_links_page_installs_the_board_of_its_folder(
+        browser: Any, relay: RelayProcess) -> None:
+    """`/j/ROOM` is the board one folder down: its manifest and service worker are the
+    board's at `/` (a manifest at `/j/` would start the app at `/j/`, which is no page)."""
+    with urllib.request.urlopen(f"{relay.url}/new?token={'ab' * 16}", timeout=10) as answer:
+        room = json.loads(answer.read())["room"]
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{relay.url}/j/{room}")  # no secret: the board says so, and plays the computer
+        page.wait_for_selector("#hand .card")
+        page.wait_for_function(CONTROLLED)
+        assert page.evaluate("document.getElementById('manifest').href") == (
+            f"{relay.url}/manifest.webmanifest")
+        assert page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.scope)") == (
+            f"{relay.url}/")
+        # The invite's page itself is the relay's: never served from the kept build.
+        assert page.evaluate(f"caches.match('/j/{room}').then((r) => r === undefined)")
+    finally:
+        context.close()
