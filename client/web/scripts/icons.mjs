@@ -4,8 +4,8 @@
 // so one drawing serves as an ordinary icon and as a maskable one (a phone crops it
 // to a circle or a rounded square). The PNGs are rasterised here, with no image
 // library: each shape's coverage is measured on 5 sub-rows per pixel, exactly along
-// each row, and the PNG is deflated by node's zlib, so a build is byte-for-byte the
-// same every time.
+// each row, and the PNG (indexed: the few colours of the drawing and its edges) is
+// deflated by node's zlib, so a build is byte-for-byte the same every time.
 import { deflateSync } from "node:zlib";
 
 const FELT = "#1d5e3b";
@@ -122,23 +122,34 @@ function chunk(type, data) {
   return out;
 }
 
+/** The icon as an indexed PNG of `size` pixels: each edge's coverage is kept to 16
+ * steps, so the colours fit one palette (a third of the bytes of RGB). */
 export function png(size) {
   const rgb = new Float64Array(size * size * 3);
   for (const [colour, polygons] of shapes()) {
     const c = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
     const cover = coverage(polygons, size);
     for (let i = 0; i < cover.length; i++) {
-      for (let j = 0; j < 3; j++) rgb[i * 3 + j] = rgb[i * 3 + j] * (1 - cover[i]) + c[j] * cover[i];
+      const a = Math.round(cover[i] * 16) / 16;
+      for (let j = 0; j < 3; j++) rgb[i * 3 + j] = rgb[i * 3 + j] * (1 - a) + c[j] * a;
     }
   }
-  const raw = Buffer.alloc(size * (size * 3 + 1)); // each row: filter 0, then RGB
+  const palette = new Map();
+  const raw = Buffer.alloc(size * (size + 1)); // each row: filter 0, then the pixels' indices
   for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size * 3; x++) raw[y * (size * 3 + 1) + 1 + x] = Math.round(rgb[y * size * 3 + x]);
+    for (let x = 0; x < size; x++) {
+      const i = (y * size + x) * 3;
+      const key = [0, 1, 2].map((j) => Math.round(rgb[i + j])).join(",");
+      if (!palette.has(key)) palette.set(key, palette.size);
+      raw[y * (size + 1) + 1 + x] = palette.get(key);
+    }
   }
+  if (palette.size > 256) throw new Error(`the icon has ${palette.size} colours: more than a palette holds`);
   const header = Buffer.alloc(13);
   header.writeUInt32BE(size, 0);
   header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB, deflate, no filter choice, no interlace
+  header.set([8, 3, 0, 0, 0], 8); // 8 bits, indexed colour, deflate, no filter choice, no interlace
+  const colours = Buffer.from([...palette.keys()].flatMap((key) => key.split(",").map(Number)));
   return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", header),
-    chunk("IDAT", deflateSync(raw, { level: 9 })), chunk("IEND", Buffer.alloc(0))]);
+    chunk("PLTE", colours), chunk("IDAT", deflateSync(raw, { level: 9 })), chunk("IEND", Buffer.alloc(0))]);
 }
