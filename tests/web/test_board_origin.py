@@ -287,6 +287,7 @@ def test_board_check_says_which_file_differs_from_this_installations_board(
     assert gin_main(["board-check", relay.url]) == 0
     out = capsys.readouterr().out
     assert sum(line.lstrip().startswith("same ") for line in out.splitlines()) == len(static.FILES)
+    assert f"build {static.load_board().build()})" in out  # the digest a new build is announced by
     assert "DIFFERENT" not in out
     # An invite link is checked as the page it opens: here the static board, by redirect.
     pointing = start_relay(relays, tmp_path, "--board", site.url)
