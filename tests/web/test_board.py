@@ -267,12 +267,13 @@ def test_the_side_choices_full_screen_and_the_whole_pile(open_board: Any) -> Non
     assert page.is_checked("#strength input[value=hard]")
     assert "Computer (hard)" in page.inner_text("#opponent-label")
     page.keyboard.press("f")
+    # The button's words change on fullscreenchange, which may come after fullscreenElement.
     page.wait_for_function(
-        "() => document.fullscreenElement !== null"
-        " || document.querySelector('#app.full') !== null")
+        "() => (document.fullscreenElement !== null"
+        " || document.querySelector('#app.full') !== null)"
+        " && document.querySelector('#btn-full').textContent === 'Leave full screen'")
     # Beside the table the side stays, with the scores (test_board_newcomer.py).
     assert page.is_visible("#side")
-    assert page.inner_text("#btn-full") == "Leave full screen"
     page.keyboard.press("i")
     assert page.inner_text("#dialog-title") == "How to play"
     text = page.inner_text("#dialog-body")
