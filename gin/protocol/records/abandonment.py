@@ -27,10 +27,8 @@ from gin.protocol.records.envelope import (
     SEATS,
     Reader,
     load,
-    open_pairs,
+    open_envelope,
     read_binding,
-    read_head,
-    read_seats,
     write,
 )
 from gin.protocol.records.identity import binding_refusal
@@ -212,10 +210,8 @@ def _time(r: Reader, name: str) -> int:
 
 def parse_value(value: object) -> AbandonmentRecord:
     """An abandonment record from its JSON value; MalformedInput names the path."""
-    r = Reader(value, "record", "abandonment record").only(FIELDS)
-    read_head(r, FORMAT, FORMAT_VERSION)
-    read_seats(r)
-    pairs = open_pairs(r)
+    r = Reader(value, "record", "abandonment record")
+    pairs = open_envelope(r, FORMAT, FORMAT_VERSION, FIELDS)
     owed = r.child("owed").only(("seat", "what"))
     if not isinstance(owed.get("what"), str) or owed.get("what") not in OWED:
         owed.fail(owed.at("what"), f"expected one of {', '.join(OWED)}")

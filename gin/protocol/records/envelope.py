@@ -205,6 +205,7 @@ class Reader:
         return self.hex(names[0], size), self.hex(names[1], size)
 
     def array_at(self, value: object, path: str, low: int, high: int) -> list[object]:
+        # The later formats read only lists of one length (``low``), and word them so.
         if not isinstance(value, list):
             self.fail(path, f"expected a list, got {_kind(value)}" if self.found
                       else f"expected a list of {low} entries")
@@ -241,15 +242,24 @@ def read_seats(r: Reader) -> None:
         r.fail(r.at("seats"), f"expected {list(SEATS)}")
 
 
-def open_pairs(r: Reader) -> tuple[Reader, Reader, Reader]:
-    """The signing keys, identities and vouches, each an object of host and guest."""
+Pairs = tuple[Reader, Reader, Reader]
+
+
+def open_envelope(r: Reader, format: str, version: int, fields: Sequence[str]) -> Pairs:
+    """Reads the top object ``r`` of deal evidence or an abandonment record: exactly
+    ``fields``, ``format`` at ``version``, the seats; then opens the signing keys,
+    identities and vouches, each an object of host and guest, whose values
+    :func:`read_binding` reads after the format's own objects."""
+    r.only(fields)
+    read_head(r, format, version)
+    read_seats(r)
     keys, ids, vouches = (r.child(name).only(SEATS) for name in PAIRS)
     return keys, ids, vouches
 
 
-def read_binding(r: Reader, pairs: tuple[Reader, Reader, Reader]) -> Binding:
+def read_binding(r: Reader, pairs: Pairs) -> Binding:
     """The link, signing keys, identities, vouches and previous match, read in that
-    order (``pairs``: :func:`open_pairs`)."""
+    order (``pairs``: :func:`open_envelope`)."""
     keys, ids, vouches = pairs
     return Binding(link_id=r.hex("link", LINK_ID_BYTES), signing_keys=keys.pair(KEY_BYTES),
                    identities=ids.pair(KEY_BYTES), vouches=vouches.pair(SIGNATURE_BYTES),

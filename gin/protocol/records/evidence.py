@@ -22,10 +22,8 @@ from gin.protocol.records import abandonment, cosign, strict_json
 from gin.protocol.records.envelope import (
     MAX_RECORD_BYTES,
     Reader,
-    open_pairs,
+    open_envelope,
     read_binding,
-    read_head,
-    read_seats,
     write,
 )
 from gin.protocol.records.records import HandRecord, parse_record
@@ -81,10 +79,8 @@ class DealEvidence:
 
 def parse_evidence(value: object) -> DealEvidence:
     """Deal evidence from its JSON value; MalformedInput names the path of what is wrong."""
-    r = Reader(value, "evidence", "deal evidence").only(FIELDS)
-    read_head(r, FORMAT, FORMAT_VERSION)
-    read_seats(r)
-    pairs = open_pairs(r)
+    r = Reader(value, "evidence", "deal evidence")
+    pairs = open_envelope(r, FORMAT, FORMAT_VERSION, FIELDS)
     messages = r.child("messages").only(("message1", "message2"))
     hand = r.integer("hand", 0, fd.MAX_HAND_NUMBER)
     if hand < 1:

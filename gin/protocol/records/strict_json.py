@@ -1,6 +1,6 @@
 """JSON text read strictly, for the files ``gin audit`` reads (hand records, deal evidence,
 abandonment records): an object that repeats a key is refused, and a refusal is worded
-word for word as the board's reader (client/web/src/protocol/records/pyjson.ts) words
+word for word as the board's reader (client/web/src/protocol/records/strict_json.ts) words
 it. Their fields are read by :class:`gin.protocol.records.envelope.Reader`. Pure."""
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from typing import NoReturn
 
 from gin.engine.errors import MalformedInput
 
-#: Deeper nesting is refused as pyjson.ts refuses it (the record readers refuse nesting
+#: Deeper nesting is refused as strict_json.ts refuses it (the record readers refuse nesting
 #: deeper than their own limit before they read).
 MAX_DEPTH = 512
 
 
 class JsonSyntaxError(MalformedInput):
     """Text that is not JSON, or an object that repeats a key; the message says what
-    and at which character (counted in code points), word for word as pyjson.ts."""
+    and at which character (counted in code points), word for word as strict_json.ts."""
 
 
 #: Integer literals longer than this are refused (Python's ``sys.get_int_max_str_digits``).
@@ -40,7 +40,7 @@ def _no_repeats(pairs: list[tuple[str, object]]) -> dict[str, object]:
 
 def loads(text: str) -> object:
     """``text`` as JSON, refusing an object that repeats a key (Python's json keeps the
-    last, so a record could say two things); JsonSyntaxError with pyjson.ts's words and
+    last, so a record could say two things); JsonSyntaxError with strict_json.ts's words and
     place. Python's fast reader reads; :func:`_why` words a refusal."""
     try:
         return json.loads(text, object_pairs_hook=_no_repeats)
@@ -49,7 +49,7 @@ def loads(text: str) -> object:
 
 
 def _why(text: str) -> str | None:
-    """What pyjson.ts says of ``text`` (the twin of its reader, run only on a refusal),
+    """What strict_json.ts says of ``text`` (the twin of its reader, run only on a refusal),
     or None if it would read it."""
     at = 0
 

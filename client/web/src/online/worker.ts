@@ -10,7 +10,7 @@
 import { Ruleset } from "../engine/rules.ts";
 import { auditReport, type Given, reportData } from "../protocol/records/audit_report.ts";
 import type { MapKey, Value } from "../protocol/wire/msgpack.ts";
-import { MAX_RECORD_BYTES } from "../protocol/records/records.ts";
+import { MAX_RECORD_BYTES } from "../protocol/records/envelope.ts";
 import { Session } from "../protocol/session/session.ts";
 import { PeerCore, type RandomBytes } from "./core.ts";
 import type { AuditRequest, WorkerRequest } from "./messages.ts";
