@@ -7,7 +7,7 @@
  * point's window table, a whole proof and its verification), then each role's
  * crypto for one hand of an online match (benchmarks/fairdeal_hand.ts), in a fresh
  * process per role fed with the other side's messages: the first hand (which builds
- * the card tables) and the median of the following ones. Fixed seeds; all timed by
+ * the tables and compiles the code) and the median of the following ones. Fixed seeds; all timed by
  * CPU (process.cpuUsage), so a loaded machine stretches them less.
  *
  *     cd client/web && npm run bench:fairdeal -- [--runs 7]

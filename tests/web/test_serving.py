@@ -56,6 +56,22 @@ async def test_board_files_are_served_with_their_types_and_a_strict_policy(built
         await relay.close()
 
 
+async def test_only_the_worker_may_compile_webassembly(built: Path) -> None:
+    # Issue 30: the online worker multiplies the fair deal's points with libsodium's
+    # WebAssembly; a worker follows its own script's policy, and the page needs none.
+    (built / "worker.js").write_text("self.onmessage = () => {};")
+    relay = await serve(TEST_CONFIG)
+    try:
+        _, headers, _ = await http_get(relay, "/worker.js")
+        assert "script-src 'self' 'wasm-unsafe-eval';" in headers["content-security-policy"]
+        assert headers["content-security-policy"] == static.WORKER_CSP
+        for path in ("/", "/board.js", "/j/board.js", "/?relay=http://x.org"):
+            _, headers, _ = await http_get(relay, path)
+            assert "wasm" not in headers["content-security-policy"], path
+    finally:
+        await relay.close()
+
+
 async def test_the_board_travels_gzipped_to_a_client_that_accepts_it(built: Path) -> None:
     # Issue 21 item 8: the relay served 145 KB of board.js uncompressed.
     script = "".join(f"console.log('board', {n});\n" for n in range(500)).encode()
@@ -213,3 +229,22 @@ def test_chromium_gets_the_built_board_gzipped(open_board: Any) -> None:
     assert set(sizes) == {"index.html", "board.js", "board.css"}
     for name, (wire, decoded) in sizes.items():
         assert 0 < wire < decoded / 2, (name, wire, decoded)
+
+
+WASM_MODULE = "new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])"  # an empty module
+
+
+def test_the_served_worker_compiles_webassembly_and_the_page_cannot(
+        browser: Any, relay_url: str) -> None:
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(relay_url + "?delay=0")
+        with page.expect_worker() as started:
+            page.evaluate("window.peer = new Worker('worker.js')")  # the board's online worker
+        compile_ = (f"WebAssembly.compile({WASM_MODULE})"
+                    ".then(() => 'compiled', (e) => 'refused: ' + e.message)")
+        assert started.value.evaluate(compile_) == "compiled"
+        assert page.evaluate(compile_).startswith("refused: ")
+    finally:
+        context.close()
