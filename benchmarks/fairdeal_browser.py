@@ -13,9 +13,10 @@ Debian's Chromium through Playwright; the pure-JS path throughout, no WebCrypto.
    all the session does: sealing, the engine, records, signatures, the audit.
 
 Each hand is timed by its worker thread's CPU time, read from /proc (10 ms ticks),
-and by the worker's clock. A match's first hand builds the tables and compiles the code, so it is
-shown apart and medians are over the rest. The budget (issue 19): 300 ms of worker
-CPU per player per hand.
+and by the worker's clock. A match's first hand compiles the code, so it is shown
+apart and medians are over the rest; the worker's start (its script, libsodium, the
+deal's tables: before the match, as the board's worker) is shown apart too. The
+budget (issue 19): 300 ms of worker CPU per player per hand.
 
 ``--throttle N`` slows the workers' renderer N times, as a phone's CPU is (about 4×
 slower than this machine's), by stopping the process for all but 1/N of every 8 ms
@@ -309,8 +310,8 @@ def role_line(role: str, played: list[dict[str, Any]]) -> str:
     wall = [p["ms"] for p in rest]
     return (f"{role} shuffler, one hand: worker CPU {statistics.median(cpu):.0f} ms "
             f"({min(cpu):.0f}–{max(cpu):.0f}), worker clock {statistics.median(wall):.0f} ms; "
-            f"the match's first hand {played[0]['cpu']:.0f} ms CPU (it builds the tables, "
-            "compiles the code)")
+            f"the match's first hand {played[0]['cpu']:.0f} ms CPU (its code is compiled; the "
+            "tables were built as the worker started)")
 
 
 def main() -> None:

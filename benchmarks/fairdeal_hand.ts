@@ -171,7 +171,7 @@ export function kernelsLine(ms: Record<KernelName, number>): string {
     `${ms.prove.toFixed(0)} ms, verify ${ms.verify.toFixed(0)} ms (${sp.PROOF_BYTES} bytes)`;
 }
 
-/** The summary line of `role`'s hands: the first (cold: it builds the tables, compiles the code) and the median of the rest. */
+/** The summary line of `role`'s hands: the first (cold: its code is compiled) and the median of the rest. */
 export function roleLine(role: Role, played: readonly number[], unit = "ms"): string {
   const rest = played.slice(1);
   return `${role} shuffler, one hand: ${median(rest).toFixed(0)} ${unit} ` +

@@ -12,6 +12,7 @@ import { Ruleset } from "../engine/rules.ts";
 import { auditReport, type Given, reportData } from "../protocol/records/audit_report.ts";
 import type { MapKey, Value } from "../protocol/wire/msgpack.ts";
 import { MAX_RECORD_BYTES } from "../protocol/records/records.ts";
+import { prepare } from "../protocol/deal/group.ts";
 import { loadSodium } from "../protocol/deal/sodium.ts";
 import { Session } from "../protocol/session/session.ts";
 import { PeerCore, type RandomBytes } from "./core.ts";
@@ -42,9 +43,11 @@ async function read(name: string, file: Blob): Promise<Given> {
 }
 
 // libsodium's WebAssembly multiplies the deal's points about twice as fast as noble
-// (docs/performance.md); it loads while the player waits for the friend, and requests
-// wait for it, in order (or, if it cannot load, go on with noble: the same bytes).
+// (docs/performance.md); it loads (compiled off this thread) while the player waits
+// for the friend, and requests wait for it, in order (or, if it cannot load, go on
+// with noble: the same bytes). Meanwhile this thread builds the deal's tables.
 const ready = loadSodium();
+prepare();
 
 scope.onmessage = (ev) => {
   const request = ev.data;

@@ -3,8 +3,9 @@
  * gin/protocol/deal/group.py, on @noble/curves. Points are noble's ristretto255 points
  * (32-byte canonical encodings on the wire); scalars are bigints in [0, L), on the
  * wire 32 bytes little-endian. Secret scalars go through noble's constant-time
- * `multiply` (its cost here is 1.0–1.4× the variable-time one's); public ones may use
- * the variable-time `multiplyUnsafe` and Pippenger.
+ * `multiply`, our constant-time `msmSecret`, or libsodium's WebAssembly (`mulBytes`,
+ * once the online worker has loaded it); public ones may use the variable-time
+ * `multiplyUnsafe` and `msm` (Pippenger).
  */
 
 import { ristretto255, ristretto255_hasher } from "@noble/curves/ed25519.js";
@@ -262,6 +263,17 @@ let cardIndex: Map<string, number> | undefined;
  */
 export function cardPoints(): Point[] {
   return (cards ??= Array.from({ length: CARDS }, (_, c) => hashToPoint(concatBytes(utf8ToBytes("card-point"), Uint8Array.of(c)))));
+}
+
+/**
+ * What every hand needs once, built ahead of the first: the card points and their
+ * encodings, G's and H's window tables (about 10 ms of a desktop worker's CPU). The
+ * online worker calls it as it starts, while its player waits for the friend.
+ */
+export function prepare(): void {
+  cardBytes();
+  G.multiply(1n);
+  generatorH().multiply(1n);
 }
 
 let cardEncodings: Uint8Array[] | undefined;
