@@ -9,10 +9,14 @@ import sodium from "libsodium-wrappers-sumo";
 
 import { useSodium } from "./group.ts";
 
+/** The performance mark that says, in this worker's timeline, that libsodium is in use. */
+export const LOADED_MARK = "gin:libsodium";
+
 /** Resolves once the deal multiplies through libsodium, or stays on noble if it cannot load. */
 export function loadSodium(): Promise<boolean> {
   return sodium.ready.then(() => {
     useSodium(sodium);
+    performance.mark(LOADED_MARK); // for whoever inspects the worker: tests, devtools
     return true;
   }, () => false);
 }
