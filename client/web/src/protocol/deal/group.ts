@@ -119,7 +119,8 @@ let sodium: Sodium | null = null;
 /**
  * Multiply through libsodium from now on (the online worker loads it), or through
  * noble again (null). Both give the same bytes; libsodium's constant-time ladder is
- * about 2.5× faster than noble's in a Chromium worker, encodings included.
+ * about twice as fast as noble's in a Chromium worker, encodings included (0.10 ms
+ * against 0.19 ms, a decode and an encode).
  */
 export function useSodium(library: Sodium | null): void {
   sodium = library;
@@ -136,6 +137,7 @@ export function mulBytes(data: Uint8Array, k: bigint): Uint8Array {
   if (sodium === null) return encode(mul(p, k));
   return sodium.crypto_scalarmult_ristretto255(scalarToBytes(checkSecret(k)), data);
 }
+
 /** k·P for a public k in [0, L): variable time. */
 export const mulPublic = (p: Point, k: bigint): Point => p.multiplyUnsafe(k);
 /** The digits of k in base 2^c, each in [−2^(c−1), 2^(c−1)), least significant first. */
@@ -202,7 +204,7 @@ const WINDOWS = Math.ceil(256 / WINDOW);
  * Σ k_i·P_i for secret scalars k_i in [1, L), in constant time: Straus's method with
  * fixed 4-bit windows. All the points share one chain of 252 doublings, and each adds
  * one table entry per window, every entry of its table read whatever the digit (as
- * noble's own fixed-window multiply does): for the proof's 52-term sum about a fifth
+ * noble's own fixed-window multiply does): for the proof's 52-term sum about a quarter
  * of the cost of 52 separate multiplications.
  */
 export function msmSecret(points: readonly Point[], scalars: readonly bigint[]): Point {
