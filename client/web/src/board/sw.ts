@@ -3,9 +3,11 @@
  * and their SHA-256, and the build's digest, written in by the build).
  *
  * It keeps exactly one build of the board: installing, it fetches every file of its
- * table and refuses the whole build if any answer is not the file of its table (a site
- * that changed meanwhile); then the board opens from it with no network (against the
- * computer). A newer build waits until the page asks for it (the player's click,
+ * table but the online worker and refuses the whole build if any answer is not the file
+ * of its table (a site that changed meanwhile); then the board opens from it with no
+ * network (against the computer). The online worker (most of the board's bytes:
+ * libsodium's WebAssembly) is fetched when a page first asks for it, and kept only if it
+ * is this build's. A newer build waits until the page asks for it (the player's click,
  * install.ts) or until no page of the old one is open. It answers only for the board's
  * own files: the relay's answers (`/new`, `/version`, an invite's `/j/ROOM`, anything
  * else) and websockets go to the network untouched and are never kept. A file asked
@@ -44,7 +46,10 @@ const sw = self as unknown as WorkerScope;
 const PREFIX = "gin-board-";
 const CACHE = PREFIX + GIN_BUILD;
 const BASE = new URL(sw.registration.scope);
-/** What a kept file keeps of the headers it was served with. */
+/** Fetched when first asked for, not at install: only online play (and the records
+ * window) runs the worker. */
+const LATER = new Set(["worker.js"]);
+/** What a kept file keeps of the headers it was served with (the worker's own policy too). */
 const KEPT = ["content-type", "content-security-policy", "x-content-type-options", "referrer-policy"];
 
 async function sha256(body: ArrayBuffer): Promise<string> {
@@ -74,6 +79,7 @@ sw.addEventListener("install", (event) => {
     const cache = await caches.open(CACHE);
     try {
       for (const [name, digest] of Object.entries(GIN_FILES)) {
+        if (LATER.has(name)) continue;
         const answer = await checked(name, digest);
         if (answer === null) throw new Error(`the site serves another ${name} than this build's`);
         await cache.put(new URL(name, BASE), answer);
@@ -120,15 +126,17 @@ async function byDigest(name: string, digest: string): Promise<Response> {
     const body = await found.arrayBuffer();
     if ((await sha256(body)) === digest) return new Response(body, { headers: found.headers });
   }
-  return (await checked(name, digest).catch(() => null))
-    ?? new Response(`${name} of that build is not to be had here`, { status: 503 });
+  const answer = await checked(name, digest).catch(() => null);
+  if (answer === null) return new Response(`${name} of that build is not to be had here`, { status: 503 });
+  if (GIN_FILES[name] === digest) await (await caches.open(CACHE)).put(new URL(name, BASE), answer.clone());
+  return answer;
 }
 
 async function serve(request: Request, name: string, url: URL): Promise<Response> {
   const digest = url.searchParams.get("sha256");
   if (digest !== null) return byDigest(name, digest);
   const found = await (await caches.open(CACHE)).match(new URL(name, BASE));
-  if (found === undefined) return byDigest(name, GIN_FILES[name]!); // evicted: this build's, or nothing
+  if (found === undefined) return byDigest(name, GIN_FILES[name]!); // not yet kept: this build's, or nothing
   if (request.mode === "navigate" && url.searchParams.has("relay")) {
     // A page naming its relay gets the site's policy for that address (a relay's lets it
     // reach that relay), with this build's page; offline, the policy kept.
