@@ -381,6 +381,14 @@ OWED = {
 }
 
 
+def how_long(seconds: int) -> str:
+    """A wait in words: minutes and seconds within the hour, else about how many hours."""
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60} s"
+    hours = round(seconds / 3600)
+    return f"about {hours} hour{'' if hours == 1 else 's'}"
+
+
 def grace_question(owed: str, since: float, now: float) -> str:
     """The friend's grace is over: what it owes, since when, and the choice."""
     from gin.protocol.records.abandonment import iso_time
@@ -388,8 +396,8 @@ def grace_question(owed: str, since: float, now: float) -> str:
     waited = max(0, int(now - since))
     who, it = ("Your friend has been due to move", "they") if owed == "move" else (
         f"Your friend's device has been due {OWED.get(owed, f'to send its {owed}')}", "it")
-    return (f"{who} since {iso_time(int(since))[11:19]} UTC ({waited // 60} min "
-            f"{waited % 60} s): {it} may have stopped answering, or the relay may have lost "
+    return (f"{who} since {iso_time(int(since))[11:19]} UTC ({how_long(waited)}): "
+            f"{it} may have stopped answering, or the relay may have lost "
             f"what {it} sent.\n\nKeep waiting, or end "
             "the match as abandoned by your friend? That is not a cheat verdict and nobody "
             "forfeits; your signed record of it is saved, and your record counts it apart from "

@@ -424,12 +424,19 @@ export function pageState(view: Pick<PeerView, "failure" | "over" | "observation
   return view.observation === null || away ? "waiting" : "playing";
 }
 
+/** A wait in words: minutes and seconds within the hour, else about how many hours (as the terminal says it). */
+export function howLong(seconds: number): string {
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  const hours = Math.round(seconds / 3600);
+  return `about ${hours} hour${hours === 1 ? "" : "s"}`;
+}
+
 /** The friend's grace ran out (protocol.md §11.3): what it owes, since when (UTC seconds), and the choice. */
 export function graceWords(owed: Owed, since: number, now: number): string[] {
   const waited = Math.max(0, Math.floor(now - since));
   const at = new Date(since * 1000).toISOString().slice(11, 19);
   const what = owed === "move" ? "it is their move" : `their device has yet ${OWED[owed]}`;
-  return [`Your friend has not answered since ${at} UTC (${Math.floor(waited / 60)} min ${waited % 60} s): ${what}. `
+  return [`Your friend has not answered since ${at} UTC (${howLong(waited)}): ${what}. `
     + "They may have stopped answering, or the relay may have lost their message.",
   "Keep waiting, or end the match as abandoned by your friend? That is not a cheat verdict and nobody forfeits; "
     + "your signed record of it is kept, and your record counts it apart from wins."];
