@@ -392,15 +392,23 @@ const OWED: Readonly<Record<Exclude<Owed, "move">, string>> = {
   seed: "to reveal its secret number, to check the deck",
 };
 
+/** This side asked for a rematch (or began it) that the friend has yet to accept. */
+export function rematchAwaited(view: Pick<PeerView, "rematch" | "rematchWanted" | "waitingFor">): boolean {
+  return view.rematchWanted || (view.rematch && (view.waitingFor === "welcome" || view.waitingFor === "hello"));
+}
+
+/** The host asked for a rematch, and the friend has left (the relay gave their seat up):
+ * no rematch on this link, as the terminal says it. */
+export const FRIEND_LEFT_REMATCH = "Your friend has left, so there is no rematch on this link. "
+  + "Host a new match, with a new link to send them?";
+
 /** Whose move it is, or what the friend's device owes. */
 export function turnWords(
   view: Pick<PeerView, "legal" | "waitingFor" | "over" | "failure" | "rulesOffered" | "connection" | "rematch"
     | "rematchWanted">,
 ): string {
   if (view.failure !== null) return "The match was stopped";
-  if (view.rematchWanted || (view.rematch && (view.waitingFor === "welcome" || view.waitingFor === "hello"))) {
-    return "Waiting for your friend to accept the rematch";
-  }
+  if (rematchAwaited(view)) return "Waiting for your friend to accept the rematch";
   if (view.over) return "The match is over";
   if (view.rulesOffered !== null) {
     return view.rematch ? "Your friend offers a rematch: accept or decline"

@@ -93,6 +93,7 @@ export class OnlineMatch implements OnlinePeer {
   private grace: { readonly owed: Owed; readonly since: number } | null = null;
   private kept = false; // the player kept waiting past the grace on what is still owed
   private peerSeen = false;
+  private friendGone = false; // the relay gave the friend's seat up, and nobody took it since
   private welcomed = false; // the relay welcomed this page at least once
   private ended = false; // closed: nothing more is sent
   private superseded = false; // another tab of this browser took the match over
@@ -354,26 +355,29 @@ export class OnlineMatch implements OnlinePeer {
         }
         // Frames held until the room was known: stored now, then sent.
         if (this.save(this.pendingNotices) && this.unsaved.length > 0) this.transmit(this.unsaved.splice(0));
-        this.connection = "waiting";
+        this.connection = this.absent();
         break;
       case "reconnected":
         this.ticket = event.ticket;
-        this.connection = "waiting";
+        this.connection = this.absent();
         this.post({ op: "resend" });
         break;
       case "waiting":
-        this.connection = "waiting";
+        this.connection = this.absent();
         break;
       case "peer-joined":
         // After a relay restart a returning peer looks new: re-send either way.
         this.peerSeen = true;
+        this.friendGone = false;
         this.connection = "connected";
         this.post({ op: "resend" });
         break;
       case "peer-left":
+        this.friendGone = false;
         this.connection = "peer-left";
         break;
       case "peer-gone":
+        this.friendGone = true;
         this.connection = "peer-gone";
         break;
       case "reconnecting":
@@ -422,6 +426,12 @@ export class OnlineMatch implements OnlinePeer {
     const notices = this.pendingNotices;
     this.pendingNotices = [];
     this.tell(notices);
+  }
+
+  /** The friend is not there: gone if the relay gave their seat up (a welcome after a
+   * reconnect says only "absent"), else still to come. */
+  private absent(): Connection {
+    return this.friendGone ? "peer-gone" : "waiting";
   }
 
   // -- timers ----------------------------------------------------------------------
