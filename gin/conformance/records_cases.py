@@ -49,9 +49,9 @@ class _Played:
 
     def resign(self, record: HandRecord) -> HandRecord:
         """``record`` signed again by both players, as if both had agreed to it."""
-        digest = cosign.hand_digest(record)
-        return replace(record, signatures=(self.signers[0].sign(digest),
-                                           self.signers[1].sign(digest)))
+        return replace(record, signatures=(
+            self.signers[0].sign(cosign.seat_signed(record, 0)),
+            self.signers[1].sign(cosign.seat_signed(record, 1))))
 
 
 @cache
@@ -80,8 +80,8 @@ def record_case(record: HandRecord) -> Case:
     return {"kind": "record", "record": record.to_json(), "digest": digest.hex(),
             "transcript": json.dumps(cosign.transcript(record), sort_keys=True,
                                      separators=(",", ":")),
-            "signatures": [cosign.verify(record.signing_keys[s], digest, record.signatures[s])
-                           for s in (0, 1)]}
+            "signatures": [cosign.verify(record.signing_keys[s], cosign.seat_signed(record, s),
+                                         record.signatures[s]) for s in (0, 1)]}
 
 
 def record_audit_case(name: str, record: HandRecord, trust: int | None = None,
@@ -154,14 +154,16 @@ def _tamperings(played: _Played, record: HandRecord
         lambda d: d["steps"].insert(stock + 1, d["steps"].pop(stock))), None
     yield ("edited, not signed again",
            edited_record(record, lambda d: d.update(scores=[0, 99])), dealer)
+    yield ("a seed edited, not signed again",
+           edited_record(record, lambda d: d["seeds"].update(first="00" * 32)), None)
     forged = edited_record(record, lambda d: d.update(scores=[0, 99]))
-    host_only = replace(forged, signatures=(played.signers[0].sign(cosign.hand_digest(forged)),
+    host_only = replace(forged, signatures=(played.signers[0].sign(cosign.seat_signed(forged, 0)),
                                             record.signatures[1]))
     yield "signed by the host alone", host_only, other
     intruder = cosign.Signer(bytes(32))
     yield "a stranger's signing key", replace(
         record, signing_keys=(record.signing_keys[0], intruder.public),
-        signatures=(record.signatures[0], intruder.sign(cosign.hand_digest(record)))), dealer
+        signatures=(record.signatures[0], intruder.sign(cosign.seat_signed(record, 1)))), dealer
 
 
 def with_scores(played: _Played, record: HandRecord, scores: list[int]) -> HandRecord:

@@ -22,6 +22,7 @@ import dataclasses
 import hashlib
 import random
 from collections.abc import Callable, Iterator
+from functools import partial
 from itertools import islice
 from typing import Any
 
@@ -479,17 +480,23 @@ def _then_abort(s: Session, t: str, f: Fields) -> Fields | None:
     return None
 
 
+def _send_as(version: int, s: Session, t: str, f: Fields) -> None:
+    Session._send(s, t, f, version)
+
+
 def _version_cheats() -> Iterator[tuple[str, Peer]]:
-    """A peer of protocol version 2 (its messages as v2 code packs them), either side."""
-    host, guest = pair(14, STANDARD, None, lambda s, t, f: Session._send(s, t, f, 2))
-    pump(host, guest)
-    yield "v2-host-hello", guest
+    """A peer of an older protocol version (its messages as that code packs them), either
+    side: 2, and 3 (before each side signed its own seed at hand end)."""
+    for older in (2, 3):
+        host, guest = pair(14, STANDARD, None, partial(_send_as, older))
+        pump(host, guest)
+        yield f"v{older}-host-hello", guest
 
     host, guest = pair(15, STANDARD, None)
-    guest.tamper = lambda s, t, f: None  # a v2 guest answers a v3 hello with its abort
+    guest.tamper = lambda s, t, f: None  # a v2 guest answers a v4 hello with its abort
     pump(host, guest)
     Session._send(guest, "abort", {"why": "protocol", "field": "v",
-                                   "reason": "unsupported protocol version 3"}, 2)
+                                   "reason": "unsupported protocol version 4"}, 2)
     guest.note("inject", "abort")
     pump(host, guest)
     yield "v2-guest-abort", host

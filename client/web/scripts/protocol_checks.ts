@@ -219,7 +219,7 @@ function checkRecord(c: CaseObject): string | null {
     ?? same("transcript", c.transcript, cosign.canonicalJson(cosign.transcript(record)))
     ?? same("digest", c.digest, bytesToHex(digest))
     ?? same("signatures", c.signatures,
-      [0, 1].map((s) => cosign.verify(record.signingKeys[s]!, digest, record.signatures[s]!)));
+      [0, 1].map((s) => cosign.verify(record.signingKeys[s]!, cosign.seatSigned(record, s), record.signatures[s]!)));
 }
 
 const resultJson = (result: AuditResult): Json => ({

@@ -9,12 +9,12 @@ import { decode, encode, Float, UndecodableData, type Value } from "../src/proto
 import { MalformedMessage, pack, unpack } from "../src/protocol/wire/channel.ts";
 import { PROTOCOL_CHECKS, tokens } from "../scripts/protocol_checks.ts";
 
-const HEAD = "83a174a178a17603a16e"; // {"t": "x", "v": 3, "n": ...}
+const HEAD = "83a174a178a17604a16e"; // {"t": "x", "v": 4, "n": ...}
 const refused = (hex: string, pattern: RegExp) =>
   assert.throws(() => unpack(hexToBytes(hex)), (exc: unknown) => exc instanceof MalformedMessage && pattern.test(exc.message));
 
 test("pack writes msgpack-python's bytes: the §13 hello message", () => {
-  assert.equal(bytesToHex(pack("hello", new Map([["n", 1]]))), "83a174a568656c6c6fa17603a16e01");
+  assert.equal(bytesToHex(pack("hello", new Map([["n", 1]]))), "83a174a568656c6c6fa17604a16e01");
   const message = unpack(pack("hello", new Map([["n", 1]])));
   assert.equal(message.type, "hello");
   assert.equal(message.integer("n", 0, 5), 1);
@@ -22,7 +22,7 @@ test("pack writes msgpack-python's bytes: the §13 hello message", () => {
 
 test("refusals: repeated keys, bad UTF-8, extensions, trailing bytes, depth, limits", () => {
   refused(HEAD + "82a16101a16102", /repeats a key/);
-  refused("83a174a178a17603a174a179", /repeats a key/);
+  refused("83a174a178a17604a174a179", /repeats a key/);
   refused(HEAD + "a3eda080", /UTF-8/);
   refused(HEAD + "d40100", /starts no allowed value/);
   refused(HEAD + "c1", /starts no allowed value/);
@@ -36,8 +36,8 @@ test("refusals: repeated keys, bad UTF-8, extensions, trailing bytes, depth, lim
   assert.doesNotThrow(() => unpack(hexToBytes(HEAD + "91".repeat(1023) + "c0")));
   assert.doesNotThrow(() => unpack(hexToBytes(HEAD + "91".repeat(1022) + "90")));
   refused("83a174a178a176cb4000000000000000a16ec0", /field 'v': expected an integer, got float/);
-  refused("82a174a0a17603", /empty message type/);
-  refused("82a174a178a17602", /unsupported protocol version 2/); // a gin of protocol 2
+  refused("82a174a0a17604", /empty message type/);
+  refused("82a174a178a17603", /unsupported protocol version 3/); // a gin of protocol 3
 });
 
 test("decoding keeps types apart: ints by size, floats wrapped, bytes keys, map order", () => {
@@ -56,8 +56,8 @@ test("decoding keeps types apart: ints by size, floats wrapped, bytes keys, map 
 
 test("the unpack check fails when gin/'s verdict differs", () => {
   const data = HEAD + "01";
-  assert.equal(PROTOCOL_CHECKS.unpack!({ kind: "unpack", data, type: "x", version: 3,
-    fields: [["map", 3], ["str", "t"], ["str", "x"], ["str", "v"], ["int", "3"], ["str", "n"], ["int", "1"]], canonical: true }), null);
+  assert.equal(PROTOCOL_CHECKS.unpack!({ kind: "unpack", data, type: "x", version: 4,
+    fields: [["map", 3], ["str", "t"], ["str", "x"], ["str", "v"], ["int", "4"], ["str", "n"], ["int", "1"]], canonical: true }), null);
   assert.match(PROTOCOL_CHECKS.unpack!({ kind: "unpack", data, error_field: "" })!, /refuses .* accepts it/);
   assert.match(PROTOCOL_CHECKS.unpack!({ kind: "unpack", data: HEAD, type: "x" })!, /accepts .* refuses it/);
 });

@@ -52,8 +52,7 @@ function vectorRecord(): HandRecord {
     vouches: [IDS[0].vouch(cosign.linkIdFor(range(0, 32)), 0, HOST.public, new Uint8Array(0)),
       IDS[1].vouch(cosign.linkIdFor(range(0, 32)), 1, GUEST.public, new Uint8Array(0))],
   });
-  const digest = cosign.handDigest(unsigned);
-  return unsigned.with({ signatures: [HOST.sign(digest), GUEST.sign(digest)] });
+  return unsigned.with({ signatures: [HOST.sign(cosign.seatSigned(unsigned, 0)), GUEST.sign(cosign.seatSigned(unsigned, 1))] });
 }
 
 const RECORD = vectorRecord();
@@ -79,8 +78,13 @@ test("hand-signature vectors: the transcript, the digest and both signatures byt
   assert.equal(bytesToHex(digest), vector("hand_digest"));
   assert.equal(bytesToHex(RECORD.signatures[0]), vector("hand_signature_host"));
   assert.equal(bytesToHex(RECORD.signatures[1]), vector("hand_signature_guest"));
-  assert.ok(cosign.verify(HOST.public, digest, RECORD.signatures[0]));
-  assert.ok(!cosign.verify(GUEST.public, digest, RECORD.signatures[0]));
+  // Each side signs the digest followed by its own seed (the host deals: the first seed is its).
+  const hosts = cosign.seatSigned(RECORD, 0);
+  assert.equal(bytesToHex(hosts), bytesToHex(digest) + bytesToHex(RECORD.seeds[0]));
+  assert.ok(cosign.verify(HOST.public, hosts, RECORD.signatures[0]));
+  assert.ok(cosign.verify(GUEST.public, cosign.seatSigned(RECORD, 1), RECORD.signatures[1]));
+  assert.ok(!cosign.verify(GUEST.public, hosts, RECORD.signatures[0]));
+  assert.ok(!cosign.verify(HOST.public, digest, RECORD.signatures[0]));
 });
 
 test("message 2's signed digest: the vector of hand 1 of the hand vectors' match", () => {
@@ -142,7 +146,7 @@ test("verification is false, never a throw, on garbage", () => {
 
 test("a record written and read again is the same record, as text and as bytes", () => {
   const text = RECORD.toJson();
-  assert.ok(text.endsWith("}\n") && text.startsWith('{\n "format": "gin-hand-record",\n "version": 3,'));
+  assert.ok(text.endsWith("}\n") && text.startsWith('{\n "format": "gin-hand-record",\n "version": 4,'));
   assert.ok(parseRecord(text).equals(RECORD));
   assert.ok(parseRecord(new TextEncoder().encode(text)).equals(RECORD));
   const upper = text.replace(`"${bytesToHex(RECORD.linkId)}"`, `"${bytesToHex(RECORD.linkId).toUpperCase()}"`);

@@ -217,27 +217,30 @@ test("a duplicating second shuffler is a proven cheat every time, with evidence 
 
 /** A peer whose messages say protocol `version` (2: as v2 code packs them). */
 class OtherVersion extends Session {
-  version = 2;
+  version = 3;
   protected override send(msgType: string, fields: Fields): void {
     super.send(msgType, fields, this.version);
   }
 }
 
-test("a v2 hello meets a v3 peer cleanly: nobody at fault, each side told who must update", () => {
-  const host = new OtherVersion("host", SECRET, STANDARD, source(31), HOST_ID);
-  const guest = new Session("guest", SECRET, null, source(32), GUEST_ID);
-  for (let round = 0; round < 6; round++) {
-    for (const frame of host.dataToSend()) if (!guest.over) guest.receive(frame);
-    for (const frame of guest.dataToSend()) if (!host.over) host.receive(frame);
-  }
-  const failure = guest.failure;
-  assert.ok(failure instanceof VersionMismatch && !failure.proven);
-  assert.deepEqual([failure.who, failure.field], ["nobody", "v"]);
-  assert.equal(failure.reason, "your friend's gin speaks protocol 2; this gin speaks 3: your friend must update gin to play this match");
-  assert.ok(!guest.events().some((e) => e.kind === "MatchOver"));
-  // The host (a v3 session speaking 2 here) received the guest's abort, in protocol 2.
-  const log = (roundTrip(host).get("log") as Value[][]).filter((e) => e[0] === "in");
-  const abort = wire.unpack(log[log.length - 1]![1] as Uint8Array, undefined, [2]);
-  assert.deepEqual([abort.type, abort.version, abort.text("why", 16), abort.text("field", 64)], ["abort", 2, "protocol", "v"]);
-  assert.equal(abort.text("reason", 400), "this gin speaks protocol 3, yours speaks 2: you must update gin to play this match");
-});
+for (const older of [2, 3]) {
+  test(`a v${older} hello meets a v4 peer cleanly: nobody at fault, each side told who must update`, () => {
+    const host = new OtherVersion("host", SECRET, STANDARD, source(31), HOST_ID);
+    host.version = older;
+    const guest = new Session("guest", SECRET, null, source(32), GUEST_ID);
+    for (let round = 0; round < 6; round++) {
+      for (const frame of host.dataToSend()) if (!guest.over) guest.receive(frame);
+      for (const frame of guest.dataToSend()) if (!host.over) host.receive(frame);
+    }
+    const failure = guest.failure;
+    assert.ok(failure instanceof VersionMismatch && !failure.proven);
+    assert.deepEqual([failure.who, failure.field], ["nobody", "v"]);
+    assert.equal(failure.reason, `your friend's gin speaks protocol ${older}; this gin speaks 4: your friend must update gin to play this match`);
+    assert.ok(!guest.events().some((e) => e.kind === "MatchOver"));
+    // The host (a v4 session speaking the older protocol here) received the guest's abort in it.
+    const log = (roundTrip(host).get("log") as Value[][]).filter((e) => e[0] === "in");
+    const abort = wire.unpack(log[log.length - 1]![1] as Uint8Array, undefined, [older]);
+    assert.deepEqual([abort.type, abort.version, abort.text("why", 16), abort.text("field", 64)], ["abort", older, "protocol", "v"]);
+    assert.equal(abort.text("reason", 400), `this gin speaks protocol 4, yours speaks ${older}: you must update gin to play this match`);
+  });
+}

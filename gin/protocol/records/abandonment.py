@@ -131,58 +131,68 @@ def _shown(seconds: int) -> str:
     return iso_time(seconds)[:19].replace("T", " ")
 
 
-def check(record: AbandonmentRecord, hands: Sequence[HandRecord]) -> list[tuple[str, str]]:
-    """What is wrong with ``record`` as (field, detail): its match id and signature
-    (else it proves nothing), then, given verified ``hands`` of the same match, that
-    it follows the last of them (its hand or the next, and its scores)."""
+def check(record: AbandonmentRecord) -> list[tuple[str, str]]:
+    """What is wrong with ``record`` as (field, detail): its match id and signature;
+    without both it proves nothing, not even its claimant's word."""
     unbound = binding_refusal(record.match_id, record.link_id, record.signing_keys,
                               record.identities, record.vouches, record.previous)
     if unbound is not None:
         return [unbound]
-    claimant = SEATS[record.claimant]
     if not cosign.verify(record.signing_keys[record.claimant], record.digest(),
                          record.signature):
-        return [("signature", f"the {claimant}'s signature does not sign this record")]
+        return [("signature", f"the {SEATS[record.claimant]}'s signature does not sign "
+                 "this record")]
+    return []
+
+
+def _last(record: AbandonmentRecord, hands: Sequence[HandRecord]) -> HandRecord | None:
     mine = [h for h in hands if h.match_id == record.match_id]
-    if not mine:
-        return []
-    last = max(mine, key=lambda h: h.hand_number)
-    out = []
-    if record.hand_number not in (last.hand_number, last.hand_number + 1):
-        out.append(("hand", f"the records given end with hand {last.hand_number}: the match "
-                    f"was left in hand {last.hand_number} or {last.hand_number + 1}, not "
-                    f"{record.hand_number}"))
-    if record.scores != last.scores:
-        out.append(("scores", f"recorded host {record.scores[0]}, guest {record.scores[1]}; "
-                    f"hand {last.hand_number} ended at host {last.scores[0]}, guest "
-                    f"{last.scores[1]}"))
-    return out
+    return max(mine, key=lambda h: h.hand_number) if mine else None
 
 
-def contradiction(record: AbandonmentRecord, hands: Sequence[HandRecord]) -> str | None:
-    """Why the verified ``hands`` of the record's match prove its claim false, or None.
-
-    A hand record carries the claimant's signature of the hand's whole transcript (every
-    move, key and card shown): so the claimant had all of that hand, and the silent seat
-    owed nothing in it but its seed (the transcript leaves the seeds out, so a seed is
-    never proven received); and after a hand that ended the match nothing more was owed.
-    """
-    mine = [h for h in hands if h.match_id == record.match_id]
-    if not mine:
+def contradiction(record: AbandonmentRecord, hands: Sequence[HandRecord]
+                  ) -> tuple[str, str] | None:
+    """Where and why the verified ``hands`` of the record's match prove its claim false,
+    or None. Both are the claimant's signatures: a hand record carries its signature of
+    the hand's whole transcript (every move, key and card shown, the scores after it), so
+    the claimant had all of that hand, the match went on from those scores, and the
+    silent seat owed nothing in it but its seed (whose arrival no signature proves); and
+    after a hand that ended the match nothing more was owed."""
+    last = _last(record, hands)
+    if last is None:
         return None
-    last = max(mine, key=lambda h: h.hand_number)
-    claimant, n = SEATS[record.claimant], last.hand_number
+    claimant, n, owed = SEATS[record.claimant], last.hand_number, SEATS[record.owed_seat]
+    false = "a false claim, signed by the claimant"
+    if record.hand_number < n:
+        return "hand", (f"the {claimant} signed hand {n} as complete, so the match was not "
+                        f"left in hand {record.hand_number}: {false}")
+    if record.hand_number <= n + 1 and record.scores != last.scores:
+        return "scores", (f"the {claimant} signed hand {n} ending at host {last.scores[0]}, "
+                          f"guest {last.scores[1]}; this record says host {record.scores[0]}, "
+                          f"guest {record.scores[1]}: {false}")
     if record.hand_number == n and record.owed != "seed":
-        return (f"the {claimant} signed hand {n} as complete (its transcript holds every move, "
-                f"key and card shown), so the {SEATS[record.owed_seat]} owed nothing of that "
-                f"hand but its seed; this record says it owed {OWED[record.owed]}: a false "
-                "claim, signed by the claimant")
+        return "owed", (f"the {claimant} signed hand {n} as complete (its transcript holds "
+                        f"every move, key and card shown), so the {owed} owed nothing of that "
+                        f"hand but its seed; this record says it owed {OWED[record.owed]}: "
+                        f"{false}")
     if record.hand_number == n + 1 and max(last.scores) >= last.rules.target:
-        return (f"the {claimant} signed hand {n}, which ended the match (host {last.scores[0]}, "
-                f"guest {last.scores[1]}, playing to {last.rules.target}); this record says the "
-                f"{SEATS[record.owed_seat]} owed {OWED[record.owed]} in hand {n + 1}: a false "
-                "claim, signed by the claimant")
+        return "owed", (f"the {claimant} signed hand {n}, which ended the match (host "
+                        f"{last.scores[0]}, guest {last.scores[1]}, playing to "
+                        f"{last.rules.target}); this record says the {owed} owed "
+                        f"{OWED[record.owed]} in hand {n + 1}: {false}")
     return None
+
+
+def missing_hands(record: AbandonmentRecord, hands: Sequence[HandRecord]) -> str | None:
+    """The hands between the last record given and the claim's hand, if any: what the
+    records given cannot say (a dead hand leaves the scores as they were)."""
+    last = _last(record, hands)
+    if last is None or record.hand_number <= last.hand_number + 1:
+        return None
+    first, end = last.hand_number + 1, record.hand_number - 1
+    which = f"hand {first}" if first == end else f"hands {first} to {end}"
+    return (f"what happened in {which}: the records given end with hand "
+            f"{last.hand_number}, and the claim is of hand {record.hand_number}")
 
 
 # --- strict parsing ---------------------------------------------------------------

@@ -95,22 +95,36 @@ def audit_record(
         Finding(SEATS[record.seat_of(d.role)], _where(d, where_key), d.detail)
         for d in report.deviations
     ]
+    proven, disowned = _signed_by_their_side(findings, signed)
     if report.deck is None:
-        return AuditResult((*signed, *findings), (), unsigned)
+        return AuditResult((*signed, *proven), (), (*unsigned, *disowned))
     deck = [Card.from_index(c) for c in report.deck]
     hand, replay_findings = _replay(record, deck)
     # With a deviating deck the hand was played on other cards: a replay failure
     # would then blame whoever met the difference first, so only the deck counts.
     unproven: list[str] = []
     if not findings:
-        findings += replay_findings
+        proven += replay_findings
         if not replay_findings:
-            findings += _follows(record, previous)
+            proven += _follows(record, previous)
             score_findings, unproven = _check_scores(record, previous)
-            findings += score_findings
-    return AuditResult((*signed, *findings),
+            proven += score_findings
+    return AuditResult((*signed, *proven),
                        tuple(tell(record, hand, deck, bool(unproven))),
-                       (*unsigned, *unproven), tuple(deck))
+                       (*unsigned, *disowned, *unproven), tuple(deck))
+
+
+def _signed_by_their_side(findings: list[Finding], signed: tuple[Finding, ...]
+                          ) -> tuple[list[Finding], tuple[str, ...]]:
+    """The deviations a side's own signature proves against it, and the others as words:
+    a side whose signature of this record (its seed included) fails, or that the match
+    id does not bind, signed none of what the file says it did (it may be edited)."""
+    failed = {f.where for f in signed}
+    unbound = any(not where.startswith("signatures.") for where in failed)
+    disowned = {seat for seat in SEATS if unbound or f"signatures.{seat}" in failed}
+    return ([f for f in findings if f.who not in disowned],
+            tuple(f"{f.where}: {f.detail}, which the {f.who} did not sign"
+                  for f in findings if f.who in disowned))
 
 
 def _check_signatures(record: HandRecord) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
@@ -124,12 +138,13 @@ def _check_signatures(record: HandRecord) -> tuple[tuple[Finding, ...], tuple[st
     unbound = _binding(record)
     if unbound is not None:
         return (unbound,), ()
-    digest = cosign.hand_digest(record)
     return tuple(
         Finding("record", f"signatures.{SEATS[seat]}",
-                f"the {SEATS[seat]}'s signature does not sign this hand as recorded")
+                f"the {SEATS[seat]}'s signature does not sign this hand and its seed "
+                "as recorded")
         for seat in (0, 1)
-        if not cosign.verify(record.signing_keys[seat], digest, record.signatures[seat])), ()
+        if not cosign.verify(record.signing_keys[seat], cosign.seat_signed(record, seat),
+                             record.signatures[seat])), ()
 
 
 def _binding(x: HandRecord | DealEvidence) -> Finding | None:
@@ -170,18 +185,20 @@ def audit_evidence(evidence: DealEvidence) -> AuditResult:
 
 def audit_abandonment(record: AbandonmentRecord,
                       hands: Sequence[HandRecord] = ()) -> AuditResult:
-    """Check an abandonment record's match id and signature, and that it follows the
-    verified ``hands`` of its match. Never ok without a finding's cause: what it says
-    is its claimant's word, so it is always listed as unproven."""
+    """Check an abandonment record's match id and signature, and that the claimant's
+    own signatures of the verified ``hands`` of its match do not contradict it. Never
+    ok without a finding's cause: what it says is its claimant's word, so it is always
+    listed as unproven."""
     findings = tuple(Finding("record", where, detail)
-                     for where, detail in abandonment.check(record, hands))
+                     for where, detail in abandonment.check(record))
     false = None if findings else abandonment.contradiction(record, hands)
     if false is not None:  # the claimant's own signatures contradict its claim
-        return AuditResult((Finding(SEATS[record.claimant], "owed", false),),
-                           (record.words(),))
-    return AuditResult(findings, (record.words(),),
-                       (f"that the {SEATS[record.owed_seat]} fell silent: only the "
-                        f"{SEATS[record.claimant]} says so",))
+        return AuditResult((Finding(SEATS[record.claimant], *false),), (record.words(),))
+    gap = None if findings else abandonment.missing_hands(record, hands)
+    return AuditResult(findings, (record.words(),), (
+        *(() if gap is None else (gap,)),
+        f"that the {SEATS[record.owed_seat]} fell silent: only the "
+        f"{SEATS[record.claimant]} says so"))
 
 
 def audit_records(

@@ -7,7 +7,8 @@ the public key in the handshake, vouched for by its long-term identity
 (:mod:`gin.protocol.records.identity`); the match id is derived from the invite link, both
 public keys and both identities, so a record names exactly one pair of keys and of
 players. At hand end each
-side signs :func:`hand_digest` of the hand as it played it; the second shuffler
+side signs :func:`hand_digest` of the hand as it played it followed by its own seed
+(:func:`seed_signed`), so the seed it reveals is its signed word; the second shuffler
 signs :func:`message2_digest` of its deck message, so that a proof that fails is
 evidence anyone can check (:mod:`gin.protocol.records.evidence`). The digest does not
 depend on the order in which the two sides processed the deal's keys, so both
@@ -111,3 +112,15 @@ def hand_digest(record: HandRecord) -> bytes:
     """SHA-256("gin/session/v2/hand" ‖ 00 ‖ canonical JSON of :func:`transcript`)."""
     text = json.dumps(transcript(record), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(DOMAIN + b"hand\x00" + text.encode()).digest()
+
+
+def seed_signed(digest: bytes, seed: bytes) -> bytes:
+    """What a side signs at hand end (§7.7): the hand digest, then its own seed. Both
+    sides still sign one digest, each before it sees the other's seed, and a seed that
+    does not open its commitment is the signed word of its side, not of the file."""
+    return digest + seed
+
+
+def seat_signed(record: HandRecord, seat: int) -> bytes:
+    """What ``seat`` signed of ``record``: its digest and that seat's seed."""
+    return seed_signed(hand_digest(record), record.seeds[0 if seat == record.dealer else 1])

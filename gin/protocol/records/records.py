@@ -26,7 +26,7 @@ from gin.protocol.deal import fairdeal as fd
 from gin.protocol.records import strict_json
 
 FORMAT = "gin-hand-record"
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 SEATS = ("host", "guest")
 MAX_RECORD_BYTES = 1 << 20
 MAX_STEPS = 512
@@ -289,7 +289,10 @@ def parse_record(data: str | bytes) -> HandRecord:
             "signing_keys", "signatures", "identities", "vouches", "previous"))
     if r.get("format") != FORMAT:
         _fail(r.at("format"), f"expected {FORMAT!r}")
-    r.integer("version", FORMAT_VERSION, FORMAT_VERSION)
+    version = r.integer("version", 1, FORMAT_VERSION)
+    if version < FORMAT_VERSION:  # 3: seeds unsigned; 2: P-256; 1: unsigned
+        _fail(r.at("version"), f"{version} is an older format that gin no longer reads "
+              f"(this gin reads version {FORMAT_VERSION})")
     match_id = r.value.get("match_id")
     if not isinstance(match_id, str) or not 2 <= len(match_id) <= 128:
         _fail(r.at("match_id"), "expected 1..64 bytes as hex")

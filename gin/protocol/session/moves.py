@@ -183,7 +183,8 @@ def _after_move(flow: MatchFlow) -> Stage:
     hs = flow.state()
     assert flow.match is not None and flow.keys is not None
     flow.emit(HandScored(hs.number, hand.result, (flow.match.scores[0], flow.match.scores[1])))
-    hs.my_signature = flow.keys.signer.sign(cosign.hand_digest(flow.record()))
+    hs.my_signature = flow.keys.signer.sign(
+        cosign.seed_signed(cosign.hand_digest(flow.record()), hs.mine.seed))
     flow.send("seed", {"h": hs.number, "seed": hs.mine.seed, "sig": hs.my_signature})
     return Stage.SEED
 
@@ -196,8 +197,8 @@ def on_seed(flow: MatchFlow, msg: wire.Message) -> Stage:
     signature = msg.blob("sig", size=cosign.SIGNATURE_BYTES)
     record = flow.record()
     assert flow.keys is not None
-    signed = cosign.verify(flow.keys.signing_keys[flow.peer], cosign.hand_digest(record),
-                           signature)
+    signed = cosign.verify(flow.keys.signing_keys[flow.peer],
+                           cosign.seat_signed(record, flow.peer), signature)
     report = audit_record(record, trust_seat=flow.seat)
     if not report.ok:
         # Evidence a third party can check: the record with both signatures of the

@@ -38,7 +38,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from gin.engine.errors import MalformedInput, PeerFault
 from gin.protocol.wire import msgpack
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 FRAME_VERSION = 2
 SECRET_BYTES = 32
 EPOCH_BYTES = 32  # one side's fresh contribution to the traffic keys

@@ -48,14 +48,18 @@ def test_a_good_record_verifies(record: HandRecord, tmp_path: Path,
 
 def test_a_tampered_record_says_what_and_who(record: HandRecord, tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
+    # Two entries of message 3 swapped in the file: neither player signed that, so the
+    # file is at fault, not the dealer whose message 3 it seems to be (issue 26).
     data = record.to_dict()
     m3 = data["messages"]["message3"]
     m3[30], m3[31] = m3[31], m3[30]
     path = write(tmp_path, "bad.json", json.dumps(data))
     assert main(["audit", "-q", path]) == 1
     out = capsys.readouterr().out
-    dealer = ("host", "guest")[record.dealer]
-    assert "FAILED message3[30]: " in out and f"(at fault: {dealer})" in out
+    failed = [line for line in out.splitlines() if line.startswith("FAILED")]
+    assert failed == [f"FAILED signatures.{seat}: the {seat}'s signature does not sign this "
+                      "hand and its seed as recorded (at fault: record)"
+                      for seat in ("host", "guest")]
     assert "verified" not in out
 
 

@@ -99,7 +99,8 @@ def test_a_silent_peer_ends_the_match_as_abandoned_by_it(owed: str, hand: int) -
     assert record.match_id == honest.match_id and record.received == received
     assert record.hand_number == (0 if owed == "start" else len(hands) + 1)  # 0: not dealt
     assert record.scores == (hands[-1].scores if hands else (0, 0)) or owed == "seed"
-    assert abandonment.check(record, hands) == []
+    assert abandonment.check(record) == []
+    assert abandonment.contradiction(record, hands) is None
     assert cosign.verify(record.signing_keys[honest.seat], record.digest(), record.signature)
     assert f"abandoned by the {quiet.role}" in failure.reason.lower()
     assert "cheat" in failure.reason and "not a cheat" in failure.reason
@@ -117,7 +118,8 @@ def test_the_seed_owed_counts_the_hand_the_engine_scored() -> None:
     # The silent peer kept the hand's record (it had the claimant's seed): it matches.
     theirs = [e.record for e in quiet.events() if isinstance(e, HandVerified)]
     assert theirs and theirs[-1].hand_number == record.hand_number
-    assert abandonment.check(record, theirs) == []
+    assert abandonment.check(record) == []
+    assert abandonment.contradiction(record, theirs) is None
 
 
 def test_abandon_when_nothing_is_owed_is_an_illegal_action() -> None:
@@ -174,8 +176,12 @@ def test_the_audit_finds_a_record_that_does_not_follow_the_hands() -> None:
     assert signer is not None
     late = replace(record, hand_number=record.hand_number + 1).signed(signer)
     richer = replace(record, scores=(record.scores[0] + 1, record.scores[1])).signed(signer)
-    assert [f.where for f in audit_records([*hands, late])[-1].findings] == ["hand"]
-    assert [f.where for f in audit_records([*hands, richer])[-1].findings] == ["scores"]
+    # A hand past the next: the hand between is not given, so nothing is proven.
+    assert audit_records([*hands, late])[-1].findings == ()
+    assert audit_records([*hands, late])[-1].unproven[0].startswith("what happened in hand ")
+    # Other scores than the claimant signed at the last hand: its own false claim.
+    assert [(f.who, f.where) for f in audit_records([*hands, richer])[-1].findings] == [
+        (SEATS[record.claimant], "scores")]
     assert audit_records([late])[0].ok  # alone it cannot be checked against anything
     forged = replace(record, claimed=record.claimed + 1)
     assert [f.where for f in audit_records([forged])[0].findings] == ["signature"]
@@ -238,7 +244,7 @@ def test_the_abandonment_vectors_in_protocol_md() -> None:
     assert json.dumps(fields, sort_keys=True, separators=(",", ":")) == literal
     assert record.digest().hex() == v["abandonment_digest"]
     assert record.signature.hex() == v["abandonment_signature_host"]
-    assert abandonment.check(record, []) == []
+    assert abandonment.check(record) == []
     assert "it owed its seed for hand 3 since 2026-12-02 08:00:00 UTC; the host ended the " \
         "match at 08:05:00 (after 300 s)" in record.words()
 
@@ -314,6 +320,36 @@ def test_a_claim_after_the_hand_that_ended_the_match_is_false() -> None:
     claim = replace(record, match_id=final.match_id, hand_number=final.hand_number + 1,
                     owed="commit", scores=final.scores)
     why = abandonment.contradiction(claim, [final])
-    assert why is not None and f"signed hand {final.hand_number}, which ended the match" in why
+    assert why is not None and why[0] == "owed"
+    assert f"signed hand {final.hand_number}, which ended the match" in why[1]
     assert abandonment.contradiction(replace(claim, hand_number=final.hand_number + 2),
                                      [final]) is None
+
+
+def test_a_claim_of_an_earlier_hand_or_other_scores_is_the_claimants_false_claim() -> None:
+    """Issue 26 item 3: the claimant signed the last hand given, with its scores: a claim
+    that the match was left in an earlier hand, or at other scores, contradicts its own
+    signature (exit 1, at fault the claimant; it was put on the record, naming nobody).
+    A claim of a later hand than the next is not proven either way: the hands between
+    are not among the records given (exit 3)."""
+    record, hands, signer = abandoned_match()
+    last = hands[-1]
+    given = [Given(f"hand-{h.hand_number}.json", h.to_json().encode()) for h in hands]
+
+    def audited(claim: AbandonmentRecord) -> tuple[int, list[str]]:
+        report = audit_report([*given, Given("abandoned.json",
+                                             claim.signed(signer).to_json().encode())])
+        return report.status, list(report.files[-1].lines())
+
+    status, lines = audited(replace(record, hand_number=last.hand_number - 1))
+    assert status == 1 and f"FAILED hand: the host signed hand {last.hand_number} as " \
+        f"complete, so the match was not left in hand {last.hand_number - 1}: a false claim, " \
+        "signed by the claimant (at fault: host)" in lines
+    status, lines = audited(replace(record, scores=(last.scores[0], last.scores[1] + 5)))
+    assert status == 1 and any(line.startswith("FAILED scores: the host signed hand ")
+                               and line.endswith("(at fault: host)") for line in lines)
+    status, lines = audited(replace(record, hand_number=last.hand_number + 3))
+    assert status == 3 and not any(line.startswith("FAILED") for line in lines)
+    assert (f"not verified: what happened in hands {last.hand_number + 1} to "
+            f"{last.hand_number + 2}: the records given end with hand {last.hand_number}, "
+            f"and the claim is of hand {last.hand_number + 3}") in lines

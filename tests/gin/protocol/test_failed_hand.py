@@ -26,7 +26,7 @@ def test_a_cheat_found_at_hand_end_leaves_evidence_naming_the_cheater(kind: str)
     assert isinstance(failure, CheatDetected) and isinstance(failure.record, HandRecord)
     record = parse_record(failure.record.to_json())
     for seat in (0, 1):  # both signed this very transcript
-        assert cosign.verify(record.signing_keys[seat], cosign.hand_digest(record),
+        assert cosign.verify(record.signing_keys[seat], cosign.seat_signed(record, seat),
                              record.signatures[seat])
     report = audit_report([Given("hand-1-failed.json", failure.record.to_json().encode())])
     assert report.status == 1 and not report.errors

@@ -21,6 +21,7 @@ from gin.protocol.records.identity import WORDS, Identity, fingerprint
 from gin.protocol.records.records import parse_record
 from gin.protocol.session.events import MatchStarted, ProtocolError
 from gin.protocol.session.session import CorruptState, Session, pump
+from gin.protocol.wire import channel as wire
 
 IDENTITY_TS = Path(__file__).resolve().parents[3] / "client/web/src/protocol/records/identity.ts"
 
@@ -60,7 +61,8 @@ class Liar(Session):
 
     lie_in = ""
 
-    def _send(self, msg_type: str, fields: Mapping[str, object], version: int = 3) -> None:
+    def _send(self, msg_type: str, fields: Mapping[str, object],
+              version: int = wire.PROTOCOL_VERSION) -> None:
         if msg_type == self.lie_in:
             stranger = cosign.Signer(bytes(32)).public
             fields = {**fields, "vouch": self._flow.identity.vouch(

@@ -97,7 +97,9 @@ def mutate(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> st
     (lambda d: d.pop("seeds"), "record.seeds: missing"),
     (lambda d: d.update(extra=1), "record.extra: unexpected field"),
     (lambda d: d.update(format="other"), "record.format"),
-    (lambda d: d.update(version=2), "record.version: 2 is outside 3..3"),
+    (lambda d: d.update(version=3), "record.version: 3 is an older format that gin no longer "
+                                    "reads (this gin reads version 4)"),
+    (lambda d: d.update(version=5), "record.version: 5 is outside 1..4"),
     (lambda d: d.update(proof="00" * 31), "record.proof: expected 64 hex digits"),
     (lambda d: d["signatures"].update(host="00"), "record.signatures.host: expected 128"),
     (lambda d: d.pop("signing_keys"), "record.signing_keys: missing"),
@@ -115,8 +117,8 @@ def mutate(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> st
     (lambda d: d["result"].update(kind="win"), "record.result.kind"),
     (lambda d: d["rules"].update(target=-1), "record.rules"),
     (lambda d: d.update(seats=["guest", "host"]), "record.seats"),
-], ids=["missing", "unknown", "format", "version", "proof", "signature", "signing-keys", "dealer",
-        "bool", "hex", "hex-spaces", "length",
+], ids=["missing", "unknown", "format", "older-version", "newer-version", "proof", "signature",
+        "signing-keys", "dealer", "bool", "hex", "hex-spaces", "length",
         "entries", "position", "empty-step", "action", "kind", "rules", "seats"])
 def test_parsing_is_strict_and_names_the_path(
     record: HandRecord, change: Callable[[dict[str, Any]], object], where: str
@@ -157,9 +159,9 @@ def test_nesting_inside_strings_or_at_the_limit_is_read(record: HandRecord) -> N
 
 def signed(record: HandRecord) -> HandRecord:
     """``record`` signed again by both players, as if both had agreed to it."""
-    digest = cosign.hand_digest(record)
     host, guest = SIGNERS
-    return replace(record, signatures=(host.sign(digest), guest.sign(digest)))
+    return replace(record, signatures=(host.sign(cosign.seat_signed(record, 0)),
+                                       guest.sign(cosign.seat_signed(record, 1))))
 
 
 def audited(record: HandRecord, change: Callable[[dict[str, Any]], object]) -> Any:
@@ -171,6 +173,19 @@ def test_wrong_seed_fails_the_commitment(record: HandRecord) -> None:
     assert not result.ok and result.replay == ()
     (finding,) = result.findings
     assert (finding.who, finding.where) == (SEATS[record.dealer], "commitment")
+
+
+def test_a_seed_edited_in_the_file_blames_the_file_not_its_side(record: HandRecord) -> None:
+    """Issue 26: each side signs its own seed with the hand, so whoever edits a side's
+    seed in a file breaks that side's signature; the commitment the new seed does not
+    open is no longer put on that side (before, the seeds were unsigned and the audit
+    blamed the dealer for a file anyone could edit)."""
+    dealer = SEATS[record.dealer]
+    result = audit_record(parse_record(mutate(record, lambda d: d["seeds"].update(
+        first="00" * 32))))
+    assert [(f.who, f.where) for f in result.findings] == [("record", f"signatures.{dealer}")]
+    assert ("commitment: seed does not open the commitment, which the "
+            f"{dealer} did not sign") in result.unproven
 
 
 def test_swapped_message2_entries_are_the_second_shufflers(record: HandRecord) -> None:
@@ -430,17 +445,17 @@ def test_any_edit_breaks_both_signatures(record: HandRecord) -> None:
 
 def test_one_player_cannot_sign_a_hand_alone(record: HandRecord) -> None:
     forged = parse_record(mutate(record, lambda d: d.update(scores=[0, 99])))
-    digest = cosign.hand_digest(forged)
-    host_only = replace(forged, signatures=(SIGNERS[0].sign(digest), record.signatures[1]))
+    host_only = replace(forged, signatures=(SIGNERS[0].sign(cosign.seat_signed(forged, 0)),
+                                            record.signatures[1]))
     wheres = [f.where for f in audit_record(host_only).findings]
     assert "signatures.guest" in wheres and "signatures.host" not in wheres
 
 
 def test_keys_not_bound_to_the_match_id_are_refused(record: HandRecord) -> None:
     stranger = cosign.Signer(bytes(32))
-    digest = cosign.hand_digest(record)
     swapped = replace(record, signing_keys=(record.signing_keys[0], stranger.public),
-                      signatures=(record.signatures[0], stranger.sign(digest)))
+                      signatures=(record.signatures[0],
+                                  stranger.sign(cosign.seat_signed(record, 1))))
     (finding,) = audit_record(swapped).findings  # the guest's identity vouched for another
     assert (finding.who, finding.where) == ("record", "vouches.guest")
     # A stranger's identity that vouches for that key: the match id names other players.

@@ -254,9 +254,8 @@ def test_whole_match_agrees_and_audits_clean(rules: Ruleset, baseline: Link) -> 
         for record in (mine, theirs):
             assert audit_record(record).ok
             assert parse_record(record.to_json()) == record
-            digest = cosign.hand_digest(record)
-            assert all(cosign.verify(k, digest, s) for k, s in zip(
-                record.signing_keys, record.signatures, strict=True))
+            assert all(cosign.verify(k, cosign.seat_signed(record, seat), s) for seat, (k, s)
+                       in enumerate(zip(record.signing_keys, record.signatures, strict=True)))
     assert all(s.failure is None and s.over for s in link.s)
 
 
@@ -566,35 +565,39 @@ def delivered(s: Session, version: int) -> list[wire.Message]:
             if entry[0] == "in" and isinstance(entry[1], bytes)]
 
 
-def test_a_v2_hello_meets_a_v3_peer_cleanly() -> None:
-    # A host of protocol 2 (its messages as v2 code packs them) and a guest of 3.
+@pytest.mark.parametrize("older", [2, 3])
+def test_an_older_hello_meets_this_peer_cleanly(older: int) -> None:
+    # A host of an older protocol (its messages as that code packs them) and a guest of 4:
+    # 3 is the protocol before each side signed its own seed at hand end.
     link = Link()
-    host = link.s[0] = OtherVersion("host", SECRET, STANDARD, link.random[0], b"h" * 32)
+    host = link.s[0] = OtherVersion("host", SECRET, STANDARD, link.random[0], b"h" * 32,
+                                    version=older)
     link.pump()
     failure = link.s[1].failure
     assert isinstance(failure, VersionMismatch) and not failure.proven
     assert (failure.who, failure.field) == ("nobody", "v")
-    assert failure.reason == ("your friend's gin speaks protocol 2; this gin speaks 3: your "
-                              "friend must update gin to play this match")
+    assert failure.reason == (f"your friend's gin speaks protocol {older}; this gin speaks 4: "
+                              "your friend must update gin to play this match")
     assert not link.of(MatchOver, 1)
-    # What the v2 host reads: an abort of protocol 2 with the fields and kinds v2
-    # checks, telling its player to update (v2 shows it as the guest's own words).
-    (abort,) = delivered(host, 2)
-    assert (abort.type, abort.version) == ("abort", 2)
+    # What the older host reads: an abort of its protocol with the fields and kinds v2
+    # checks, telling its player to update (it shows it as the guest's own words).
+    (abort,) = delivered(host, older)
+    assert (abort.type, abort.version) == ("abort", older)
     assert abort.text("why", max_len=16, choices=(
         "cheat", "protocol", "tampered", "timeout", "declined")) == "protocol"
     assert abort.text("field", max_len=64) == "v"
     assert abort.text("reason", max_len=400) == (
-        "this gin speaks protocol 3, yours speaks 2: you must update gin to play this match")
+        f"this gin speaks protocol 4, yours speaks {older}: you must update gin to play this "
+        "match")
 
 
-def test_a_v3_hello_meets_a_v2_peer_cleanly() -> None:
-    # What v2 code does on a v3 hello: its unpack refuses the version, naming field
+def test_a_v4_hello_meets_a_v2_peer_cleanly() -> None:
+    # What v2 code does on a newer hello: its unpack refuses the version, naming field
     # "v" (shown as a protocol error of the host, in v2's words), and it sends an abort.
     with pytest.raises(wire.MalformedMessage) as info:
         wire.unpack(wire.pack("hello", {"n": 1}), versions=(2,))
-    assert (info.value.field, str(info.value)) == ("v", "unsupported protocol version 3")
-    # That abort (v2) reaches the v3 host: the other side must update, and the host
+    assert (info.value.field, str(info.value)) == ("v", "unsupported protocol version 4")
+    # That abort (v2) reaches the v4 host: the other side must update, and the host
     # sends nothing back to a peer that has stopped.
     link = Link(cls=Cheater)
     guest = link.s[1]
@@ -602,24 +605,24 @@ def test_a_v3_hello_meets_a_v2_peer_cleanly() -> None:
     guest.tamper = lambda s, t, f: None  # a v2 guest answers nothing but its abort
     link.pump()
     Session._send(guest, "abort", {"why": "protocol", "field": "v",
-                                   "reason": "unsupported protocol version 3"}, 2)
+                                   "reason": "unsupported protocol version 4"}, 2)
     link.pump()
     host = link.s[0]
     failure = host.failure
     assert isinstance(failure, VersionMismatch) and not failure.proven
-    assert failure.reason == ("your friend's gin speaks protocol 2; this gin speaks 3: your "
+    assert failure.reason == ("your friend's gin speaks protocol 2; this gin speaks 4: your "
                               "friend must update gin to play this match")
     assert not link.of(MatchOver, 0)
-    assert [m.type for m in delivered(guest, 3)] == ["hello"]  # no abort came back
+    assert [m.type for m in delivered(guest, 4)] == ["hello"]  # no abort came back
 
 
 def test_a_newer_peer_tells_this_side_to_update() -> None:
     link = Link()
-    link.s[0] = OtherVersion("host", SECRET, STANDARD, link.random[0], b"h" * 32, version=4)
+    link.s[0] = OtherVersion("host", SECRET, STANDARD, link.random[0], b"h" * 32, version=5)
     link.pump()
     failure = link.s[1].failure
     assert isinstance(failure, VersionMismatch)
-    assert failure.reason.endswith("speaks protocol 4; this gin speaks 3: you must update gin "
+    assert failure.reason.endswith("speaks protocol 5; this gin speaks 4: you must update gin "
                                    "to play this match")
 
 
@@ -988,8 +991,11 @@ def test_hand_signature_vectors_in_protocol_md() -> None:
     assert signed.hex() == v["message2_digest"]
     guest = cosign.Signer(bytes(range(64, 96)))
     assert guest.sign(signed).hex() == v["message2_signature_guest"]
-    for seat, seed in (("host", bytes(range(32, 64))), ("guest", bytes(range(64, 96)))):
-        signer = cosign.Signer(seed)
-        assert signer.sign(digest).hex() == v[f"hand_signature_{seat}"]
-        assert cosign.verify(signer.public, digest, bytes.fromhex(v[f"hand_signature_{seat}"]))
-        assert not cosign.verify(signer.public, bytes(32), signer.sign(digest))
+    # Each side signs the digest followed by its own seed (the host deals: seed 0 is its).
+    for seat, key_seed in (("host", bytes(range(32, 64))), ("guest", bytes(range(64, 96)))):
+        signer = cosign.Signer(key_seed)
+        message = cosign.seat_signed(record, SEATS.index(seat))
+        assert message == digest + record.seeds[SEATS.index(seat)]
+        assert signer.sign(message).hex() == v[f"hand_signature_{seat}"]
+        assert cosign.verify(signer.public, message, bytes.fromhex(v[f"hand_signature_{seat}"]))
+        assert not cosign.verify(signer.public, digest, signer.sign(message))

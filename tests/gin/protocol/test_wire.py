@@ -118,10 +118,10 @@ def test_unpack_limits_are_configurable() -> None:
         wire.unpack(data, limits=wire.Limits(max_array_len=2))
     with pytest.raises(wire.MalformedMessage, match="limit"):
         wire.unpack(data, limits=wire.Limits(max_message_bytes=4))
-    assert wire.unpack(data, versions=(2, 3)).type == "x"
+    assert wire.unpack(data, versions=(3, 4)).type == "x"
     with pytest.raises(wire.UnsupportedVersion) as info:
-        wire.unpack(data, versions=(1, 2))
-    assert (info.value.version, info.value.msg_type, info.value.field) == (3, "x", "v")
+        wire.unpack(data, versions=(2, 3))
+    assert (info.value.version, info.value.msg_type, info.value.field) == (4, "x", "v")
 
 
 def test_schema_errors_name_the_field() -> None:

@@ -169,57 +169,69 @@ export function isoTime(seconds: number): string {
 
 const shown = (seconds: number): string => isoTime(seconds).slice(0, 19).replace("T", " ");
 
-/** What is wrong with `record` as [field, detail]: its match id and signature (else it
- * proves nothing), then, given verified `hands` of the same match, that it follows the
- * last of them (its hand or the next, and its scores). */
-export function check(record: AbandonmentRecord, hands: readonly HandRecord[]): [string, string][] {
+/** What is wrong with `record` as [field, detail]: its match id and signature; without
+ * both it proves nothing, not even its claimant's word. */
+export function check(record: AbandonmentRecord): [string, string][] {
   const unbound = bindingRefusal(record.matchId, record.linkId, record.signingKeys, record.identities,
     record.vouches, record.previous);
   if (unbound !== null) return [unbound];
-  const claimant = SEATS[record.claimant]!;
   if (!cosign.verify(record.signingKeys[record.claimant]!, record.digest(), record.signature)) {
-    return [["signature", `the ${claimant}'s signature does not sign this record`]];
+    return [["signature", `the ${SEATS[record.claimant]!}'s signature does not sign this record`]];
   }
+  return [];
+}
+
+function lastOf(record: AbandonmentRecord, hands: readonly HandRecord[]): HandRecord | null {
   const mine = hands.filter((h) => equalBytes(h.matchId, record.matchId));
-  if (!mine.length) return [];
-  const last = mine.reduce((a, b) => (b.handNumber > a.handNumber ? b : a));
-  const out: [string, string][] = [];
-  const n = last.handNumber;
-  if (record.handNumber !== n && record.handNumber !== n + 1) {
-    out.push(["hand", `the records given end with hand ${n}: the match was left in hand ${n} or ${n + 1}, `
-      + `not ${record.handNumber}`]);
-  }
-  if (record.scores[0] !== last.scores[0] || record.scores[1] !== last.scores[1]) {
-    out.push(["scores", `recorded host ${record.scores[0]}, guest ${record.scores[1]}; hand ${n} ended at `
-      + `host ${last.scores[0]}, guest ${last.scores[1]}`]);
-  }
-  return out;
+  return mine.length ? mine.reduce((a, b) => (b.handNumber > a.handNumber ? b : a)) : null;
 }
 
 /**
- * Why the verified `hands` of the record's match prove its claim false, or null. A hand
- * record carries the claimant's signature of the hand's whole transcript (every move, key and
- * card shown): so the claimant had all of that hand, and the silent seat owed nothing in it but
- * its seed (the transcript leaves the seeds out, so a seed is never proven received); and after
- * a hand that ended the match nothing more was owed.
+ * Where and why the verified `hands` of the record's match prove its claim false, or null.
+ * Both are the claimant's signatures: a hand record carries its signature of the hand's whole
+ * transcript (every move, key and card shown, the scores after it), so the claimant had all of
+ * that hand, the match went on from those scores, and the silent seat owed nothing in it but
+ * its seed (whose arrival no signature proves); and after a hand that ended the match nothing
+ * more was owed.
  */
-export function contradiction(record: AbandonmentRecord, hands: readonly HandRecord[]): string | null {
-  const mine = hands.filter((h) => equalBytes(h.matchId, record.matchId));
-  if (!mine.length) return null;
-  const last = mine.reduce((a, b) => (b.handNumber > a.handNumber ? b : a));
+export function contradiction(record: AbandonmentRecord, hands: readonly HandRecord[]): [string, string] | null {
+  const last = lastOf(record, hands);
+  if (last === null) return null;
   const claimant = SEATS[record.claimant]!;
+  const owed = SEATS[record.owedSeat]!;
   const n = last.handNumber;
+  const falseClaim = "a false claim, signed by the claimant";
+  if (record.handNumber < n) {
+    return ["hand", `the ${claimant} signed hand ${n} as complete, so the match was not left in hand `
+      + `${record.handNumber}: ${falseClaim}`];
+  }
+  if (record.handNumber <= n + 1 && (record.scores[0] !== last.scores[0] || record.scores[1] !== last.scores[1])) {
+    return ["scores", `the ${claimant} signed hand ${n} ending at host ${last.scores[0]}, guest ${last.scores[1]}; `
+      + `this record says host ${record.scores[0]}, guest ${record.scores[1]}: ${falseClaim}`];
+  }
   if (record.handNumber === n && record.owed !== "seed") {
-    return `the ${claimant} signed hand ${n} as complete (its transcript holds every move, key and card shown), `
-      + `so the ${SEATS[record.owedSeat]} owed nothing of that hand but its seed; this record says it owed `
-      + `${OWED.get(record.owed)}: a false claim, signed by the claimant`;
+    return ["owed", `the ${claimant} signed hand ${n} as complete (its transcript holds every move, key and card `
+      + `shown), so the ${owed} owed nothing of that hand but its seed; this record says it owed `
+      + `${OWED.get(record.owed)}: ${falseClaim}`];
   }
   if (record.handNumber === n + 1 && Math.max(...last.scores) >= last.rules.target) {
-    return `the ${claimant} signed hand ${n}, which ended the match (host ${last.scores[0]}, guest ${last.scores[1]}, `
-      + `playing to ${last.rules.target}); this record says the ${SEATS[record.owedSeat]} owed ${OWED.get(record.owed)} `
-      + `in hand ${n + 1}: a false claim, signed by the claimant`;
+    return ["owed", `the ${claimant} signed hand ${n}, which ended the match (host ${last.scores[0]}, guest `
+      + `${last.scores[1]}, playing to ${last.rules.target}); this record says the ${owed} owed `
+      + `${OWED.get(record.owed)} in hand ${n + 1}: ${falseClaim}`];
   }
   return null;
+}
+
+/** The hands between the last record given and the claim's hand, if any: what the records
+ * given cannot say (a dead hand leaves the scores as they were). */
+export function missingHands(record: AbandonmentRecord, hands: readonly HandRecord[]): string | null {
+  const last = lastOf(record, hands);
+  if (last === null || record.handNumber <= last.handNumber + 1) return null;
+  const first = last.handNumber + 1;
+  const end = record.handNumber - 1;
+  const which = first === end ? `hand ${first}` : `hands ${first} to ${end}`;
+  return `what happened in ${which}: the records given end with hand ${last.handNumber}, and the claim is of `
+    + `hand ${record.handNumber}`;
 }
 
 // --- strict parsing ---------------------------------------------------------------

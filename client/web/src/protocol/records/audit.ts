@@ -98,23 +98,37 @@ export function auditRecord(
   });
   const findings = report.deviations.map((d) =>
     new Finding(SEATS[record.seatOf(d.role)]!, where(d, whereKey), d.detail));
-  if (report.deck === null) return new AuditResult([...signed, ...findings], [], notSigned);
+  const [proven, disowned] = signedByTheirSide(findings, signed);
+  if (report.deck === null) return new AuditResult([...signed, ...proven], [], [...notSigned, ...disowned]);
   const deck = report.deck.map((c) => Card.fromIndex(c));
   const [hand, replayFindings] = replay(record, deck);
   // With a deviating deck the hand was played on other cards: a replay failure
   // would then blame whoever met the difference first, so only the deck counts.
   let unproven: string[] = [];
   if (!findings.length) {
-    findings.push(...replayFindings);
+    proven.push(...replayFindings);
     if (!replayFindings.length) {
-      findings.push(...follows(record, previous));
+      proven.push(...follows(record, previous));
       const [scoreFindings, scoresUnproven] = checkScores(record, previous);
-      findings.push(...scoreFindings);
+      proven.push(...scoreFindings);
       unproven = scoresUnproven;
     }
   }
-  return new AuditResult([...signed, ...findings], tell(record, hand, deck, unproven.length > 0),
-    [...notSigned, ...unproven], deck);
+  return new AuditResult([...signed, ...proven], tell(record, hand, deck, unproven.length > 0),
+    [...notSigned, ...disowned, ...unproven], deck);
+}
+
+/**
+ * The deviations a side's own signature proves against it, and the others as words:
+ * a side whose signature of this record (its seed included) fails, or that the match
+ * id does not bind, signed none of what the file says it did (it may be edited).
+ */
+function signedByTheirSide(findings: Finding[], signed: Finding[]): [Finding[], string[]] {
+  const failed = new Set(signed.map((f) => f.where));
+  const unbound = [...failed].some((where) => !where.startsWith("signatures."));
+  const disowned = new Set<string>(SEATS.filter((seat) => unbound || failed.has(`signatures.${seat}`)));
+  return [findings.filter((f) => !disowned.has(f.who)),
+    findings.filter((f) => disowned.has(f.who)).map((f) => `${f.where}: ${f.detail}, which the ${f.who} did not sign`)];
 }
 
 /**
@@ -126,10 +140,9 @@ function checkSignatures(record: HandRecord): [Finding[], string[]] {
   if (unsigned(record)) return [[], ["the hand is not signed yet"]]; // a session auditing before signing
   const unbound = binding(record);
   if (unbound !== null) return [[unbound], []];
-  const digest = cosign.handDigest(record);
-  return [[0, 1].filter((seat) => !cosign.verify(record.signingKeys[seat]!, digest, record.signatures[seat]!))
+  return [[0, 1].filter((seat) => !cosign.verify(record.signingKeys[seat]!, cosign.seatSigned(record, seat), record.signatures[seat]!))
     .map((seat) => new Finding("record", `signatures.${SEATS[seat]}`,
-      `the ${SEATS[seat]}'s signature does not sign this hand as recorded`)), []];
+      `the ${SEATS[seat]}'s signature does not sign this hand and its seed as recorded`)), []];
 }
 
 /** Step 0's binding: the match id and both vouches (identity.ts's bindingRefusal). */
@@ -171,18 +184,20 @@ export function auditEvidence(evidence: DealEvidence): AuditResult {
 }
 
 /**
- * Check an abandonment record's match id and signature, and that it follows the verified
- * `hands` of its match. What it says is its claimant's word, so it is always listed as
- * unproven (its words: `record.words()`).
+ * Check an abandonment record's match id and signature, and that the claimant's own
+ * signatures of the verified `hands` of its match do not contradict it. What it says is its
+ * claimant's word, so it is always listed as unproven (its words: `record.words()`).
  */
 export function auditAbandonment(record: AbandonmentRecord, hands: readonly HandRecord[] = []): AuditResult {
-  const unsound = abandonment.check(record, hands);
+  const unsound = abandonment.check(record);
   const falseClaim = unsound.length ? null : abandonment.contradiction(record, hands);
   if (falseClaim !== null) { // the claimant's own signatures contradict its claim
-    return new AuditResult([new Finding(SEATS[record.claimant]!, "owed", falseClaim)], [record.words()]);
+    return new AuditResult([new Finding(SEATS[record.claimant]!, ...falseClaim)], [record.words()]);
   }
+  const gap = unsound.length ? null : abandonment.missingHands(record, hands);
   return new AuditResult(unsound.map(([where, detail]) => new Finding("record", where, detail)),
-    [record.words()], [`that the ${SEATS[record.owedSeat]} fell silent: only the ${SEATS[record.claimant]} says so`]);
+    [record.words()], [...(gap === null ? [] : [gap]),
+      `that the ${SEATS[record.owedSeat]} fell silent: only the ${SEATS[record.claimant]} says so`]);
 }
 
 /**

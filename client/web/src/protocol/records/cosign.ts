@@ -8,7 +8,8 @@
  * the public key in the handshake, vouched for by its long-term identity (identity.ts);
  * the match id is derived from the invite link, both public keys and both identities,
  * so a record names exactly one pair of keys and of players. At hand end each
- * side signs {@link handDigest} of the hand as it played it. The digest does not
+ * side signs {@link handDigest} of the hand as it played it followed by its own seed
+ * ({@link seedSigned}), so the seed it reveals is its signed word. The digest does not
  * depend on the order in which the two sides processed the deal's keys. Pure.
  *
  * Ed25519 signing is RFC 8032's (deterministic: the same bytes as gin's
@@ -145,4 +146,18 @@ export function canonicalJson(value: unknown): string {
 /** SHA-256("gin/session/v2/hand" ‖ 00 ‖ canonical JSON of {@link transcript}). */
 export function handDigest(record: HandRecord): Uint8Array {
   return sha256(concatBytes(DOMAIN, utf8ToBytes("hand\x00"), utf8ToBytes(canonicalJson(transcript(record)))));
+}
+
+/**
+ * What a side signs at hand end (§7.7): the hand digest, then its own seed. Both
+ * sides still sign one digest, each before it sees the other's seed, and a seed that
+ * does not open its commitment is the signed word of its side, not of the file.
+ */
+export function seedSigned(digest: Uint8Array, seed: Uint8Array): Uint8Array {
+  return concatBytes(digest, seed);
+}
+
+/** What `seat` signed of `record`: its digest and that seat's seed. */
+export function seatSigned(record: HandRecord, seat: number): Uint8Array {
+  return seedSigned(handDigest(record), record.seeds[seat === record.dealer ? 0 : 1]);
 }

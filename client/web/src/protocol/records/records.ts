@@ -23,7 +23,7 @@ import { JsonSyntaxError, parsePyJson, type PyJson } from "./pyjson.ts";
 import { SEATS } from "./seats.ts";
 
 export const FORMAT = "gin-hand-record";
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 export { SEATS };
 export type Seat = (typeof SEATS)[number];
 export const MAX_RECORD_BYTES = 1 << 20;
@@ -438,7 +438,11 @@ export function parseRecord(data: string | Uint8Array): HandRecord {
     "messages", "proof", "steps", "result", "scores", "link", "signing_keys", "signatures", "identities", "vouches",
     "previous"]);
   if (r.get("format") !== FORMAT) fail(r.at("format"), `expected '${FORMAT}'`);
-  r.integer("version", FORMAT_VERSION, FORMAT_VERSION);
+  const version = r.integer("version", 1, FORMAT_VERSION);
+  if (version < FORMAT_VERSION) { // 3: seeds unsigned; 2: P-256; 1: unsigned
+    fail(r.at("version"), `${version} is an older format that gin no longer reads `
+      + `(this gin reads version ${FORMAT_VERSION})`);
+  }
   const matchId = r.get("match_id");
   if (typeof matchId !== "string" || pyLen(matchId) < 2 || pyLen(matchId) > 128) {
     fail(r.at("match_id"), "expected 1..64 bytes as hex");

@@ -171,7 +171,7 @@ function afterMove(flow: MatchFlow): Stage {
   const hs = flow.state();
   const scores = flow.match!.scores;
   flow.emit(new HandScored(hs.number, hand.result, [scores[0], scores[1]]));
-  hs.mySignature = flow.keys!.signer.sign(cosign.handDigest(flow.record()));
+  hs.mySignature = flow.keys!.signer.sign(cosign.seedSigned(cosign.handDigest(flow.record()), hs.mine.seed));
   flow.send("seed", [["h", hs.number], ["seed", hs.mine.seed], ["sig", hs.mySignature]]);
   return Stage.SEED;
 }
@@ -183,7 +183,7 @@ export function onSeed(flow: MatchFlow, msg: wire.Message): Stage {
   hs.theirSeed = msg.blob("seed", fd.SEED_BYTES);
   const signature = msg.blob("sig", cosign.SIGNATURE_BYTES);
   const record = flow.record();
-  const signed = cosign.verify(flow.keys!.signingKeys[flow.peer], cosign.handDigest(record), signature);
+  const signed = cosign.verify(flow.keys!.signingKeys[flow.peer], cosign.seatSigned(record, flow.peer), signature);
   const report = auditRecord(record, flow.seat);
   if (!report.ok) {
     // Evidence a third party can check: the record with both signatures of the transcript

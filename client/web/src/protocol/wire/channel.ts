@@ -16,7 +16,7 @@ import { equalBytes, fromBigInt, toBigInt } from "../bytes.ts";
 import * as msgpack from "./msgpack.ts";
 import { Float, intValue, type MapKey, type Value } from "./msgpack.ts";
 
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 export const FRAME_VERSION = 2;
 export const SECRET_BYTES = 32;
 export const EPOCH_BYTES = 32;
