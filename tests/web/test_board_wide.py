@@ -17,7 +17,8 @@ from tests.web.test_online_board import (  # noqa: F401 (fixtures of that module
 )
 
 SPAN = """() => { const hand = document.querySelector('#hand').getBoundingClientRect();
-    const cards = [...document.querySelectorAll('#hand .card')].map((c) => c.getBoundingClientRect());
+    const cards = [...document.querySelectorAll('#hand .card')]
+        .map((c) => c.getBoundingClientRect());
     return [hand.left, hand.right, Math.min(...cards.map((c) => c.left)),
             Math.max(...cards.map((c) => c.right))]; }"""
 
