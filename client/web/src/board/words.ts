@@ -461,6 +461,7 @@ export function failureLines(failure: FailureView): string[] {
   if (failure.kind === "LeftOwing") {
     return [failure.reason, "You owed nothing, so the match counts as abandoned by your friend. Not a cheat: nobody forfeits."];
   }
+  if (failure.kind === "FriendLeft") return [failure.reason, "Nobody is at fault and nobody forfeits."];
   const lines = [failure.reason];
   if (failure.field) lines.push(`What failed: ${failure.field}.`);
   if (failure.who) lines.push(`At fault: ${failure.who}${failure.proven ? " (proven: the match is forfeited)" : ""}.`);
@@ -483,6 +484,7 @@ export function failureTitle(failure: FailureView): string {
     case "Abandoned": return "Abandoned by your friend";
     case "ClaimedAbandoned": return "Your friend ended the match: abandoned by you, it says";
     case "LeftOwing": return "Your friend left the match";
+    case "FriendLeft": return "Your friend has left this match";
     case "RulesDeclined": return "The rules were declined";
     case "OpenedElsewhere": return "This match was opened in another tab";
     case "SeatTaken": return "Someone has already joined with this link";

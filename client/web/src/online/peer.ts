@@ -66,6 +66,14 @@ export function failure(kind: string, who: string, field: string, reason: string
   return { kind, who, field, reason, proven: false };
 }
 
+/** Why a match cannot go on whose friend left for good while this side was away (the
+ * terminal's words: client/net/outcome.py friend_left). */
+export function friendLeftReason(role: "host" | "guest", owedMove: boolean): string {
+  return `Your friend (the ${role === "host" ? "guest" : "host"}) left this match for good while you were away, `
+    + "so it cannot go on" + (owedMove ? "; you owed your move, so once their grace ran out they may have ended "
+    + "it as abandoned by you (their word, not a verdict)" : "") + ".";
+}
+
 type Listener = (view: PeerView, notices: readonly PeerNotice[]) => void;
 
 /** One online match as this browser plays it, over the relay and the worker's session: the twin of client/net/peer.py's OnlineMatch. */
@@ -94,6 +102,7 @@ export class OnlineMatch implements OnlinePeer {
   private kept = false; // the player kept waiting past the grace on what is still owed
   private peerSeen = false;
   private friendGone = false; // the relay gave the friend's seat up, and nobody took it since
+  private friendLeft = false; // the relay's welcome: the friend left for good while this seat was given up
   private welcomed = false; // the relay welcomed this page at least once
   private ended = false; // closed: nothing more is sent
   private superseded = false; // another tab of this browser took the match over
@@ -247,6 +256,7 @@ export class OnlineMatch implements OnlinePeer {
       this.post({ op: "accept" });
     }
     this.meet(notices);
+    if (this.endIfLeft()) return;
     if (reply.snapshot === null) {
       // No session could be made: nothing to send, nothing to keep.
       const failed = notices.find((n) => n.kind === "failed");
@@ -377,6 +387,8 @@ export class OnlineMatch implements OnlinePeer {
         this.connection = "peer-left";
         break;
       case "peer-gone":
+        this.friendLeft ||= event.left === true;
+        if (this.endIfLeft()) return;
         this.friendGone = true;
         this.connection = "peer-gone";
         break;
@@ -426,6 +438,16 @@ export class OnlineMatch implements OnlinePeer {
     const notices = this.pendingNotices;
     this.pendingNotices = [];
     this.tell(notices);
+  }
+
+  /** Back to a match the friend left for good meanwhile (the relay kept that word, and the
+   * stored session says the match was under way): it cannot go on. */
+  private endIfLeft(): boolean {
+    const snap = this.snapshot;
+    if (!this.friendLeft || this.ended || snap === null || snap.over || snap.received === 0) return false;
+    this.fail(failure("FriendLeft", this.role === "host" ? "guest" : "host", "connection",
+      friendLeftReason(this.role, snap.legal.length > 0)));
+    return true;
   }
 
   /** The friend is not there: gone if the relay gave their seat up (a welcome after a
