@@ -1,6 +1,7 @@
 """The board at a desktop's size (issue 28 item 24), in Debian's Chromium: the hand
 spreads over the table's width rather than piling its cards up, online the buttons
-stay above the window's bottom edge, and a card laid off shows its badge whole."""
+stay above the window's bottom edge, and a card laid off shows its badge whole; on a
+phone on its side (640×360) the log's lines are whole, none cut at the top."""
 
 from __future__ import annotations
 
@@ -67,3 +68,27 @@ def test_a_laid_off_card_shows_its_badge_whole(open_board: Any, width: int, heig
             && c.nextElementSibling.getBoundingClientRect().left < c.getBoundingClientRect().right)
         .map((c) => c.dataset.card)""")
     assert covered == []
+
+
+CUT = """() => { const log = document.querySelector('#log').getBoundingClientRect();
+    return [...document.querySelectorAll('#log li')].filter((li) => li.getClientRects().length)
+        .filter((li) => li.getBoundingClientRect().top < log.top - 0.5)
+        .map((li) => li.textContent); }"""
+
+
+def test_on_a_phone_on_its_side_the_logs_lines_are_whole(open_board: Any) -> None:
+    board = open_board("?seed=1&delay=0", width=640, height=360)
+    page = board.page
+    cut: list[list[str]] = []
+    for _ in range(5):  # pass, then draw and throw: the computer answers each time
+        board.wait_for_player()
+        if page.evaluate("document.querySelector('dialog').open"):
+            break
+        if board.visible("#btn-pass"):
+            page.click("#btn-pass")
+        else:
+            page.click("#stock")
+            page.click("#btn-throw")
+        page.wait_for_selector("#stock-mark:not([hidden]), #discard-mark:not([hidden])")
+        cut.append(page.evaluate(CUT))
+    assert len(cut) == 5 and not any(cut), cut  # a line half shown at the top, before
