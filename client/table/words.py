@@ -340,12 +340,13 @@ _FAILURE_TITLES = {
     "ClaimedAbandoned": "Your friend ended the match: abandoned by you, it says",
     "LeftOwing": "Your friend left the match",
     "ConnectionFailed": "The connection failed",
+    "FriendLeft": "Your friend has left this match",
 }
 
 
 def failure_words(failure: Failure, seat: int) -> tuple[str, str]:
     """A failed online match as a title and an explanation naming who is at fault."""
-    from client.net.outcome import abandoned_words
+    from client.net.outcome import FriendLeft, abandoned_words
     from gin.protocol.records.records import SEATS
     from gin.protocol.session.events import Abandoned, LeftOwing
 
@@ -355,6 +356,8 @@ def failure_words(failure: Failure, seat: int) -> tuple[str, str]:
     if isinstance(failure, LeftOwing):  # its claim against this side does not hold
         return title, (f"{failure.reason}\n\nYou owed nothing, so the match counts as "
                        "abandoned by your friend. Not a cheat: nobody forfeits.")
+    if isinstance(failure, FriendLeft):  # it cannot go on: nobody is to blame
+        return title, f"{capital(failure.reason)}.\n\nNobody is at fault and nobody forfeits."
     if not failure.proven:  # a timeout, a rejected frame, an abort: nobody is blamed
         return title, f"{failure.reason}\n\nNothing is proven, so nobody forfeits."
     who = {SEATS[seat]: "you", SEATS[1 - seat]: "your friend"}.get(failure.who, failure.who)
