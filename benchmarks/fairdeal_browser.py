@@ -13,9 +13,10 @@ Debian's Chromium through Playwright; the pure-JS path throughout, no WebCrypto.
    all the session does: sealing, the engine, records, signatures, the audit.
 
 Each hand is timed by its worker thread's CPU time, read from /proc (10 ms ticks),
-and by the worker's clock. A match's first hand builds the card tables, so it is
-shown apart and medians are over the rest. The budget (issue 19): 300 ms of worker
-CPU per player per hand.
+and by the worker's clock. A match's first hand compiles the code, so it is shown
+apart and medians are over the rest; the worker's start (its script, libsodium, the
+deal's tables: before the match, as the board's worker) is shown apart too. The
+budget (issue 19): 300 ms of worker CPU per player per hand.
 
 ``--throttle N`` slows the workers' renderer N times, as a phone's CPU is (about 4×
 slower than this machine's), by stopping the process for all but 1/N of every 8 ms
@@ -48,7 +49,8 @@ WEB = ROOT / "client" / "web"
 TICK_MS = 1000 / os.sysconf("SC_CLK_TCK")
 WORKER_THREAD = "DedicatedWorker"  # Chromium's name for a dedicated worker's thread
 # Calls per timing of each kernel of benchmarks/fairdeal_hand.ts (a tenth of a second or more).
-KERNEL_CALLS = {"constant": 104, "variable": 104, "windowed": 520, "prove": 1, "verify": 2}
+KERNEL_CALLS = {"constant": 104, "variable": 104, "windowed": 520, "bytes": 104, "prove": 1,
+                "verify": 2}
 
 PAGE_SCRIPT = """
 window.call = (worker, message) => new Promise((resolve, reject) => {
@@ -200,12 +202,19 @@ class Throttle:
 THROTTLE: Throttle | None = None
 
 
-def start_worker(page: Any, script: str = "window.role = new Worker('worker.js');"
-                 " await call(window.role, {kind: 'ping'});") -> tuple[str, str]:
+#: The multiplications the workers use: "sodium" (libsodium's WebAssembly, as the
+#: board's worker) or "noble" (pure JS, ``--noble``); the worker's name tells it.
+BACKEND = "sodium"
+
+
+def start_worker(page: Any, script: str = "window.role = new Worker('worker.js', {name: BACKEND});"
+                 " const got = await call(window.role, {kind: 'ping'});") -> tuple[str, str]:
     """A fresh worker, started by ``script`` (and throttled with ``--throttle``); its
     thread's (pid, tid)."""
     before = worker_threads()
-    page.evaluate(f"async () => {{ {script} }}")
+    got = page.evaluate(f"async () => {{ const BACKEND = '{BACKEND}'; {script} return got; }}")
+    if got != BACKEND:
+        sys.exit(f"fairdeal_browser: the worker multiplies with {got}, not {BACKEND}")
     new = worker_threads() - before
     if len(new) != 1:
         sys.exit(f"fairdeal_browser: expected one new worker thread, found {len(new)}")
@@ -245,13 +254,18 @@ def play_role(page: Any, role: str, hands: int) -> list[dict[str, Any]]:
     return played
 
 
-SESSION_WORKER = ("const w = new Worker('session_worker.js'); await call(w, {kind: 'ping'});"
-                  " window.peers.push(w);")
+SESSION_WORKER = ("const t0 = performance.now(); const w = new Worker('session_worker.js',"
+                  " {name: BACKEND}); const got = await call(w, {kind: 'ping'});"
+                  " window.started = performance.now() - t0; window.peers.push(w);")
 
 
-def play_matches(page: Any, matches: int) -> list[dict[str, Any]]:
-    """Whole matches of two real sessions, each in a fresh worker: one row per hand and side."""
+def play_matches(page: Any, matches: int) -> tuple[list[dict[str, Any]], list[tuple[float, float]]]:
+    """Whole matches of two real sessions, each in a fresh worker: one row per hand and
+    side, and each worker's start (CPU, clock: loading its script, and libsodium) before
+    the match (a board's worker starts when its player goes online, before the friend
+    joins)."""
     rows: list[dict[str, Any]] = []
+    starts: list[tuple[float, float]] = []
     threads: dict[str, tuple[str, str]] = {}
     last: dict[str, float] = {}
 
@@ -268,9 +282,10 @@ def play_matches(page: Any, matches: int) -> list[dict[str, Any]]:
         for side in ("host", "guest"):
             threads[side] = start_worker(page, SESSION_WORKER)
             last[side] = thread_cpu_ms(*threads[side])
+            starts.append((last[side], page.evaluate("() => window.started")))
         page.evaluate("(seed) => runMatch(seed)", 1000 * (match + 1))
         page.evaluate("() => window.peers.forEach((w) => w.terminate())")
-    return rows
+    return rows, starts
 
 
 def session_line(role: str, rows: list[dict[str, Any]]) -> str:
@@ -295,8 +310,8 @@ def role_line(role: str, played: list[dict[str, Any]]) -> str:
     wall = [p["ms"] for p in rest]
     return (f"{role} shuffler, one hand: worker CPU {statistics.median(cpu):.0f} ms "
             f"({min(cpu):.0f}–{max(cpu):.0f}), worker clock {statistics.median(wall):.0f} ms; "
-            f"the match's first hand {played[0]['cpu']:.0f} ms CPU (it builds the 52 card "
-            "tables)")
+            f"the match's first hand {played[0]['cpu']:.0f} ms CPU (its code is compiled; the "
+            "tables were built as the worker started)")
 
 
 def main() -> None:
@@ -306,8 +321,11 @@ def main() -> None:
                         help="whole matches of the real session (normal against normal)")
     parser.add_argument("--throttle", type=float, default=1,
                         help="slow each worker this many times (4: about a phone's CPU)")
+    parser.add_argument("--noble", action="store_true",
+                        help="multiply with noble (pure JS) instead of libsodium's WebAssembly")
     args = parser.parse_args()
-    global THROTTLE
+    global THROTTLE, BACKEND
+    BACKEND = "noble" if args.noble else "sodium"
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         sys.exit("fairdeal_browser: Chromium is not installed (apt-get install -y chromium)")
@@ -323,14 +341,18 @@ def main() -> None:
             page = browser.new_page()
             page.goto(url)
             page.add_script_tag(content=PAGE_SCRIPT)
-            page.evaluate("async (count) => { const b = new Worker('worker.js');"
+            page.evaluate("async (count) => { const b = new Worker('worker.js', {name: 'noble'});"
                           " window.hands = await call(b, {kind: 'transcripts', count});"
                           " b.terminate(); }", args.runs + 1)
             per_call = kernels(page, args.runs, KERNEL_CALLS)
             lines = [role_line(role, play_role(page, role, args.runs + 1))
                      for role in ("first", "second")]
-            rows = play_matches(page, args.matches)
+            rows, starts = play_matches(page, args.matches)
             lines += [session_line(role, rows) for role in ("first", "second")]
+            lines.append(f"a session worker's start, before its match: worker CPU "
+                         f"{statistics.median(c for c, _ in starts):.0f} ms, clock "
+                         f"{statistics.median(w for _, w in starts):.0f} ms "
+                         f"(median of {len(starts)})")
             version = browser.version
         finally:
             throttle.finish()
@@ -339,11 +361,14 @@ def main() -> None:
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     slowed = (f", the workers' renderer slowed {throttle.effective:.1f}× (asked {args.throttle:g}×)"
               if args.throttle > 1 else "")
-    print(f"Chromium {version}, one dedicated worker per role, pure JS{slowed}; median of "
+    means = ("pure JS (@noble/curves)" if BACKEND == "noble"
+             else "libsodium's WebAssembly for the constant-time multiplications")
+    print(f"Chromium {version}, one dedicated worker per role, {means}{slowed}; median of "
           f"{args.runs} hands after the first; load average {load} on {os.cpu_count()} cores")
     print(f"one multiplication (worker CPU): noble's constant-time multiply "
           f"{per_call['constant']:.2f} ms, variable-time {per_call['variable']:.2f} ms, "
-          f"through a card window table {per_call['windowed']:.2f} ms; the proof: prove "
+          f"through H's window table {per_call['windowed']:.2f} ms; of an encoding, as the deck "
+          f"messages ({BACKEND}) {per_call['bytes']:.2f} ms; the proof: prove "
           f"{per_call['prove']:.0f} ms, verify {per_call['verify']:.0f} ms")
     for line in lines:
         print(line)

@@ -6,16 +6,21 @@
  * The kernels (noble's constant-time and variable-time multiplications, a card
  * point's window table, a whole proof and its verification), then each role's
  * crypto for one hand of an online match (benchmarks/fairdeal_hand.ts), in a fresh
- * process per role fed with the other side's messages: the first hand (which builds
- * the card tables) and the median of the following ones. Fixed seeds; all timed by
- * CPU (process.cpuUsage), so a loaded machine stretches them less.
+ * process per role fed with the other side's messages: the first hand (which compiles
+ * the code; the tables are built before, as the board's worker does as it starts) and
+ * the median of the following ones. Fixed seeds; all timed by
+ * CPU (process.cpuUsage), so a loaded machine stretches them less. `--sodium`
+ * multiplies the deck messages through libsodium's WebAssembly, as the online worker
+ * does (loaded before any timing).
  *
- *     cd client/web && npm run bench:fairdeal -- [--runs 7]
+ *     cd client/web && npm run bench:fairdeal -- [--runs 7] [--sodium]
  */
 
 import { fork } from "node:child_process";
 import { parseArgs } from "node:util";
 
+import { prepare } from "../client/web/src/protocol/deal/group.ts";
+import { loadSodium } from "../client/web/src/protocol/deal/sodium.ts";
 import { KERNEL_CALLS, type KernelName, kernelsLine, median, prepareKernels, type Role,
   roleLine, runKernel, timeHand, transcripts, type Transcript } from "./fairdeal_hand.ts";
 
@@ -40,9 +45,9 @@ function kernels(runs: number): Record<KernelName, number> {
 }
 
 /** Every hand played as `role` in a fresh process (this script again), fed `hands`. */
-function playFresh(role: Role, hands: Transcript[]): Promise<number[]> {
+function playFresh(role: Role, hands: Transcript[], sodium: boolean): Promise<number[]> {
   return new Promise((resolve, reject) => {
-    const child = fork(process.argv[1]!, ["--play"], { serialization: "advanced" });
+    const child = fork(process.argv[1]!, ["--play", ...(sodium ? ["--sodium"] : [])], { serialization: "advanced" });
     child.once("message", (result) => {
       resolve(result as number[]);
       child.disconnect();
@@ -53,19 +58,24 @@ function playFresh(role: Role, hands: Transcript[]): Promise<number[]> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { runs: { type: "string", default: "7" } } });
+  const { values } = parseArgs({ options: { runs: { type: "string", default: "7" }, sodium: { type: "boolean" } } });
   const runs = Number(values.runs);
+  const sodium = values.sodium === true;
   const hands = transcripts(runs + 1);
-  console.log(`node ${process.version}, pure JS (@noble/curves ristretto255), ` +
+  if (sodium && !(await loadSodium())) throw new Error("libsodium's WebAssembly did not load");
+  console.log(`node ${process.version}, ${sodium ? "libsodium's WebAssembly for the deck messages'" +
+    " multiplications, the rest" : "pure JS"} (@noble/curves ristretto255), ` +
     `median of ${runs} runs; CPU ms (per hand: of a fresh process playing the role)`);
   console.log(kernelsLine(kernels(runs)));
-  for (const role of ["first", "second"] as const) console.log(roleLine(role, await playFresh(role, hands)));
+  for (const role of ["first", "second"] as const) console.log(roleLine(role, await playFresh(role, hands, sodium)));
 }
 
 if (process.argv.includes("--play")) {
+  const ready = process.argv.includes("--sodium") ? loadSodium() : Promise.resolve(false);
+  prepare();
   process.once("message", (message) => {
     const { role, hands } = message as { role: Role; hands: Transcript[] };
-    process.send!(hands.map((t) => timeHand(role, t, cpuMs)));
+    void ready.then(() => process.send!(hands.map((t) => timeHand(role, t, cpuMs))));
   });
 } else {
   void main();

@@ -4,6 +4,8 @@
  * Bundled by that script with esbuild; a fresh worker plays each role.
  */
 
+import { prepare } from "../client/web/src/protocol/deal/group.ts";
+import { loadSodium } from "../client/web/src/protocol/deal/sodium.ts";
 import { type KernelName, prepareKernels, type Role, runKernel, timeHand, type Transcript, transcripts }
   from "./fairdeal_hand.ts";
 
@@ -19,8 +21,13 @@ const scope = self as unknown as {
   postMessage: (message: unknown) => void;
 };
 
+// As the board's worker (src/online/worker.ts) loads libsodium and builds the deal's
+// tables when it starts; a worker named "noble" does not load libsodium.
+const ready = (self as unknown as { name: string }).name === "noble" ? Promise.resolve(false) : loadSodium();
+prepare();
+
 scope.onmessage = ({ data }) => {
-  if (data.kind === "ping") scope.postMessage("ready");
+  if (data.kind === "ping") void ready.then((sodium) => scope.postMessage(sodium ? "sodium" : "noble"));
   else if (data.kind === "transcripts") scope.postMessage(transcripts(data.count));
   else if (data.kind === "prepare") scope.postMessage(prepareKernels());
   else if (data.kind === "kernel") scope.postMessage(runKernel(data.name, data.calls));

@@ -15,6 +15,8 @@ import { concatBytes } from "../client/web/node_modules/@noble/hashes/utils.js";
 import { u32be } from "../client/web/src/protocol/bytes.ts";
 import { Session } from "../client/web/src/protocol/session/session.ts";
 import { Failure } from "../client/web/src/protocol/session/events.ts";
+import { prepare } from "../client/web/src/protocol/deal/group.ts";
+import { loadSodium } from "../client/web/src/protocol/deal/sodium.ts";
 
 type Request =
   | { kind: "ping" }
@@ -90,9 +92,14 @@ const scope = self as unknown as {
   postMessage: (message: unknown) => void;
 };
 
+// As the board's worker (src/online/worker.ts) loads libsodium and builds the deal's
+// tables when it starts; a worker named "noble" does not load libsodium.
+const ready = (self as unknown as { name: string }).name === "noble" ? Promise.resolve(false) : loadSodium();
+prepare();
+
 scope.onmessage = ({ data }) => {
   if (data.kind === "ping") {
-    scope.postMessage("ready");
+    void ready.then((sodium) => scope.postMessage(sodium ? "sodium" : "noble"));
   } else if (data.kind === "start") {
     player = get("normal", data.seed);
     // Each seat's identity key: any two distinct ones.

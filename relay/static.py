@@ -4,7 +4,8 @@
 to client/web/dist. The relay serves exactly the files named in :data:`FILES`,
 read once when it starts, each with its own explicit type, ``nosniff`` and a
 strict Content-Security-Policy (no inline script or style; a page whose address names
-another relay, ``?relay=URL``, may connect to that relay too: :func:`page_csp`). The
+another relay, ``?relay=URL``, may connect to that relay too: :func:`page_csp`; the
+worker alone may compile WebAssembly: :data:`WORKER_CSP`). The
 same files make a static site (``gin web --export``). The page asks for its
 assets by relative URLs, so a relay behind a path prefix serves it unchanged; an
 invite link (``/j/ROOM``) opens the same page, so its assets are served under
@@ -34,7 +35,7 @@ from urllib.parse import parse_qsl, urlsplit
 from websockets.datastructures import Headers
 from websockets.http11 import Response
 
-__all__ = ["BOARD_DIR", "CSP", "FILES", "Board", "load_board", "page_csp"]
+__all__ = ["BOARD_DIR", "CSP", "FILES", "WORKER_CSP", "Board", "load_board", "page_csp"]
 
 #: Where the build puts the board: client/web/dist beside this package (true in a
 #: source tree, an editable install and a wheel alike).
@@ -56,6 +57,11 @@ CSP = (
     "worker-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
     "frame-ancestors 'none'"
 )
+
+#: The worker's own policy (a dedicated worker follows its script's, not its page's):
+#: it may also compile WebAssembly, libsodium's, for the fair deal's multiplications.
+#: The page may not.
+WORKER_CSP = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
 
 
 def page_csp(query: str) -> str:
@@ -138,7 +144,8 @@ class Board:
         name = path[3:] if path.startswith("/j/") else path[1:] or "index.html"
         if name not in FILES or "/" + name not in self.files:
             return None
-        return self._file("/" + name, accept_encoding, page_csp(query))
+        return self._file("/" + name, accept_encoding,
+                          WORKER_CSP if name == "worker.js" else page_csp(query))
 
     def invite(self, accept_encoding: str = "") -> Response | None:
         """The board for an invite link (``/j/ROOM``): it opens in join mode."""

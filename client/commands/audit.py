@@ -16,7 +16,7 @@ from typing import Any
 from client.text import plain
 from gin.protocol.records.audit_report import Given, audit_report
 from gin.protocol.records.audit_text import EXIT_STATUSES
-from gin.protocol.records.records import MAX_RECORD_BYTES
+from gin.protocol.records.envelope import MAX_RECORD_BYTES
 
 
 def register(subparsers: Any) -> None:

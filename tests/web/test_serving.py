@@ -56,6 +56,22 @@ async def test_board_files_are_served_with_their_types_and_a_strict_policy(built
         await relay.close()
 
 
+async def test_only_the_worker_may_compile_webassembly(built: Path) -> None:
+    # Issue 30: the online worker multiplies the fair deal's points with libsodium's
+    # WebAssembly; a worker follows its own script's policy, and the page needs none.
+    (built / "worker.js").write_text("self.onmessage = () => {};")
+    relay = await serve(TEST_CONFIG)
+    try:
+        _, headers, _ = await http_get(relay, "/worker.js")
+        assert "script-src 'self' 'wasm-unsafe-eval';" in headers["content-security-policy"]
+        assert headers["content-security-policy"] == static.WORKER_CSP
+        for path in ("/", "/board.js", "/j/board.js", "/?relay=http://x.org"):
+            _, headers, _ = await http_get(relay, path)
+            assert "wasm" not in headers["content-security-policy"], path
+    finally:
+        await relay.close()
+
+
 async def test_the_board_travels_gzipped_to_a_client_that_accepts_it(built: Path) -> None:
     # Issue 21 item 8: the relay served 145 KB of board.js uncompressed.
     script = "".join(f"console.log('board', {n});\n" for n in range(500)).encode()
@@ -213,3 +229,29 @@ def test_chromium_gets_the_built_board_gzipped(open_board: Any) -> None:
     assert set(sizes) == {"index.html", "board.js", "board.css"}
     for name, (wire, decoded) in sizes.items():
         assert 0 < wire < decoded / 2, (name, wire, decoded)
+
+
+WASM_MODULE = "new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])"  # an empty module
+
+
+def test_a_hosts_worker_multiplies_with_libsodium_and_the_page_compiles_no_webassembly(
+        browser: Any, relay_url: str) -> None:
+    # Issue 30: under the relay's policies the online worker loads libsodium's
+    # WebAssembly (it marks "gin:libsodium" in its timeline, src/protocol/deal/sodium.ts).
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(relay_url + "?delay=0")
+        page.check("input[name=mode][value=online]")
+        with page.expect_worker() as started:
+            page.click("#btn-host")
+        page.wait_for_selector("#invite-link")
+        loaded = ("new Promise((done) => { let n = 0; const t = setInterval(() => {"
+                  " const m = performance.getEntriesByName('gin:libsodium').length;"
+                  " if (m || ++n > 200) { clearInterval(t); done(m); } }, 50); })")
+        assert started.value.evaluate(loaded) == 1
+        compile_ = (f"WebAssembly.compile({WASM_MODULE})"
+                    ".then(() => 'compiled', (e) => 'refused: ' + e.message)")
+        assert page.evaluate(compile_).startswith("refused: ")
+    finally:
+        context.close()

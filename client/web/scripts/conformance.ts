@@ -3,11 +3,14 @@
  * JSON-lines files written by `python -m gin.conformance OUT_DIR` and
  * `python -m relay.conformance OUT_DIR` (or by hand; see docs/conformance.md)
  * against the TypeScript engine and relay client, and prints `N passed, M failed`.
- * Exit status 1 when any case fails or cannot be read.
+ * Exit status 1 when any case fails or cannot be read. `--sodium` first loads
+ * libsodium's WebAssembly, as the online worker does, so the deal's multiplications
+ * go through it: the same cases must pass either way.
  */
 
 import { readFileSync } from "node:fs";
 
+import { loadSodium } from "../src/protocol/deal/sodium.ts";
 import { checkCase } from "./checks.ts";
 
 const MAX_SHOWN = 20;
@@ -49,4 +52,10 @@ function main(files: string[]): number {
   return failed ? 1 : 0;
 }
 
-process.exitCode = main(process.argv.slice(2));
+const args = process.argv.slice(2);
+if (args.includes("--sodium") && !(await loadSodium())) {
+  console.error("libsodium's WebAssembly did not load");
+  process.exitCode = 2;
+} else {
+  process.exitCode = main(args.filter((arg) => arg !== "--sodium"));
+}

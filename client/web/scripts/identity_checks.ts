@@ -8,7 +8,8 @@
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 
 import * as cosign from "../src/protocol/records/cosign.ts";
-import { type Bound, place } from "../src/protocol/records/history.ts";
+import type { Bound } from "../src/protocol/records/envelope.ts";
+import { place } from "../src/protocol/records/history.ts";
 import { fingerprint, Identity, identitiesText, vouchDigest } from "../src/protocol/records/identity.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -41,7 +41,7 @@ test("ristretto255: RFC 9496's multiples of the generator and refused encodings"
 test("card points and H: the vectors' points, 52 distinct", () => {
   for (const c of [0, 1, 13, 51]) {
     assert.equal(g.cardPoints()[c]!.toHex(), vector(`card_point_${c}`));
-    assert.equal(g.cardOf(g.cardPoints()[c]!), c);
+    assert.equal(g.cardOfBytes(g.cardPoints()[c]!.toBytes()), c);
   }
   assert.equal(g.generatorH().toHex(), vector("generator_h"));
   assert.equal(new Set(g.cardPoints().map((p) => p.toHex())).size, 52);

@@ -14,9 +14,10 @@ import { STANDARD } from "../src/engine/rules.ts";
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import * as cosign from "../src/protocol/records/cosign.ts";
 import * as fd from "../src/protocol/deal/fairdeal.ts";
-import { JsonSyntaxError, MAX_DEPTH, parsePyJson } from "../src/protocol/records/pyjson.ts";
+import { JsonSyntaxError, MAX_DEPTH, parsePyJson } from "../src/protocol/records/strict_json.ts";
 import { Identity } from "../src/protocol/records/identity.ts";
-import { HandRecord, MAX_RECORD_BYTES, parseRecord, Score, Step } from "../src/protocol/records/records.ts";
+import { MAX_RECORD_BYTES } from "../src/protocol/records/envelope.ts";
+import { HandRecord, parseRecord, Score, Step } from "../src/protocol/records/records.ts";
 import { range, vector } from "./protocol_vectors.ts";
 
 const FIRST = fd.SeedMaterial.fromSeed(range(0, 32));

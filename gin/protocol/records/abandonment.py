@@ -21,21 +21,25 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from gin.engine.errors import MalformedInput
 from gin.protocol.deal import fairdeal as fd
-from gin.protocol.records import cosign, strict_json
-from gin.protocol.records.identity import binding_refusal
-from gin.protocol.records.records import (
-    MAX_RECORD_BYTES,
+from gin.protocol.records import cosign
+from gin.protocol.records.envelope import (
     SEATS,
-    HandRecord,
-    binding_dict,
-    too_deep,
+    Reader,
+    load,
+    open_envelope,
+    read_binding,
+    write,
 )
-from gin.protocol.records.strict_json import StrictJson
+from gin.protocol.records.identity import binding_refusal
+from gin.protocol.records.records import HandRecord
 
 FORMAT = "gin-abandonment"
 FORMAT_VERSION = 3
+#: The fields of a record, in the order it is written and a missing one is named.
+FIELDS = ("format", "version", "match_id", "link", "seats", "signing_keys", "identities",
+          "vouches", "previous", "hand", "owed", "since", "claimed", "received", "scores",
+          "claimant", "signature")
 DOMAIN = b"gin/session/v3/abandon\x00"
 #: 9999-12-31T23:59:59Z: times are UTC seconds from 1970 to the end of year 9999.
 MAX_TIME = 253_402_300_799
@@ -47,8 +51,6 @@ OWED = {
     "key": "the key of the card drawn", "show": "its cards shown after the knock",
     "move": "its move", "seed": "its seed",
 }
-_JSON = StrictJson("abandonment record")
-_fail, _hex, _object, _integer = _JSON.fail, _JSON.hex, _JSON.fields, _JSON.integer
 _TIME = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z")
 
 
@@ -77,15 +79,7 @@ class AbandonmentRecord:
     signature: bytes = b""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT,
-            "version": FORMAT_VERSION,
-            "match_id": self.match_id.hex(),
-            "link": self.link_id.hex(),
-            "seats": list(SEATS),
-            "signing_keys": {seat: key.hex() for seat, key in zip(SEATS, self.signing_keys,
-                                                                   strict=True)},
-            **binding_dict(self.identities, self.vouches, self.previous),
+        return write(self, FORMAT, FORMAT_VERSION, FIELDS, {
             "hand": self.hand_number,
             "owed": {"seat": self.owed_seat, "what": self.owed},
             "since": iso_time(self.since),
@@ -94,7 +88,7 @@ class AbandonmentRecord:
             "scores": list(self.scores),
             "claimant": self.claimant,
             "signature": self.signature.hex(),
-        }
+        })
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1) + "\n"
@@ -198,7 +192,8 @@ def missing_hands(record: AbandonmentRecord, hands: Sequence[HandRecord]) -> str
 # --- strict parsing ---------------------------------------------------------------
 
 
-def _time(value: object, path: str) -> int:
+def _time(r: Reader, name: str) -> int:
+    value = r.get(name)
     match = _TIME.fullmatch(value) if isinstance(value, str) else None
     try:
         if match is None:
@@ -206,80 +201,46 @@ def _time(value: object, path: str) -> int:
         year, month, day, hour, minute, second = (int(x) for x in match.groups())
         when = datetime(year, month, day, hour, minute, second, tzinfo=UTC)
     except ValueError:
-        _fail(path, "expected a UTC time as YYYY-MM-DDTHH:MM:SSZ")
+        r.fail(r.at(name), "expected a UTC time as YYYY-MM-DDTHH:MM:SSZ")
     seconds = int(when.timestamp())
     if not 0 <= seconds <= MAX_TIME:
-        _fail(path, "expected a time from 1970 on")
+        r.fail(r.at(name), "expected a time from 1970 on")
     return seconds
 
 
 def parse_value(value: object) -> AbandonmentRecord:
     """An abandonment record from its JSON value; MalformedInput names the path."""
-    top = _object(value, "record", ("format", "version", "match_id", "link", "seats",
-                                    "signing_keys", "identities", "vouches", "previous",
-                                    "hand", "owed", "since", "claimed",
-                                    "received", "scores", "claimant", "signature"))
-    if top["format"] != FORMAT:
-        _fail("record.format", f"expected {FORMAT!r}")
-    if _integer(top["version"], "record.version", 1 << 16) != FORMAT_VERSION:
-        _fail("record.version", f"expected {FORMAT_VERSION}")
-    if top["seats"] != list(SEATS):
-        _fail("record.seats", f"expected {list(SEATS)}")
-    keys = _object(top["signing_keys"], "record.signing_keys", SEATS)
-    ids = _object(top["identities"], "record.identities", SEATS)
-    vouches = _object(top["vouches"], "record.vouches", SEATS)
-    owed = _object(top["owed"], "record.owed", ("seat", "what"))
-    if not isinstance(owed["what"], str) or owed["what"] not in OWED:
-        _fail("record.owed.what", f"expected one of {', '.join(OWED)}")
-    received = _object(top["received"], "record.received", ("messages", "digest"))
-    scores = top["scores"]
+    r = Reader(value, "record", "abandonment record")
+    pairs = open_envelope(r, FORMAT, FORMAT_VERSION, FIELDS)
+    owed = r.child("owed").only(("seat", "what"))
+    if not isinstance(owed.get("what"), str) or owed.get("what") not in OWED:
+        owed.fail(owed.at("what"), f"expected one of {', '.join(OWED)}")
+    received = r.child("received").only(("messages", "digest"))
+    scores = r.get("scores")
     if not isinstance(scores, list) or len(scores) != 2:
-        _fail("record.scores", "expected [host, guest]")
+        r.fail(r.at("scores"), "expected [host, guest]")
     record = AbandonmentRecord(
-        match_id=_hex(top["match_id"], "record.match_id", cosign.MATCH_ID_BYTES),
-        link_id=_hex(top["link"], "record.link", cosign.LINK_ID_BYTES),
-        signing_keys=(_hex(keys["host"], "record.signing_keys.host", cosign.KEY_BYTES),
-                      _hex(keys["guest"], "record.signing_keys.guest", cosign.KEY_BYTES)),
-        identities=(_hex(ids["host"], "record.identities.host", cosign.KEY_BYTES),
-                    _hex(ids["guest"], "record.identities.guest", cosign.KEY_BYTES)),
-        vouches=(_hex(vouches["host"], "record.vouches.host", cosign.SIGNATURE_BYTES),
-                 _hex(vouches["guest"], "record.vouches.guest", cosign.SIGNATURE_BYTES)),
-        previous=None if top["previous"] is None else _hex(
-            top["previous"], "record.previous", cosign.MATCH_ID_BYTES),
-        hand_number=_integer(top["hand"], "record.hand", fd.MAX_HAND_NUMBER),
-        owed_seat=_integer(owed["seat"], "record.owed.seat", 1),
-        owed=str(owed["what"]),
-        since=_time(top["since"], "record.since"),
-        claimed=_time(top["claimed"], "record.claimed"),
-        received=_integer(received["messages"], "record.received.messages", 1 << 32),
-        received_digest=_hex(received["digest"], "record.received.digest", 32),
-        scores=(_integer(scores[0], "record.scores[0]", MAX_SCORE),
-                _integer(scores[1], "record.scores[1]", MAX_SCORE)),
-        claimant=_integer(top["claimant"], "record.claimant", 1),
-        signature=_hex(top["signature"], "record.signature", cosign.SIGNATURE_BYTES),
+        match_id=r.hex("match_id", cosign.MATCH_ID_BYTES),
+        **read_binding(r, pairs),
+        hand_number=r.integer("hand", 0, fd.MAX_HAND_NUMBER),
+        owed_seat=owed.integer("seat", 0, 1),
+        owed=str(owed.get("what")),
+        since=_time(r, "since"),
+        claimed=_time(r, "claimed"),
+        received=received.integer("messages", 0, 1 << 32),
+        received_digest=received.hex("digest", 32),
+        scores=(r.integer_at(scores[0], r.at("scores[0]"), 0, MAX_SCORE),
+                r.integer_at(scores[1], r.at("scores[1]"), 0, MAX_SCORE)),
+        claimant=r.integer("claimant", 0, 1),
+        signature=r.hex("signature", cosign.SIGNATURE_BYTES),
     )
     if record.claimant == record.owed_seat:
-        _fail("record.claimant", "the claimant is the seat that owed")
+        r.fail(r.at("claimant"), "the claimant is the seat that owed")
     if record.claimed < record.since:
-        _fail("record.claimed", "earlier than 'since'")
+        r.fail(r.at("claimed"), "earlier than 'since'")
     return record
 
 
 def parse(data: str | bytes) -> AbandonmentRecord:
     """Parse a record's JSON text under the hand records' limits (size, nesting)."""
-    if len(data) > MAX_RECORD_BYTES:
-        _fail("record", f"{len(data)} bytes, more than {MAX_RECORD_BYTES}")
-    try:
-        text = data if isinstance(data, str) else data.decode(json.detect_encoding(data),
-                                                              "surrogatepass")
-        deep = too_deep(text)
-        if deep is not None:
-            _fail("record", f"not JSON ({deep})")
-        value = strict_json.loads(text)
-    except strict_json.JsonSyntaxError as exc:
-        _fail("record", f"not JSON ({exc})")
-    except MalformedInput:
-        raise
-    except (ValueError, RecursionError) as exc:
-        _fail("record", f"not JSON ({exc})")
-    return parse_value(value)
+    return parse_value(load(data, "abandonment record: record"))

@@ -28,13 +28,15 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from gin.engine.errors import MalformedInput
 from gin.protocol.deal import fairdeal as fd
+from gin.protocol.records.envelope import (  # the sizes of the envelope's fields
+    KEY_BYTES,
+    LINK_ID_BYTES,
+    MATCH_ID_BYTES,
+    SIGNATURE_BYTES,
+)
 from gin.protocol.records.records import HandRecord
 
 DOMAIN = b"gin/session/v2/"
-LINK_ID_BYTES = 16
-MATCH_ID_BYTES = 16
-KEY_BYTES = 32
-SIGNATURE_BYTES = 64
 KEY_SEED_BYTES = 32
 
 

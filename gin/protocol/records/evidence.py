@@ -19,19 +19,20 @@ from typing import Any
 from gin.protocol.deal import fairdeal as fd
 from gin.protocol.deal import shuffle_proof as sp
 from gin.protocol.records import abandonment, cosign, strict_json
-from gin.protocol.records.records import (
+from gin.protocol.records.envelope import (
     MAX_RECORD_BYTES,
-    SEATS,
-    HandRecord,
-    binding_dict,
-    parse_record,
+    Reader,
+    open_envelope,
+    read_binding,
+    write,
 )
-from gin.protocol.records.strict_json import StrictJson
+from gin.protocol.records.records import HandRecord, parse_record
 
 FORMAT = "gin-deal-evidence"
 FORMAT_VERSION = 3
-_JSON = StrictJson("deal evidence")
-_fail, _hex, _object, _integer = _JSON.fail, _JSON.hex, _JSON.fields, _JSON.integer
+#: The fields of deal evidence, in the order it is written and a missing one is named.
+FIELDS = ("format", "version", "match_id", "hand", "seats", "dealer", "link", "signing_keys",
+          "messages", "proof", "signature", "identities", "vouches", "previous")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,68 +64,36 @@ class DealEvidence:
                                       self.message1, self.message2, self.proof)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT,
-            "version": FORMAT_VERSION,
-            "match_id": self.match_id.hex(),
+        return write(self, FORMAT, FORMAT_VERSION, FIELDS, {
             "hand": self.hand_number,
-            "seats": list(SEATS),
             "dealer": self.dealer,
-            "link": self.link_id.hex(),
-            "signing_keys": {seat: key.hex() for seat, key in zip(SEATS, self.signing_keys,
-                                                                   strict=True)},
             "messages": {"message1": [x.hex() for x in self.message1],
                          "message2": [x.hex() for x in self.message2]},
             "proof": self.proof.hex(),
             "signature": self.signature.hex(),
-            **binding_dict(self.identities, self.vouches, self.previous),
-        }
+        })
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1) + "\n"
 
 
-def _deck(value: object, path: str) -> tuple[bytes, ...]:
-    if not isinstance(value, list) or len(value) != fd.DECK_SIZE:
-        _fail(path, f"expected a list of {fd.DECK_SIZE} entries")
-    return tuple(_hex(x, f"{path}[{i}]", 32) for i, x in enumerate(value))
-
-
 def parse_evidence(value: object) -> DealEvidence:
     """Deal evidence from its JSON value; MalformedInput names the path of what is wrong."""
-    top = _object(value, "evidence", ("format", "version", "match_id", "hand", "seats",
-                                      "dealer", "link", "signing_keys", "messages", "proof",
-                                      "signature", "identities", "vouches", "previous"))
-    if top["format"] != FORMAT:
-        _fail("evidence.format", f"expected {FORMAT!r}")
-    if _integer(top["version"], "evidence.version", 1 << 16) != FORMAT_VERSION:
-        _fail("evidence.version", f"expected {FORMAT_VERSION}")
-    if top["seats"] != list(SEATS):
-        _fail("evidence.seats", f"expected {list(SEATS)}")
-    keys = _object(top["signing_keys"], "evidence.signing_keys", SEATS)
-    ids = _object(top["identities"], "evidence.identities", SEATS)
-    vouches = _object(top["vouches"], "evidence.vouches", SEATS)
-    messages = _object(top["messages"], "evidence.messages", ("message1", "message2"))
-    hand = _integer(top["hand"], "evidence.hand", fd.MAX_HAND_NUMBER)
+    r = Reader(value, "evidence", "deal evidence")
+    pairs = open_envelope(r, FORMAT, FORMAT_VERSION, FIELDS)
+    messages = r.child("messages").only(("message1", "message2"))
+    hand = r.integer("hand", 0, fd.MAX_HAND_NUMBER)
     if hand < 1:
-        _fail("evidence.hand", f"expected an integer 1..{fd.MAX_HAND_NUMBER}")
+        r.fail(r.at("hand"), f"expected an integer 1..{fd.MAX_HAND_NUMBER}")
     return DealEvidence(
-        match_id=_hex(top["match_id"], "evidence.match_id", cosign.MATCH_ID_BYTES),
+        match_id=r.hex("match_id", cosign.MATCH_ID_BYTES),
         hand_number=hand,
-        dealer=_integer(top["dealer"], "evidence.dealer", 1),
-        message1=_deck(messages["message1"], "evidence.messages.message1"),
-        message2=_deck(messages["message2"], "evidence.messages.message2"),
-        proof=_hex(top["proof"], "evidence.proof", sp.PROOF_BYTES),
-        signature=_hex(top["signature"], "evidence.signature", cosign.SIGNATURE_BYTES),
-        link_id=_hex(top["link"], "evidence.link", cosign.LINK_ID_BYTES),
-        signing_keys=(_hex(keys["host"], "evidence.signing_keys.host", cosign.KEY_BYTES),
-                      _hex(keys["guest"], "evidence.signing_keys.guest", cosign.KEY_BYTES)),
-        identities=(_hex(ids["host"], "evidence.identities.host", cosign.KEY_BYTES),
-                    _hex(ids["guest"], "evidence.identities.guest", cosign.KEY_BYTES)),
-        vouches=(_hex(vouches["host"], "evidence.vouches.host", cosign.SIGNATURE_BYTES),
-                 _hex(vouches["guest"], "evidence.vouches.guest", cosign.SIGNATURE_BYTES)),
-        previous=None if top["previous"] is None else _hex(
-            top["previous"], "evidence.previous", cosign.MATCH_ID_BYTES),
+        dealer=r.integer("dealer", 0, 1),
+        message1=messages.hex_list("message1", fd.DECK_SIZE, 32),
+        message2=messages.hex_list("message2", fd.DECK_SIZE, 32),
+        proof=r.hex("proof", sp.PROOF_BYTES),
+        signature=r.hex("signature", cosign.SIGNATURE_BYTES),
+        **read_binding(r, pairs),
     )
 
 

@@ -14,27 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
+from gin.protocol.records.envelope import SEATS, Bound
 from gin.protocol.records.identity import binding_refusal, fingerprint
-from gin.protocol.records.records import SEATS
-
-
-class Bound(Protocol):
-    """What a hand record or deal evidence names its match by."""
-
-    @property
-    def match_id(self) -> bytes: ...
-    @property
-    def link_id(self) -> bytes: ...
-    @property
-    def signing_keys(self) -> tuple[bytes, bytes]: ...
-    @property
-    def identities(self) -> tuple[bytes, bytes]: ...
-    @property
-    def vouches(self) -> tuple[bytes, bytes]: ...
-    @property
-    def previous(self) -> bytes | None: ...
 
 
 @dataclass

@@ -1,6 +1,7 @@
-"""The strict reading of a JSON value shared by the files ``gin audit`` reads beside hand
-records (deal evidence, abandonment records): every failure is a MalformedInput naming
-the file's kind and the JSON path of what is wrong. Pure."""
+"""JSON text read strictly, for the files ``gin audit`` reads (hand records, deal evidence,
+abandonment records): an object that repeats a key is refused, and a refusal is worded
+word for word as the board's reader (client/web/src/protocol/records/strict_json.ts) words
+it. Their fields are read by :class:`gin.protocol.records.envelope.Reader`. Pure."""
 
 from __future__ import annotations
 
@@ -10,49 +11,14 @@ from typing import NoReturn
 
 from gin.engine.errors import MalformedInput
 
-_HEX = re.compile("[0-9a-fA-F]*")
-#: Deeper nesting is refused as pyjson.ts refuses it (the record readers refuse nesting
+#: Deeper nesting is refused as strict_json.ts refuses it (the record readers refuse nesting
 #: deeper than their own limit before they read).
 MAX_DEPTH = 512
 
 
-class StrictJson:
-    """Readers of one kind of file: ``what`` heads every error ("deal evidence")."""
-
-    def __init__(self, what: str) -> None:
-        self.what = what
-
-    def fail(self, path: str, why: str) -> NoReturn:
-        raise MalformedInput(f"{self.what}: {path}: {why}")
-
-    def fields(self, value: object, path: str, names: tuple[str, ...]) -> dict[str, object]:
-        """A JSON object with exactly the fields ``names``."""
-        if not isinstance(value, dict):
-            self.fail(path, "expected an object")
-        for key in value:
-            if key not in names:
-                self.fail(f"{path}.{key}", "unexpected field")
-        for key in names:
-            if key not in value:
-                self.fail(f"{path}.{key}", "missing")
-        return value
-
-    def hex(self, value: object, path: str, size: int) -> bytes:
-        """``size`` bytes as hex digits (either case)."""
-        if not isinstance(value, str) or len(value) != 2 * size or not _HEX.fullmatch(value):
-            self.fail(path, f"expected {2 * size} hex digits")
-        return bytes.fromhex(value)
-
-    def integer(self, value: object, path: str, high: int) -> int:
-        """A whole number 0..``high`` (not a boolean, not a float)."""
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
-            self.fail(path, f"expected an integer 0..{high}")
-        return value
-
-
 class JsonSyntaxError(MalformedInput):
     """Text that is not JSON, or an object that repeats a key; the message says what
-    and at which character (counted in code points), word for word as pyjson.ts."""
+    and at which character (counted in code points), word for word as strict_json.ts."""
 
 
 #: Integer literals longer than this are refused (Python's ``sys.get_int_max_str_digits``).
@@ -74,7 +40,7 @@ def _no_repeats(pairs: list[tuple[str, object]]) -> dict[str, object]:
 
 def loads(text: str) -> object:
     """``text`` as JSON, refusing an object that repeats a key (Python's json keeps the
-    last, so a record could say two things); JsonSyntaxError with pyjson.ts's words and
+    last, so a record could say two things); JsonSyntaxError with strict_json.ts's words and
     place. Python's fast reader reads; :func:`_why` words a refusal."""
     try:
         return json.loads(text, object_pairs_hook=_no_repeats)
@@ -83,7 +49,7 @@ def loads(text: str) -> object:
 
 
 def _why(text: str) -> str | None:
-    """What pyjson.ts says of ``text`` (the twin of its reader, run only on a refusal),
+    """What strict_json.ts says of ``text`` (the twin of its reader, run only on a refusal),
     or None if it would read it."""
     at = 0
 

@@ -21,6 +21,7 @@ from tests.client.commands.test_host_join import (
     relay_port,
     relay_process,
     start,
+    two_bot_matches,
 )
 
 CONNECTED = "connected to your friend"
@@ -78,27 +79,16 @@ async def test_connected_is_said_once_and_only_once_the_friend_is_there(
         tmp_path: Path) -> None:
     """Item 5: "Connected to your friend" before any friend (gin host), twice (gin
     join); item 25: the last lines' words, each match counted on its own."""
-    relay = await relay_process(tmp_path)
-    try:
-        port = await relay_port(relay)
-        host = await start(*gin("host", "--relay", f"http://127.0.0.1:{port}", *BOT,
-                                "--target", "1", "--matches", "2",
-                                "--data-dir", str(tmp_path / "host")))
-        link = await read_link(host)
+    before: list[str] = []  # the host's words before anyone joined
+
+    async def alone(host: asyncio.subprocess.Process) -> None:
         assert host.stderr is not None
-        before: list[str] = []  # the host's words before anyone joined
         async with asyncio.timeout(20):
             while not before or "waiting for your friend" not in before[-1]:
                 before.append((await host.stderr.readline()).decode())
-        assert not any(CONNECTED in line for line in before), before
-        guest = await start(*gin("join", *BOT, "--accept-rules", "--matches", "2",
-                                 "--data-dir", str(tmp_path / "guest"), link))
-        (host_rc, _, host_err), (guest_rc, _, guest_err) = await asyncio.gather(
-            finish(host), finish(guest))
-    finally:
-        relay.terminate()
-        await relay.wait()
-    assert (host_rc, guest_rc) == (0, 0), (host_err, guest_err)
+
+    host_err, guest_err = await two_bot_matches(tmp_path, target=1, before_join=alone)
+    assert not any(CONNECTED in line for line in before), before
     assert host_err.count(CONNECTED) == 1, host_err
     assert guest_err.count(CONNECTED) == 1, guest_err
     for prog, err in (("gin host", host_err), ("gin join", guest_err)):

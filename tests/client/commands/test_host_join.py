@@ -10,6 +10,7 @@ import os
 import random
 import socket
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -291,17 +292,22 @@ def test_host_and_join_help_explain_the_link(capsys: pytest.CaptureFixture[str])
     assert "without http:// or https:// is taken as http:// when it is an IP address" in out
 
 
-@pytest.mark.slow
-async def test_two_matches_in_a_row_on_one_link_form_one_history(tmp_path: Path) -> None:
-    """`--matches 2` on both sides: a rematch on the same link, its records chained to
-    the first match's, so `gin audit` of all of them verifies with no conflict."""
+async def two_bot_matches(
+        tmp_path: Path, target: int,
+        before_join: Callable[[asyncio.subprocess.Process], Awaitable[None]] | None = None,
+) -> tuple[str, str]:
+    """`gin host` and `gin join` bots playing `--matches 2` on one link through a relay
+    process, both ending well: what each wrote to stderr. ``before_join`` reads the
+    host before the guest starts."""
     relay = await relay_process(tmp_path)
     try:
         port = await relay_port(relay)
         host = await start(*gin("host", "--relay", f"http://127.0.0.1:{port}", *BOT,
-                                "--target", "10", "--matches", "2",
+                                "--target", str(target), "--matches", "2",
                                 "--data-dir", str(tmp_path / "host")))
         link = await read_link(host)
+        if before_join is not None:
+            await before_join(host)
         guest = await start(*gin("join", *BOT, "--accept-rules", "--matches", "2",
                                  "--data-dir", str(tmp_path / "guest"), link))
         (host_rc, _, host_err), (guest_rc, _, guest_err) = await asyncio.gather(
@@ -310,6 +316,14 @@ async def test_two_matches_in_a_row_on_one_link_form_one_history(tmp_path: Path)
         relay.terminate()
         await relay.wait()
     assert (host_rc, guest_rc) == (0, 0), (host_err, guest_err)
+    return host_err, guest_err
+
+
+@pytest.mark.slow
+async def test_two_matches_in_a_row_on_one_link_form_one_history(tmp_path: Path) -> None:
+    """`--matches 2` on both sides: a rematch on the same link, its records chained to
+    the first match's, so `gin audit` of all of them verifies with no conflict."""
+    host_err, guest_err = await two_bot_matches(tmp_path, target=10)
     for err in (host_err, guest_err):
         assert "match 1: the match is over" in err and "a rematch begins" in err
         assert "2 of 2 matches played" in err

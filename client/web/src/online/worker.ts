@@ -4,13 +4,16 @@
  * a deck is shuffled, proven or checked. It answers each request of the page with
  * one reply, in order (messages.ts); core.ts does the work. The board's "Check
  * records" window asks a worker of its own to audit files (`op: "audit"`), which
- * takes about a second a record: the same crypto, off the page's thread.
+ * takes about a second a record: the same crypto, off the page's thread. The deal's
+ * multiplications go through libsodium's WebAssembly here (protocol/deal/sodium.ts).
  */
 
 import { Ruleset } from "../engine/rules.ts";
 import { auditReport, type Given, reportData } from "../protocol/records/audit_report.ts";
 import type { MapKey, Value } from "../protocol/wire/msgpack.ts";
-import { MAX_RECORD_BYTES } from "../protocol/records/records.ts";
+import { MAX_RECORD_BYTES } from "../protocol/records/envelope.ts";
+import { prepare } from "../protocol/deal/group.ts";
+import { loadSodium } from "../protocol/deal/sodium.ts";
 import { Session } from "../protocol/session/session.ts";
 import { PeerCore, type RandomBytes } from "./core.ts";
 import type { AuditRequest, WorkerRequest } from "./messages.ts";
@@ -39,12 +42,19 @@ async function read(name: string, file: Blob): Promise<Given> {
   }
 }
 
+// libsodium's WebAssembly multiplies the deal's points about twice as fast as noble
+// (docs/performance.md); it loads (compiled off this thread) while the player waits
+// for the friend, and requests wait for it, in order (or, if it cannot load, go on
+// with noble: the same bytes). Meanwhile this thread builds the deal's tables.
+const ready = loadSodium();
+prepare();
+
 scope.onmessage = (ev) => {
   const request = ev.data;
   if (request.op !== "audit") {
-    scope.postMessage(core.handle(request));
+    void ready.then(() => scope.postMessage(core.handle(request)));
     return;
   }
-  void Promise.all(request.files.map(({ name, file }) => read(name, file)))
-    .then((given) => scope.postMessage(reportData(auditReport(given))));
+  void Promise.all([ready, ...request.files.map(({ name, file }) => read(name, file))])
+    .then(([, ...given]) => scope.postMessage(reportData(auditReport(given))));
 };

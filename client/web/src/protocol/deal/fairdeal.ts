@@ -165,8 +165,8 @@ export function verifyCommitment(
 
 /** Message 1: every card point under the whole-deck key, in the order πA. */
 export function buildMessage1(first: SeedMaterial): Deck {
-  const points = g.cardPoints();
-  return first.permutation.map((c) => g.encode(g.mul(points[c]!, first.deckKey)));
+  const cards = g.cardBytes();
+  return first.permutation.map((c) => g.mulBytes(cards[c]!, first.deckKey));
 }
 
 /** Message 2 and its shuffle proof's bytes for the hand `ctx`; `message1` MUST have been validated. */
@@ -177,13 +177,13 @@ export function buildMessage2(second: SeedMaterial, message1: readonly Uint8Arra
 
 /** Message 2's entries alone, m2[j] = b_j·m1[πB[j]] (what the hand-end audit recomputes). */
 export function reencrypt(second: SeedMaterial, message1: readonly Uint8Array[]): Deck {
-  return second.permutation.map((source, j) => g.encode(g.mul(g.decode(message1[source]!), second.positionKeys[j]!)));
+  return second.permutation.map((source, j) => g.mulBytes(message1[source]!, second.positionKeys[j]!));
 }
 
 /** Message 3: m3[k] = (a_k·a⁻¹)·m2[k], one multiplication per position. */
 export function buildMessage3(first: SeedMaterial, message2: readonly Uint8Array[]): Deck {
   const undo = g.inv(first.deckKey);
-  return first.positionKeys.map((key, k) => g.encode(g.mul(g.decode(message2[k]!), g.mod(undo * key))));
+  return first.positionKeys.map((key, k) => g.mulBytes(message2[k]!, g.mod(undo * key)));
 }
 
 /**
@@ -276,7 +276,7 @@ export function openCard(
     if (!(exc instanceof g.InvalidScalar)) throw exc;
     throw new PeerFault(`key for position ${position} is not a valid scalar`, theirRole, `key[${position}]`);
   }
-  const card = g.cardOf(g.mul(g.decode(final[position]!), undo));
+  const card = g.cardOfBytes(g.mulBytes(final[position]!, undo));
   if (card === null) {
     throw new PeerFault(`key for position ${position} does not open it to a card`, theirRole, `key[${position}]`);
   }
@@ -330,6 +330,8 @@ export class AuditReport {
   }
 }
 
+const DECK_ORDER = Array.from({ length: DECK_SIZE }, (_, k) => k);
+
 const cardText = (card: number): string => String(DECK[card]!);
 
 function indexOf(deck: readonly Uint8Array[], x: Uint8Array): number {
@@ -337,7 +339,7 @@ function indexOf(deck: readonly Uint8Array[], x: Uint8Array): number {
 }
 
 function explain1(first: SeedMaterial, got: Uint8Array, position: number): string {
-  const card = g.cardOf(g.mul(g.decode(got), g.inv(first.deckKey)));
+  const card = g.cardOfBytes(g.mulBytes(got, g.inv(first.deckKey)));
   const expected = cardText(first.permutation[position]!);
   if (card === null) return `not a card under the deck key (expected ${expected})`;
   const home = first.permutation.indexOf(card);
@@ -345,7 +347,7 @@ function explain1(first: SeedMaterial, got: Uint8Array, position: number): strin
 }
 
 function explain2(second: SeedMaterial, message1: Deck, got: Uint8Array, position: number): string {
-  const source = indexOf(message1, g.encode(g.mul(g.decode(got), g.inv(second.positionKeys[position]!))));
+  const source = indexOf(message1, g.mulBytes(got, g.inv(second.positionKeys[position]!)));
   const expected = second.permutation[position]!;
   return source >= 0
     ? `re-encrypts message1[${source}] instead of message1[${expected}]`
@@ -354,23 +356,54 @@ function explain2(second: SeedMaterial, message1: Deck, got: Uint8Array, positio
 
 function explain3(first: SeedMaterial, message2: Deck, got: Uint8Array, position: number): string {
   const undo = g.mod(first.deckKey * g.inv(first.positionKeys[position]!));
-  const source = indexOf(message2, g.encode(g.mul(g.decode(got), undo)));
+  const source = indexOf(message2, g.mulBytes(got, undo));
   return source >= 0
     ? `re-keys message2[${source}] instead of message2[${position}]`
     : "not a re-keying of any message2 entry";
 }
 
-/** A deviation, attributed to `role`, at every position where `got` differs from `want`. */
-function differences(role: Role, field: DeviationField, got: Deck, want: Deck,
-  explain: (position: number, entry: Uint8Array) => string): Deviation[] {
-  return got.flatMap((x, k) => (equalBytes(x, want[k]!) ? [] : [new Deviation(role, field, k, explain(k, x))]));
+/**
+ * Whether got[k] = keys[k]·bases[k] at every k, checked at once: Σ z_k·got[k] = Σ (z_k·keys[k])·bases[k]
+ * with 128-bit weights z_k from SHA-512 of got, the keys and `basis` (the bytes that fix the
+ * bases), so nobody chooses them; a false equation survives with probability about 2^-128.
+ * Two variable-time MSMs instead of 52 multiplications and encodings: the audit runs on
+ * revealed seeds, so its keys are public. False sends the caller to the entry-by-entry check.
+ */
+function batchHolds(got: Deck, bases: readonly g.Point[], keys: readonly bigint[], basis: readonly Uint8Array[]): boolean {
+  const seed = sha512(concatBytes(DOMAIN, utf8ToBytes("\x00audit/batch\x00"), ...got, ...keys.map(keyBytes), ...basis));
+  const z = got.map((_, k) => bytesToNumberLE(sha512(concatBytes(seed, u16be(k))).subarray(0, 16)));
+  const left = g.msm(got.map(g.decode), z);
+  // One key for all (message 1's): Σ (z_k·a)·B_k = a·Σ z_k·B_k, both sums of 128-bit weights.
+  return keys.every((key) => key === keys[0])
+    ? left.equals(g.mulPublic(g.msm(bases, z), keys[0]!))
+    : left.equals(g.msm(bases, keys.map((key, k) => g.mod(key * z[k]!))));
 }
 
-/** The card points under per-position keys: a player's shortcut when its own message is honest. */
-function encryptCards(deck: readonly number[], keys: readonly bigint[]): Deck {
-  const points = g.cardPoints();
-  return deck.map((card, k) => g.encode(g.mul(points[card]!, keys[k]!)));
+/**
+ * A deviation, attributed to `role`, at every position where `got` differs from `want()`,
+ * which is computed only when the batch check of got[k] = keys[k]·bases[k] fails.
+ */
+function differences(role: Role, field: DeviationField, got: Deck, [bases, keys, basis]: Batch, want: () => Deck,
+  explain: (position: number, entry: Uint8Array) => string): Deviation[] {
+  if (batchHolds(got, bases, keys, basis)) return [];
+  const wanted = want();
+  return got.flatMap((x, k) => (equalBytes(x, wanted[k]!) ? [] : [new Deviation(role, field, k, explain(k, x))]));
 }
+
+/** The bases, keys and basis bytes of a batch check. */
+type Batch = [readonly g.Point[], readonly bigint[], readonly Uint8Array[]];
+
+/** The card points in `deck`'s order under `keys`: what an honest message is when its input was honest. */
+const cardBatch = (deck: readonly number[], keys: readonly bigint[]): Batch => {
+  const points = g.cardPoints();
+  return [deck.map((c) => points[c]!), keys, [Uint8Array.from(deck)]];
+};
+
+/** The entries of a checked message, reordered by `order`, under `keys`. */
+const entryBatch = (entries: Deck, order: readonly number[], keys: readonly bigint[]): Batch => {
+  const bases = order.map((i) => entries[i]!);
+  return [bases.map(g.decode), keys, bases];
+};
 
 function shape(value: readonly Uint8Array[], name: DeviationField, role: Role, out: Deviation[]): Deck | null {
   try {
@@ -431,16 +464,16 @@ export function auditHand(evidence: HandEvidence): AuditReport {
   const m2 = trust === "second" ? [...evidence.message2] : shape(evidence.message2, "message2", "second", deviations);
   const m3 = trust === "first" ? [...evidence.message3] : shape(evidence.message3, "message3", "first", deviations);
   if (first && trust !== "first" && m1) {
-    deviations.push(...differences("first", "message1", m1, buildMessage1(first),
-      (k, got) => explain1(first, got, k)));
+    deviations.push(...differences("first", "message1", m1, cardBatch(first.permutation, first.permutation.map(() => first.deckKey)),
+      () => buildMessage1(first), (k, got) => explain1(first, got, k)));
   }
   if (second && trust !== "second" && m1 && m2) {
-    // Our own honest m1[πB[j]] = a·M_deck[j]: the same bytes from the card points, whose
-    // precomputed windows make it about five times faster than decoding m1.
-    const want2 = trust === "first" && first && deck
-      ? encryptCards(deck, second.positionKeys.map((b) => g.mod(first.deckKey * b)))
-      : reencrypt(second, m1);
-    const found = differences("second", "message2", m2, want2, (k, got) => explain2(second, m1, got, k));
+    // Our own honest m1[πB[j]] = a·M_deck[j]: the card points stand in for m1's entries.
+    const batch = trust === "first" && first && deck
+      ? cardBatch(deck, second.positionKeys.map((b) => g.mod(first.deckKey * b)))
+      : entryBatch(m1, second.permutation, second.positionKeys);
+    const found = differences("second", "message2", m2, batch, () => reencrypt(second, m1),
+      (k, got) => explain2(second, m1, got, k));
     deviations.push(...found);
     const proof = evidence.proof ?? null;
     if (proof !== null && !found.length && !equalBytes(proof, proofDigest(sp.proofToBytes(sp.prove(
@@ -451,10 +484,12 @@ export function auditHand(evidence: HandEvidence): AuditReport {
   if (first && trust !== "first" && m2 && m3) {
     const m1Honest = !deviations.some((d) => d.field === "message1");
     // Likewise our own honest m2[k] = b_k·a·M_deck[k], when m1 was honest too.
-    const want3 = trust === "second" && second && deck && m1Honest
-      ? encryptCards(deck, first.positionKeys.map((a, k) => g.mod(a * second.positionKeys[k]!)))
-      : buildMessage3(first, m2);
-    deviations.push(...differences("first", "message3", m3, want3, (k, got) => explain3(first, m2, got, k)));
+    const undo = g.inv(first.deckKey);
+    const batch = trust === "second" && second && deck && m1Honest
+      ? cardBatch(deck, first.positionKeys.map((a, k) => g.mod(a * second.positionKeys[k]!)))
+      : entryBatch(m2, DECK_ORDER, first.positionKeys.map((a) => g.mod(a * undo)));
+    deviations.push(...differences("first", "message3", m3, batch, () => buildMessage3(first, m2),
+      (k, got) => explain3(first, m2, got, k)));
   }
   for (const [role, position, key] of evidence.revealedKeys ?? []) {
     const own = material.get(role);

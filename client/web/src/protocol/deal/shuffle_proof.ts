@@ -106,34 +106,38 @@ export function prove(context: Uint8Array, inputs: Uint8Array[], outputs: Uint8A
   }
   const Y = outputs.map(g.decode);
   inputs.forEach(g.decode);
-  const H = g.generatorH();
   const hStmt = statementHash(context, inputs, outputs);
   const inverseKeys = keys.map(g.inv);
   const kappa = inverseKeys.reduce((acc, b) => g.mod(acc * b), 1n);
   const rKappa = nonce(nonceKey, hStmt, "k", 0);
-  const K = g.mul(H, kappa).add(g.mul(g.G, rKappa));
+  const K = g.pedersen(kappa, rKappa);
   const kBytes = g.encode(K);
   const hU = uHash(hStmt, kBytes);
   const u = challenges(hU, n);
   const v = Array.from({ length: n }, (_, j) => g.mod(u[permutation[j]!]! * inverseKeys[j]!));
-  const chain: g.Point[] = [H];
   const rHat = Array.from({ length: n }, (_, j) => nonce(nonceKey, hStmt, "r", j));
-  let rho = 0n;
-  for (let j = 0; j < n; j++) {
-    chain.push(g.mul(g.G, rHat[j]!).add(g.mul(chain[j]!, v[j]!)));
-    rho = g.mod(v[j]! * rho + rHat[j]!);
-  }
-  const productU = u.reduce((acc, x) => g.mod(acc * x), 1n);
-  const d = g.mod(rho - productU * rKappa);
   const omega = Array.from({ length: n }, (_, j) => nonce(nonceKey, hStmt, "v", j));
   const omegaHat = Array.from({ length: n }, (_, j) => nonce(nonceKey, hStmt, "w", j));
   const omegaEnd = nonce(nonceKey, hStmt, "d", 0);
-  const chainT = Array.from({ length: n }, (_, j) => g.encode(g.mul(g.G, omegaHat[j]!).add(g.mul(chain[j]!, omega[j]!))));
-  let tSum = g.RPoint.ZERO;
-  for (let j = 0; j < n; j++) tSum = tSum.add(g.mul(Y[j]!, omega[j]!));
-  const tSumBytes = g.encode(tSum);
+  // C_{j+1} = r̂_j·G + v_j·C_j from C_0 = H is p_{j+1}·H + ρ_{j+1}·G with p_{j+1} = v_j·p_j and
+  // ρ_{j+1} = v_j·ρ_j + r̂_j; likewise t̂_j = ω̂_j·G + ω_j·C_j = ω_j·p_j·H + (ω̂_j + ω_j·ρ_j)·G:
+  // every point of the chain is two multiplications through G's and H's tables, not one
+  // of a point met for the first time.
+  const chain: g.Point[] = [];
+  const chainT: Uint8Array[] = [];
+  let p = 1n;
+  let rho = 0n;
+  for (let j = 0; j < n; j++) {
+    chainT.push(g.encode(g.pedersen(g.mod(omega[j]! * p), g.mod(omegaHat[j]! + omega[j]! * rho))));
+    p = g.mod(v[j]! * p);
+    rho = g.mod(v[j]! * rho + rHat[j]!);
+    chain.push(g.pedersen(p, rho));
+  }
+  const productU = u.reduce((acc, x) => g.mod(acc * x), 1n);
+  const d = g.mod(rho - productU * rKappa);
+  const tSumBytes = g.encode(g.msmSecret(Y, omega));
   const tEnd = g.encode(g.mul(g.G, omegaEnd));
-  const chainBytes = chain.slice(1).map(g.encode);
+  const chainBytes = chain.map(g.encode);
   const e = challenge(hU, chainBytes, chainT, tSumBytes, tEnd);
   return {
     k: kBytes, chain: chainBytes, chainT, tSum: tSumBytes, tEnd,

@@ -18,19 +18,16 @@ import { equalBytes } from "../bytes.ts";
 import * as cosign from "./cosign.ts";
 import { MAX_HAND_NUMBER } from "../deal/fairdeal.ts";
 import type { Owed } from "../wire/messages.ts";
-import { JsonSyntaxError, parsePyJson, type PyJson } from "./pyjson.ts";
+import { type Bound, load, openEnvelope, readBinding, Reader, SEATS, write } from "./envelope.ts";
+import type { PyJson } from "./strict_json.ts";
 import { bindingRefusal } from "./identity.ts";
-import { bindingData, type HandRecord, MAX_RECORD_BYTES, SEATS, tooDeep } from "./records.ts";
-import { pyLen, StrictJson } from "./strict_json.ts";
-
-const READ: StrictJson = new StrictJson("abandonment record");
-function fail(path: string, why: string): never {
-  READ.fail(path, why);
-}
-const [hex, object, integer] = [READ.hex.bind(READ), READ.fields.bind(READ), READ.integer.bind(READ)];
+import type { HandRecord } from "./records.ts";
 
 export const FORMAT = "gin-abandonment";
 export const FORMAT_VERSION = 3;
+/** The fields of a record, in the order it is written and a missing one is named. */
+export const FIELDS = ["format", "version", "match_id", "link", "seats", "signing_keys", "identities", "vouches",
+  "previous", "hand", "owed", "since", "claimed", "received", "scores", "claimant", "signature"] as const;
 const DOMAIN = utf8ToBytes("gin/session/v3/abandon\x00");
 /** 9999-12-31T23:59:59Z: times are UTC seconds from 1970 to the end of year 9999. */
 export const MAX_TIME = 253_402_300_799;
@@ -43,15 +40,8 @@ export const OWED: ReadonlyMap<string, string> = new Map<Owed, string>([
   ["move", "its move"], ["seed", "its seed"],
 ]);
 
-/** The fields of an {@link AbandonmentRecord}. */
-export interface AbandonmentFields {
-  matchId: Uint8Array;
-  linkId: Uint8Array;
-  signingKeys: readonly [Uint8Array, Uint8Array];
-  identities: readonly [Uint8Array, Uint8Array];
-  vouches: readonly [Uint8Array, Uint8Array];
-  /** The match on this link that this one continues, or null. */
-  previous: Uint8Array | null;
+/** The fields of an {@link AbandonmentRecord}: its envelope's and its own. */
+export interface AbandonmentFields extends Bound {
   /** The hand in play; 0 before the first deal. */
   handNumber: number;
   owedSeat: number;
@@ -114,14 +104,7 @@ export class AbandonmentRecord implements Readonly<Required<AbandonmentFields>> 
 
   /** As gin's `to_dict`, keys in its order. */
   toDict(): Record<string, unknown> {
-    return {
-      format: FORMAT,
-      version: FORMAT_VERSION,
-      match_id: bytesToHex(this.matchId),
-      link: bytesToHex(this.linkId),
-      seats: [...SEATS],
-      signing_keys: { host: bytesToHex(this.signingKeys[0]), guest: bytesToHex(this.signingKeys[1]) },
-      ...bindingData(this.identities, this.vouches, this.previous),
+    return write(this, FORMAT, FORMAT_VERSION, FIELDS, {
       hand: this.handNumber,
       owed: { seat: this.owedSeat, what: this.owed },
       since: isoTime(this.since),
@@ -130,7 +113,7 @@ export class AbandonmentRecord implements Readonly<Required<AbandonmentFields>> 
       scores: [...this.scores],
       claimant: this.claimant,
       signature: bytesToHex(this.signature),
-    };
+    });
   }
 
   /** Byte for byte gin's `to_json()`. */
@@ -239,7 +222,8 @@ export function missingHands(record: AbandonmentRecord, hands: readonly HandReco
 const TIME = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z$/;
 
 /** A time as Python's datetime reads it (years 1..9999, no leap second), in UTC seconds. */
-function time(value: PyJson | undefined, path: string): number {
+function time(r: Reader, name: string): number {
+  const value = r.get(name);
   const parts = typeof value === "string" ? TIME.exec(value) : null;
   const [y, mo, d, h, mi, s] = (parts ?? []).slice(1).map(Number) as number[];
   const when = new Date(0);
@@ -249,74 +233,44 @@ function time(value: PyJson | undefined, path: string): number {
   }
   if (parts === null || y! < 1 || when.getUTCFullYear() !== y || when.getUTCMonth() !== mo! - 1
     || when.getUTCDate() !== d || h! > 23 || mi! > 59 || s! > 59) {
-    fail(path, "expected a UTC time as YYYY-MM-DDTHH:MM:SSZ");
+    r.fail(r.at(name), "expected a UTC time as YYYY-MM-DDTHH:MM:SSZ");
   }
   const seconds = when.getTime() / 1000;
-  if (seconds < 0 || seconds > MAX_TIME) fail(path, "expected a time from 1970 on");
+  if (seconds < 0 || seconds > MAX_TIME) r.fail(r.at(name), "expected a time from 1970 on");
   return seconds;
 }
 
 /** An abandonment record from its JSON value; MalformedInput names the path, as gin does. */
 export function parseValue(value: PyJson): AbandonmentRecord {
-  const top = object(value, "record", ["format", "version", "match_id", "link", "seats", "signing_keys", "identities",
-    "vouches", "previous", "hand", "owed", "since", "claimed", "received", "scores", "claimant", "signature"]);
-  if (top.get("format") !== FORMAT) fail("record.format", `expected '${FORMAT}'`);
-  if (integer(top.get("version"), "record.version", 1 << 16) !== FORMAT_VERSION) {
-    fail("record.version", `expected ${FORMAT_VERSION}`);
-  }
-  const seats = top.get("seats");
-  if (!Array.isArray(seats) || seats.length !== 2 || seats[0] !== SEATS[0] || seats[1] !== SEATS[1]) {
-    fail("record.seats", "expected ['host', 'guest']");
-  }
-  const keys = object(top.get("signing_keys"), "record.signing_keys", SEATS);
-  const ids = object(top.get("identities"), "record.identities", SEATS);
-  const vouches = object(top.get("vouches"), "record.vouches", SEATS);
-  const owed = object(top.get("owed"), "record.owed", ["seat", "what"]);
+  const r: Reader = new Reader(value, "record", "abandonment record");
+  const pairs = openEnvelope(r, FORMAT, FORMAT_VERSION, FIELDS);
+  const owed: Reader = r.child("owed").only(["seat", "what"]);
   const what = owed.get("what");
-  if (typeof what !== "string" || !OWED.has(what)) fail("record.owed.what", `expected one of ${[...OWED.keys()].join(", ")}`);
-  const received = object(top.get("received"), "record.received", ["messages", "digest"]);
-  const scores = top.get("scores");
-  if (!Array.isArray(scores) || scores.length !== 2) fail("record.scores", "expected [host, guest]");
+  if (typeof what !== "string" || !OWED.has(what)) owed.fail(owed.at("what"), `expected one of ${[...OWED.keys()].join(", ")}`);
+  const received = r.child("received").only(["messages", "digest"]);
+  const scores = r.get("scores");
+  if (!Array.isArray(scores) || scores.length !== 2) r.fail(r.at("scores"), "expected [host, guest]");
   // The fields in gin's order of reading them.
-  const matchId = hex(top.get("match_id"), "record.match_id", cosign.MATCH_ID_BYTES);
-  const linkId = hex(top.get("link"), "record.link", cosign.LINK_ID_BYTES);
-  const host = hex(keys.get("host"), "record.signing_keys.host", cosign.KEY_BYTES);
-  const guest = hex(keys.get("guest"), "record.signing_keys.guest", cosign.KEY_BYTES);
-  const identities: [Uint8Array, Uint8Array] = [hex(ids.get("host"), "record.identities.host", cosign.KEY_BYTES),
-    hex(ids.get("guest"), "record.identities.guest", cosign.KEY_BYTES)];
-  const vouched: [Uint8Array, Uint8Array] = [hex(vouches.get("host"), "record.vouches.host", cosign.SIGNATURE_BYTES),
-    hex(vouches.get("guest"), "record.vouches.guest", cosign.SIGNATURE_BYTES)];
-  const previous = top.get("previous") === null ? null
-    : hex(top.get("previous"), "record.previous", cosign.MATCH_ID_BYTES);
   const record = new AbandonmentRecord({
-    matchId, linkId, signingKeys: [host, guest], identities, vouches: vouched, previous,
-    handNumber: integer(top.get("hand"), "record.hand", MAX_HAND_NUMBER),
-    owedSeat: integer(owed.get("seat"), "record.owed.seat", 1),
+    matchId: r.hex("match_id", cosign.MATCH_ID_BYTES),
+    ...readBinding(r, pairs),
+    handNumber: r.integer("hand", 0, MAX_HAND_NUMBER),
+    owedSeat: owed.integer("seat", 0, 1),
     owed: what,
-    since: time(top.get("since"), "record.since"),
-    claimed: time(top.get("claimed"), "record.claimed"),
-    received: integer(received.get("messages"), "record.received.messages", 2 ** 32),
-    receivedDigest: hex(received.get("digest"), "record.received.digest", 32),
-    scores: [integer(scores[0], "record.scores[0]", MAX_SCORE), integer(scores[1], "record.scores[1]", MAX_SCORE)],
-    claimant: integer(top.get("claimant"), "record.claimant", 1),
-    signature: hex(top.get("signature"), "record.signature", cosign.SIGNATURE_BYTES),
+    since: time(r, "since"),
+    claimed: time(r, "claimed"),
+    received: received.integer("messages", 0, 2 ** 32),
+    receivedDigest: received.hex("digest", 32),
+    scores: [r.integerAt(scores[0], r.at("scores[0]"), 0, MAX_SCORE), r.integerAt(scores[1], r.at("scores[1]"), 0, MAX_SCORE)],
+    claimant: r.integer("claimant", 0, 1),
+    signature: r.hex("signature", cosign.SIGNATURE_BYTES),
   });
-  if (record.claimant === record.owedSeat) fail("record.claimant", "the claimant is the seat that owed");
-  if (record.claimed < record.since) fail("record.claimed", "earlier than 'since'");
+  if (record.claimant === record.owedSeat) r.fail(r.at("claimant"), "the claimant is the seat that owed");
+  if (record.claimed < record.since) r.fail(r.at("claimed"), "earlier than 'since'");
   return record;
 }
 
 /** Parse a record's JSON text under the hand records' limits (size, nesting). */
 export function parse(text: string): AbandonmentRecord {
-  if (pyLen(text) > MAX_RECORD_BYTES) fail("record", `${pyLen(text)} bytes, more than ${MAX_RECORD_BYTES}`);
-  const deep = tooDeep(text);
-  if (deep !== null) fail("record", `not JSON (${deep})`);
-  let value: PyJson;
-  try {
-    value = parsePyJson(text);
-  } catch (exc) {
-    if (!(exc instanceof JsonSyntaxError)) throw exc;
-    fail("record", `not JSON (${exc.message})`);
-  }
-  return parseValue(value);
+  return parseValue(load(text, "abandonment record: record"));
 }

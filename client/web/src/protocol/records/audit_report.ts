@@ -15,8 +15,9 @@ import { type AuditResult, auditRecords } from "./audit.ts";
 import { FAILED, NOT_A_RECORD, UNPROVEN, VERIFIED } from "./audit_text.ts";
 import { type DealEvidence, parseFile } from "./evidence.ts";
 import { identitiesText } from "./identity.ts";
-import { parsePyJson, type PyJson } from "./pyjson.ts";
-import { HandRecord, utf8 } from "./records.ts";
+import { parsePyJson, type PyJson } from "./strict_json.ts";
+import { utf8 } from "./envelope.ts";
+import { HandRecord } from "./records.ts";
 
 const PRECEDENCE = [NOT_A_RECORD, FAILED, UNPROVEN, VERIFIED];
 

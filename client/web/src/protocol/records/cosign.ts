@@ -26,13 +26,12 @@ import { bytesToHex, concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { MalformedInput } from "../../engine/errors.ts";
 import { equalBytes } from "../bytes.ts";
 import { keyBytes } from "../deal/fairdeal.ts";
+import { KEY_BYTES, LINK_ID_BYTES, MATCH_ID_BYTES, SIGNATURE_BYTES } from "./envelope.ts";
 import type { HandRecord } from "./records.ts";
 
+/** The sizes of the envelope's fields. */
+export { KEY_BYTES, LINK_ID_BYTES, MATCH_ID_BYTES, SIGNATURE_BYTES };
 export const DOMAIN = utf8ToBytes("gin/session/v2/");
-export const LINK_ID_BYTES = 16;
-export const MATCH_ID_BYTES = 16;
-export const KEY_BYTES = 32;
-export const SIGNATURE_BYTES = 64;
 export const KEY_SEED_BYTES = 32;
 
 /** The order of Ed25519's base point. */

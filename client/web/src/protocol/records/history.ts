@@ -13,17 +13,8 @@
 import { bytesToHex } from "@noble/hashes/utils.js";
 
 import { equalBytes } from "../bytes.ts";
+import type { Bound } from "./envelope.ts";
 import { bindingRefusal, fingerprint } from "./identity.ts";
-
-/** What a hand record or deal evidence names its match by. */
-export interface Bound {
-  readonly matchId: Uint8Array;
-  readonly linkId: Uint8Array;
-  readonly signingKeys: readonly [Uint8Array, Uint8Array];
-  readonly identities: readonly [Uint8Array, Uint8Array];
-  readonly vouches: readonly [Uint8Array, Uint8Array];
-  readonly previous: Uint8Array | null;
-}
 
 interface LinkMatch {
   matchId: Uint8Array;

@@ -15,22 +15,25 @@
 import { type Action, parseAction } from "../../engine/actions.ts";
 import { MalformedInput } from "../../engine/errors.ts";
 import type { HandResult } from "../../engine/observation.ts";
-import { PyFloat } from "../../engine/pyrepr.ts";
 import { Ruleset, STANDARD } from "../../engine/rules.ts";
-import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { DECK_SIZE, type Deck, KEY_BYTES, keyBytes, keyFromBytes, MAX_HAND_NUMBER, type Role } from "../deal/fairdeal.ts";
-import { JsonSyntaxError, parsePyJson, type PyJson } from "./pyjson.ts";
-import { SEATS } from "./seats.ts";
+import {
+  KEY_BYTES as SIGNING_KEY_BYTES, LINK_ID_BYTES, load, MATCH_ID_BYTES, pyLen, Reader, readHead, readSeats, SEATS, seatPair,
+  SIGNATURE_BYTES, write,
+} from "./envelope.ts";
+import type { PyJson } from "./strict_json.ts";
 
 export const FORMAT = "gin-hand-record";
 export const FORMAT_VERSION = 4;
+/** The fields of a record, in the order it is written and a missing one is named. */
+export const FIELDS = ["format", "version", "match_id", "hand", "seats", "dealer", "rules", "commitments", "seeds",
+  "messages", "proof", "steps", "result", "scores", "link", "signing_keys", "signatures", "identities", "vouches",
+  "previous"] as const;
 export { SEATS };
 export type Seat = (typeof SEATS)[number];
-export const MAX_RECORD_BYTES = 1 << 20;
 export const MAX_STEPS = 512;
 export const MAX_ACTION_CHARS = 256;
-/** Arrays and objects open at once (a record needs 4); deeper text is not a record. */
-export const MAX_NESTING = 64;
 export const RESULT_KINDS = ["knock", "gin", "big_gin", "undercut", "dead"] as const;
 export type ResultKind = (typeof RESULT_KINDS)[number];
 
@@ -169,14 +172,9 @@ export class HandRecord implements Readonly<Required<HandRecordFields>> {
   }
 
   /** The record as gin's `to_dict`: plain data, keys in gin's order. */
-  toDict(): RecordData {
-    const pair = <T>(values: readonly [T, T], f: (v: T) => string) => ({ host: f(values[0]), guest: f(values[1]) });
-    return {
-      format: FORMAT,
-      version: FORMAT_VERSION,
-      match_id: bytesToHex(this.matchId),
+  toDict(): Record<string, unknown> {
+    return write(this, FORMAT, FORMAT_VERSION, FIELDS, {
       hand: this.handNumber,
-      seats: [...SEATS],
       dealer: this.dealer,
       rules: this.rules.toDict(),
       commitments: { first: bytesToHex(this.commitments[0]), second: bytesToHex(this.commitments[1]) },
@@ -190,11 +188,8 @@ export class HandRecord implements Readonly<Required<HandRecordFields>> {
       steps: this.steps.map((s) => s.toDict()),
       result: { kind: this.score.kind, knocker: this.score.knocker, winner: this.score.winner, points: this.score.points },
       scores: [...this.scores],
-      link: bytesToHex(this.linkId),
-      signing_keys: pair(this.signingKeys, bytesToHex),
-      signatures: pair(this.signatures, bytesToHex),
-      ...bindingData(this.identities, this.vouches, this.previous),
-    };
+      signatures: seatPair(this.signatures),
+    });
   }
 
   /** The record's text, byte for byte gin's `to_json()` (`json.dumps(indent=1)` and a newline). */
@@ -210,163 +205,36 @@ export class HandRecord implements Readonly<Required<HandRecordFields>> {
   }
 }
 
-/** A record as plain data (gin's `HandRecord.to_dict`). */
-export interface RecordData {
-  format: string;
-  version: number;
-  match_id: string;
-  hand: number;
-  seats: string[];
-  dealer: number;
-  rules: Record<string, string | number | boolean | null>;
-  commitments: { first: string; second: string };
-  seeds: { first: string; second: string };
-  messages: { message1: string[]; message2: string[]; message3: string[] };
-  proof: string;
-  steps: StepData[];
-  result: { kind: string; knocker: number | null; winner: number | null; points: number };
-  scores: number[];
-  link: string;
-  signing_keys: { host: string; guest: string };
-  signatures: { host: string; guest: string };
-  identities: { host: string; guest: string };
-  vouches: { host: string; guest: string };
-  previous: string | null;
-}
-
-/** The identity fields of a record or deal evidence, as JSON (gin's `binding_dict`). */
-export function bindingData(identities: readonly [Uint8Array, Uint8Array], vouches: readonly [Uint8Array, Uint8Array],
-  previous: Uint8Array | null): Pick<RecordData, "identities" | "vouches" | "previous"> {
-  return {
-    identities: { host: bytesToHex(identities[0]), guest: bytesToHex(identities[1]) },
-    vouches: { host: bytesToHex(vouches[0]), guest: bytesToHex(vouches[1]) },
-    previous: previous === null ? null : bytesToHex(previous),
-  };
-}
-
 const keyHex = (key: bigint): string => bytesToHex(keyBytes(key));
 
 // --- strict parsing ---------------------------------------------------------------
 
-function fail(path: string, why: string): never {
-  throw new MalformedInput(`hand record: ${path}: ${why}`);
-}
-
-/** Python's type name of a loaded JSON value, as gin's `_kind` words it. */
-function kind(value: PyJson | undefined): string {
-  if (value === null || value === undefined) return "null";
-  if (typeof value === "boolean") return "bool";
-  if (typeof value === "bigint") return "int";
-  if (value instanceof PyFloat) return "float";
-  if (typeof value === "string") return "str";
-  return Array.isArray(value) ? "list" : "dict";
-}
-
-/** Python's `len` of a string: code points, not UTF-16 units. */
-const pyLen = (text: string): number => {
-  let n = 0;
-  for (const _ of text) n += 1;
-  return n;
-};
-
-function integer(value: PyJson | undefined, path: string, low: number, high: number): number {
-  if (typeof value !== "bigint") fail(path, `expected an integer, got ${kind(value)}`);
-  if (value < BigInt(low) || value > BigInt(high)) fail(path, `${value} is outside ${low}..${high}`);
-  return Number(value);
-}
-
-function hex(value: PyJson | undefined, path: string, size: number): Uint8Array {
-  if (typeof value !== "string" || pyLen(value) !== 2 * size) fail(path, `expected ${2 * size} hex digits`);
-  // Python's bytes.fromhex would also skip whitespace between pairs (and so make a
-  // shorter field of a string of the right length); a record's hex has none.
-  if (!/^[0-9a-fA-F]*$/.test(value)) fail(path, "not hexadecimal");
-  return hexToBytes(value);
-}
-
-function array(value: PyJson | undefined, path: string, low: number, high: number): PyJson[] {
-  if (!Array.isArray(value)) fail(path, `expected a list, got ${kind(value)}`);
-  if (value.length < low || value.length > high) fail(path, `${value.length} entries, expected ${low}..${high}`);
-  return value;
-}
-
-/** Python's `==` between a loaded JSON value and a list of strings. */
-function isTextList(value: PyJson | undefined, want: readonly string[]): boolean {
-  return Array.isArray(value) && value.length === want.length && value.every((v, i) => v === want[i]);
-}
-
-/** Typed access to one JSON object that names the path of whatever is wrong. */
-class Reader {
-  readonly value: Map<string, PyJson>;
-
-  constructor(value: PyJson | undefined, readonly path: string) {
-    if (!(value instanceof Map)) fail(path, `expected an object, got ${kind(value)}`);
-    this.value = value;
-  }
-
-  at(name: string): string {
-    return `${this.path}.${name}`;
-  }
-
-  only(required: readonly string[], optional: readonly string[] = []): void {
-    for (const key of this.value.keys()) {
-      if (!required.includes(key) && !optional.includes(key)) fail(this.at(key), "unexpected field");
-    }
-    for (const key of required) if (!this.value.has(key)) fail(this.at(key), "missing");
-  }
-
-  get(name: string): PyJson | undefined {
-    return this.value.get(name);
-  }
-
-  integer(name: string, low: number, high: number): number {
-    return integer(this.value.get(name), this.at(name), low, high);
-  }
-
-  seatOrNull(name: string): number | null {
-    const value = this.value.get(name);
-    return value === null || value === undefined ? null : integer(value, this.at(name), 0, 1);
-  }
-
-  hex(name: string, size: number): Uint8Array {
-    return hex(this.value.get(name), this.at(name), size);
-  }
-
-  child(name: string): Reader {
-    return new Reader(this.value.get(name), this.at(name));
-  }
-
-  array(name: string, low: number, high: number): PyJson[] {
-    return array(this.value.get(name), this.at(name), low, high);
-  }
-}
-
-function step(value: PyJson, path: string): Step {
-  const r = new Reader(value, path);
-  r.only(["seat"], ["action", "keys"]);
+function step(top: Reader, value: PyJson, path: string): Step {
+  const r: Reader = top.objectAt(value, path).only(["seat"], ["action", "keys"]);
   const seat = r.integer("seat", 0, 1);
   let action: Action | null = null;
   if (r.value.has("action")) {
     const text = r.get("action");
     if (typeof text !== "string" || pyLen(text) > MAX_ACTION_CHARS) {
-      fail(r.at("action"), `expected text of at most ${MAX_ACTION_CHARS} characters`);
+      r.fail(r.at("action"), `expected text of at most ${MAX_ACTION_CHARS} characters`);
     }
     try {
       action = parseAction(text);
     } catch (exc) {
       if (!(exc instanceof MalformedInput)) throw exc;
-      fail(r.at("action"), exc.message);
+      r.fail(r.at("action"), exc.message);
     }
   }
   const keys: RevealedKey[] = [];
   if (r.value.has("keys")) {
     r.array("keys", 1, DECK_SIZE).forEach((pair, i) => {
       const where = `${r.at("keys")}[${i}]`;
-      const items = array(pair, where, 2, 2);
-      const position = integer(items[0], `${where}[0]`, 0, DECK_SIZE - 1);
-      keys.push([position, keyFromBytes(hex(items[1], `${where}[1]`, KEY_BYTES))]);
+      const items = r.arrayAt(pair, where, 2, 2);
+      const position = r.integerAt(items[0], `${where}[0]`, 0, DECK_SIZE - 1);
+      keys.push([position, keyFromBytes(r.hexAt(items[1], `${where}[1]`, KEY_BYTES))]);
     });
   }
-  if (action === null && !keys.length) fail(path, "a step needs an action or keys");
+  if (action === null && !keys.length) r.fail(path, "a step needs an action or keys");
   return new Step(seat, action, keys);
 }
 
@@ -383,103 +251,43 @@ function plain(value: PyJson): unknown {
   return value;
 }
 
-/** A record file's bytes as text; MalformedInput when they are not UTF-8. */
-export function utf8(data: Uint8Array): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(data);
-  } catch {
-    throw new MalformedInput("hand record: not JSON (not UTF-8 text)");
-  }
-}
-
-/** gin's `too_deep`: why `text` nests too deep to read, before reading it — the
- * first bracket outside strings that opens more than MAX_NESTING arrays and
- * objects at once, whether or not the text is otherwise JSON. A string runs to its
- * closing quote or the end of the text; the place counts code points, as Python. */
-export function tooDeep(text: string): string | null {
-  let depth = 0;
-  let at = 0;
-  let inString = false;
-  let escaped = false;
-  for (const ch of text) {
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (ch === "\\") escaped = true;
-      else if (ch === '"') inString = false;
-    } else if (ch === '"') {
-      inString = true;
-    } else if (ch === "[" || ch === "{") {
-      depth += 1;
-      if (depth > MAX_NESTING) return `more than ${MAX_NESTING} arrays and objects nested at char ${at}`;
-    } else if (ch === "]" || ch === "}") {
-      depth = Math.max(depth - 1, 0);
-    }
-    at += 1;
-  }
-  return null;
-}
-
 /** Parse a record's JSON text under the limits; MalformedInput names what is wrong. */
 export function parseRecord(data: string | Uint8Array): HandRecord {
-  const size = typeof data === "string" ? pyLen(data) : data.length;
-  if (size > MAX_RECORD_BYTES) throw new MalformedInput(`hand record: ${size} bytes, more than ${MAX_RECORD_BYTES}`);
-  const text = typeof data === "string" ? data : utf8(data);
-  const deep = tooDeep(text);
-  if (deep !== null) throw new MalformedInput(`hand record: not JSON (${deep})`);
-  let value: PyJson;
-  try {
-    value = parsePyJson(text);
-  } catch (exc) {
-    if (!(exc instanceof JsonSyntaxError)) throw exc;
-    throw new MalformedInput(`hand record: not JSON (${exc.message})`);
-  }
-  const r = new Reader(value, "record");
-  r.only(["format", "version", "match_id", "hand", "seats", "dealer", "rules", "commitments", "seeds",
-    "messages", "proof", "steps", "result", "scores", "link", "signing_keys", "signatures", "identities", "vouches",
-    "previous"]);
-  if (r.get("format") !== FORMAT) fail(r.at("format"), `expected '${FORMAT}'`);
-  const version = r.integer("version", 1, FORMAT_VERSION);
-  if (version < FORMAT_VERSION) { // 3: seeds unsigned; 2: P-256; 1: unsigned
-    fail(r.at("version"), `${version} is an older format that gin no longer reads `
-      + `(this gin reads version ${FORMAT_VERSION})`);
-  }
+  const r: Reader = new Reader(load(data, "hand record"), "record", "hand record", true).only(FIELDS);
+  readHead(r, FORMAT, FORMAT_VERSION, { older: true }); // 3: seeds unsigned; 2: P-256; 1: unsigned
   const matchId = r.get("match_id");
   if (typeof matchId !== "string" || pyLen(matchId) < 2 || pyLen(matchId) > 128) {
-    fail(r.at("match_id"), "expected 1..64 bytes as hex");
+    r.fail(r.at("match_id"), "expected 1..64 bytes as hex");
   }
-  const matchBytes = hex(matchId, r.at("match_id"), Math.floor(pyLen(matchId) / 2));
-  if (!isTextList(r.get("seats"), SEATS)) fail(r.at("seats"), `expected ['host', 'guest']`);
+  const matchBytes = r.hexAt(matchId, r.at("match_id"), Math.floor(pyLen(matchId) / 2));
+  readSeats(r);
   // Every rule is written out: a rule left out would be filled with today's default
   // before the digest, so a record could be signed under one ruleset and read as another.
   const given = r.get("rules");
   const missing = Object.keys(STANDARD.toDict()).find((name) => given instanceof Map && !given.has(name));
-  if (missing !== undefined) fail(`${r.at("rules")}.${missing}`, "missing");
+  if (missing !== undefined) r.fail(`${r.at("rules")}.${missing}`, "missing");
   let rules: Ruleset;
   try {
     rules = Ruleset.fromDict(plain(given ?? null));
   } catch (exc) {
     if (!(exc instanceof MalformedInput)) throw exc;
-    fail(r.at("rules"), exc.message);
+    r.fail(r.at("rules"), exc.message);
   }
   const pairs = new Map<string, [Uint8Array, Uint8Array]>();
   for (const [name, names, size] of [
     ["commitments", ["first", "second"], 32], ["seeds", ["first", "second"], 32],
-    ["signing_keys", SEATS, 32], ["signatures", SEATS, 64], ["identities", SEATS, 32], ["vouches", SEATS, 64],
+    ["signing_keys", SEATS, SIGNING_KEY_BYTES], ["signatures", SEATS, SIGNATURE_BYTES],
+    ["identities", SEATS, SIGNING_KEY_BYTES], ["vouches", SEATS, SIGNATURE_BYTES],
   ] as const) {
-    const sub = r.child(name);
-    sub.only(names);
-    pairs.set(name, [sub.hex(names[0], size), sub.hex(names[1], size)]);
+    pairs.set(name, r.child(name).only(names).pair(size, names));
   }
-  const msgs = r.child("messages");
-  msgs.only(["message1", "message2", "message3"]);
-  const messages = (["message1", "message2", "message3"] as const).map((name) =>
-    msgs.array(name, DECK_SIZE, DECK_SIZE).map((x, i) => hex(x, `${msgs.at(name)}[${i}]`, 32)));
-  const steps = r.array("steps", 0, MAX_STEPS).map((s, i) => step(s, `${r.at("steps")}[${i}]`));
-  const res = r.child("result");
-  res.only(["kind", "knocker", "winner", "points"]);
+  const msgs = r.child("messages").only(["message1", "message2", "message3"]);
+  const messages = (["message1", "message2", "message3"] as const).map((name) => msgs.hexList(name, DECK_SIZE, 32));
+  const steps = r.array("steps", 0, MAX_STEPS).map((s, i) => step(r, s, `${r.at("steps")}[${i}]`));
+  const res: Reader = r.child("result").only(["kind", "knocker", "winner", "points"]);
   const resultKind = res.get("kind");
   if (typeof resultKind !== "string" || !(RESULT_KINDS as readonly string[]).includes(resultKind)) {
-    fail(res.at("kind"), `expected one of ${RESULT_KINDS.join(", ")}`);
+    res.fail(res.at("kind"), `expected one of ${RESULT_KINDS.join(", ")}`);
   }
   const score = new Score(resultKind as ResultKind, res.seatOrNull("knocker"), res.seatOrNull("winner"),
     res.integer("points", 0, 10_000));
@@ -489,7 +297,7 @@ export function parseRecord(data: string | Uint8Array): HandRecord {
   const dealer = r.integer("dealer", 0, 1);
   const proof = r.hex("proof", 32);
   const after: [number, number] = [
-    integer(scores[0], r.at("scores[0]"), 0, 1_000_000), integer(scores[1], r.at("scores[1]"), 0, 1_000_000),
+    r.integerAt(scores[0], r.at("scores[0]"), 0, 1_000_000), r.integerAt(scores[1], r.at("scores[1]"), 0, 1_000_000),
   ];
   return new HandRecord({
     rules: rules!,
@@ -503,11 +311,11 @@ export function parseRecord(data: string | Uint8Array): HandRecord {
     seeds: pairs.get("seeds")!,
     score,
     scores: after,
-    linkId: r.hex("link", 16),
+    linkId: r.hex("link", LINK_ID_BYTES),
     signingKeys: pairs.get("signing_keys")!,
     signatures: pairs.get("signatures")!,
     identities: pairs.get("identities")!,
     vouches: pairs.get("vouches")!,
-    previous: r.get("previous") === null ? null : r.hex("previous", 16),
+    previous: r.hexOrNull("previous", MATCH_ID_BYTES),
   });
 }

@@ -1,44 +1,152 @@
 /**
- * The strict reading of a JSON value shared by the files the audit reads beside hand
- * records (deal evidence, abandonment records): every failure is a MalformedInput naming
- * the file's kind and the JSON path of what is wrong (gin/protocol/records/strict_json.py).
+ * JSON read as Python's `json.loads` reads it (gin/protocol/records/strict_json.py), for
+ * files whose checks must word their refusals exactly as gin/ does (hand records, deal
+ * evidence, abandonment records; envelope.ts reads their fields). `JSON.parse` cannot tell
+ * `1` from `1.0` nor keep integers beyond 2^53, and Python can: here an integer
+ * is a `bigint`, a number with a fraction or an exponent a {@link PyFloat}, an
+ * object a `Map`. An object that repeats a key is refused (Python's json would keep
+ * the last, so a record could say two things; gin/protocol/records/strict_json.py refuses it
+ * too, in these words). `NaN`, `Infinity` and `-Infinity` are floats, as in Python.
+ * A refusal's place counts code points, as Python's strings do.
  */
 
-import { hexToBytes } from "@noble/hashes/utils.js";
-
 import { MalformedInput } from "../../engine/errors.ts";
-import type { PyJson } from "./pyjson.ts";
+import { PyFloat } from "../../engine/pyrepr.ts";
 
-/** Python's len() of a text: code points, not UTF-16 units. */
-export const pyLen = (text: string): number => [...text].length;
+export type PyJson = null | boolean | bigint | PyFloat | string | PyJson[] | Map<string, PyJson>;
 
-/** Readers of one kind of file: `what` heads every error ("deal evidence"). */
-export class StrictJson {
-  constructor(readonly what: string) {}
+/** Python refuses integer literals longer than this (`sys.get_int_max_str_digits`). */
+const MAX_INT_DIGITS = 4300;
+/** Deeper nesting is refused (Python's own limit, about 1000, depends on its stack);
+ * a record refuses nesting deeper than its MAX_NESTING before reading (envelope.ts). */
+export const MAX_DEPTH = 512;
 
-  fail(path: string, why: string): never {
-    throw new MalformedInput(`${this.what}: ${path}: ${why}`);
-  }
+/** Text that Python's `json.loads` would refuse; the message says where. */
+export class JsonSyntaxError extends MalformedInput {}
 
-  /** A JSON object with exactly the fields `names`. */
-  fields(value: PyJson | undefined, path: string, names: readonly string[]): Map<string, PyJson> {
-    if (!(value instanceof Map)) this.fail(path, "expected an object");
-    for (const key of value.keys()) if (!names.includes(key)) this.fail(`${path}.${key}`, "unexpected field");
-    for (const key of names) if (!value.has(key)) this.fail(`${path}.${key}`, "missing");
-    return value;
-  }
+const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
+const SPACE = /[ \t\n\r]*/y;
+const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 
-  /** `size` bytes as hex digits (either case). */
-  hex(value: PyJson | undefined, path: string, size: number): Uint8Array {
-    if (typeof value !== "string" || pyLen(value) !== 2 * size || !/^[0-9a-fA-F]*$/.test(value)) {
-      this.fail(path, `expected ${2 * size} hex digits`);
+/** Parse `text` as Python would; JsonSyntaxError when Python raises. */
+export function parsePyJson(text: string): PyJson {
+  let at = 0;
+  const fail = (why: string): never => {
+    throw new JsonSyntaxError(`${why} (char ${[...text.slice(0, at)].length})`);
+  };
+  const space = (): void => {
+    SPACE.lastIndex = at;
+    SPACE.exec(text);
+    at = SPACE.lastIndex;
+  };
+  const literal = (word: string): boolean => {
+    if (!text.startsWith(word, at)) return false;
+    at += word.length;
+    return true;
+  };
+  const string = (): string => {
+    at += 1; // the opening quote
+    let out = "";
+    for (;;) {
+      const ch = text[at];
+      if (ch === undefined) fail("unterminated string");
+      if (ch === '"') {
+        at += 1;
+        return out;
+      }
+      if (ch! < " ") fail("invalid control character");
+      if (ch !== "\\") {
+        out += ch;
+        at += 1;
+        continue;
+      }
+      const esc = text[at + 1];
+      if (esc === "u") {
+        const hex = text.slice(at + 2, at + 6);
+        if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail("invalid \\uXXXX escape");
+        out += String.fromCharCode(parseInt(hex, 16)); // surrogate pairs join by themselves
+        at += 6;
+      } else if (esc !== undefined && esc in ESCAPES) {
+        out += ESCAPES[esc];
+        at += 2;
+      } else {
+        fail("invalid escape");
+      }
     }
-    return hexToBytes(value);
-  }
-
-  /** A whole number 0..`high` (not a boolean, not a float). */
-  integer(value: PyJson | undefined, path: string, high: number): number {
-    if (typeof value !== "bigint" || value < 0n || value > BigInt(high)) this.fail(path, `expected an integer 0..${high}`);
-    return Number(value);
-  }
+  };
+  const value = (depth: number): PyJson => {
+    if (depth > MAX_DEPTH) fail(`nested deeper than ${MAX_DEPTH}`);
+    const ch = text[at];
+    if (ch === '"') return string();
+    if (ch === "{") {
+      at += 1;
+      const out = new Map<string, PyJson>();
+      space();
+      if (text[at] === "}") {
+        at += 1;
+        return out;
+      }
+      for (;;) {
+        if (text[at] !== '"') fail("expecting a property name in double quotes");
+        const start = at;
+        const key = string();
+        if (out.has(key)) {
+          at = start;
+          fail("a key repeats in its object");
+        }
+        space();
+        if (text[at] !== ":") fail("expecting ':'");
+        at += 1;
+        space();
+        out.set(key, value(depth + 1));
+        space();
+        if (text[at] === "}") {
+          at += 1;
+          return out;
+        }
+        if (text[at] !== ",") fail("expecting ',' or '}'");
+        at += 1;
+        space();
+      }
+    }
+    if (ch === "[") {
+      at += 1;
+      const out: PyJson[] = [];
+      space();
+      if (text[at] === "]") {
+        at += 1;
+        return out;
+      }
+      for (;;) {
+        out.push(value(depth + 1));
+        space();
+        if (text[at] === "]") {
+          at += 1;
+          return out;
+        }
+        if (text[at] !== ",") fail("expecting ',' or ']'");
+        at += 1;
+        space();
+      }
+    }
+    if (literal("null")) return null;
+    if (literal("true")) return true;
+    if (literal("false")) return false;
+    if (literal("NaN")) return new PyFloat(NaN);
+    if (literal("Infinity")) return new PyFloat(Infinity);
+    if (literal("-Infinity")) return new PyFloat(-Infinity);
+    NUMBER.lastIndex = at;
+    const number = NUMBER.exec(text);
+    if (number === null) fail("expecting a value");
+    at = NUMBER.lastIndex;
+    const [whole, fraction, exponent] = number!;
+    if (fraction !== undefined || exponent !== undefined) return new PyFloat(Number(whole));
+    if (whole.replace("-", "").length > MAX_INT_DIGITS) fail(`an integer of more than ${MAX_INT_DIGITS} digits`);
+    return BigInt(whole);
+  };
+  space();
+  const result = value(0);
+  space();
+  if (at !== text.length) fail("extra data");
+  return result;
 }
