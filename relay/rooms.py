@@ -21,7 +21,7 @@ from relay.logs import event, short_room
 from relay.metrics import RelayStats
 from relay.roomid import RoomIds
 from relay.seats import Delivery, Seat, Spawn
-from relay.wire import Close, Control, NewRoom, RouteError, control, parse_route
+from relay.wire import Close, Control, NewRoom, Peer, RouteError, control, parse_route
 
 __all__ = ["Refusal", "Room", "Rooms"]
 
@@ -139,10 +139,12 @@ class Rooms:
         """Seat an admitted connection: its welcome, then what was held for it."""
         cfg = self._config
         seat, other = room.seats[seat_no], room.seats[1 - seat_no]
+        peer = other.peer_state(seat)  # before this seat is taken: it may have been given up
         returning = seat.token is not None
         if seat.token is None and seat.since == 0:
             seat.since = int(cfg.wall_clock() * 1000)
         seat.token = token
+        seat.ended = None
         old, seat.conn = seat.conn, conn
         seat.away_since = None
         seat.discarding = False
@@ -155,7 +157,7 @@ class Rooms:
             kind,
             room=room.id,
             seat=seat_no,
-            peer=other.peer_state(),
+            peer=peer,
             grace=cfg.grace,
             max_frame=cfg.max_frame,
             rate=cfg.rate,
@@ -206,7 +208,10 @@ class Rooms:
             for seat_no, seat in enumerate(room.seats):
                 if seat.away_since is not None and now - seat.away_since >= cfg.grace:
                     self._expire_seat(room, seat_no, "grace_expired")
-            if all(s.conn is None and s.away_since is None for s in room.seats):
+            first, second = room.seats
+            if first.peer_state(second) == second.peer_state(first) == Peer.ABSENT:
+                # Empty; but a room one player left for good while the other's grace had
+                # run out is kept (until idle) to tell the other so, should it come back.
                 self._close_room(room, "empty")
 
     def _expire_seat(self, room: Room, seat_no: int, why: str) -> None:
@@ -219,6 +224,7 @@ class Rooms:
         seat.since = 0
         seat.away_since = None
         seat.discarding = True
+        seat.ended = why
         event("seat_released", room=short_room(room.id), seat=seat_no, why=why, dropped=dropped)
         other = room.seats[1 - seat_no]
         if other.conn is not None:

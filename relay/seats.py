@@ -35,6 +35,7 @@ class Seat:
         "outbox_bytes",
         "discarding",
         "flushing",
+        "ended",
     )
 
     def __init__(self) -> None:
@@ -52,11 +53,18 @@ class Seat:
         # is next claimed, so a receiver never sees a gap followed by later frames.
         self.discarding = False
         self.flushing = False
+        # How the seat was last given up, until it is taken again: "left" (its holder
+        # closed with 1000) or "grace_expired" (its holder may still come back).
+        self.ended: str | None = None
 
-    def peer_state(self) -> str:
+    def peer_state(self, other: Seat) -> str:
+        """This seat as the ``other`` seat's holder is told it in a welcome."""
         if self.conn is not None:
             return Peer.CONNECTED
-        return Peer.AWAY if self.away_since is not None else Peer.ABSENT
+        if self.away_since is not None:
+            return Peer.AWAY
+        # A holder back after its grace ran out learns that the other one left for good.
+        return Peer.LEFT if self.ended == "left" and other.ended == "grace_expired" else Peer.ABSENT
 
     def enqueue(self, item: bytes | str, first: bool = False) -> None:
         """Queue ``item``; ``first`` puts it ahead of the queued frames.

@@ -112,6 +112,7 @@ class Peer:
     CONNECTED = "connected"
     AWAY = "away"  # dropped, within its grace
     ABSENT = "absent"  # never taken, or given up
+    LEFT = "left"  # its holder left for good (1000) while this seat's was given up
 
 
 def control(kind: str, **fields: object) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
 
-from client.net.lobby import LocalRelayError, OnlineStart
+from client.net.lobby import HostGoneError, LocalRelayError, OnlineStart
 from client.net.peer import (
     LinkChanged,
     Notice,
@@ -116,7 +116,9 @@ async def run_bot(prog: str, start: Callable[[], Awaitable[OnlineMatch]], level:
         match = await start()
     except TransportError as exc:
         # A taken seat is not the relay's failing: its words say what happened.
-        said = exc.reason if exc.code == Close.SEAT_TAKEN else f"cannot use the relay: {exc.reason}"
+        # (Nor is a host gone with the relay it ran.)
+        plainly = exc.code == Close.SEAT_TAKEN or isinstance(exc, HostGoneError)
+        said = exc.reason if plainly else f"cannot use the relay: {exc.reason}"
         print(f"{prog}: {said}", file=sys.stderr)
         return 1
     except StorageError as exc:

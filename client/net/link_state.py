@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from client.net.grace import GraceOver
+from client.net.outcome import FriendLeft
 from client.net.relay_events import Closed
 from gin.protocol.session.events import (
     Abandoned,
@@ -55,8 +56,9 @@ def ended_words(failure: Failure | None, short: bool = False) -> str:
     if failure is None:
         return MATCH_OVER
     words = {Abandoned: "match abandoned", ClaimedAbandoned: "match ended by them",
-             LeftOwing: "match left by them"} if short else \
-        {Abandoned: MATCH_ABANDONED, ClaimedAbandoned: MATCH_CLAIMED, LeftOwing: MATCH_LEFT}
+             LeftOwing: "match left by them", FriendLeft: "match left by them"} if short else \
+        {Abandoned: MATCH_ABANDONED, ClaimedAbandoned: MATCH_CLAIMED, LeftOwing: MATCH_LEFT,
+         FriendLeft: MATCH_LEFT}
     return words.get(type(failure), MATCH_STOPPED)
 
 

@@ -133,9 +133,10 @@ async def join(invite: Invite, storage: Storage | None = None,
                 or reach(invite.relay) is None:
             raise
         # Nothing answers at a local address: most likely the relay inside gin host.
-        raise TransportError(f"{exc.reason}; a relay at a local address usually runs inside "
-                             "your friend's gin host and stops with it: your friend may have "
-                             "closed gin or ended the match", exc.code, exc.permanent) from None
+        raise HostGoneError(f"the link's host has gone: its relay, at a local address, ran "
+                            "inside your friend's gin host and stops with it, so your friend "
+                            "has closed gin or ended the match; ask them for a new link "
+                            f"({exc.reason})", exc.code, exc.permanent) from None
     except BaseException:
         if local is not None:
             await local.close()
@@ -145,6 +146,11 @@ async def join(invite: Invite, storage: Storage | None = None,
     match.local_relay = local
     match.rules_answer = accept_rules
     return match
+
+
+class HostGoneError(TransportError):
+    """Nothing answers at the local address of the link's relay: the gin host it ran in
+    has gone (its words say so plainly, not as a relay's failure)."""
 
 
 def hosted_here(storage: Storage) -> SavedMatch | None:

@@ -23,11 +23,33 @@ from gin.protocol.session.events import (
     ProtocolError,
     RulesDeclined,
 )
+from gin.protocol.session.session import Session
 
 
 @dataclass(frozen=True)
 class ConnectionFailed(Failure):
     """The relay refused this side for good or could not be reached again."""
+
+
+@dataclass(frozen=True)
+class FriendLeft(Failure):
+    """The friend left the match for good while this side was away (the relay's word):
+    it cannot go on. ``who``: the friend's seat."""
+
+
+def friend_left(session: Session) -> FriendLeft | None:
+    """This side is back to a match under way whose friend left it for good meanwhile (the
+    relay's word): it cannot go on. None if the match had not started or is over. A move
+    this side owed says why the friend may have ended it."""
+    if session.over or not session.received:
+        return None
+    friend = "guest" if session.role == "host" else "host"
+    reason = (f"your friend (the {friend}) left this match for good while you were away, "
+              "so it cannot go on")
+    if session.legal_actions():
+        reason += ("; you owed your move, so once their grace ran out they may have ended "
+                   "it as abandoned by you (their word, not a verdict)")
+    return FriendLeft(friend, "connection", reason)
 
 
 @dataclass(frozen=True)
@@ -73,6 +95,7 @@ def outcome_line(match: Ending) -> str:
                 LeftOwing: "your friend left the match (counted as abandoned by your friend)",
                 PeerAborted: "match stopped by your friend",
                 ConnectionFailed: "connection failed",
+                FriendLeft: "your friend left",
                 StorageFailed: "could not save",
                 RulesDeclined: "rules declined"}.get(type(failure), "failed")
         reason = plain(failure.reason)
@@ -82,7 +105,7 @@ def outcome_line(match: Ending) -> str:
             line = (f"{kind}: {reason} (at fault: {failure.who}, field "
                     f"{plain(failure.field)}; the match is forfeited)")
         elif isinstance(failure, PeerAborted | ConnectionFailed | RulesDeclined
-                        | StorageFailed):
+                        | StorageFailed | FriendLeft):
             line = f"{kind}: {reason}"
         else:
             line = f"{kind}: {reason} (not proven: nobody forfeits)"

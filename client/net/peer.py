@@ -38,7 +38,13 @@ from client.net.link_state import (
     ended_words,
 )
 from client.net.links import Invite
-from client.net.outcome import ConnectionFailed, StorageFailed, outcome_line
+from client.net.outcome import (
+    ConnectionFailed,
+    FriendLeft,
+    StorageFailed,
+    friend_left,
+    outcome_line,
+)
 from client.net.relay_events import (
     Closed,
     Connected,
@@ -277,7 +283,7 @@ class OnlineMatch:
             await self.transport.close()
             if self.local_relay is not None:
                 await self.local_relay.close()
-            if self.files is not None and self.session.over:
+            if self.files is not None and _cannot_go_on(self):
                 self.files.finish(outcome_line(self))
             self.finished = True
             self.changed.set()
@@ -308,9 +314,11 @@ class OnlineMatch:
             if not self.session.over:  # after the end, leaving is what the friend does
                 self._set_link(Link.FRIEND_AWAY)
         elif isinstance(event, PeerGone):
-            if not self.session.over:
+            if (left := friend_left(self.session) if event.left else None) is not None:
+                self._record_failure(left)  # back to a match the friend left: it is over
+            elif not self.session.over:
                 self._set_link(Link.FRIEND_GONE)
-            return self.session.over or Rematches.undecided(self.session)
+            return left is not None or self.session.over or Rematches.undecided(self.session)
         elif isinstance(event, Reconnecting):
             self._set_link(Link.RECONNECTING, event.reason)
             self._grace.stop()
@@ -496,6 +504,12 @@ class OnlineMatch:
             return
         self._tell(self._grace.ask())
         self.changed.set()
+
+
+def _cannot_go_on(match: OnlineMatch) -> bool:
+    """The match is over, or its friend left it for good: its save becomes a note (a
+    connection lost keeps it, to be continued)."""
+    return match.session.over or isinstance(match.failure, FriendLeft)
 
 
 async def play_bot(match: OnlineMatch, player: Player, delay: float = 0.0) -> None:

@@ -53,7 +53,11 @@ class PeerLeft:
 
 @dataclass(frozen=True, slots=True)
 class PeerGone:
-    """The other seat's grace ran out; frames sent now are dropped until it rejoins."""
+    """The other seat's grace ran out; frames sent now are dropped until it rejoins.
+    ``left``: a welcome said its holder left for good while this side's grace had run
+    out (it will not come back to this match)."""
+
+    left: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -440,6 +440,8 @@ class RelayTransport:
             self._status(PeerJoined(returning=False))
         elif peer == "away":
             self._status(PeerLeft(float(hello.get("grace", 0))))
+        elif peer == "left":
+            self._status(PeerGone(left=True))
         else:
             self._status(WaitingForPeer())
 

@@ -276,7 +276,7 @@ class FriendTable(PlayingTable):
     def action_invite(self) -> None:
         """The invite link again, for as long as the online match runs (the host's)."""
         game = self.game
-        if isinstance(game, OnlineGame) and game.seat == 0:
+        if isinstance(game, OnlineGame) and game.seat == 0 and not game.online.session.over:
             self._show_invite(game.online)
 
     def _show_invite(self, match: OnlineMatch) -> None:

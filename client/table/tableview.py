@@ -368,8 +368,9 @@ class TableView(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the table's actions from the footer when they do not apply now."""
-        if action == "invite":
-            return isinstance(self.game, OnlineGame) and self.game.seat == 0
+        if action == "invite":  # the host's, while its match runs (not once it is over)
+            return isinstance(self.game, OnlineGame) and self.game.seat == 0 \
+                and not self.game.online.session.over
         if action in COMPUTER_ONLY:  # online, the rules were agreed and nobody computes
             return not isinstance(self.game, OnlineGame)
         if action in ONLINE_ONLY:

@@ -340,12 +340,13 @@ _FAILURE_TITLES = {
     "ClaimedAbandoned": "Your friend ended the match: abandoned by you, it says",
     "LeftOwing": "Your friend left the match",
     "ConnectionFailed": "The connection failed",
+    "FriendLeft": "Your friend has left this match",
 }
 
 
 def failure_words(failure: Failure, seat: int) -> tuple[str, str]:
     """A failed online match as a title and an explanation naming who is at fault."""
-    from client.net.outcome import abandoned_words
+    from client.net.outcome import FriendLeft, abandoned_words
     from gin.protocol.records.records import SEATS
     from gin.protocol.session.events import Abandoned, LeftOwing
 
@@ -355,6 +356,8 @@ def failure_words(failure: Failure, seat: int) -> tuple[str, str]:
     if isinstance(failure, LeftOwing):  # its claim against this side does not hold
         return title, (f"{failure.reason}\n\nYou owed nothing, so the match counts as "
                        "abandoned by your friend. Not a cheat: nobody forfeits.")
+    if isinstance(failure, FriendLeft):  # it cannot go on: nobody is to blame
+        return title, f"{capital(failure.reason)}.\n\nNobody is at fault and nobody forfeits."
     if not failure.proven:  # a timeout, a rejected frame, an abort: nobody is blamed
         return title, f"{failure.reason}\n\nNothing is proven, so nobody forfeits."
     who = {SEATS[seat]: "you", SEATS[1 - seat]: "your friend"}.get(failure.who, failure.who)
@@ -381,6 +384,14 @@ OWED = {
 }
 
 
+def how_long(seconds: int) -> str:
+    """A wait in words: minutes and seconds within the hour, else about how many hours."""
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60} s"
+    hours = round(seconds / 3600)
+    return f"about {hours} hour{'' if hours == 1 else 's'}"
+
+
 def grace_question(owed: str, since: float, now: float) -> str:
     """The friend's grace is over: what it owes, since when, and the choice."""
     from gin.protocol.records.abandonment import iso_time
@@ -388,8 +399,8 @@ def grace_question(owed: str, since: float, now: float) -> str:
     waited = max(0, int(now - since))
     who, it = ("Your friend has been due to move", "they") if owed == "move" else (
         f"Your friend's device has been due {OWED.get(owed, f'to send its {owed}')}", "it")
-    return (f"{who} since {iso_time(int(since))[11:19]} UTC ({waited // 60} min "
-            f"{waited % 60} s): {it} may have stopped answering, or the relay may have lost "
+    return (f"{who} since {iso_time(int(since))[11:19]} UTC ({how_long(waited)}): "
+            f"{it} may have stopped answering, or the relay may have lost "
             f"what {it} sent.\n\nKeep waiting, or end "
             "the match as abandoned by your friend? That is not a cheat verdict and nobody "
             "forfeits; your signed record of it is saved, and your record counts it apart from "

@@ -266,3 +266,40 @@ def test_a_frame_whose_send_failed_goes_behind_the_new_connections_welcome() -> 
     assert seat.outbox is not None
     assert list(seat.outbox) == [
         '{"type": "joined"}', '{"type": "peer_reconnected"}', b"older", b"later"]
+
+
+async def test_a_player_back_after_its_grace_learns_the_other_left_for_good(
+    start_relay: StartRelay, clock: FakeClock
+) -> None:
+    """Issue 28 item 10: the guest's seat was given up (its grace ran out), then the host
+    left for good (1000), having ended the match: the room is kept (until idle) to tell
+    the guest, should it come back, that the host left, not merely that nobody is there."""
+    relay = await start_relay(grace=30, room_idle=600)
+    host, guest = await pair(relay)
+    guest.ws.transport.abort()
+    assert (await host.control())["type"] == "peer_left"
+    clock.advance(30)
+    relay.sweep()
+    assert await host.control() == {"type": "peer_gone"}
+    await host.ws.close(1000, "the match is over")
+    await asyncio.sleep(0.05)
+    clock.advance(60)
+    relay.sweep()
+    assert relay.rooms == 1 and relay.stats.rooms_closed["empty"] == 0
+    back = await join(relay, host.room, token=TOKEN_B)
+    assert back.hello["peer"] == "left"
+    # Said once: the host's seat is free for a new claimant, and the room closes when idle.
+    clock.advance(600)
+    relay.sweep()
+    assert relay.rooms == 0
+
+
+async def test_a_room_both_players_left_closes_at_once(start_relay: StartRelay) -> None:
+    relay = await start_relay()
+    host, guest = await pair(relay)
+    await guest.ws.close(1000, "bye")
+    assert await host.control() == {"type": "peer_gone"}
+    await host.ws.close(1000, "bye")
+    await asyncio.sleep(0.05)
+    relay.sweep()
+    assert relay.rooms == 0 and relay.stats.rooms_closed["empty"] == 1

@@ -141,7 +141,9 @@ def test_a_tampered_record_dropped_on_the_page_fails(
     name = "\u202ebad.json"
     files = {name: json.dumps(data)}
     status, printed = gin_audit(tmp_path, files, capsys, monkeypatch)
-    assert status == 1 and "FAILED message3[30]: " in printed and printed.startswith("bad.json:\n")
+    # Neither player signed the swap: the file is at fault, not the dealer (issue 26).
+    assert status == 1 and "(at fault: record)" in printed and printed.startswith("bad.json:\n")
+    assert "FAILED message3" not in printed
 
     page = open_board("?seed=3&delay=5000").page
     asked: list[str] = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,19 @@ from tests.web.test_online_board import (  # noqa: F401 (fixtures of that module
 # Every test here takes seconds: whole matches through Pilot, a relay, a browser or
 # a subprocess.
 pytestmark = pytest.mark.slow
+
+
+def test_a_long_silence_is_said_in_hours(open_page: Any) -> None:  # noqa: F811
+    # Issue 28: the grace window said "3487 min" where hours were meant.
+    page = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True})
+    page.wait_state("playing")
+    since = 1_796_198_400  # the fake's: 2026-12-02 08:00:00 UTC
+    page.page.clock.set_fixed_time(datetime.fromtimestamp(since + 3487 * 60, UTC))
+    page.fake("peer.graceOver('move');")
+    page.page.wait_for_selector("#btn-keep-waiting")
+    body = page.text("#dialog-body")
+    assert "since 08:00:00 UTC (about 58 hours): it is their move" in body, body
+    page.page.click("#btn-keep-waiting")
 
 
 def test_a_silent_friend_is_asked_about_then_ends_as_abandoned(

@@ -177,3 +177,46 @@ def test_a_host_asks_for_the_rematch_and_sees_its_first_hand_end(
         if joined is not None:
             joined.kill()
             joined.wait()
+
+
+def test_a_hosts_rematch_against_a_friend_who_left_offers_a_new_link(
+        browser: Any, relay_url: str, tmp_path: Path) -> None:
+    """Issue 28 item 6: the person hosts in the browser; `gin join --bot easy` plays one
+    match and exits. Rematch then says the friend has left and offers a new link (it
+    waited forever, "Your friend is away"); New link hosts again with the same rules."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.add_init_script(CSP_WATCH)
+    board = Board(context.new_page())
+    joined: subprocess.Popen[str] | None = None
+    try:
+        page = board.page
+        page.goto(f"{relay_url}?delay=0")
+        page.click("#mode input[value=online]")
+        page.check("input[name=host-rules][value=custom]")
+        page.fill(".custom-rules input[name=target]", "1")
+        page.click("#btn-host")
+        link = page.inner_text("#invite-link")
+        joined = subprocess.Popen(
+            [*GIN, "join", link, "--bot", "easy", "--bot-delay", "0", "--accept-rules",
+             "--data-dir", str(tmp_path / "guest")],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        page.wait_for_function("() => document.body.dataset.state === 'playing'", timeout=30_000)
+        play_match(board)
+        assert joined.wait(timeout=30) == 0  # its one match is done: the friend's gin exits
+        page.click("#dialog-buttons .primary")  # See the match's result
+        page.click("#btn-again")  # Rematch
+        page.wait_for_function(f"() => ({TITLE})() === 'Your friend has left'", timeout=30_000)
+        assert "no rematch on this link" in page.inner_text("#dialog-body")
+        page.click("#btn-new-link")
+        page.wait_for_selector("#invite-link")
+        again = page.inner_text("#invite-link")
+        assert again != link and again.split("/j/")[0] == link.split("/j/")[0]
+        page.keyboard.press("Escape")
+        assert page.evaluate("document.body.dataset.state") == "waiting"
+        assert page.inner_text("#net-connection") == "Waiting for your friend to open the link"
+        board.check_clean()
+    finally:
+        context.close()
+        if joined is not None:
+            joined.kill()
+            joined.wait()

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { matchEntry, parse, summarize } from "../src/board/record.ts";
-import { failureLines, failureTitle, graceWords } from "../src/board/words.ts";
+import { failureLines, failureTitle, graceWords, howLong } from "../src/board/words.ts";
 
 test("the grace's question says what is owed, since when, and that nothing is a verdict", () => {
   const since = 1_796_198_400; // 2026-12-02 08:00:00 UTC
@@ -15,6 +15,9 @@ test("the grace's question says what is owed, since when, and that nothing is a 
     + "their message.");
   assert.match(choice!, /^Keep waiting, or end the match as abandoned by your friend\? That is not a cheat verdict/);
   assert.match(graceWords("move", since, since)[0]!, /\(0 min 0 s\): it is their move\./);
+  // Hours, not "3487 min" (issue 28), as the terminal says it.
+  assert.match(graceWords("move", since, since + 3487 * 60)[0]!, /\(about 58 hours\): it is their move\./);
+  assert.equal(howLong(3600), "about 1 hour");
 });
 
 test("the ending names no fault: abandoned by your friend, the signed record kept", () => {

@@ -111,9 +111,11 @@ def test_a_friend_back_to_a_gin_host_that_stopped_hears_the_likely_cause(
     result = run_gin("join", *BOT, link, tmp_path=tmp_path)
     assert result.returncode == 1
     line = one_line(result)
-    assert "connection refused" in line and "#" not in line
-    assert "runs inside your friend's gin host and stops with it" in line
-    assert "may have closed gin or ended the match" in line
+    # Said plainly first (issue 28: not "cannot use the relay: … connection refused").
+    assert line.startswith("gin join: the link's host has gone: its relay, at a local address, "
+                           "ran inside your friend's gin host"), line
+    assert "ask them for a new link (cannot reach relay: connection refused" in line
+    assert "#" not in line
 
 
 @pytest.mark.slow

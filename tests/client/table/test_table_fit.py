@@ -97,6 +97,27 @@ async def test_online_the_footer_offers_no_undo_nor_hint(table: Any, deal: Any) 
         assert text(app, "#prompt") == words.NO_HINT_ONLINE
 
 
+async def test_the_invite_key_leaves_the_footer_once_the_online_match_is_over(
+        table: Any, deal: Any) -> None:
+    # Issue 28: after an online match ended the footer still offered "o Invite link".
+    app, _ = table(deal(*KNOCK))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        assert isinstance(app.game, Game)
+        session = _Session(app.game.match)
+        app.game = OnlineGame(cast(Any, SimpleNamespace(
+            session=session, seat=0, result=None, friend=None, identity=None)))
+        app.refresh_table()
+        await settle(pilot)
+        assert "invite" in footer_keys(app)  # the host's, while the match runs
+        session.over = True
+        app.refresh_table()
+        await settle(pilot)
+        assert "invite" not in footer_keys(app)
+        await press(pilot, "o")  # pressed anyway: no invite for a match that is over
+        assert not isinstance(app.screen, InviteScreen)
+
+
 async def test_the_invite_window_fits_80_by_24(table: Any, deal: Any) -> None:
     # Item 21: the invite window cut its last lines at 80×24.
     app, _ = table(deal(*KNOCK))

@@ -135,3 +135,12 @@ async def test_flags_against_a_saved_match_ask_which_to_play(storage: Storage) -
         assert asked.game is not None
         assert asked.game.vs == "hard" and asked.game.rules.target == 50
         assert text(asked, "#status").startswith("Hand 1 · You 0 – Computer 0 (to 50)")
+
+
+def test_a_long_wait_is_said_in_hours() -> None:
+    # Issue 28: the grace question said "3487 min" where hours were meant.
+    since = 1_796_198_400.0
+    assert "(5 min 5 s)" in words.grace_question("seed", since, since + 305)
+    asked = words.grace_question("move", since, since + 3487 * 60)
+    assert "(about 58 hours)" in asked and " min" not in asked
+    assert words.how_long(3600) == "about 1 hour"

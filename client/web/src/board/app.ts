@@ -18,7 +18,7 @@
  */
 
 import { GinError } from "../engine/errors.ts";
-import { STANDARD } from "../engine/rules.ts";
+import { type Ruleset, STANDARD } from "../engine/rules.ts";
 import type { Online, OnlinePeer, RulesData, StoredMatch } from "../online/api.ts";
 import { encodeSecret, formatInvite, InvalidLink, parseInvite, queryText, relayOfPage } from "../online/links.ts";
 import { pageStorage } from "../online/store.ts";
@@ -191,6 +191,8 @@ export function startBoard(given: Online | null): void {
   }
 
   let panel: FriendPanel | null = null;
+  // Host a new match with these rules (set below when this page can play online).
+  let hostNew = (_rules: Ruleset): void => {};
   const leave = (): void => {
     const game = table.play;
     if (game instanceof OnlineGame) game.peer.leave();
@@ -213,7 +215,10 @@ export function startBoard(given: Online | null): void {
     const game = new OnlineGame(peer, bot);
     modeRadio("online").checked = true;
     table.setGame(game);
-    panel = new FriendPanel(game, leave);
+    panel = new FriendPanel(game, leave, (rules) => {
+      leave();
+      hostNew(rules);
+    });
   };
 
   // Join with a link (and a kept match's link): in this page, or in this board at the link's relay.
@@ -225,6 +230,7 @@ export function startBoard(given: Online | null): void {
   if (online !== null) {
     const lobby = online;
     const host = (rules: RulesData, board: string | null): void => play(() => lobby.host(rules, board));
+    hostNew = (rules) => host(rules.toDict(), friendBoard(pageRelay) || null);
     onlineRadio.addEventListener("change", () => {
       if (table.play instanceof OnlineGame) return;
       hostDialog((rules, relay, board) => {

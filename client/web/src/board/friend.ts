@@ -15,7 +15,10 @@ import { byId, el, fill } from "./dom.ts";
 import { AwayNotifier } from "./notify.ts";
 import type { OnlineGame } from "./online.ts";
 import { qrCanvas } from "./qr.ts";
-import { declinedWords, failureLines, failureTitle, graceWords, originWords, pageState, statusWords, turnWords } from "./words.ts";
+import {
+  declinedWords, failureLines, failureTitle, FRIEND_LEFT_REMATCH, graceWords, originWords, pageState, rematchAwaited,
+  statusWords, turnWords,
+} from "./words.ts";
 
 const p = (text: string, cls = ""): HTMLElement => el("p", cls ? { class: cls } : {}, text);
 
@@ -274,12 +277,16 @@ export class FriendPanel {
   /** The friend's grace ran out and the player is asked (keep waiting, or abandon). */
   private graceAsked = false;
   private changeShown = false;
+  /** The friend left while this side's rematch waited: said once, until they come back. */
+  private leftShown = false;
   /** The match was left: this panel shows nothing more. */
   private closed = false;
   /** The tab's title and the notifications for a player away from the page. */
   private readonly away: AwayNotifier;
 
-  constructor(private readonly game: OnlineGame, private readonly leave: () => void) {
+  /** `newLink`: leave this match and host a new one with these rules (a new link to send). */
+  constructor(private readonly game: OnlineGame, private readonly leave: () => void,
+              private readonly newLink: (rules: Ruleset) => void) {
     byId("net").hidden = false;
     byId("online").hidden = false;
     byId("btn-invite").hidden = game.view.role !== "host";
@@ -367,6 +374,17 @@ export class FriendPanel {
         { label: "End: abandoned by your friend", id: "btn-abandon", run: () => this.game.peer.abandon() },
         { label: "Keep waiting", primary: true, id: "btn-keep-waiting", run: () => this.game.peer.keepWaiting() },
       ], () => this.game.peer.keepWaiting());
+      return;
+    }
+    if (view.connection !== "peer-gone") this.leftShown = false; // back: a rematch may begin
+    const rules = this.game.rules;
+    if (view.role === "host" && view.connection === "peer-gone" && rematchAwaited(view) && rules !== null
+        && !this.leftShown && !dialogOpen()) {
+      this.leftShown = true;
+      openDialog("Your friend has left", [p(FRIEND_LEFT_REMATCH)], [
+        { label: "Keep waiting", id: "btn-keep-waiting-rematch" },
+        { label: "New link", primary: true, id: "btn-new-link", run: () => this.newLink(rules) },
+      ]);
       return;
     }
     const said = notices.filter((n): n is Extract<PeerNotice, { kind: "notice" }> => n.kind === "notice");

@@ -182,6 +182,9 @@ function drawHand(obs: Observation, look: Look, over: boolean, hintCard: Card | 
   fill(hand, ...groups.map((g) => el("span", {
     class: g.meld ? "group meld" : "group", role: "group", "aria-label": g.meld ? "a meld" : "loose cards",
   }, ...g.cards.map((c) => handCard(c!, obs, look.selected, over, hintCard, g.marked.has(c!))))));
+  // How many cards and groups: the board's CSS spreads them over the table's width.
+  hand.style.setProperty("--n", String(groups.reduce((n, g) => n + g.cards.length, 0)));
+  hand.style.setProperty("--g", String(groups.length));
   if (hadFocus && look.selected) cardButton(look.selected)?.focus();
 }
 

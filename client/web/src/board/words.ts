@@ -392,15 +392,23 @@ const OWED: Readonly<Record<Exclude<Owed, "move">, string>> = {
   seed: "to reveal its secret number, to check the deck",
 };
 
+/** This side asked for a rematch (or began it) that the friend has yet to accept. */
+export function rematchAwaited(view: Pick<PeerView, "rematch" | "rematchWanted" | "waitingFor">): boolean {
+  return view.rematchWanted || (view.rematch && (view.waitingFor === "welcome" || view.waitingFor === "hello"));
+}
+
+/** The host asked for a rematch, and the friend has left (the relay gave their seat up):
+ * no rematch on this link, as the terminal says it. */
+export const FRIEND_LEFT_REMATCH = "Your friend has left, so there is no rematch on this link. "
+  + "Host a new match, with a new link to send them?";
+
 /** Whose move it is, or what the friend's device owes. */
 export function turnWords(
   view: Pick<PeerView, "legal" | "waitingFor" | "over" | "failure" | "rulesOffered" | "connection" | "rematch"
     | "rematchWanted">,
 ): string {
   if (view.failure !== null) return "The match was stopped";
-  if (view.rematchWanted || (view.rematch && (view.waitingFor === "welcome" || view.waitingFor === "hello"))) {
-    return "Waiting for your friend to accept the rematch";
-  }
+  if (rematchAwaited(view)) return "Waiting for your friend to accept the rematch";
   if (view.over) return "The match is over";
   if (view.rulesOffered !== null) {
     return view.rematch ? "Your friend offers a rematch: accept or decline"
@@ -424,12 +432,19 @@ export function pageState(view: Pick<PeerView, "failure" | "over" | "observation
   return view.observation === null || away ? "waiting" : "playing";
 }
 
+/** A wait in words: minutes and seconds within the hour, else about how many hours (as the terminal says it). */
+export function howLong(seconds: number): string {
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  const hours = Math.round(seconds / 3600);
+  return `about ${hours} hour${hours === 1 ? "" : "s"}`;
+}
+
 /** The friend's grace ran out (protocol.md §11.3): what it owes, since when (UTC seconds), and the choice. */
 export function graceWords(owed: Owed, since: number, now: number): string[] {
   const waited = Math.max(0, Math.floor(now - since));
   const at = new Date(since * 1000).toISOString().slice(11, 19);
   const what = owed === "move" ? "it is their move" : `their device has yet ${OWED[owed]}`;
-  return [`Your friend has not answered since ${at} UTC (${Math.floor(waited / 60)} min ${waited % 60} s): ${what}. `
+  return [`Your friend has not answered since ${at} UTC (${howLong(waited)}): ${what}. `
     + "They may have stopped answering, or the relay may have lost their message.",
   "Keep waiting, or end the match as abandoned by your friend? That is not a cheat verdict and nobody forfeits; "
     + "your signed record of it is kept, and your record counts it apart from wins."];
@@ -446,6 +461,7 @@ export function failureLines(failure: FailureView): string[] {
   if (failure.kind === "LeftOwing") {
     return [failure.reason, "You owed nothing, so the match counts as abandoned by your friend. Not a cheat: nobody forfeits."];
   }
+  if (failure.kind === "FriendLeft") return [failure.reason, "Nobody is at fault and nobody forfeits."];
   const lines = [failure.reason];
   if (failure.field) lines.push(`What failed: ${failure.field}.`);
   if (failure.who) lines.push(`At fault: ${failure.who}${failure.proven ? " (proven: the match is forfeited)" : ""}.`);
@@ -468,6 +484,7 @@ export function failureTitle(failure: FailureView): string {
     case "Abandoned": return "Abandoned by your friend";
     case "ClaimedAbandoned": return "Your friend ended the match: abandoned by you, it says";
     case "LeftOwing": return "Your friend left the match";
+    case "FriendLeft": return "Your friend has left this match";
     case "RulesDeclined": return "The rules were declined";
     case "OpenedElsewhere": return "This match was opened in another tab";
     case "SeatTaken": return "Someone has already joined with this link";

@@ -66,6 +66,14 @@ export function failure(kind: string, who: string, field: string, reason: string
   return { kind, who, field, reason, proven: false };
 }
 
+/** Why a match cannot go on whose friend left for good while this side was away (the
+ * terminal's words: client/net/outcome.py friend_left). */
+export function friendLeftReason(role: "host" | "guest", owedMove: boolean): string {
+  return `Your friend (the ${role === "host" ? "guest" : "host"}) left this match for good while you were away, `
+    + "so it cannot go on" + (owedMove ? "; you owed your move, so once their grace ran out they may have ended "
+    + "it as abandoned by you (their word, not a verdict)" : "") + ".";
+}
+
 type Listener = (view: PeerView, notices: readonly PeerNotice[]) => void;
 
 /** One online match as this browser plays it, over the relay and the worker's session: the twin of client/net/peer.py's OnlineMatch. */
@@ -93,6 +101,8 @@ export class OnlineMatch implements OnlinePeer {
   private grace: { readonly owed: Owed; readonly since: number } | null = null;
   private kept = false; // the player kept waiting past the grace on what is still owed
   private peerSeen = false;
+  private friendGone = false; // the relay gave the friend's seat up, and nobody took it since
+  private friendLeft = false; // the relay's welcome: the friend left for good while this seat was given up
   private welcomed = false; // the relay welcomed this page at least once
   private ended = false; // closed: nothing more is sent
   private superseded = false; // another tab of this browser took the match over
@@ -246,6 +256,7 @@ export class OnlineMatch implements OnlinePeer {
       this.post({ op: "accept" });
     }
     this.meet(notices);
+    if (this.endIfLeft()) return;
     if (reply.snapshot === null) {
       // No session could be made: nothing to send, nothing to keep.
       const failed = notices.find((n) => n.kind === "failed");
@@ -354,26 +365,31 @@ export class OnlineMatch implements OnlinePeer {
         }
         // Frames held until the room was known: stored now, then sent.
         if (this.save(this.pendingNotices) && this.unsaved.length > 0) this.transmit(this.unsaved.splice(0));
-        this.connection = "waiting";
+        this.connection = this.absent();
         break;
       case "reconnected":
         this.ticket = event.ticket;
-        this.connection = "waiting";
+        this.connection = this.absent();
         this.post({ op: "resend" });
         break;
       case "waiting":
-        this.connection = "waiting";
+        this.connection = this.absent();
         break;
       case "peer-joined":
         // After a relay restart a returning peer looks new: re-send either way.
         this.peerSeen = true;
+        this.friendGone = false;
         this.connection = "connected";
         this.post({ op: "resend" });
         break;
       case "peer-left":
+        this.friendGone = false;
         this.connection = "peer-left";
         break;
       case "peer-gone":
+        this.friendLeft ||= event.left === true;
+        if (this.endIfLeft()) return;
+        this.friendGone = true;
         this.connection = "peer-gone";
         break;
       case "reconnecting":
@@ -422,6 +438,22 @@ export class OnlineMatch implements OnlinePeer {
     const notices = this.pendingNotices;
     this.pendingNotices = [];
     this.tell(notices);
+  }
+
+  /** Back to a match the friend left for good meanwhile (the relay kept that word, and the
+   * stored session says the match was under way): it cannot go on. */
+  private endIfLeft(): boolean {
+    const snap = this.snapshot;
+    if (!this.friendLeft || this.ended || snap === null || snap.over || snap.received === 0) return false;
+    this.fail(failure("FriendLeft", this.role === "host" ? "guest" : "host", "connection",
+      friendLeftReason(this.role, snap.legal.length > 0)));
+    return true;
+  }
+
+  /** The friend is not there: gone if the relay gave their seat up (a welcome after a
+   * reconnect says only "absent"), else still to come. */
+  private absent(): Connection {
+    return this.friendGone ? "peer-gone" : "waiting";
   }
 
   // -- timers ----------------------------------------------------------------------

@@ -27,7 +27,8 @@ export type RelayEvent =
   | { readonly kind: "waiting" } // the other seat was never taken, or was given up
   | { readonly kind: "peer-joined"; readonly returning: boolean }
   | { readonly kind: "peer-left"; readonly grace: number }
-  | { readonly kind: "peer-gone" }
+  // `left`: a welcome says the other seat's holder left for good while this one's grace had run out
+  | { readonly kind: "peer-gone"; readonly left?: boolean }
   | { readonly kind: "reconnecting"; readonly attempt: number; readonly delay: number; readonly reason: string;
       readonly code: number | null } // the close code of the drop (null: not reached)
   | { readonly kind: "closed"; readonly code: number | null; readonly reason: string }; // always the last
@@ -149,7 +150,7 @@ export const CONTROL_FIELDS = {
 export const NEW_ROOM_FIELDS = ["room", "seat", "ticket"] as const;
 
 /** A welcome's `peer`: the other seat's state. */
-export const PEER = { CONNECTED: "connected", AWAY: "away", ABSENT: "absent" } as const;
+export const PEER = { CONNECTED: "connected", AWAY: "away", ABSENT: "absent", LEFT: "left" } as const;
 
 /** A welcome as read from the relay: only its known fields, each yet to be checked. */
 type Welcome = { readonly [F in "type" | (typeof WELCOME_FIELDS)[number]]?: unknown };
@@ -423,6 +424,7 @@ export class RelayClient {
     this.everConnected = true;
     if (hello.peer === PEER.CONNECTED) this.listener({ kind: "peer-joined", returning: false });
     else if (hello.peer === PEER.AWAY) this.listener({ kind: "peer-left", grace: Number(hello.grace) || 0 });
+    else if (hello.peer === PEER.LEFT) this.listener({ kind: "peer-gone", left: true });
     else this.listener({ kind: "waiting" });
     this.peerThere(hello.peer === PEER.CONNECTED);
   }
