@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -83,80 +84,83 @@ def test_a_bot_seat_ends_the_match_at_once(open_page: Any) -> None:  # noqa: F81
     assert page.fake("return peer.answers;") == ["abandon"]
 
 
-def test_a_real_host_ends_a_silent_browser_guests_match_as_abandoned(
-        browser: Any, relay_url: str, tmp_path: Path) -> None:
-    """The real peers through the relay that serves the board: `gin host --bot hard
-    --grace 2`, and this page the guest, whose person never moves. The host ends the
-    match as abandoned by the guest and keeps its signed record (`gin audit`: status 3);
-    the page is told, and shows it as the host's word."""
-    gin = [sys.executable, "-m", "client.cli"]
-    host = subprocess.Popen(
-        [*gin, "host", "--relay", relay_url.rstrip("/"), "--bot", "hard", "--bot-delay", "0",
-         "--grace", "2", "--data-dir", str(tmp_path / "host")],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    context = browser.new_context()
-    try:
+@pytest.fixture
+def guest_of(browser: Any) -> Iterator[Callable[[list[str]], tuple[subprocess.Popen[str], Page]]]:
+    """`start(argv)`: a host process that prints its invite link first, and a page of the
+    board opening that link as its guest (a person: no ``?bot=``). Both end with the test."""
+    hosts: list[subprocess.Popen[str]] = []
+    contexts: list[Any] = []
+
+    def start(argv: list[str]) -> tuple[subprocess.Popen[str], Page]:
+        host = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        hosts.append(host)
+        context = browser.new_context()
+        contexts.append(context)
         context.add_init_script(CSP_WATCH)
         page = Page(context.new_page())
         assert host.stdout is not None
         head, _, secret = host.stdout.readline().strip().partition("#")
         page.page.goto(f"{head}?delay=0#{secret}")
-        page.wait_state("failed", timeout=60_000)
-        assert page.text("#dialog-title") == \
-            "Your friend ended the match: abandoned by you, it says"
-        body = page.text("#dialog-body")
-        assert "the host ended the match (abandoned), saying: Abandoned by the guest" in body
-        assert "At fault" not in body
-        _, err = host.communicate(timeout=60)
-        assert host.returncode == 1  # not a finished match
-        assert "Abandoned by your friend (the guest): it owed its move" in err
-        (saved,) = (tmp_path / "host" / "records").glob("*-abandoned.json")
-        audit = subprocess.run([*gin, "audit", str(saved)], capture_output=True, text=True,
-                               timeout=60)
-        assert audit.returncode == 3, audit.stdout + audit.stderr
-        assert "This is the host's signed word: not a cheat" in audit.stdout
-        page.check_clean()
-    finally:
+        return host, page
+
+    yield start
+    for context in contexts:
         context.close()
+    for host in hosts:
         host.kill()
         host.wait()
 
 
+def test_a_real_host_ends_a_silent_browser_guests_match_as_abandoned(
+        guest_of: Any, relay_url: str, tmp_path: Path) -> None:
+    """The real peers through the relay that serves the board: `gin host --bot hard
+    --grace 2`, and this page the guest, whose person never moves. The host ends the
+    match as abandoned by the guest and keeps its signed record (`gin audit`: status 3);
+    the page is told, and shows it as the host's word."""
+    gin = [sys.executable, "-m", "client.cli"]
+    host, page = guest_of(
+        [*gin, "host", "--relay", relay_url.rstrip("/"), "--bot", "hard", "--bot-delay", "0",
+         "--grace", "2", "--data-dir", str(tmp_path / "host")])
+    page.wait_state("failed", timeout=60_000)
+    assert page.text("#dialog-title") == \
+        "Your friend ended the match: abandoned by you, it says"
+    body = page.text("#dialog-body")
+    assert "the host ended the match (abandoned), saying: Abandoned by the guest" in body
+    assert "At fault" not in body
+    _, err = host.communicate(timeout=60)
+    assert host.returncode == 1  # not a finished match
+    assert "Abandoned by your friend (the guest): it owed its move" in err
+    (saved,) = (tmp_path / "host" / "records").glob("*-abandoned.json")
+    audit = subprocess.run([*gin, "audit", str(saved)], capture_output=True, text=True,
+                           timeout=60)
+    assert audit.returncode == 3, audit.stdout + audit.stderr
+    assert "This is the host's signed word: not a cheat" in audit.stdout
+    page.check_clean()
+
+
 def test_a_host_that_owes_its_move_and_claims_the_guest_left_is_the_one_leaving(
-        browser: Any, relay_url: str, tmp_path: Path) -> None:
+        guest_of: Any, relay_url: str, tmp_path: Path) -> None:
     """Issue 26 item 4 in the page, through the relay that serves it: a gin host that owes
     its own move sends abort 'abandoned'. The browser guest owed nothing: the page says
     the friend left (never "abandoned by you") and your record counts it as abandoned by
     the friend."""
-    liar = subprocess.Popen(
-        [sys.executable, "-m", "tests.support.lying_host", relay_url.rstrip("/"),
-         str(tmp_path / "host")],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    context = browser.new_context()
-    try:
-        context.add_init_script(CSP_WATCH)
-        page = Page(context.new_page())
-        assert liar.stdout is not None
-        head, _, secret = liar.stdout.readline().strip().partition("#")
-        page.page.goto(f"{head}?delay=0#{secret}")
-        # The deal decides who is offered the upcard first: if this guest is, it passes
-        # (as a person would), and the host owes its answer next.
-        page.page.wait_for_function(
-            "() => document.body.dataset.state === 'failed'"
-            " || document.querySelector('#btn-pass')?.checkVisibility() === true",
-            timeout=60_000)
-        if page.state() != "failed":
-            page.page.click("#btn-pass")
-        page.wait_state("failed", timeout=60_000)
-        assert page.text("#dialog-title") == "Your friend left the match"
-        body = page.text("#dialog-body")
-        assert "the host left the match while the next message was its own (move)" in body
-        assert "counts as abandoned by your friend" in body and "At fault" not in body
-        page.page.keyboard.press("Escape")
-        page.page.click("#btn-record")
-        assert "Abandoned by the friend\t1" in page.text("#record-table")
-        page.check_clean()
-    finally:
-        context.close()
-        liar.kill()
-        liar.wait()
+    _, page = guest_of([sys.executable, "-m", "tests.support.lying_host",
+                        relay_url.rstrip("/"), str(tmp_path / "host")])
+    # The deal decides who is offered the upcard first: if this guest is, it passes
+    # (as a person would), and the host owes its answer next.
+    page.page.wait_for_function(
+        "() => document.body.dataset.state === 'failed'"
+        " || document.querySelector('#btn-pass')?.checkVisibility() === true",
+        timeout=60_000)
+    if page.state() != "failed":
+        page.page.click("#btn-pass")
+    page.wait_state("failed", timeout=60_000)
+    assert page.text("#dialog-title") == "Your friend left the match"
+    body = page.text("#dialog-body")
+    assert "the host left the match while the next message was its own (move)" in body
+    assert "counts as abandoned by your friend" in body and "At fault" not in body
+    page.page.keyboard.press("Escape")
+    page.page.click("#btn-record")
+    assert "Abandoned by the friend\t1" in page.text("#record-table")
+    page.check_clean()
