@@ -77,6 +77,14 @@ def test_a_guest_back_after_the_host_ended_the_match_is_told_the_host_left(
         assert "Your friend (the host) left this match for good while you were away" in body
         assert "you owed your move" in body and "At fault" not in body
         board.check_clean()
+        # This browser notes the end, as gin join does: the link says so from now on.
+        again = Board(context.new_page())
+        again.page.goto(link)
+        again.page.wait_for_function(
+            "() => document.body.innerText.includes('The match of this invite link is over')",
+            timeout=30_000)
+        assert "Your friend (the host) left this match for good" in again.page.inner_text("body")
+        again.check_clean()
     finally:
         context.close()
         host.kill()

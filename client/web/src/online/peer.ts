@@ -17,7 +17,7 @@ import { describeFriend, type Friend, type LocalIdentity, meetFriend } from "./i
 import type { Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
 import { CLOSE, RelayClient, type RelayEvent, type RelayOptions, seatTakenWords, type Timers } from "./relay.ts";
 import { listening, rematchDue, undecided } from "./rematch.ts";
-import { type MatchStore, StoreError } from "./store.ts";
+import { type MatchEntry, type MatchStore, StoreError } from "./store.ts";
 
 /** The worker, or anything that answers requests in order (tests run core.ts in-process). */
 export interface PeerWorker {
@@ -293,11 +293,8 @@ export class OnlineMatch implements OnlinePeer {
     if (this.room === null || this.state === null) return false;
     const over = (this.snapshot?.over ?? false) || listening(this.snapshot, this.role);
     try {
-      this.store.save(this.linkId, {
-        role: this.role, relay: this.invite.relay, room: this.room, token: this.token, ticket: this.ticket,
-        // Once over, the state (and its secrets) goes; a note of the end stays.
-        state: over ? null : this.state, finished: over ? this.outcome() : null,
-      });
+      // Once over, the state (and its secrets) goes; a note of the end stays.
+      this.store.save(this.linkId, this.entry(over ? null : this.state, over ? this.outcome() : null));
     } catch (exc) {
       if (!(exc instanceof StoreError)) throw exc;
       if (over) return true; // nothing to resume from any more: play needs no save
@@ -334,6 +331,12 @@ export class OnlineMatch implements OnlinePeer {
       this.post({ op: "resend" }); // everything unacknowledged: a superset of what waited
     }
     this.tell(notices);
+  }
+
+  /** What the store keeps of this match: where it is played, and its state or its end. */
+  private entry(state: string | null, finished: string | null): Omit<MatchEntry, "format" | "savedAt"> {
+    return { role: this.role, relay: this.invite.relay, room: this.room!, token: this.token, ticket: this.ticket,
+      state, finished };
   }
 
   private transmit(frames: readonly Uint8Array[]): void {
@@ -445,8 +448,16 @@ export class OnlineMatch implements OnlinePeer {
   private endIfLeft(): boolean {
     const snap = this.snapshot;
     if (!this.friendLeft || this.ended || snap === null || snap.over || snap.received === 0) return false;
-    this.fail(failure("FriendLeft", this.role === "host" ? "guest" : "host", "connection",
-      friendLeftReason(this.role, snap.legal.length > 0)));
+    const why = failure("FriendLeft", this.role === "host" ? "guest" : "host", "connection",
+      friendLeftReason(this.role, snap.legal.length > 0));
+    // As gin join does: the stored match becomes the note of its end, so the link says so
+    // from now on, even after the relay has forgotten the room.
+    try {
+      this.store.save(this.linkId, this.entry(null, `${why.kind}: ${why.reason}`));
+    } catch (exc) {
+      if (!(exc instanceof StoreError)) throw exc; // the match still ends here; only the note is lost
+    }
+    this.fail(why);
     return true;
   }
 
