@@ -220,3 +220,37 @@ def test_a_hosts_rematch_against_a_friend_who_left_offers_a_new_link(
         if joined is not None:
             joined.kill()
             joined.wait()
+
+
+def test_a_phone_host_is_shown_the_table_when_the_friend_joins(
+        browser: Any, relay_url: str, tmp_path: Path) -> None:
+    """On a phone the side comes below the table, so a person who hosts from it is
+    scrolled down there; when the friend's first deal comes the table is brought into
+    view (it stayed scrolled away, the hand out of sight)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    context.add_init_script(CSP_WATCH)
+    board = Board(context.new_page())
+    joined: subprocess.Popen[str] | None = None
+    try:
+        page = board.page
+        page.goto(f"{relay_url}?delay=0")
+        page.click("#mode input[value=online]")
+        page.click("#btn-host")
+        link = page.inner_text("#invite-link")
+        page.keyboard.press("Escape")  # the invite window: the link is sent
+        assert page.evaluate("document.getElementById('table').getBoundingClientRect().top") < 0
+        joined = subprocess.Popen(
+            [*GIN, "join", link, "--bot", "easy", "--bot-delay", "0", "--accept-rules",
+             "--data-dir", str(tmp_path / "guest")],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        page.wait_for_function("() => document.body.dataset.state === 'playing'", timeout=30_000)
+        top = page.evaluate("document.getElementById('table').getBoundingClientRect().top")
+        hand = page.evaluate("document.getElementById('hand').getBoundingClientRect().bottom")
+        assert top >= 0 and hand <= 844, (top, hand)
+        board.check_clean()
+    finally:
+        context.close()
+        if joined is not None:
+            joined.kill()
+            joined.wait()

@@ -281,6 +281,8 @@ export class FriendPanel {
   private leftShown = false;
   /** The match was left: this panel shows nothing more. */
   private closed = false;
+  /** The table was brought into view at the match's first deal. */
+  private tableShown = false;
   /** The tab's title and the notifications for a player away from the page. */
   private readonly away: AwayNotifier;
 
@@ -332,7 +334,14 @@ export class FriendPanel {
 
   private update(view: PeerView, notices: readonly PeerNotice[]): void {
     if (this.closed) return; // a left match's late word must not overwrite the next one's
-    document.body.dataset.state = pageState(view);
+    const state = pageState(view);
+    // On a phone the host pressed Host down in the side: when the match's first deal
+    // comes, bring the table back into view (once: later the player scrolls as they like).
+    if (state === "playing" && !this.tableShown) {
+      this.tableShown = true;
+      showTable();
+    }
+    document.body.dataset.state = state;
     document.body.dataset.matches = String(view.matches);
     const status = statusWords(view);
     byId("net-connection").textContent = status;
@@ -457,4 +466,11 @@ export class FriendPanel {
     }));
     byId("records-none").hidden = records.length > 0;
   }
+}
+
+
+/** Scroll the table into view when its top is out of sight (a phone's single column). */
+function showTable(): void {
+  const table = byId("table");
+  if (table.getBoundingClientRect().top < 0) table.scrollIntoView({ block: "start" });
 }
