@@ -13,7 +13,8 @@ import {
 } from "./links.ts";
 import { type LocalIdentity, loadIdentity } from "./identity.ts";
 import type { WorkerReply } from "./messages.ts";
-import { failure, OnlineMatch, type PeerEnvironment, type PeerWorker } from "./peer.ts";
+import { failure } from "./outcome.ts";
+import { OnlineMatch, type PeerEnvironment, type PeerWorker } from "./peer.ts";
 import { BROWSER_TIMERS, newToken } from "./relay.ts";
 import { MatchStore, pageStorage } from "./store.ts";
 

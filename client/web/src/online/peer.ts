@@ -15,6 +15,7 @@ import type { Connection, FailureView, OnlinePeer, Owed, PeerNotice, PeerView, R
 import { boardOfPage, formatInvite, type Invite, type PageLocation, websocketBase } from "./links.ts";
 import { describeFriend, type Friend, type LocalIdentity, meetFriend } from "./identity.ts";
 import type { Snapshot, WorkerReply, WorkerRequest } from "./messages.ts";
+import { failure, friendLeftReason } from "./outcome.ts";
 import { CLOSE, RelayClient, type RelayEvent, type RelayOptions, seatTakenWords, type Timers } from "./relay.ts";
 import { listening, rematchDue, undecided } from "./rematch.ts";
 import { type MatchEntry, type MatchStore, StoreError } from "./store.ts";
@@ -60,18 +61,6 @@ export interface PeerEnvironment {
   readonly clock?: () => number;
   readonly relayOptions?: Partial<RelayOptions>;
   readonly settings?: Partial<PeerSettings>;
-}
-
-export function failure(kind: string, who: string, field: string, reason: string): FailureView {
-  return { kind, who, field, reason, proven: false };
-}
-
-/** Why a match cannot go on whose friend left for good while this side was away (the
- * terminal's words: client/net/outcome.py friend_left). */
-export function friendLeftReason(role: "host" | "guest", owedMove: boolean): string {
-  return `Your friend (the ${role === "host" ? "guest" : "host"}) left this match for good while you were away, `
-    + "so it cannot go on" + (owedMove ? "; you owed your move, so once their grace ran out they may have ended "
-    + "it as abandoned by you (their word, not a verdict)" : "") + ".";
 }
 
 type Listener = (view: PeerView, notices: readonly PeerNotice[]) => void;
