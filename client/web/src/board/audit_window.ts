@@ -172,8 +172,12 @@ function showReplay(file: FileData, back: () => void): void {
     const focused = replay.contains(document.activeElement);
     at = Math.max(0, Math.min(frames.length - 1, to));
     draw();
-    // A button just disabled (Forward at the end) drops the focus: keep it in the replay.
-    if (focused && !replay.contains(document.activeElement)) replay.focus();
+    // A button just disabled (Forward at the end) drops the focus, at the browser's next
+    // focus fix-up (it is still the active element now): keep the focus in the replay.
+    const active = document.activeElement;
+    if (focused && (!replay.contains(active) || (active instanceof HTMLButtonElement && active.disabled))) {
+      replay.focus();
+    }
     markScrolling();
   };
   const replay = el("div", { id: "replay", tabindex: "0", role: "group",
