@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import signal
 
+import pytest
+
 from relay.wire import Close
 from tests.support.cluster import Cluster, wait_for
 from tests.support.relay import WireClient, assert_forwarding, close_of, join, new_room
 
 
+@pytest.mark.slow  # relays behind HAProxy: 2 s
 async def test_a_drained_relays_players_reconnect_through_haproxy_to_another(
     cluster: Cluster,
 ) -> None:

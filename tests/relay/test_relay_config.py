@@ -95,6 +95,7 @@ def test_key_file_is_created_private_and_then_reused(tmp_path: Path) -> None:
     assert [p.name for p in path.parent.iterdir()] == ["relay.key"]  # no draft left
 
 
+@pytest.mark.slow  # relay processes: 2-3 s
 def test_relays_started_together_all_get_the_one_key(tmp_path: Path) -> None:
     """One relay per core, started at once by systemd: none reads a half-written key."""
     path = tmp_path / "relay.key"

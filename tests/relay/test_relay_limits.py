@@ -165,6 +165,7 @@ def _low_fd_limit() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (48, 48))
 
 
+@pytest.mark.slow  # relay processes: 2-3 s
 @pytest.mark.skipif(sys.platform != "linux", reason="file descriptor limits as on Linux")
 async def test_a_relay_out_of_file_descriptors_logs_a_line_not_a_flood(tmp_path: Path) -> None:
     env = {**os.environ, "GIN_RELAY_PORT": "0", "GIN_RELAY_KEY_FILE": str(tmp_path / "k")}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any, cast
 
+import pytest
 from textual.widgets import Button, Static
 
 from client.table import words
@@ -28,6 +29,7 @@ def footer_keys(app: Any) -> set[str]:
     return {b.binding.action for b in app.screen.active_bindings.values() if b.binding.show}
 
 
+@pytest.mark.slow  # Pilot over several moves: 2-3.5 s
 async def test_the_logs_newest_line_is_in_view_at_80_by_24(table: Any, deal: Any) -> None:
     # Item 15: the log showed its last five lines in a box of four: the newest was hidden.
     app, _ = table(deal(*SLOW))
@@ -136,6 +138,7 @@ async def test_the_invite_window_fits_80_by_24(table: Any, deal: Any) -> None:
             await settle(pilot)
 
 
+@pytest.mark.slow  # Pilot over several moves: 2-3.5 s
 async def test_a_question_that_ends_something_focuses_the_safe_choice(
         table: Any, deal: Any) -> None:
     # Item 7: → then Enter ended the match where the player meant Keep waiting.

@@ -102,6 +102,7 @@ def slow_table(storage: Storage, *decks: Any, delay: float) -> tuple[Any, Script
     return app, opponent
 
 
+@pytest.mark.slow  # Pilot over several moves: 2-3.5 s
 async def test_u_takes_the_throw_back_in_the_pause(storage: Storage, deal: Any) -> None:
     app, opponent = slow_table(storage, deal(*KNOCK), delay=0.01)
     async with app.run_test(size=SIZE) as pilot:
@@ -132,6 +133,7 @@ async def test_u_takes_the_throw_back_in_the_pause(storage: Storage, deal: Any) 
         assert "Nothing to take back" in text(app, "#prompt")
 
 
+@pytest.mark.slow  # Pilot over several moves: 2-3.5 s
 async def test_c_shows_every_hand_of_the_match(table: Any, deal: Any) -> None:
     app, _ = table(deal(*KNOCK), deal(*GIN))
     async with app.run_test(size=SIZE) as pilot:
