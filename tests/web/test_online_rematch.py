@@ -141,116 +141,103 @@ def test_declining_the_rematch_is_a_normal_end_that_blames_nobody(guest: Any) ->
     assert title(board) in ("You win the match", "Your friend wins the match")
 
 
-def test_a_host_asks_for_the_rematch_and_sees_its_first_hand_end(
-        browser: Any, relay_url: str, tmp_path: Path) -> None:
+@pytest.fixture
+def browser_host(browser: Any, relay_url: str, tmp_path: Path) -> Iterator[Any]:
+    """`host(target, **context)`: the person hosts in a page of the board (custom rules
+    to ``target`` points, or standard ones for None) and gets (board, link);
+    `join(link, *flags)`: `gin join --bot easy` takes the link. Both end with the test."""
+    contexts: list[Any] = []
+    joins: list[subprocess.Popen[str]] = []
+
+    def host(target: int | None, **context_options: Any) -> tuple[Board, str]:
+        context = browser.new_context(**{"viewport": {"width": 1280, "height": 800},
+                                         **context_options})
+        contexts.append(context)
+        context.add_init_script(CSP_WATCH)
+        board = Board(context.new_page())
+        page = board.page
+        page.goto(f"{relay_url}?delay=0")
+        page.click("#mode input[value=online]")
+        if target is not None:
+            page.check("input[name=host-rules][value=custom]")
+            page.fill(".custom-rules input[name=target]", str(target))
+        page.click("#btn-host")
+        return board, page.inner_text("#invite-link")
+
+    def join(link: str, *flags: str) -> subprocess.Popen[str]:
+        joined = subprocess.Popen(
+            [*GIN, "join", link, "--bot", "easy", "--bot-delay", "0", "--accept-rules", *flags,
+             "--data-dir", str(tmp_path / "guest")],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        joins.append(joined)
+        return joined
+
+    yield host, join
+    for context in contexts:
+        context.close()
+    for joined in joins:
+        joined.kill()
+        joined.wait()
+
+
+def test_a_host_asks_for_the_rematch_and_sees_its_first_hand_end(browser_host: Any) -> None:
     """The person hosts in the browser (custom rules: to 1 point) and clicks Rematch at
     the match's end; `gin join --bot easy --matches 2` accepts. The rematch's first hand
     has its end window too, and no word of the last match's deck stays on its line."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    context.add_init_script(CSP_WATCH)
-    board = Board(context.new_page())
-    joined: subprocess.Popen[str] | None = None
-    try:
-        page = board.page
-        page.goto(f"{relay_url}?delay=0")
-        page.click("#mode input[value=online]")
-        page.check("input[name=host-rules][value=custom]")
-        page.fill(".custom-rules input[name=target]", "1")
-        page.click("#btn-host")
-        link = page.inner_text("#invite-link")
-        joined = subprocess.Popen(
-            [*GIN, "join", link, "--bot", "easy", "--bot-delay", "0", "--accept-rules",
-             "--matches", "2", "--data-dir", str(tmp_path / "guest")],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        page.wait_for_function("() => document.body.dataset.state === 'playing'", timeout=30_000)
-        play_match(board)
-        page.click("#dialog-buttons .primary")  # See the match's result
-        page.click("#btn-again")  # Rematch
-        page.wait_for_function("() => document.body.dataset.matches === '1' "
-                               "&& document.body.dataset.state === 'playing'", timeout=30_000)
-        assert page.inner_text("#net-verified") == ""
-        second, _ = play_match(board)
-        assert second in ("You won the hand", "Your friend won the hand")
-        board.check_clean()
-    finally:
-        context.close()
-        if joined is not None:
-            joined.kill()
-            joined.wait()
+    host, join = browser_host
+    board, link = host(1)
+    page = board.page
+    join(link, "--matches", "2")
+    page.wait_for_function("() => document.body.dataset.state === 'playing'", timeout=30_000)
+    play_match(board)
+    page.click("#dialog-buttons .primary")  # See the match's result
+    page.click("#btn-again")  # Rematch
+    page.wait_for_function("() => document.body.dataset.matches === '1' "
+                           "&& document.body.dataset.state === 'playing'", timeout=30_000)
+    assert page.inner_text("#net-verified") == ""
+    second, _ = play_match(board)
+    assert second in ("You won the hand", "Your friend won the hand")
+    board.check_clean()
 
 
-def test_a_hosts_rematch_against_a_friend_who_left_offers_a_new_link(
-        browser: Any, relay_url: str, tmp_path: Path) -> None:
+def test_a_hosts_rematch_against_a_friend_who_left_offers_a_new_link(browser_host: Any) -> None:
     """Issue 28 item 6: the person hosts in the browser; `gin join --bot easy` plays one
     match and exits. Rematch then says the friend has left and offers a new link (it
     waited forever, "Your friend is away"); New link hosts again with the same rules."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    context.add_init_script(CSP_WATCH)
-    board = Board(context.new_page())
-    joined: subprocess.Popen[str] | None = None
-    try:
-        page = board.page
-        page.goto(f"{relay_url}?delay=0")
-        page.click("#mode input[value=online]")
-        page.check("input[name=host-rules][value=custom]")
-        page.fill(".custom-rules input[name=target]", "1")
-        page.click("#btn-host")
-        link = page.inner_text("#invite-link")
-        joined = subprocess.Popen(
-            [*GIN, "join", link, "--bot", "easy", "--bot-delay", "0", "--accept-rules",
-             "--data-dir", str(tmp_path / "guest")],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        page.wait_for_function("() => document.body.dataset.state === 'playing'", timeout=30_000)
-        play_match(board)
-        assert joined.wait(timeout=30) == 0  # its one match is done: the friend's gin exits
-        page.click("#dialog-buttons .primary")  # See the match's result
-        page.click("#btn-again")  # Rematch
-        page.wait_for_function(f"() => ({TITLE})() === 'Your friend has left'", timeout=30_000)
-        assert "no rematch on this link" in page.inner_text("#dialog-body")
-        page.click("#btn-new-link")
-        page.wait_for_selector("#invite-link")
-        again = page.inner_text("#invite-link")
-        assert again != link and again.split("/j/")[0] == link.split("/j/")[0]
-        page.keyboard.press("Escape")
-        assert page.evaluate("document.body.dataset.state") == "waiting"
-        assert page.inner_text("#net-connection") == "Waiting for your friend to open the link"
-        board.check_clean()
-    finally:
-        context.close()
-        if joined is not None:
-            joined.kill()
-            joined.wait()
+    host, join = browser_host
+    board, link = host(1)
+    page = board.page
+    joined = join(link)
+    page.wait_for_function("() => document.body.dataset.state === 'playing'", timeout=30_000)
+    play_match(board)
+    assert joined.wait(timeout=30) == 0  # its one match is done: the friend's gin exits
+    page.click("#dialog-buttons .primary")  # See the match's result
+    page.click("#btn-again")  # Rematch
+    page.wait_for_function(f"() => ({TITLE})() === 'Your friend has left'", timeout=30_000)
+    assert "no rematch on this link" in page.inner_text("#dialog-body")
+    page.click("#btn-new-link")
+    page.wait_for_selector("#invite-link")
+    again = page.inner_text("#invite-link")
+    assert again != link and again.split("/j/")[0] == link.split("/j/")[0]
+    page.keyboard.press("Escape")
+    assert page.evaluate("document.body.dataset.state") == "waiting"
+    assert page.inner_text("#net-connection") == "Waiting for your friend to open the link"
+    board.check_clean()
 
 
-def test_a_phone_host_is_shown_the_table_when_the_friend_joins(
-        browser: Any, relay_url: str, tmp_path: Path) -> None:
+def test_a_phone_host_is_shown_the_table_when_the_friend_joins(browser_host: Any) -> None:
     """On a phone the side comes below the table, so a person who hosts from it is
     scrolled down there; when the friend's first deal comes the table is brought into
     view (it stayed scrolled away, the hand out of sight)."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                  has_touch=True)
-    context.add_init_script(CSP_WATCH)
-    board = Board(context.new_page())
-    joined: subprocess.Popen[str] | None = None
-    try:
-        page = board.page
-        page.goto(f"{relay_url}?delay=0")
-        page.click("#mode input[value=online]")
-        page.click("#btn-host")
-        link = page.inner_text("#invite-link")
-        page.keyboard.press("Escape")  # the invite window: the link is sent
-        assert page.evaluate("document.getElementById('table').getBoundingClientRect().top") < 0
-        joined = subprocess.Popen(
-            [*GIN, "join", link, "--bot", "easy", "--bot-delay", "0", "--accept-rules",
-             "--data-dir", str(tmp_path / "guest")],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        page.wait_for_function("() => document.body.dataset.state === 'playing'", timeout=30_000)
-        top = page.evaluate("document.getElementById('table').getBoundingClientRect().top")
-        hand = page.evaluate("document.getElementById('hand').getBoundingClientRect().bottom")
-        assert top >= 0 and hand <= 844, (top, hand)
-        board.check_clean()
-    finally:
-        context.close()
-        if joined is not None:
-            joined.kill()
-            joined.wait()
+    host, join = browser_host
+    board, link = host(None, viewport={"width": 390, "height": 844}, is_mobile=True,
+                       has_touch=True)
+    page = board.page
+    page.keyboard.press("Escape")  # the invite window: the link is sent
+    assert page.evaluate("document.getElementById('table').getBoundingClientRect().top") < 0
+    join(link)
+    page.wait_for_function("() => document.body.dataset.state === 'playing'", timeout=30_000)
+    top = page.evaluate("document.getElementById('table').getBoundingClientRect().top")
+    hand = page.evaluate("document.getElementById('hand').getBoundingClientRect().bottom")
+    assert top >= 0 and hand <= 844, (top, hand)
+    board.check_clean()
