@@ -171,13 +171,18 @@ interface World {
   sessions: FakeSession[];
   addresses: string[];
   restoredWith: Uint8Array[];
+  /** Whether the match was stored when the page's address became each of `addresses`. */
+  storedAtAddress: boolean[];
+  /** The worker's replies held back (`world(…, …, true)`): a worker slow to start. */
+  held: (() => void)[];
   online: ReturnType<typeof createOnline>;
 }
 
-function world(storage?: MemoryStorage, noWorker = false): World {
+function world(storage?: MemoryStorage, noWorker = false, holdWorker = false): World {
   const journal: string[] = [];
   const w: Partial<World> = {
     journal, timers: new FakeTimers(), sockets: [], sessions: [], addresses: [], restoredWith: [], requests: [],
+    storedAtAddress: [], held: [],
     newRoom: () => Promise.resolve(NEW_ROOM),
   };
   w.storage = storage ?? new MemoryStorage(journal);
@@ -194,7 +199,11 @@ function world(storage?: MemoryStorage, noWorker = false): World {
     if (noWorker) throw new DOMException("workers are not allowed here", "SecurityError");
     const core = new PeerCore(maker, (n) => new Uint8Array(n).fill(7));
     const worker: PeerWorker = {
-      post: (request) => queueMicrotask(() => worker.onReply?.(core.handle(request))),
+      post: (request) => {
+        const answer = (): void => worker.onReply?.(core.handle(request));
+        if (holdWorker) w.held!.push(answer);
+        else queueMicrotask(answer);
+      },
       onReply: null, onError: null, terminate: () => {},
     };
     return worker;
@@ -202,7 +211,10 @@ function world(storage?: MemoryStorage, noWorker = false): World {
   w.online = createOnline({
     storage: w.storage,
     location: { origin: "http://relay.test:8765", pathname: "/" },
-    setAddress: (url) => w.addresses!.push(url),
+    setAddress: (url) => {
+      w.addresses!.push(url);
+      w.storedAtAddress!.push(w.storage!.getItem(`gin-online:${linkIdHex(SECRET)}`) !== null);
+    },
     makeWorker,
     timers: w.timers!,
     randomBytes: () => SECRET.slice(),
@@ -331,6 +343,31 @@ test("a host opens a room, shows the link in its address, and stores its state b
   const entry = JSON.parse(w.storage.getItem(`gin-online:${linkIdHex(SECRET)}`)!);
   assert.equal(entry.role, "host");
   assert.equal(entry.ticket, TICKET);
+});
+
+test("a host's link shows once its match is stored, though the relay's room came before the worker's session", async () => {
+  // A second tab that opened the link before the match was stored joined as the guest, and
+  // the host was connected to itself (the worker, with libsodium, can be slower than the relay).
+  const w = world(undefined, false, true);
+  const seen = watch(w.online.host(STANDARD.toDict()));
+  await settle();
+  w.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 0, peer: "absent" });
+  await settle();
+  assert.deepEqual(w.addresses, []);
+  assert.equal(seen.view?.link ?? null, null);
+  assert.deepEqual(w.sockets[0]!.sent, []);
+  while (w.held.length > 0) w.held.shift()!();
+  await settle();
+  const link = `http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`;
+  assert.deepEqual(w.addresses, [link]);
+  assert.deepEqual(w.storedAtAddress, [true]);
+  assert.equal(seen.view?.link, link);
+  assert.deepEqual(w.sockets[0]!.sent, ["offer", "hello"]);
+  // The second tab now continues the match as its host.
+  const again = world(w.storage);
+  watch(again.online.join(link));
+  await settle();
+  assert.equal(again.sessions[0]?.role, "host");
 });
 
 test("a host whose first attempts fail gets its room and link when a retry is welcomed", async () => {

@@ -267,12 +267,24 @@ export class OnlineMatch implements OnlinePeer {
     if (reply.state !== null || this.unsaved.length > 0) {
       this.unsaved.push(...reply.frames);
       if (this.save(notices)) this.transmit(this.unsaved.splice(0));
+      this.showLink();
     } else {
       this.transmit(reply.frames);
     }
     this.restartTimer();
     this.nextMatch();
     this.tell(notices);
+  }
+
+  /** A host's link, once its room is known and its match stored (or storing it was tried):
+   * a tab of this browser that opens the link then continues this match as its host. Shown
+   * earlier, before the worker had made the session, a second tab found nothing stored and
+   * joined as the guest, and the host was connected to itself. */
+  private showLink(): void {
+    if (this.link !== null || this.room === null || this.state === null) return;
+    this.link = formatInvite({ ...this.invite, room: this.room });
+    // This page's own address names the match in this page's form, which a reload opens.
+    this.env.setAddress(formatInvite({ ...this.invite, room: this.room, board: boardOfPage(this.env.location) }));
   }
 
   /** Store the state; false (frames held, a retry scheduled) when storage refused. */
@@ -349,14 +361,10 @@ export class OnlineMatch implements OnlinePeer {
       case "connected":
         this.welcomed = true;
         this.ticket = event.ticket;
-        if (this.room === null) {
-          this.room = event.room;
-          this.link = formatInvite({ ...this.invite, room: event.room });
-          // This page's own address names the match in this page's form, which a reload opens.
-          this.env.setAddress(formatInvite({ ...this.invite, room: event.room, board: boardOfPage(this.env.location) }));
-        }
+        if (this.room === null) this.room = event.room;
         // Frames held until the room was known: stored now, then sent.
         if (this.save(this.pendingNotices) && this.unsaved.length > 0) this.transmit(this.unsaved.splice(0));
+        this.showLink();
         this.connection = this.absent();
         break;
       case "reconnected":
