@@ -127,10 +127,15 @@ def test_chromium_installs_the_board_and_opens_it_as_an_app(
         assert {(i["url"].rsplit("/", 1)[1], i["sizes"]) for i in app["icons"]} >= {
             ("icon-192.png", "192x192"), ("icon-512.png", "512x512")}
         cdp.send("PWA.install", {"manifestId": f"{relay.url}/"})
+        # A test's Chromium opens an installed app in a tab unless the user chose a window,
+        # as a phone's home screen does: chosen here, the board opens full screen, standalone.
+        cdp.send("PWA.changeAppUserSettings",
+                 {"manifestId": f"{relay.url}/", "displayMode": "standalone"})
         with context.expect_page(timeout=15_000) as opened:
             cdp.send("PWA.launch", {"manifestId": f"{relay.url}/"})
         window = opened.value
         window.wait_for_selector("#hand .card")
+        assert window.evaluate("matchMedia('(display-mode: standalone)').matches")
         window.screenshot(path=str(artifacts / "installed-390x844.png"))
     finally:
         context.close()
