@@ -10,6 +10,7 @@ format ``sha256sum -c`` checks) naming each one's digest.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import webbrowser
 from pathlib import Path
@@ -45,6 +46,7 @@ def export(folder: Path) -> int:
         print(not_built("gin web"), file=sys.stderr)
         return 1
     ours = {*static.FILES, MANIFEST}
+    written: list[str] = []
     try:
         folder.mkdir(parents=True, exist_ok=True)
         others = sorted(p.name for p in folder.iterdir() if p.name not in ours)
@@ -58,11 +60,20 @@ def export(folder: Path) -> int:
         for name, body in [*((n, board.files["/" + n][0]) for n in static.FILES),
                            (MANIFEST, manifest.encode())]:
             part = folder / f".{name}.part"
-            part.write_bytes(body)
+            try:
+                part.write_bytes(body)
+            except OSError:
+                with contextlib.suppress(OSError):  # a full disk: leave no half file
+                    part.unlink(missing_ok=True)
+                raise
             part.replace(folder / name)
+            written.append(name)
     except OSError as exc:
+        done = (f"Of the board's {len(static.FILES) + 1} files, {len(written)} "
+                f"({', '.join(written)}) were written whole; run the export again."
+                if written else "Nothing was written.")
         print(f"gin web: cannot write the board into {folder}: {exc.strerror or exc} "
-              f"({exc.filename or folder}). Nothing else was changed.", file=sys.stderr)
+              f"({exc.filename or folder}). {done}", file=sys.stderr)
         return 1
     print(f"The board is in {folder}: {', '.join(static.FILES)} and {MANIFEST}.\n"
           "Publish the folder on any static host (docs/running-a-relay.md, A board of "

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
-import os
 from pathlib import Path
 
 import pytest
@@ -55,18 +55,35 @@ def test_a_folder_of_other_files_or_one_that_cannot_be_written_is_refused(
     assert main(["web", "--export", str(file / "sub")]) == 1
     assert "cannot write the board into" in capsys.readouterr().err
     assert file.read_text() == "x"
-    locked = tmp_path / "locked"
-    locked.mkdir()
-    locked.chmod(0o500)
-    try:
-        if os.access(locked, os.W_OK):
-            pytest.skip("this user can write anywhere (root): no folder is unwritable")
-        assert main(["web", "--export", str(locked)]) == 1
-        err = capsys.readouterr().err
-        assert f"cannot write the board into {locked}" in err and "Traceback" not in err
-        assert list(locked.iterdir()) == []
-    finally:
-        locked.chmod(0o700)
+
+
+@pytest.mark.parametrize(("fails_at", "error", "says"), [
+    (1, PermissionError(errno.EACCES, "Permission denied"), "Nothing was written."),
+    (3, OSError(errno.ENOSPC, "No space left on device"),
+     "Of the board's 10 files, 2 (index.html, board.js) were written whole"),
+])
+def test_a_folder_that_cannot_be_written_or_a_full_disk_is_said_and_leaves_no_half_file(
+        built: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch, fails_at: int, error: OSError, says: str) -> None:
+    # Made to fail here, as root can write into any folder a test could lock.
+    write = Path.write_bytes
+    calls: list[Path] = []
+
+    def failing(path: Path, data: bytes) -> int:
+        calls.append(path)
+        if len(calls) == fails_at:
+            write(path, data[: len(data) // 2])  # a disk that fills half-way through a file
+            error.filename = str(path)
+            raise error
+        return write(path, data)
+
+    monkeypatch.setattr(Path, "write_bytes", failing)
+    site = tmp_path / "site"
+    assert main(["web", "--export", str(site)]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot write the board into {site}: {error.strerror} ({calls[-1]})" in err, err
+    assert says in err and "Traceback" not in err
+    assert sorted(p.name for p in site.iterdir()) == sorted(list(static.FILES)[: fails_at - 1])
 
 
 @pytest.mark.parametrize("board", ["ftp://board.example.org/", "javascript:alert(1)",
