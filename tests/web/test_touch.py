@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.web.conftest import saved_match
 from tests.web.test_online_board import (  # noqa: F401 (fixtures of that module)
     fake_board,
     host,
@@ -123,3 +124,28 @@ def test_touch_targets_online(open_page: Any, width: int, height: int) -> None: 
     page.wait_state("playing")
     assert small(page.page, TABLE) == []
     assert small(page.page, "#online button, " + SIDE) == []
+
+
+@pytest.mark.parametrize(("width", "height"), PHONES[:3])
+def test_an_eleven_card_hand_that_can_knock_fits_a_phone_and_so_does_the_knock_window(
+        open_board: Any, artifacts: Path, width: int, height: int) -> None:
+    # Two runs, four loose cards and the 2♥ to come: the count line says "you can knock",
+    # which once widened the hand's area past the screen (found at 360×640 by hand).
+    saved = saved_match("4d 5d 6d 8d 9d Td Ah 2d 3c 7s", "Kh Ks Qd Jh 9c 7h 5s 3h 3s 4c",
+                        "Kc", "2h 5h")
+    board = open_board("?delay=0", saved=saved, width=width, height=height)
+    page = board.page
+    page.click("#btn-pass")
+    board.wait_for_player()
+    page.click("#stock")
+    assert "you can knock" in page.inner_text("#loose")
+    page.screenshot(path=str(artifacts / f"phone-{width}x{height}-can-knock.png"))
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert (in_view(page, width, height), wide) == ([], width)
+    page.click("#btn-knock")
+    page.wait_for_selector("dialog[open]")
+    off = page.evaluate("""([width, height]) => [...document.querySelectorAll('dialog button')]
+        .filter((e) => { const b = e.getBoundingClientRect();
+            return b.left < 0 || b.top < 0 || b.right > width || b.bottom > height; })
+        .map((e) => e.textContent)""", [width, height])
+    assert off == []
