@@ -96,11 +96,11 @@ def test_the_knock_window_shows_the_count_and_a_choice_of_layout(open_board: Any
     assert board.page.inner_text("#btn-knock") == "Knock…"
     board.page.click("#btn-knock")
     dialog = board.page.locator("#dialog-body")
-    assert "Knock with 6 in loose cards" in dialog.inner_text()
+    assert "Knock with 6 loose points" in dialog.inner_text()
     layouts = board.page.locator("input[name=knock-layout]")
     assert layouts.count() == 2
     layouts.nth(1).check()
-    assert "Knock with 9 in loose cards" in dialog.inner_text()
+    assert "Knock with 9 loose points" in dialog.inner_text()
     assert board.page.inner_text("#dialog-buttons .primary") == "Knock with 9"
     board.page.click("#dialog-buttons .primary")
     board.page.wait_for_function(

@@ -227,3 +227,25 @@ def test_a_dragged_card_follows_the_pointer_and_the_taken_card_is_opaque(
     look = page.evaluate("""(e) => { const s = getComputedStyle(e);
         return [s.opacity, s.backgroundColor, s.borderStyle]; }""", taken.element_handle())
     assert look[0] == "1" and look[1].startswith("rgb(") and look[2] == "dashed", look
+
+
+def test_a_strength_key_mid_hand_asks_first(open_board: Any) -> None:
+    # Issue 28 item 18, as the table asks: 1/2/3 (or a click on the side's choice) changed
+    # the computer's strength mid-hand at once.
+    board = open_board("?seed=4&delay=0")
+    page = board.page
+    page.click("#btn-pass")
+    board.wait_for_player()
+    page.keyboard.press("3")
+    assert page.inner_text("#dialog-title") == "Strength"
+    assert "Let the computer play hard from its next move?" in page.inner_text("#dialog-body")
+    assert page.is_checked("#strength input[value=normal]")  # until the answer
+    page.keyboard.press("Escape")
+    assert "Computer (normal)" in page.inner_text("#opponent-label")
+    assert page.is_checked("#strength input[value=normal]")
+    page.click("#strength label:has(input[value=easy])")
+    assert page.inner_text("#dialog-buttons .primary") == "Play easy"
+    page.click("#dialog-buttons .primary")
+    assert "Computer (easy)" in page.inner_text("#opponent-label")
+    assert page.is_checked("#strength input[value=easy]")
+    assert "The computer now plays easy." in board.prompt()

@@ -117,7 +117,7 @@ export function knockDialog(
     const count = options[layout]!.deadwood;
     sentence.textContent = count === 0
       ? `Gin: every card melds. ${them} cannot lay off against gin.`
-      : `Knock with ${count} in loose cards. ${them} lays off what fits onto your melds; `
+      : `Knock with ${count} loose point${count === 1 ? "" : "s"}. ${them} lays off what fits onto your melds; `
         + `${count} or less left in their hand undercuts you.`;
     fill(layoutBox, el("legend", {}, options.length > 1 ? "Lay down" : "Your layout"));
     options.forEach((a, i) => {

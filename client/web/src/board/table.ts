@@ -371,9 +371,20 @@ export class Table implements KeyActions {
   private setStrength(vs: Strength): void {
     const local = this.local;
     if (local === null || vs === local.vs) return;
-    local.setStrength(vs);
-    this.message = `The computer now plays ${vs}.`;
-    this.render();
+    const change = (): void => {
+      local.setStrength(vs);
+      this.message = `The computer now plays ${vs}.`;
+      this.render();
+    };
+    const obs = this.game.observation();
+    if (obs === null || (obs.handNumber === 1 && !obs.history.length)) {
+      change(); // nothing played yet: nothing to ask about
+      return;
+    }
+    // As the table asks (and New match here): a key pressed by mistake must not change the match in play.
+    confirm("Strength", `Let the computer play ${vs} from its next move? The match goes on, with the scores as they are.`,
+      `Play ${vs}`, change);
+    this.render(); // the radio shows the strength in play until the answer
   }
 
   private rulesChosen(name: string): void {

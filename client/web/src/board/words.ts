@@ -208,7 +208,8 @@ export function howToPlay(rules: Ruleset): HelpSection[] {
           + "stock — and then throw one away, so you always end with ten.",
         "Build sets (three or four of a kind) and runs (three or more in a row in one suit; "
           + "the ace is low, and the run doesn't turn the corner at the king: Q-K-A is not a run).",
-        "Everything outside a set or a run is deadwood — your loose cards. Aces count 1, "
+        "Everything outside a set or a run is deadwood — your loose cards, and what they count your "
+          + "loose points. Aces count 1, "
           + "court cards 10, everything else its own number. A card is in one meld only: "
           + "the board finds the arrangement that leaves the least deadwood, every time "
           + "your hand changes.",
@@ -252,7 +253,7 @@ export function howToPlay(rules: Ruleset): HelpSection[] {
           + `31 − 7 = 24.`,
         `The computer knocks with 8 and you lay off down to 5: an undercut, and you score `
           + `8 − 5 + ${rules.undercutBonus} = ${8 - 5 + rules.undercutBonus}.`,
-        `You go gin and the computer holds 18 in loose cards: you score ${rules.ginBonus} + 18 = `
+        `You go gin and the computer holds 18 loose points: you score ${rules.ginBonus} + 18 = `
           + `${rules.ginBonus + 18}.`,
         `Knock with 10: left with 11 the other player gives you 1 point; left with 10 they `
           + `undercut you and take ${rules.undercutBonus}. That one point is worth `
