@@ -30,10 +30,13 @@ def footer_keys(app: Any) -> set[str]:
 
 
 @pytest.mark.slow  # Pilot over several moves: 2-3.5 s
-async def test_the_logs_newest_line_is_in_view_at_80_by_24(table: Any, deal: Any) -> None:
-    # Item 15: the log showed its last five lines in a box of four: the newest was hidden.
+@pytest.mark.parametrize("size", [SMALL, (80, 30)])
+async def test_the_logs_newest_line_is_in_view(table: Any, deal: Any,
+                                               size: tuple[int, int]) -> None:
+    # Item 15: the log showed its last five lines in a box of four: the newest was hidden
+    # (at 80×24 and 80×30 alike).
     app, _ = table(deal(*SLOW))
-    async with app.run_test(size=SMALL) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await press(pilot, "p")  # both pass: the human draws first
         for _ in range(4):  # each turn the computer draws and throws: two lines more
