@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from itertools import chain
 
 from gin.conformance.abandonment_cases import abandonment_cases
-from gin.conformance.encoding_cases import encoding_cases
+from gin.conformance.encoding_cases import encoding_cases, record_encoding_cases
 from gin.conformance.engine_cases import (
     Case,
     action_cases,
@@ -70,7 +70,8 @@ def corpus(scale: int = 1) -> dict[str, Iterator[Case]]:
         "shuffle_proof.jsonl": proof_cases(2 * scale),
         "encoding.jsonl": encoding_cases(2 * scale),
         "audit.jsonl": audit_cases(),
-        "records.jsonl": chain(record_cases(), record_text_cases(400 * scale)),
+        "records.jsonl": chain(record_cases(), record_text_cases(400 * scale),
+                               record_encoding_cases()),
         "record_audit.jsonl": chain(record_audit_cases(), record_chain_cases(),
                                     record_fuzz_cases(20 * scale), failed_hand_cases()),
         "evidence.jsonl": evidence_cases(),

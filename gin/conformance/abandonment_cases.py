@@ -73,8 +73,12 @@ def abandonment_cases() -> Iterator[Case]:
     parser refuses (each field wrong in turn, impossible dates)."""
     record, hands, signer = abandoned_match()
     yield abandonment_case("alone", record.to_json())
+    # Refused by the abandonment record's reader, in its words (issue 26: it was read
+    # as a hand record's text), wherever the key repeats.
     yield abandonment_case("a repeated key", record.to_json().replace(
         '"hand": ', '"hand": 0, "hand": ', 1))
+    yield abandonment_case("a repeated key in what was owed", record.to_json().replace(
+        '"what": ', '"what": "seed", "what": ', 1))
     yield abandonment_case("not JSON", record.to_json()[:-3])
     yield abandonment_case("after its hands", record.to_json(), hands)
     yield abandonment_case("hands of another match", replace(

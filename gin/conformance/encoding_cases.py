@@ -5,7 +5,8 @@ encodings RFC 9496 and §8.1 refuse (the top bit of byte 31 set, values ≥ p, a
 value, the identity, a scalar not reduced modulo L), and gin's verdict, word for
 word. libsodium under gin/ and @noble/curves under the TypeScript twin disagree on
 some of these bytes, so each twin checks them itself and must refuse them the same
-way. Pure: fixed seeds.
+way. :func:`record_encoding_cases` puts the same encodings in a hand record's fields
+(kind ``record_text``): a record is refused at parse, naming the field. Pure: fixed seeds.
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
 import rbcl
 
+from gin.conformance.records_cases import RECORD_MATCHES, play_match, record_text_case
 from gin.engine.errors import MalformedInput, PeerFault
 from gin.protocol.deal import fairdeal as fd
 from gin.protocol.deal import group, shuffle_proof
@@ -170,3 +173,25 @@ def encoding_cases(n: int, seed: int = 1) -> Iterator[Case]:
     rng = random.Random(seed)
     for _ in range(n):
         yield encoding_case(rng)
+
+
+def record_encoding_cases() -> Iterator[Case]:
+    """A hand record with each edge encoding in each field that carries a point (an entry
+    of each deck message) or a scalar (a revealed key), signed again by both players so
+    that only the encoding is wrong: ``parse_record`` refuses each, naming the field
+    (issue 26: it parsed, and the audit blamed the signatures)."""
+    played = play_match(*RECORD_MATCHES[2])
+    good = played.host[0]
+    for n in range(3):
+        for _, data in _edges(good.messages[n][7]):
+            messages = list(good.messages)
+            messages[n] = (*messages[n][:7], data, *messages[n][8:])
+            yield record_text_case(played.resign(replace(
+                good, messages=(messages[0], messages[1], messages[2]))).to_json())
+    at = next(i for i, s in enumerate(good.steps) if s.keys)
+    step = good.steps[at]
+    position, key = step.keys[0]
+    for number in (key + group.L, group.L, 2**256 - 1):
+        steps = list(good.steps)
+        steps[at] = replace(step, keys=((position, number), *step.keys[1:]))
+        yield record_text_case(played.resign(replace(good, steps=tuple(steps))).to_json())

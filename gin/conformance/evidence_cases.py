@@ -13,6 +13,7 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
+from gin.conformance.encoding_cases import top_bit
 from gin.conformance.session_cases import duplicate_in_message2, top_bit_in_message2
 from gin.conformance.session_peer import Fields, Peer, computer_players, pair
 from gin.engine.errors import MalformedInput
@@ -107,14 +108,29 @@ def evidence_cases() -> Iterator[Case]:
     yield evidence_case("a stranger's key", _resigned(
         replace(kept, signing_keys=(keys[0], keys[1])), stranger).to_json())
     yield evidence_case("honest message 2", honest.to_json())
+    # A repeated key is refused by the evidence's reader, in its words (issue 26: it was
+    # read as a hand record's text), wherever it repeats; the kind is told by the last
+    # "format". Text that is not JSON is worded as a hand record's.
     yield evidence_case("a repeated key",
                         kept.to_json().replace('"hand": ', '"hand": 9, "hand": ', 1))
+    yield evidence_case("a repeated key in its signing keys", kept.to_json().replace(
+        '"guest": ', '"guest": "00", "guest": ', 1))
+    yield evidence_case("its format repeated", kept.to_json().replace(
+        '"format": ', '"format": "gin-hand-record", "format": ', 1))
+    yield evidence_case("evidence's format, then a hand record's", kept.to_json().replace(
+        '"version": ', '"format": "gin-hand-record", "version": ', 1))
     yield evidence_case("not JSON", kept.to_json()[:-3])
     # Issue 26: an entry under the top bit of byte 31, with a proof over those bytes.
     yield evidence_case("message 2 entry under the top bit",
                         _kept(*_session(18, top_bit_in_message2)[:2]).to_json())
     repeated = replace(kept, message1=(*kept.message1[:51], kept.message1[0]))
     yield evidence_case("answer to a malformed message 1", _resigned(repeated, second).to_json())
+    # Issue 26: evidence keeps message 1 and 2 as signed, not as points: a message 1
+    # entry under the top bit is the signer's answer to a malformed message 1.
+    under = replace(kept, message1=(*kept.message1[:5], top_bit(kept.message1[5]),
+                                    *kept.message1[6:]))
+    yield evidence_case("answer to a message 1 entry under the top bit",
+                        _resigned(under, second).to_json())
     junk = replace(kept, message2=(*kept.message2[:51], b"\xff" * 32))
     yield evidence_case("message 2 not points", _resigned(junk, second).to_json())
     proof = bytearray(kept.proof)

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from gin.conformance.abandonment_cases import abandoned_match
+from gin.conformance.encoding_cases import top_bit
 from gin.conformance.evidence_cases import refused_evidence
 from gin.conformance.records_cases import RECORD_MATCHES, edited_record, play_match, with_scores
 from gin.protocol.records.audit_report import Given, audit_report
@@ -54,8 +56,17 @@ def audit_report_cases() -> Iterator[Case]:
         _file("edited.json", edited_record(first, lambda d: d.update(scores=[0, 99])).to_json())])
     yield audit_report_case("hand 1 edited before hand 2", [
         _file("1.json", with_scores(classic, first, [0, 99]).to_json()), hand2])
+    # Issue 26: a point under the top bit of byte 31 in a record signed by both is no
+    # record (it was read, and its signatures blamed).
+    under = top_bit(first.messages[1][3])
+    yield audit_report_case("a record's point under the top bit", [_file("top-bit.json", (
+        classic.resign(replace(first, messages=(first.messages[0], (
+            *first.messages[1][:3], under, *first.messages[1][4:]), first.messages[2])))
+    ).to_json())])
     evidence, _, _ = refused_evidence()
     yield audit_report_case("deal evidence", [_file("gin-hand-01-failed.json", evidence.to_json())])
+    yield audit_report_case("deal evidence with a repeated key", [_file(
+        "gin-hand-01-failed.json", evidence.to_json().replace('"hand": ', '"hand": 2, "hand": '))])
     abandoned, kept, _ = abandoned_match()
     claim = _file("gin-abandoned.json", abandoned.to_json())
     yield audit_report_case("an abandonment alone", [claim])

@@ -100,3 +100,16 @@ test("the audit: a claim, never verified; a forgery fails by name; junk is not a
   data.since = "0099-06-01T00:00:00Z"; // not 1999: JavaScript's Date.UTC would read it so
   assert.throws(() => parseFile(JSON.stringify(data)), /record.since: expected a time from 1970 on/);
 });
+
+test("an abandonment record that repeats a key is refused in its own words, not a hand record's (issue 26)", () => {
+  // parseFile read a text that its strict reader refused as a hand record's text.
+  const good = VECTOR.toJson();
+  for (const [old, repeated] of [['"hand": ', '"hand": 0, "hand": '], ['"what": ', '"what": "seed", "what": '],
+    ['"format": ', '"format": "gin-hand-record", "format": ']]) {
+    const spoiled = good.replace(old!, repeated!);
+    const place = spoiled.indexOf(repeated!) + repeated!.length - old!.length;
+    assert.throws(() => parseFile(spoiled), (exc: unknown) => exc instanceof MalformedInput
+      && exc.message === `abandonment record: record: not JSON (a key repeats in its object (char ${place}))`, repeated);
+  }
+  assert.throws(() => parseFile(good.slice(0, -3)), /: hand record: not JSON \(expecting/);
+});

@@ -18,6 +18,12 @@ import { JsonSyntaxError, MAX_DEPTH, parsePyJson } from "../src/protocol/records
 import { Identity } from "../src/protocol/records/identity.ts";
 import { MAX_RECORD_BYTES } from "../src/protocol/records/envelope.ts";
 import { HandRecord, parseRecord, Score, Step } from "../src/protocol/records/records.ts";
+import { auditRecord } from "../src/protocol/records/audit.ts";
+import { auditReport } from "../src/protocol/records/audit_report.ts";
+import { NOT_A_RECORD } from "../src/protocol/records/audit_text.ts";
+import { DealEvidence, parseFile } from "../src/protocol/records/evidence.ts";
+import * as g from "../src/protocol/deal/group.ts";
+import * as sp from "../src/protocol/deal/shuffle_proof.ts";
 import { range, vector } from "./protocol_vectors.ts";
 
 const FIRST = fd.SeedMaterial.fromSeed(range(0, 32));
@@ -222,4 +228,87 @@ test("records are read strictly (issue 26 item 5): a repeated key, and JSON refu
   ] as const) {
     assert.throws(() => parseRecord(text), (exc: unknown) => exc instanceof MalformedInput && exc.message === `hand record: not JSON (${why})`);
   }
+});
+
+// --- issue 26 item 1: a record's points and keys are read as their one encoding ---------
+
+const NOT_ELEMENT = "not a ristretto255 element other than the identity";
+const resigned = (record: HandRecord): HandRecord =>
+  record.with({ signatures: [HOST.sign(cosign.seatSigned(record, 0)), GUEST.sign(cosign.seatSigned(record, 1))] });
+const topBit = (point: Uint8Array): Uint8Array => Uint8Array.from(point, (b, i) => (i === 31 ? b | 0x80 : b));
+
+test("a record with a point not its one encoding is refused at parse, naming its field once (issue 26)", () => {
+  // It parsed, and the audit blamed the signatures or the sender, naming the field twice.
+  const entry = RECORD.messages[1][3]!;
+  const edges: [string, Uint8Array][] = [["top bit", topBit(entry)], ["p", le32(2n ** 255n - 19n)],
+    ["identity", new Uint8Array(32)], ["odd", Uint8Array.from(entry, (b, i) => (i === 0 ? b ^ 1 : b))]];
+  for (const message of [0, 1, 2]) {
+    for (const [edge, data] of edges) {
+      const messages = [...RECORD.messages] as [fd.Deck, fd.Deck, fd.Deck];
+      messages[message] = messages[message].map((x, i) => (i === 3 ? data : x));
+      const text = resigned(RECORD.with({ messages })).toJson();
+      const words = `hand record: record.messages.message${message + 1}[3]: ${NOT_ELEMENT}`;
+      assert.throws(() => parseRecord(text), (exc: unknown) => exc instanceof MalformedInput && exc.message === words,
+        `message${message + 1}: ${edge}`);
+      const report = auditReport([{ name: "spoiled.json", data: utf8ToBytes(text) }]);
+      assert.equal(report.status, NOT_A_RECORD);
+      assert.deepEqual(report.errors, [`gin audit: spoiled.json: ${words}`]);
+    }
+  }
+});
+
+test("a record with a key not reduced modulo L is refused at parse (issue 26)", () => {
+  const [position, key] = RECORD.steps[0]!.keys[0]!;
+  for (const value of [g.L, 2n ** 256n - 1n, key + g.L]) {
+    const steps = [new Step(0, null, [[position, value]]), ...RECORD.steps.slice(1)];
+    assert.throws(() => parseRecord(resigned(RECORD.with({ steps })).toJson()), (exc: unknown) =>
+      exc instanceof MalformedInput && exc.message === "hand record: record.steps[0].keys[0][1]: scalar is not reduced modulo L");
+  }
+  assert.ok(parseRecord(RECORD.toJson()).equals(RECORD));
+});
+
+test("a finding names its field once (issue 26)", () => {
+  // It said "message3[8]: message3[8]: repeats position 7": the deck check's words began
+  // with the field, and the finding put it before them again.
+  const m3 = RECORD.messages[2];
+  const repeated = resigned(RECORD.with({ messages: [RECORD.messages[0], RECORD.messages[1],
+    m3.map((x, i) => (i === 8 ? m3[7]! : x))] }));
+  // The vectors' match id is not bound to its keys, so the host's signature proves
+  // nothing and its deviation is listed as what it did not sign, its field said once.
+  const result = auditRecord(parseRecord(repeated.toJson()));
+  assert.ok(result.unproven.includes("message3[8]: repeats position 7, which the host did not sign"),
+    result.unproven.join("; "));
+  const evidence = { matchId: RECORD.matchId, handNumber: 1, firstSeed: RECORD.seeds[0], secondSeed: RECORD.seeds[1],
+    firstCommitment: RECORD.commitments[0], secondCommitment: RECORD.commitments[1], message1: RECORD.messages[0],
+    message2: RECORD.messages[1], message3: repeated.messages[2], revealedKeys: [] };
+  assert.deepEqual(fd.auditHand(evidence).deviations.map(String), ["first shuffler, message3[8]: repeats position 7"]);
+  const m2 = RECORD.messages[1];
+  const ctx = fd.context(RECORD.matchId, 1);
+  const bad = m2.map((x, i) => (i === 45 ? topBit(x) : x));
+  assert.deepEqual(fd.message2Refusal(ctx, RECORD.messages[0], bad, new Uint8Array(sp.PROOF_BYTES)),
+    ["message2[45]", NOT_ELEMENT]);
+  assert.throws(() => fd.validateMessage(bad, "message2"), (exc: unknown) => exc instanceof fd.MalformedDeck
+    && exc.where === "message2[45]" && exc.reason === NOT_ELEMENT && exc.message === `message2[45]: ${NOT_ELEMENT}`);
+});
+
+// --- issue 26 item 5: evidence and abandonment records that repeat a key ----------------
+
+test("deal evidence that repeats a key is refused in deal evidence's words, not a hand record's (issue 26)", () => {
+  const evidence = new DealEvidence({ matchId: RECORD.matchId, handNumber: 1, dealer: 0,
+    message1: RECORD.messages[0], message2: RECORD.messages[1], proof: new Uint8Array(sp.PROOF_BYTES),
+    signature: new Uint8Array(64), linkId: RECORD.linkId, signingKeys: RECORD.signingKeys,
+    identities: RECORD.identities, vouches: RECORD.vouches, previous: null });
+  const good = evidence.toJson();
+  assert.ok(parseFile(good) instanceof DealEvidence);
+  for (const [old, repeated] of [['"hand": ', '"hand": 0, "hand": '], ['"guest": ', '"guest": 1, "guest": '],
+    ['"format": ', '"format": "gin-hand-record", "format": ']]) {
+    const spoiled = good.replace(old!, repeated!);
+    const place = spoiled.indexOf(repeated!) + repeated!.length - old!.length;
+    assert.throws(() => parseFile(spoiled), (exc: unknown) => exc instanceof MalformedInput
+      && exc.message === `deal evidence: not JSON (a key repeats in its object (char ${place}))`, repeated);
+  }
+  // The last format counts; text that is not JSON is worded as a hand record's.
+  assert.throws(() => parseFile(good.replace('"version": ', '"format": "gin-hand-record", "version": ')),
+    /: hand record: not JSON \(a key repeats/);
+  assert.throws(() => parseFile(good.slice(0, -3)), /: hand record: not JSON \(expecting/);
 });

@@ -58,12 +58,31 @@ class Role(Enum):
 
 
 class MalformedDeck(MalformedInput):
-    """A deck message of the wrong shape; ``field`` and ``position`` say where."""
+    """A deck message of the wrong shape: ``field`` and ``position`` say where (``where``:
+    "message2[3]"), ``reason`` what, and the message both ("message2[3]: repeats position
+    0"). A finding that names its place takes ``reason``, so the place is said once."""
 
-    def __init__(self, message: str, *, field: str, position: int | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, reason: str, *, field: str, position: int | None = None) -> None:
+        self.where = field if position is None else f"{field}[{position}]"
+        super().__init__(f"{self.where}: {reason}")
         self.field = field
         self.position = position
+        self.reason = reason
+
+
+#: What a deck entry, or a record's, that is not a point is refused as (:func:`is_point`).
+NOT_A_POINT = "not a ristretto255 element other than the identity"
+
+
+def is_point(entry: bytes) -> bool:
+    """Whether 32 bytes are the one encoding of a ristretto255 element other than the
+    identity (:func:`gin.protocol.deal.group.check_point`): what every deck entry must be,
+    wherever it arrives from (a peer's message, a record, evidence)."""
+    try:
+        g.check_point(entry)
+    except g.InvalidPoint:
+        return False
+    return True
 
 
 # --- derivation from the seed -------------------------------------------------
@@ -239,27 +258,19 @@ def validate_message(value: object, field: str) -> Deck:
     the position of the first bad entry.
     """
     if not isinstance(value, list | tuple):
-        raise MalformedDeck(f"{field}: expected a list of {DECK_SIZE} entries", field=field)
+        raise MalformedDeck(f"expected a list of {DECK_SIZE} entries", field=field)
     if len(value) != DECK_SIZE:
-        raise MalformedDeck(
-            f"{field}: expected {DECK_SIZE} entries, got {len(value)}", field=field
-        )
+        raise MalformedDeck(f"expected {DECK_SIZE} entries, got {len(value)}", field=field)
     seen: dict[bytes, int] = {}
     for position, entry in enumerate(value):
-        where = f"{field}[{position}]"
         if not isinstance(entry, bytes) or len(entry) != g.POINT_BYTES:
-            raise MalformedDeck(
-                f"{where}: expected {g.POINT_BYTES} bytes", field=field, position=position
-            )
+            raise MalformedDeck(f"expected {g.POINT_BYTES} bytes", field=field,
+                                position=position)
         if entry in seen:
-            raise MalformedDeck(
-                f"{where}: repeats position {seen[entry]}", field=field, position=position
-            )
-        try:
-            g.check_point(entry)
-        except g.InvalidPoint:
-            raise MalformedDeck(f"{where}: not a ristretto255 element other than the identity",
-                                field=field, position=position) from None
+            raise MalformedDeck(f"repeats position {seen[entry]}", field=field,
+                                position=position)
+        if not is_point(entry):
+            raise MalformedDeck(NOT_A_POINT, field=field, position=position)
         seen[entry] = position
     return tuple(value)
 
@@ -273,12 +284,12 @@ def message2_refusal(ctx: bytes, message1: Deck, message2: Sequence[bytes], proo
                      ) -> tuple[str, str] | None:
     """Why a message 2 (any 52 entries of 32 bytes) and its proof's bytes do not show a
     shuffle of the valid ``message1`` for the hand ``ctx``: (where, why) — ``message2[k]``
-    for a bad entry, ``proof`` for a proof that is malformed or fails — or None."""
+    for a bad entry, ``proof`` for a proof that is malformed or fails — or None. ``why``
+    does not repeat ``where`` (a finding shows both)."""
     try:
         m2 = validate_message(list(message2), "message2")
     except MalformedDeck as exc:
-        return (exc.field if exc.position is None else f"{exc.field}[{exc.position}]",
-                str(exc))
+        return exc.where, exc.reason
     try:
         parsed = sp.ShuffleProof.from_bytes(proof)
     except sp.ProofMalformed as exc:
@@ -416,7 +427,7 @@ def _shape(value: Sequence[bytes], name: str, role: Role, out: list[Deviation]) 
     try:
         return validate_message(value, name)
     except MalformedDeck as exc:
-        out.append(Deviation(role, name, exc.position, str(exc)))
+        out.append(Deviation(role, name, exc.position, exc.reason))
         return None
 
 

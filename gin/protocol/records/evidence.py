@@ -22,6 +22,7 @@ from gin.protocol.records import abandonment, cosign, strict_json
 from gin.protocol.records.envelope import (
     MAX_RECORD_BYTES,
     Reader,
+    load,
     open_envelope,
     read_binding,
     write,
@@ -97,18 +98,25 @@ def parse_evidence(value: object) -> DealEvidence:
     )
 
 
+def parse(data: str | bytes) -> DealEvidence:
+    """Deal evidence from a file's text under the hand records' limits (size, nesting)."""
+    return parse_evidence(load(data, "deal evidence"))
+
+
 def parse_file(data: str | bytes) -> HandRecord | DealEvidence | abandonment.AbandonmentRecord:
     """A hand record, deal evidence or an abandonment record from a file's text, told
-    apart by its ``format``; MalformedInput (as
-    :func:`gin.protocol.records.records.parse_record` words it) otherwise."""
+    apart by its ``format`` and read by that kind's own reader, which refuses it in its
+    own words (a repeated key too: the kind is told with the last value kept); a text
+    that is not JSON, or names no other kind, as
+    :func:`gin.protocol.records.records.parse_record` words it."""
     if len(data) <= MAX_RECORD_BYTES:
         try:
             value = strict_json.loads(data if isinstance(data, str) else data.decode(
-                json.detect_encoding(data), "surrogatepass"))
+                json.detect_encoding(data), "surrogatepass"), repeats=True)
         except (strict_json.JsonSyntaxError, ValueError):  # parse_record words it
             value = None
         if isinstance(value, dict) and value.get("format") == FORMAT:
-            return parse_evidence(value)
+            return parse(data)
         if isinstance(value, dict) and value.get("format") == abandonment.FORMAT:
             return abandonment.parse(data)
     return parse_record(data)

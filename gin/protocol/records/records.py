@@ -5,8 +5,9 @@ shuffler), both commitments, the three deck messages, the digest of message 2's
 shuffle proof (the second shuffler's seed rebuilds the proof), every step of the hand in
 the order the recording peer processed it (an action and/or the keys a seat
 revealed with it), both seeds and the result. Bytes travel as lowercase hex.
-:func:`parse_record` is strict: unknown or missing fields, wrong lengths and
-out-of-range values are :class:`MalformedInput` naming the JSON path. The format
+:func:`parse_record` is strict: unknown or missing fields, wrong lengths,
+out-of-range values, a deck entry that is not the one encoding of a point and a key
+not reduced modulo L are :class:`MalformedInput` naming the JSON path. The format
 is specified in ``protocol.md`` §10.
 """
 
@@ -21,6 +22,7 @@ from gin.engine.errors import MalformedInput
 from gin.engine.observation import HandResult
 from gin.engine.rules import STANDARD, Ruleset
 from gin.protocol.deal import fairdeal as fd
+from gin.protocol.deal import group as g
 from gin.protocol.records.envelope import (
     KEY_BYTES,
     LINK_ID_BYTES,
@@ -157,11 +159,30 @@ def _step(top: Reader, value: object, path: str) -> Step:
             where = f"{r.at('keys')}[{i}]"
             items = r.array_at(pair, where, 2, 2)
             position = r.integer_at(items[0], f"{where}[0]", 0, fd.DECK_SIZE - 1)
-            keys.append((position, fd.key_from_bytes(r.hex_at(items[1], f"{where}[1]",
-                                                              fd.KEY_BYTES))))
+            keys.append((position, _scalar(r, r.hex_at(items[1], f"{where}[1]", fd.KEY_BYTES),
+                                           f"{where}[1]")))
     if action is None and not keys:
         r.fail(path, "a step needs an action or keys")
     return Step(seat, action, tuple(keys))
+
+
+def _scalar(r: Reader, data: bytes, path: str) -> int:
+    """A key as its one encoding, reduced modulo L (whether it is the revealer's key is
+    the audit's question)."""
+    try:
+        return g.scalar_from_bytes(data)
+    except g.InvalidScalar as exc:
+        r.fail(path, str(exc))
+
+
+def _deck(r: Reader, name: str) -> fd.Deck:
+    """A deck message: 52 entries, each the one encoding of a point (whether they are
+    the shuffle its sender's seed makes, with no entry twice, is the audit's question)."""
+    deck = r.hex_list(name, fd.DECK_SIZE, g.POINT_BYTES)
+    for i, entry in enumerate(deck):
+        if not fd.is_point(entry):
+            r.fail(f"{r.at(name)}[{i}]", fd.NOT_A_POINT)
+    return deck
 
 
 def parse_record(data: str | bytes) -> HandRecord:
@@ -192,8 +213,7 @@ def parse_record(data: str | bytes) -> HandRecord:
                               ("vouches", SEATS, SIGNATURE_BYTES)):
         pairs[name] = r.child(name).only(names).pair(size, names)
     msgs = r.child("messages").only(("message1", "message2", "message3"))
-    messages = tuple(msgs.hex_list(name, fd.DECK_SIZE, 32)
-                     for name in ("message1", "message2", "message3"))
+    messages = tuple(_deck(msgs, name) for name in ("message1", "message2", "message3"))
     steps = tuple(_step(r, s, f"{r.at('steps')}[{i}]")
                   for i, s in enumerate(r.array("steps", 0, MAX_STEPS)))
     res = r.child("result").only(("kind", "knocker", "winner", "points"))

@@ -38,12 +38,14 @@ def _no_repeats(pairs: list[tuple[str, object]]) -> dict[str, object]:
     return out
 
 
-def loads(text: str) -> object:
+def loads(text: str, *, repeats: bool = False) -> object:
     """``text`` as JSON, refusing an object that repeats a key (Python's json keeps the
     last, so a record could say two things); JsonSyntaxError with strict_json.ts's words and
-    place. Python's fast reader reads; :func:`_why` words a refusal."""
+    place. Python's fast reader reads; :func:`_why` words a refusal. ``repeats``: keep
+    the last value of a repeated key instead (only to tell which kind of file a text
+    is, whose own reader then refuses it)."""
     try:
-        return json.loads(text, object_pairs_hook=_no_repeats)
+        return json.loads(text, object_pairs_hook=None if repeats else _no_repeats)
     except (ValueError, RecursionError) as exc:
         raise JsonSyntaxError(_why(text) or str(exc)) from None
 

@@ -45,8 +45,7 @@ def on_deck(io: MatchFlow, msg: wire.Message) -> Stage:
     try:
         deck = fd.validate_message(list(entries), f"message{n}")
     except fd.MalformedDeck as exc:
-        where = exc.field if exc.position is None else f"{exc.field}[{exc.position}]"
-        raise io.cheat(str(exc), where) from None
+        raise io.cheat(str(exc), exc.where) from None
     hs.messages[n - 1] = deck
     if n == 1:  # the second shuffle, its proof and our signature of both (§7.2)
         ctx = fd.context(hs.match_id, hs.number)
@@ -79,8 +78,8 @@ def _on_message2(hs: HandState, msg: wire.Message, entries: tuple[bytes, ...],
     refusal = fd.message2_refusal(fd.context(hs.match_id, hs.number), message1, entries,
                                   proof)
     if refusal is not None:
-        where, why = refusal
-        raise io.cheat(why, where, evidence)
+        where, why = refusal  # a bad entry's reason says where, as message 1's and 3's do
+        raise io.cheat(why if where == "proof" else f"{where}: {why}", where, evidence)
     hs.messages[1] = entries
     hs.proof = fd.proof_digest(proof)
     message3 = fd.build_message3(hs.mine, entries)

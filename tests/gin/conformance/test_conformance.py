@@ -17,7 +17,7 @@ import pytest
 from gin import best_arrangement, best_discard, parse_cards
 from gin.conformance import corpus
 from gin.conformance.abandonment_cases import abandonment_cases
-from gin.conformance.encoding_cases import encoding_cases
+from gin.conformance.encoding_cases import encoding_cases, record_encoding_cases
 from gin.conformance.engine_cases import (
     arrange_case,
     arrange_cases,
@@ -83,7 +83,8 @@ def test_the_typescript_engine_agrees_with_a_small_corpus(
         "shuffle_proof.jsonl": proof_cases(1),
         "encoding.jsonl": encoding_cases(1),
         "audit.jsonl": audit_cases(),
-        "records.jsonl": chain(islice(record_cases(), 3), record_text_cases(50)),
+        "records.jsonl": chain(islice(record_cases(), 3), record_text_cases(50),
+                               islice(record_encoding_cases(), 0, 24, 7)),
         "record_audit.jsonl": chain(islice(record_audit_cases(), 4),
                                     islice(record_chain_cases(), 1, 2), record_fuzz_cases(2)),
         "evidence.jsonl": islice(evidence_cases(), 3),

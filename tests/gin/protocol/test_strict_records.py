@@ -3,7 +3,8 @@ out of a hand record was filled with today's default before the digest, so the r
 still verified; a repeated key was taken (the last won) in hand records, deal evidence
 and abandonment records; and a text that is not JSON was worded by Python's json, not
 as the board words it. Now each is refused in the board's words (the corpus holds
-the TypeScript twin to them)."""
+the TypeScript twin to them); deal evidence and abandonment records that repeat a key
+in their own kind's words, not a hand record's."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import json
 import pytest
 
 from gin.conformance.abandonment_cases import abandoned_match  # the silent guest's record
+from gin.conformance.evidence_cases import refused_evidence  # a duplicating second's
 from gin.conformance.records_cases import RECORD_MATCHES, play_match
 from gin.engine.errors import MalformedInput
 from gin.protocol.records import abandonment
@@ -50,6 +52,31 @@ def test_a_repeated_key_is_refused_in_evidence_and_abandonment_records() -> None
         abandonment.parse(spoiled)
     with pytest.raises(MalformedInput, match=r"a key repeats in its object"):
         parse_file(spoiled)
+
+
+@pytest.mark.parametrize(("kind", "head"), [("evidence", "deal evidence"),
+                                             ("abandonment", "abandonment record: record")])
+def test_a_repeated_key_is_refused_in_the_words_of_the_files_own_kind(kind: str,
+                                                                      head: str) -> None:
+    """It was refused as "hand record: not JSON (…)": parse_file read a text its strict
+    reader refused as a hand record's. A text that is JSON but for a repeated key is
+    told apart by its format (the last one), and refused by that kind's own reader."""
+    good = (refused_evidence()[0] if kind == "evidence" else abandoned_match()[0]).to_json()
+    for old, new in (('"hand": ', '"hand": 0, "hand": '), ('"guest": ', '"guest": 1, "guest": '),
+                     ('"format": ', '"format": "gin-hand-record", "format": ')):
+        spoiled = good.replace(old, new, 1)
+        with pytest.raises(MalformedInput) as refused:
+            parse_file(spoiled)
+        place = spoiled.index(new) + len(new) - len(old)
+        assert str(refused.value) == (
+            f"{head}: not JSON (a key repeats in its object (char {place}))")
+    # The last format counts: a hand record's after the kind's own is a hand record.
+    spoiled = good.replace('"version": ', '"format": "gin-hand-record", "version": ', 1)
+    with pytest.raises(MalformedInput, match=r"^hand record: not JSON \(a key repeats"):
+        parse_file(spoiled)
+    # Text that is not JSON is worded as a hand record's, as before.
+    with pytest.raises(MalformedInput, match=r"^hand record: not JSON \(expecting"):
+        parse_file(good[:-3])
 
 
 @pytest.mark.parametrize(("text", "why"), [

@@ -35,16 +35,43 @@ export type Role = "first" | "second";
 /** The byte that stands for the role in a commitment. */
 export const roleCode = (role: Role): number => (role === "first" ? 1 : 2);
 
-/** A deck message of the wrong shape; `field` and `position` say where. */
+/**
+ * A deck message of the wrong shape: `field` and `position` say where (`where`:
+ * "message2[3]"), `reason` what, and the message both ("message2[3]: repeats position
+ * 0"). A finding that names its place takes `reason`, so the place is said once.
+ */
 export class MalformedDeck extends MalformedInput {
   readonly field: string;
   readonly position: number | null;
+  readonly where: string;
+  readonly reason: string;
 
-  constructor(message: string, field: string, position: number | null = null) {
-    super(message);
+  constructor(reason: string, field: string, position: number | null = null) {
+    const where = position === null ? field : `${field}[${position}]`;
+    super(`${where}: ${reason}`);
     this.field = field;
     this.position = position;
+    this.where = where;
+    this.reason = reason;
   }
+}
+
+/** What a deck entry, or a record's, that is not a point is refused as ({@link isPoint}). */
+export const NOT_A_POINT = "not a ristretto255 element other than the identity";
+
+/**
+ * Whether 32 bytes are the one encoding of a ristretto255 element other than the
+ * identity (group.ts `decode`): what every deck entry must be, wherever it arrives
+ * from (a peer's message, a record, evidence).
+ */
+export function isPoint(entry: Uint8Array): boolean {
+  try {
+    g.decode(entry);
+  } catch (exc) {
+    if (!(exc instanceof g.InvalidPoint)) throw exc;
+    return false;
+  }
+  return true;
 }
 
 // --- derivation from the seed -------------------------------------------------
@@ -192,27 +219,22 @@ export function buildMessage3(first: SeedMaterial, message2: readonly Uint8Array
  */
 export function validateMessage(value: unknown, field: string): Deck {
   if (!Array.isArray(value)) {
-    throw new MalformedDeck(`${field}: expected a list of ${DECK_SIZE} entries`, field);
+    throw new MalformedDeck(`expected a list of ${DECK_SIZE} entries`, field);
   }
   if (value.length !== DECK_SIZE) {
-    throw new MalformedDeck(`${field}: expected ${DECK_SIZE} entries, got ${value.length}`, field);
+    throw new MalformedDeck(`expected ${DECK_SIZE} entries, got ${value.length}`, field);
   }
   const seen = new Map<string, number>();
   value.forEach((entry: unknown, position) => {
-    const where = `${field}[${position}]`;
     if (!(entry instanceof Uint8Array) || entry.length !== g.POINT_BYTES) {
-      throw new MalformedDeck(`${where}: expected ${g.POINT_BYTES} bytes`, field, position);
+      throw new MalformedDeck(`expected ${g.POINT_BYTES} bytes`, field, position);
     }
     const key = bytesToHex(entry);
     const earlier = seen.get(key);
     if (earlier !== undefined) {
-      throw new MalformedDeck(`${where}: repeats position ${earlier}`, field, position);
+      throw new MalformedDeck(`repeats position ${earlier}`, field, position);
     }
-    try {
-      g.decode(entry);
-    } catch {
-      throw new MalformedDeck(`${where}: not a ristretto255 element other than the identity`, field, position);
-    }
+    if (!isPoint(entry)) throw new MalformedDeck(NOT_A_POINT, field, position);
     seen.set(key, position);
   });
   return value.slice() as Deck;
@@ -224,7 +246,8 @@ export const proofDigest = (proof: Uint8Array): Uint8Array => sha256(proof);
 /**
  * Why a message 2 (any 52 entries of 32 bytes) and its proof's bytes do not show a
  * shuffle of the valid `message1` for the hand `ctx`: [where, why] — `message2[k]` for
- * a bad entry, `proof` for a proof that is malformed or fails — or null.
+ * a bad entry, `proof` for a proof that is malformed or fails — or null. `why` does not
+ * repeat `where` (a finding shows both).
  */
 export function message2Refusal(ctx: Uint8Array, message1: readonly Uint8Array[], message2: readonly Uint8Array[],
   proof: Uint8Array): [string, string] | null {
@@ -233,7 +256,7 @@ export function message2Refusal(ctx: Uint8Array, message1: readonly Uint8Array[]
     m2 = validateMessage([...message2], "message2");
   } catch (exc) {
     if (!(exc instanceof MalformedDeck)) throw exc;
-    return [exc.position === null ? exc.field : `${exc.field}[${exc.position}]`, exc.message];
+    return [exc.where, exc.reason];
   }
   let parsed: sp.ShuffleProof;
   try {
@@ -410,7 +433,7 @@ function shape(value: readonly Uint8Array[], name: DeviationField, role: Role, o
     return validateMessage(value, name);
   } catch (exc) {
     if (!(exc instanceof MalformedDeck)) throw exc;
-    out.push(new Deviation(role, name, exc.position, exc.message));
+    out.push(new Deviation(role, name, exc.position, exc.reason));
     return null;
   }
 }

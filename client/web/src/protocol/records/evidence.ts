@@ -13,7 +13,7 @@ import * as abandonment from "./abandonment.ts";
 import * as cosign from "./cosign.ts";
 import { context, DECK_SIZE, type Deck, MAX_HAND_NUMBER } from "../deal/fairdeal.ts";
 import {
-  type Bound, MAX_RECORD_BYTES, openEnvelope, pyLen, readBinding, Reader, utf8, write,
+  type Bound, load, MAX_RECORD_BYTES, openEnvelope, pyLen, readBinding, Reader, utf8, write,
 } from "./envelope.ts";
 import { JsonSyntaxError, parsePyJson, type PyJson } from "./strict_json.ts";
 import { type HandRecord, parseRecord } from "./records.ts";
@@ -120,18 +120,25 @@ export function parseEvidence(value: PyJson): DealEvidence {
     ...readBinding(r, pairs) });
 }
 
+/** Deal evidence from a file's text under the hand records' limits (size, nesting). */
+export function parse(data: string | Uint8Array): DealEvidence {
+  return parseEvidence(load(data, "deal evidence"));
+}
+
 /** A hand record, deal evidence or an abandonment record from a file's text or bytes,
- * told apart by its `format`; MalformedInput (as parseRecord words it) otherwise. */
+ * told apart by its `format` and read by that kind's own reader, which refuses it in its
+ * own words (a repeated key too: the kind is told with the last value kept); a text that
+ * is not JSON, or names no other kind, as parseRecord words it. */
 export function parseFile(data: string | Uint8Array): HandRecord | DealEvidence | abandonment.AbandonmentRecord {
   if ((typeof data === "string" ? pyLen(data) : data.length) <= MAX_RECORD_BYTES) {
     const text = typeof data === "string" ? data : utf8(data);
     let value: PyJson | null = null;
     try {
-      value = parsePyJson(text);
+      value = parsePyJson(text, { repeats: true });
     } catch (exc) {
       if (!(exc instanceof JsonSyntaxError)) throw exc;
     }
-    if (value instanceof Map && value.get("format") === FORMAT) return parseEvidence(value);
+    if (value instanceof Map && value.get("format") === FORMAT) return parse(data);
     if (value instanceof Map && value.get("format") === abandonment.FORMAT) return abandonment.parse(text);
   }
   return parseRecord(data);

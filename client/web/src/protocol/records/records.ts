@@ -17,7 +17,8 @@ import { MalformedInput } from "../../engine/errors.ts";
 import type { HandResult } from "../../engine/observation.ts";
 import { Ruleset, STANDARD } from "../../engine/rules.ts";
 import { bytesToHex } from "@noble/hashes/utils.js";
-import { DECK_SIZE, type Deck, KEY_BYTES, keyBytes, keyFromBytes, MAX_HAND_NUMBER, type Role } from "../deal/fairdeal.ts";
+import { DECK_SIZE, type Deck, isPoint, KEY_BYTES, keyBytes, MAX_HAND_NUMBER, NOT_A_POINT, type Role } from "../deal/fairdeal.ts";
+import * as g from "../deal/group.ts";
 import {
   KEY_BYTES as SIGNING_KEY_BYTES, LINK_ID_BYTES, load, MATCH_ID_BYTES, pyLen, Reader, readHead, readSeats, SEATS, seatPair,
   SIGNATURE_BYTES, write,
@@ -209,6 +210,27 @@ const keyHex = (key: bigint): string => bytesToHex(keyBytes(key));
 
 // --- strict parsing ---------------------------------------------------------------
 
+/** A key as its one encoding, reduced modulo L (whether it is the revealer's key is
+ * the audit's question). */
+function scalar(r: Reader, data: Uint8Array, path: string): bigint {
+  try {
+    return g.scalarFromBytes(data);
+  } catch (exc) {
+    if (!(exc instanceof g.InvalidScalar)) throw exc;
+    return r.fail(path, exc.message);
+  }
+}
+
+/** A deck message: 52 entries, each the one encoding of a point (whether they are the
+ * shuffle its sender's seed makes, with no entry twice, is the audit's question). */
+function deck(r: Reader, name: string): Deck {
+  const entries = r.hexList(name, DECK_SIZE, g.POINT_BYTES);
+  entries.forEach((entry, i) => {
+    if (!isPoint(entry)) r.fail(`${r.at(name)}[${i}]`, NOT_A_POINT);
+  });
+  return entries;
+}
+
 function step(top: Reader, value: PyJson, path: string): Step {
   const r: Reader = top.objectAt(value, path).only(["seat"], ["action", "keys"]);
   const seat = r.integer("seat", 0, 1);
@@ -231,7 +253,7 @@ function step(top: Reader, value: PyJson, path: string): Step {
       const where = `${r.at("keys")}[${i}]`;
       const items = r.arrayAt(pair, where, 2, 2);
       const position = r.integerAt(items[0], `${where}[0]`, 0, DECK_SIZE - 1);
-      keys.push([position, keyFromBytes(r.hexAt(items[1], `${where}[1]`, KEY_BYTES))]);
+      keys.push([position, scalar(r, r.hexAt(items[1], `${where}[1]`, KEY_BYTES), `${where}[1]`)]);
     });
   }
   if (action === null && !keys.length) r.fail(path, "a step needs an action or keys");
@@ -282,7 +304,7 @@ export function parseRecord(data: string | Uint8Array): HandRecord {
     pairs.set(name, r.child(name).only(names).pair(size, names));
   }
   const msgs = r.child("messages").only(["message1", "message2", "message3"]);
-  const messages = (["message1", "message2", "message3"] as const).map((name) => msgs.hexList(name, DECK_SIZE, 32));
+  const messages = (["message1", "message2", "message3"] as const).map((name) => deck(msgs, name));
   const steps = r.array("steps", 0, MAX_STEPS).map((s, i) => step(r, s, `${r.at("steps")}[${i}]`));
   const res: Reader = r.child("result").only(["kind", "knocker", "winner", "points"]);
   const resultKind = res.get("kind");

@@ -28,8 +28,10 @@ const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
 const SPACE = /[ \t\n\r]*/y;
 const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 
-/** Parse `text` as Python would; JsonSyntaxError when Python raises. */
-export function parsePyJson(text: string): PyJson {
+/** Parse `text` as Python would; JsonSyntaxError when Python raises. `repeats`: keep the
+ * last value of a repeated key instead (only to tell which kind of file a text is, whose
+ * own reader then refuses it), as gin's `loads(text, repeats=True)`. */
+export function parsePyJson(text: string, { repeats = false }: { repeats?: boolean } = {}): PyJson {
   let at = 0;
   const fail = (why: string): never => {
     throw new JsonSyntaxError(`${why} (char ${[...text.slice(0, at)].length})`);
@@ -90,7 +92,7 @@ export function parsePyJson(text: string): PyJson {
         if (text[at] !== '"') fail("expecting a property name in double quotes");
         const start = at;
         const key = string();
-        if (out.has(key)) {
+        if (!repeats && out.has(key)) {
           at = start;
           fail("a key repeats in its object");
         }

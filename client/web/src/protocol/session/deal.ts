@@ -50,7 +50,7 @@ export function onDeck(io: MatchFlow, msg: wire.Message): Stage {
     deck = fd.validateMessage(entries, `message${n}`);
   } catch (exc) {
     if (!(exc instanceof fd.MalformedDeck)) throw exc;
-    throw io.cheat(exc.message, exc.position === null ? exc.field : `${exc.field}[${exc.position}]`);
+    throw io.cheat(exc.message, exc.where);
   }
   hs.messages[n - 1] = deck;
   if (n === 1) { // the second shuffle, its proof and our signature of both (§7.2)
@@ -77,7 +77,10 @@ function onMessage2(hs: HandState, msg: wire.Message, entries: Uint8Array[], io:
     throw io.protocol("the second shuffler's signature does not sign its message 2", "deck.sig");
   }
   const refusal = fd.message2Refusal(fd.context(hs.matchId, hs.number), hs.messages[0]!, entries, proof);
-  if (refusal !== null) throw io.cheat(refusal[1], refusal[0], evidence);
+  if (refusal !== null) { // a bad entry's reason says where, as message 1's and 3's do
+    const [where, why] = refusal;
+    throw io.cheat(where === "proof" ? why : `${where}: ${why}`, where, evidence);
+  }
   hs.messages[1] = entries;
   hs.proof = fd.proofDigest(proof);
   const message3 = fd.buildMessage3(hs.mine, entries);
