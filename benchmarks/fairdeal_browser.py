@@ -19,7 +19,7 @@ deal's tables: before the match, as the board's worker) is shown apart too. The
 budget (issue 19): 300 ms of worker CPU per player per hand.
 
 ``--throttle N`` slows the workers' renderer N times, as a phone's CPU is (about 4×
-slower than this machine's), by stopping the process for all but 1/N of every 8 ms
+slower than this machine's), by stopping the process for all but 1/N of every 40 ms
 (see :class:`Throttle` for why not DevTools). The thread's CPU time stays the work
 done; the worker clock grows about N times: it is what a phone's player waits.
 Issue 30's budget at 4×: 250 ms a hand in either role, 500 ms a match's first hand.
