@@ -203,10 +203,10 @@ def page_words(invite: Invite, here: bool) -> str:
         host = urlsplit(invite.board).netloc
         return (f"Your friend's page comes from {host}, the board the link names; the relay "
                 "only passes sealed messages.")
-    where = ("this computer (the relay inside gin)" if here
+    where = ("this computer (gin's own relay)" if here
              else f"the relay at {invite.relay.netloc} (or a board its operator sends links to)")
-    return (f"Your friend's page comes from {where}, which could read their hand; "
-            f"--board URL (or {BOARD_ENV}) makes links to a board neither of you runs.")
+    return (f"Your friend's page comes from {where}, which could read their hand: "
+            f"--board URL (or {BOARD_ENV}) sends them to a board neither of you runs.")
 
 
 #: How a relay address without http:// or https:// is read, in the commands' help.

@@ -57,7 +57,8 @@ class InviteScreen(ModalScreen[None]):
     }
     InviteScreen #invite-copied { color: $success; display: none; }
     /* Short (80×24): no blank line between the notes, so nothing needs scrolling. */
-    InviteScreen.-short #invite-reach, InviteScreen.-short #invite-how { margin-top: 0; }
+    InviteScreen.-short #invite-state, InviteScreen.-short #invite-reach,
+    InviteScreen.-short #invite-how { margin-top: 0; }
     InviteScreen .qr { width: auto; height: auto; margin-left: 2; }
     InviteScreen #invite-qr-below { margin: 1 0 0 0; }
     """
@@ -80,9 +81,9 @@ class InviteScreen(ModalScreen[None]):
                 yield Static("", id="invite-copied", markup=False)
                 yield Static(capital(self.state), id="invite-state", markup=False)
                 yield Static(self.reach, id="invite-reach", markup=False)
-                yield Static("They open it in a browser, or paste it into gin join. The "
-                             "part after # is the secret: the relay never sees it. Send it "
-                             "privately; o shows this again.", id="invite-how", markup=False)
+                yield Static("They open it in a browser or gin join. After # is the secret "
+                             "(the relay never sees it): send it privately. o shows it again.",
+                             id="invite-how", markup=False)
                 yield Static(self.qr, id="invite-qr-below", classes="qr")
             yield Static(self.qr, id="invite-qr", classes="qr")
 
@@ -107,7 +108,7 @@ class InviteScreen(ModalScreen[None]):
         """The link now takes ``lines`` lines: on more than one, say so."""
         fit = self.query_one("#invite-fit", Static)
         fit.display = lines > 1 and not self.query_one("#invite-copied").display
-        fit.update(f"(Shown on {lines} lines: Copy takes it whole.)")
+        fit.update(f"({lines} lines: Copy takes it whole.)")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -119,8 +120,8 @@ class InviteScreen(ModalScreen[None]):
             said = self.query_one("#invite-copied", Static)
             said.display, self.query_one("#invite-fit").display = True, False  # in its place
             said.update("The link is copied." if copied else
-                        "Sent to the terminal's clipboard, which may not take it: if "
-                        "pasting gives nothing, select the link above.")
+                        "Sent to the terminal's clipboard: if pasting gives nothing, "
+                        "select the link above.")
 
     def action_close(self) -> None:
         self.dismiss(None)

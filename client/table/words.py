@@ -427,9 +427,8 @@ def reach_note(reach: str | None, host: str) -> str:
                 "another browser or gin join here. To play a friend elsewhere, host on a "
                 "relay they can reach.")
     if reach == "network":
-        return (f"This link works only on your network ({host} is a local address): a "
-                "friend elsewhere cannot open it. For one, host on a public relay "
-                "(gin host --relay URL).")
+        return (f"This link works only on your network ({host} is a local address): for "
+                "a friend elsewhere, host on a public relay (gin host --relay URL).")
     return ""
 
 

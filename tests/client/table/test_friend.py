@@ -343,7 +343,7 @@ async def test_copied_is_said_only_when_a_clipboard_program_copied(
     fake = tmp_path / "fake-copy"
     fake.write_text(f"#!/bin/sh\ncat > {tmp_path / 'clip.txt'}\n")
     fake.chmod(0o755)
-    for programs, said in (((), "which may not take it"),
+    for programs, said in (((), "if pasting gives nothing"),
                            (((str(fake),),), "The link is copied.")):
         monkeypatch.setattr(clipboard, "PROGRAMS", programs)
         app = make_app(AppConfig(storage=Storage(tmp_path / "data"), offer_resume=False,

@@ -120,7 +120,8 @@ async def test_at_80_by_24_the_invite_shows_the_whole_link_its_qr_code_and_copie
             # The whole link, on lines of its own, in view: nothing cut.
             assert str(shown.render()) == link
             assert inside(shown.region, text_area)
-            assert "Shown on" in str(screen.query_one("#invite-fit", Static).render())
+            fit = str(screen.query_one("#invite-fit", Static).render())
+            assert "lines: Copy takes it whole" in fit
             # The QR code beside the text, whole, with no scrolling.
             qr = screen.query_one("#invite-qr", Static)
             assert qr.display and inside(qr.region, screen_area)

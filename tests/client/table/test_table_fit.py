@@ -11,7 +11,8 @@ from typing import Any, cast
 import pytest
 from textual.widgets import Button, Static
 
-from client.table import words
+from client.net import links
+from client.table import clipboard, words
 from client.table.controller import Game, OnlineGame
 from client.table.invite import InviteScreen
 from client.table.screens import ConfirmScreen
@@ -123,21 +124,30 @@ async def test_the_invite_key_leaves_the_footer_once_the_online_match_is_over(
         assert not isinstance(app.screen, InviteScreen)
 
 
-async def test_the_invite_window_fits_80_by_24(table: Any, deal: Any) -> None:
-    # Item 21: the invite window cut its last lines at 80×24.
+@pytest.mark.parametrize("programs", [(), (("true",),)])
+async def test_the_invite_window_fits_80_by_24(table: Any, deal: Any,
+                                               monkeypatch: pytest.MonkeyPatch,
+                                               programs: tuple[tuple[str, ...], ...]) -> None:
+    # Item 21: the invite window cut its last lines at 80×24. The default path's window:
+    # gin's own relay on a local address, so both who can open the link and where the
+    # friend's page comes from are said (they ran 4 lines past the foot, found by hand).
     app, _ = table(deal(*KNOCK))
-    link = "http://127.0.0.1:45699/j/MBU_n3JnBAO61W75SPNYq1KUZI4SvPlM#" + "x" * 43
+    link = ("http://192.0.2.2:43101/j/gQI9hnTkraeNCwf0bHBG8Q8WxfXoNlxa"
+            "#z2pxSGDFGY5zqgGpasLnZwPoCH-n6KsZct8GT1Oavg8")
+    invite = links.parse_invite(link)
+    notes = (words.reach_note(links.reach(invite.relay), invite.relay.host) + "\n"
+             + links.page_words(invite, here=True))
+    monkeypatch.setattr(clipboard, "PROGRAMS", programs)  # copied, or only perhaps
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
-        app.push_screen(InviteScreen(link, "waiting for your friend to join",
-                                     words.reach_note("computer", "127.0.0.1")))
+        app.push_screen(InviteScreen(link, "waiting for your friend to join", notes))
         await settle(pilot)
         for _ in range(2):
             scroll = app.screen.query_one("#invite-text")
             assert scroll.max_scroll_y == 0, "the window scrolls: its last lines are cut"
             how = app.screen.query_one("#invite-how", Static)
             assert app.screen.region.contains_region(how.region) and how.region.area
-            await pilot.click("#copy")  # the word about the copy takes a line too
+            await pilot.click("#copy")  # the word about the copy takes the fit note's place
             await settle(pilot)
 
 
