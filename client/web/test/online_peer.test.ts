@@ -523,6 +523,27 @@ test("a reload continues the stored match in its role, with the seat's token and
     .filter((key) => key !== null && key.includes(linkIdHex(SECRET))).length, 0);
 });
 
+test("a reload does not say the friend is still to come before the stored match is read back (issue 28 item 9)", async () => {
+  // The relay's welcome ("absent") came before the worker's restored session: the line said
+  // "Waiting for your friend to open the link" for a friend met before the page's reload.
+  const first = world();
+  first.online.host(STANDARD.toDict());
+  await settle();
+  first.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 0, peer: "connected" });
+  first.sockets[0]!.frame("welcome");
+  await settle();
+  const again = world(first.storage, false, true);
+  const seen = watch(again.online.join(first.addresses[0]!));
+  await settle();
+  again.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 0, peer: "absent" });
+  await settle();
+  assert.equal(seen.view?.connection, "connecting");
+  while (again.held.length > 0) again.held.shift()!();
+  await settle();
+  assert.equal(again.sessions[0]!.role, "host");
+  assert.equal(seen.view?.connection, "waiting"); // read back: the board words it (statusWords)
+});
+
 test("a guest joins the link's room in seat 1, the link in the page's address", async () => {
   const w = world();
   const peer = w.online.join(`http://relay.test:8765/j/${ROOM}#${SECRET_TEXT}`);

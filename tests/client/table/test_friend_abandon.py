@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from textual.geometry import Region
 from textual.widgets import Static
 
+from client.cli import main as gin_main
 from client.net import lobby, store
 from client.net.links import parse_invite
 from client.storage import Storage
@@ -22,7 +25,8 @@ from client.table.controller import OnlineGame
 from client.table.invite import InviteScreen
 from client.table.screens import AlertScreen, ConfirmScreen
 from gin.engine.rules import STANDARD
-from gin.protocol.session.events import Abandoned
+from gin.protocol.session.events import Abandoned, ClaimedAbandoned, LeftOwing
+from gin.protocol.session.session import Session
 from relay.server import Relay
 from tests.client.table.test_friend import (  # noqa: F401 (relay: a fixture)
     FAST,
@@ -107,3 +111,80 @@ async def test_a_silent_friend_is_asked_about_then_ends_as_abandoned(
             friend.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await friend
+
+
+SMALL = (80, 24)
+
+
+async def test_a_friend_who_claims_you_left_while_it_owed_its_move_left_at_80_by_24(
+        relay: Relay, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+    """Issue 26 item 4 at the table, through a relay on 127.0.0.1: the friend's program
+    owes its move and sends ``abort`` with ``why: abandoned`` (a claim that this side
+    left). This side owed nothing: the table, at 80×24, says the friend left the match,
+    nobody at fault against this player, and `gin history` counts the match as abandoned
+    by the friend, not by you."""
+    start = lobby.OnlineStart("host", relay=relay_url(relay), rules=STANDARD)
+    app = make_app(AppConfig(storage=Storage(tmp_path / "host"), online=start,
+                             online_settings=FAST, delay=0))
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, InviteScreen))
+        await pilot.pause()
+        link = str(app.screen.query_one("#invite-link", Static).render())
+        guest = await lobby.join(parse_invite(link), Storage(tmp_path / "guest"), FAST)
+
+        async def lie_when_owing() -> None:
+            # Until the guest owes its own move (nothing owed by the table's side), then
+            # its claim that the table's player abandoned the match.
+            while guest.session.legal_actions() == [] or guest.session.waiting_for() is not None:
+                await asyncio.sleep(0.01)
+            Session._send(guest.session, "abort",
+                          {"why": "abandoned", "field": "move", "reason": "you were gone"})
+            guest._flush()
+
+        friend = asyncio.gather(guest.run(), lie_when_owing())
+        try:
+            async with asyncio.timeout(60):
+                while not isinstance(app.screen, AlertScreen):
+                    game = app.game
+                    if isinstance(game, OnlineGame) and game.dealt and game.legal() \
+                            and app.screen is app.screen_stack[0]:
+                        await play_one_move(pilot, app)
+                    else:
+                        await pilot.pause(0.02)
+            await pilot.pause()  # laid out before it is read
+            screen = app.screen
+            assert str(screen.query_one("#alert-title").render()) == "Your friend left the match"
+            text = str(screen.query_one("#alert-text", Static).render())
+            assert "You owed nothing, so the match counts as abandoned by your friend." in text
+            assert "Not a cheat: nobody forfeits." in text
+            assert not re.search(r"abandoned by you\b", text) and "At fault" not in text
+            # The whole window is in view at 80×24: its words and its Close button.
+            whole = Region(0, 0, *SMALL)
+            for part in ("#alert-title", "#alert-text", "#close"):
+                region = screen.query_one(part).region
+                assert region.area and whole.contains_region(region), (part, region)
+            assert screen.query_one("#alert-text").region.height >= len(text.splitlines())
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is app.screen_stack[0]
+            # The table says how the match ended, and never that the friend is thinking.
+            assert table_text(app, "#prompt") == "The match ended: your friend left it."
+            assert "thinking" not in table_text(app, "#prompt").lower()
+            label = str(app.screen.query_one("#opponent-label").render())
+            assert " · match left by them" in label, label
+            game = app.game
+            assert isinstance(game, OnlineGame)
+            failure = game.online.failure
+            assert isinstance(failure, LeftOwing) and not isinstance(failure, ClaimedAbandoned)
+            assert failure.who == "guest" and not failure.proven
+        finally:
+            if not friend.done():
+                friend.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await friend
+    # Your record: abandoned by the friend, never by you.
+    assert [m.get("abandoned") for m in Storage(tmp_path / "host").load_record()] == ["friend"]
+    capsys.readouterr()
+    assert gin_main(["history", "--data-dir", str(tmp_path / "host")]) == 0
+    history = capsys.readouterr().out
+    assert "abandoned: 1 match by your friend, 0 by you" in history, history

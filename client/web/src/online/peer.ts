@@ -557,7 +557,9 @@ export class OnlineMatch implements OnlinePeer {
     return {
       role: this.role,
       seat: this.role === "host" ? 0 : 1,
-      connection: this.connection,
+      // Until the worker has read the session back (a reload), whether the friend had come
+      // is not known: "waiting" would say they are still to open the link (issue 28 item 9).
+      connection: this.snapshot === null && this.connection === "waiting" ? "connecting" : this.connection,
       link: this.role === "host" ? this.link : null,
       rules: snap?.rules ?? null,
       rulesOffered: snap?.rulesOffered ?? null,
