@@ -98,6 +98,7 @@ def inside(region: Region, outer: Region) -> bool:
     return bool(region.area) and outer.contains_region(region)
 
 
+@pytest.mark.slow  # Pilot with several screens: about 2 s
 async def test_at_80_by_24_the_invite_shows_the_whole_link_its_qr_code_and_copied(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from client.table import clipboard

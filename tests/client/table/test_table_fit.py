@@ -63,6 +63,7 @@ async def test_loose_points_are_called_points(table: Any, deal: Any) -> None:
         assert "loose points" in words.how_to_play(app.game.rules)  # type: ignore[union-attr]
 
 
+@pytest.mark.slow  # Pilot with several screens: about 2 s
 async def test_a_strength_key_mid_hand_asks_first(table: Any, deal: Any) -> None:
     # Item 18: keys 1/2/3 changed the computer's strength mid-hand without asking.
     app, _ = table(deal(*KNOCK))
