@@ -75,6 +75,10 @@ def test_a_release_carries_the_board_even_where_node_is_missing(
     for name in BOARD:
         assert f"client/web/dist/{name}" in in_wheel
     assert not any("node_modules" in n or n.startswith("client/web/src") for n in in_wheel)
+    # The relay's test helpers live in tests/support (issue 29 item 6): none ship.
+    assert not any(n.startswith(("tests/", "relay/testing", "relay/cluster")) for n in in_wheel)
+    assert {n.split("/")[0] for n in in_wheel if "/" in n and ".dist-info" not in n} == {
+        "gin", "relay", "client"}
 
     # Installed from the wheel, the relay serves that board.
     site = tmp_path / "site"
