@@ -250,10 +250,20 @@ export function generatorH(): Point {
   return (h ??= hashToPoint(utf8ToBytes("generator H")).precompute(6, true));
 }
 
+let gTable: Point | undefined;
+/**
+ * G again, with its own window table (W = 6, built with H's, about 3 ms in node): in a
+ * Chromium worker a constant-time multiplication through it takes 0.06 ms, through
+ * noble's RPoint.BASE 0.09 ms, which made a Pedersen commitment 0.20 ms against 0.15 ms.
+ */
+function generatorG(): Point {
+  return (gTable ??= RPoint.fromAffine(G.toAffine()).precompute(6, true));
+}
+
 /** x·H + y·G for secret x, y in [0, L): two fixed-base multiplications through the tables. */
 export function pedersen(x: bigint, y: bigint): Point {
   const part = (p: Point, k: bigint): Point => (k === 0n ? RPoint.ZERO : mul(p, k)); // 0: probability 1/L
-  return part(generatorH(), x).add(part(G, y));
+  return part(generatorH(), x).add(part(generatorG(), y));
 }
 
 let cards: Point[] | undefined;
@@ -275,6 +285,7 @@ export function cardPoints(): Point[] {
 export function prepare(): void {
   cardBytes();
   G.multiply(1n);
+  generatorG().multiply(1n);
   generatorH().multiply(1n);
 }
 
