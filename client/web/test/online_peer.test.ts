@@ -494,13 +494,19 @@ test("a hand that failed its audit is offered as evidence, never counted as veri
   assert.deepEqual(again.view?.verified, [1]);
 });
 
-test("a reload continues the stored match in its role, with the seat's token and ticket", async () => {
+/** A host in a world of its own whose friend's welcome has come: its match stored, to reload. */
+async function hostWelcomed(): Promise<World> {
   const first = world();
   first.online.host(STANDARD.toDict());
   await settle();
   first.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 0, peer: "connected" });
   first.sockets[0]!.frame("welcome");
   await settle();
+  return first;
+}
+
+test("a reload continues the stored match in its role, with the seat's token and ticket", async () => {
+  const first = await hostWelcomed();
   const token = /token=([0-9a-f]{32})/.exec(first.sockets[0]!.url)![1];
   // The same storage, a new page on the link in the address bar.
   const again = world(first.storage);
@@ -526,12 +532,7 @@ test("a reload continues the stored match in its role, with the seat's token and
 test("a reload does not say the friend is still to come before the stored match is read back (issue 28 item 9)", async () => {
   // The relay's welcome ("absent") came before the worker's restored session: the line said
   // "Waiting for your friend to open the link" for a friend met before the page's reload.
-  const first = world();
-  first.online.host(STANDARD.toDict());
-  await settle();
-  first.sockets[0]!.welcome({ type: "joined", room: ROOM, seat: 0, peer: "connected" });
-  first.sockets[0]!.frame("welcome");
-  await settle();
+  const first = await hostWelcomed();
   const again = world(first.storage, false, true);
   const seen = watch(again.online.join(first.addresses[0]!));
   await settle();

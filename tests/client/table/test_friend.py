@@ -68,6 +68,13 @@ async def until(pilot: Pilot[None], ready: Callable[[], bool], seconds: float = 
             await pilot.pause(0.02)
 
 
+async def shown_link(pilot: Pilot[None], app: GinApp) -> str:
+    """The invite link, once the host's table shows its invite window."""
+    await until(pilot, lambda: isinstance(app.screen, InviteScreen))
+    await pilot.pause()
+    return str(app.screen.query_one("#invite-link", Static).render())
+
+
 async def play_one_move(pilot: Pilot[None], app: GinApp) -> None:
     """The local player's move, chosen by a computer player, made with keys and clicks."""
     game = app.game
@@ -131,11 +138,8 @@ async def test_host_shows_the_link_and_state_then_plays_a_verified_hand(
     app = make_app(AppConfig(storage=Storage(tmp_path / "host"), online=start,
                              online_settings=FAST, delay=0))
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, InviteScreen))
-        await pilot.pause()
+        link = await shown_link(pilot, app)
         screen = app.screen
-        assert isinstance(screen, InviteScreen)
-        link = str(screen.query_one("#invite-link", Static).render())
         assert link.startswith(relay_url(relay) + "/j/") and "#" in link
         await until(pilot, lambda: "Waiting for your friend" in
                     str(screen.query_one("#invite-state", Static).render()))

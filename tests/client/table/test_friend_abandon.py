@@ -34,6 +34,7 @@ from tests.client.table.test_friend import (  # noqa: F401 (relay: a fixture)
     play_one_move,
     relay,
     relay_url,
+    shown_link,
     table_text,
     until,
 )
@@ -52,9 +53,7 @@ async def test_a_silent_friend_is_asked_about_then_ends_as_abandoned(
     app = make_app(AppConfig(storage=Storage(tmp_path / "host"), online=start,
                              online_settings=quick, delay=0))
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, InviteScreen))
-        await pilot.pause()
-        link = str(app.screen.query_one("#invite-link", Static).render())
+        link = await shown_link(pilot, app)
         guest = await lobby.join(parse_invite(link), Storage(tmp_path / "guest"), FAST)
         friend = asyncio.ensure_future(guest.run())  # its person never moves
         try:
@@ -127,9 +126,7 @@ async def test_a_friend_who_claims_you_left_while_it_owed_its_move_left_at_80_by
     app = make_app(AppConfig(storage=Storage(tmp_path / "host"), online=start,
                              online_settings=FAST, delay=0))
     async with app.run_test(size=SMALL) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, InviteScreen))
-        await pilot.pause()
-        link = str(app.screen.query_one("#invite-link", Static).render())
+        link = await shown_link(pilot, app)
         guest = await lobby.join(parse_invite(link), Storage(tmp_path / "guest"), FAST)
 
         async def lie_when_owing() -> None:

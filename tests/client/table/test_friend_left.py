@@ -25,7 +25,15 @@ from client.table.screens import ConfirmScreen, HandOverScreen, MatchEndScreen
 from gin import players
 from gin.engine.rules import STANDARD
 from relay.server import Relay, serve
-from tests.client.table.test_friend import FAST, play_one_move, relay_url, stop, table_text, until
+from tests.client.table.test_friend import (
+    FAST,
+    play_one_move,
+    relay_url,
+    shown_link,
+    stop,
+    table_text,
+    until,
+)
 from tests.support.relay import TEST_CONFIG
 
 SMALL = (80, 24)
@@ -48,9 +56,7 @@ async def test_rematch_against_a_friend_who_left_offers_a_new_link(
     app = make_app(AppConfig(storage=Storage(tmp_path / "host"), online=start,
                              online_settings=FAST, delay=0))
     async with app.run_test(size=SMALL) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, InviteScreen))
-        await pilot.pause()
-        link = str(app.screen.query_one("#invite-link", Static).render())
+        link = await shown_link(pilot, app)
         guest = await lobby.join(parse_invite(link), Storage(tmp_path / "guest"), FAST,
                                  accept_rules=True)
         # One match, then the friend's gin exits (as `gin join --bot` does).
