@@ -49,7 +49,7 @@ WEB = ROOT / "client" / "web"
 TICK_MS = 1000 / os.sysconf("SC_CLK_TCK")
 WORKER_THREAD = "DedicatedWorker"  # Chromium's name for a dedicated worker's thread
 # Calls per timing of each kernel of benchmarks/fairdeal_hand.ts (a tenth of a second or more).
-KERNEL_CALLS = {"constant": 104, "variable": 104, "windowed": 520, "bytes": 104, "prove": 1,
+KERNEL_CALLS = {"constant": 104, "variable": 104, "pedersen": 520, "bytes": 104, "prove": 1,
                 "verify": 2}
 
 PAGE_SCRIPT = """
@@ -367,7 +367,7 @@ def main() -> None:
           f"{args.runs} hands after the first; load average {load} on {os.cpu_count()} cores")
     print(f"one multiplication (worker CPU): noble's constant-time multiply "
           f"{per_call['constant']:.2f} ms, variable-time {per_call['variable']:.2f} ms, "
-          f"through H's window table {per_call['windowed']:.2f} ms; of an encoding, as the deck "
+          f"a Pedersen commitment (x·H + y·G) {per_call['pedersen']:.2f} ms; of an encoding, as the deck "
           f"messages ({BACKEND}) {per_call['bytes']:.2f} ms; the proof: prove "
           f"{per_call['prove']:.0f} ms, verify {per_call['verify']:.0f} ms")
     for line in lines:

@@ -14,6 +14,7 @@ import { sha512 } from "@noble/hashes/sha2.js";
 import { concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 
 import { MalformedInput } from "../../engine/errors.ts";
+import * as ed from "./edwards.ts";
 
 export type Point = InstanceType<typeof ristretto255.Point>;
 export const RPoint = ristretto255.Point;
@@ -140,100 +141,11 @@ export function mulBytes(data: Uint8Array, k: bigint): Uint8Array {
 
 /** k·P for a public k in [0, L): variable time. */
 export const mulPublic = (p: Point, k: bigint): Point => p.multiplyUnsafe(k);
-/** The digits of k in base 2^c, each in [−2^(c−1), 2^(c−1)), least significant first. */
-function signedDigits(k: bigint, c: number, windows: number): Int16Array {
-  const full = 1 << c;
-  const mask = BigInt(full - 1);
-  const out = new Int16Array(windows);
-  let carry = 0;
-  for (let w = 0; w < windows; w++) {
-    const digit = Number(k & mask) + carry;
-    k >>= BigInt(c);
-    carry = digit >= full >> 1 ? 1 : 0;
-    out[w] = digit - carry * full;
-  }
-  return out;
-}
+/** Σ k_i·P_i for public scalars in [0, L): Pippenger's buckets, variable time (edwards.ts). */
+export const msm = (points: readonly Point[], scalars: readonly bigint[]): Point => ed.msm(points, scalars);
 
-/**
- * Σ k_i·P_i for public scalars in [0, L): Pippenger's buckets, variable time. Unlike
- * noble's `pippenger`, its windows cover only the scalars' actual length (the audit's
- * 128-bit weights take half as many) and its digits are signed (half the buckets).
- */
-export function msm(points: readonly Point[], scalars: readonly bigint[]): Point {
-  const n = points.length;
-  if (n !== scalars.length) throw new MalformedInput("as many points as scalars");
-  scalars.forEach((k) => {
-    if (typeof k !== "bigint" || k < 0n || k >= L) throw new InvalidScalar("scalar must be in [0, L)");
-  });
-  const c = n < 100 ? 4 : n < 200 ? 5 : 6;
-  const bits = scalars.reduce((most, k) => Math.max(most, k.toString(2).length), 0);
-  const windows = Math.ceil(bits / c) + 1; // the last takes the top digit's carry
-  const digits = scalars.map((k) => signedDigits(k, c, windows));
-  const negated = points.map((p) => p.negate());
-  const buckets: (Point | null)[] = new Array<Point | null>(1 << (c - 1));
-  let acc = RPoint.ZERO;
-  for (let w = windows - 1; w >= 0; w--) {
-    for (let d = 0; d < c; d++) acc = acc.double();
-    buckets.fill(null);
-    for (let i = 0; i < n; i++) {
-      const digit = digits[i]![w]!;
-      if (digit === 0) continue;
-      const p = digit > 0 ? points[i]! : negated[i]!;
-      const slot = Math.abs(digit) - 1;
-      const bucket = buckets[slot];
-      buckets[slot] = bucket ? bucket.add(p) : p;
-    }
-    // Σ_j (j + 1)·bucket[j] as a sum of running sums, from the top bucket down.
-    let running: Point | null = null;
-    let sum: Point | null = null;
-    for (let j = buckets.length - 1; j >= 0; j--) {
-      const bucket = buckets[j];
-      if (bucket) running = running ? running.add(bucket) : bucket;
-      if (running) sum = sum ? sum.add(running) : running;
-    }
-    if (sum) acc = acc.add(sum);
-  }
-  return acc;
-}
-
-const WINDOW = 4;
-const WINDOWS = Math.ceil(256 / WINDOW);
-
-/**
- * Σ k_i·P_i for secret scalars k_i in [1, L), in constant time: Straus's method with
- * fixed 4-bit windows. All the points share one chain of 252 doublings, and each adds
- * one table entry per window, every entry of its table read whatever the digit (as
- * noble's own fixed-window multiply does): for the proof's 52-term sum about a quarter
- * of the cost of 52 separate multiplications.
- */
-export function msmSecret(points: readonly Point[], scalars: readonly bigint[]): Point {
-  if (points.length !== scalars.length) throw new MalformedInput("as many points as scalars");
-  const digits = scalars.map((k) => {
-    let rest = checkSecret(k);
-    return Array.from({ length: WINDOWS }, () => {
-      const digit = Number(rest & 15n);
-      rest >>= 4n;
-      return digit;
-    });
-  });
-  const tables = points.map((p) => {
-    const table = [RPoint.ZERO];
-    for (let i = 1; i < 1 << WINDOW; i++) table.push(table[i - 1]!.add(p));
-    return table;
-  });
-  let acc = RPoint.ZERO;
-  for (let w = WINDOWS - 1; w >= 0; w--) {
-    if (w !== WINDOWS - 1) for (let d = 0; d < WINDOW; d++) acc = acc.double();
-    tables.forEach((table, i) => {
-      const digit = digits[i]![w]!;
-      let chosen = table[0]!;
-      for (let j = 1; j < table.length; j++) chosen = j === digit ? table[j]! : chosen;
-      acc = acc.add(chosen); // the identity when the digit is 0: the same work
-    });
-  }
-  return acc;
-}
+/** Σ k_i·P_i for secret scalars in [0, L), in constant time: Straus's method (edwards.ts). */
+export const msmSecret = (points: readonly Point[], scalars: readonly bigint[]): Point => ed.msmSecret(points, scalars);
 
 /** RFC 9496 element derivation from SHA-512(DOMAIN ‖ 00 ‖ label). */
 export function hashToPoint(label: Uint8Array): Point {
@@ -241,30 +153,21 @@ export function hashToPoint(label: Uint8Array): Point {
 }
 
 let h: Point | undefined;
-/**
- * H, the second Pedersen generator of the shuffle proof, with a window table (W = 6,
- * as noble gives G; built on its first multiplication, about 3 ms in node) that makes
- * multiplications by it about 4× faster, constant-time ones included.
- */
+/** H, the second Pedersen generator of the shuffle proof. */
 export function generatorH(): Point {
-  return (h ??= hashToPoint(utf8ToBytes("generator H")).precompute(6, true));
+  return (h ??= hashToPoint(utf8ToBytes("generator H")));
 }
 
-let gTable: Point | undefined;
-/**
- * G again, with its own window table (W = 6, built with H's, about 3 ms in node): in a
- * Chromium worker a constant-time multiplication through it takes 0.06 ms, through
- * noble's RPoint.BASE 0.09 ms, which made a Pedersen commitment 0.20 ms against 0.15 ms.
- */
-function generatorG(): Point {
-  return (gTable ??= RPoint.fromAffine(G.toAffine()).precompute(6, true));
-}
+let tables: { g: ed.FixedBase; h: ed.FixedBase } | undefined;
+/** G's and H's tables for constant-time fixed-base multiplication (edwards.ts). */
+const fixed = (): { g: ed.FixedBase; h: ed.FixedBase } =>
+  (tables ??= { g: new ed.FixedBase(G), h: new ed.FixedBase(generatorH()) });
 
-/** x·H + y·G for secret x, y in [0, L): two fixed-base multiplications through the tables. */
-export function pedersen(x: bigint, y: bigint): Point {
-  const part = (p: Point, k: bigint): Point => (k === 0n ? RPoint.ZERO : mul(p, k)); // 0: probability 1/L
-  return part(generatorH(), x).add(part(generatorG(), y));
-}
+/** x·H + y·G for secret x, y in [0, L): 86 additions through G's and H's tables. */
+export const pedersen = (x: bigint, y: bigint): Point => ed.toPoint(fixed().g.addTo(fixed().h.addTo(ed.IDENTITY, x), y));
+
+/** k·G for a secret k in [0, L), through G's table. */
+export const mulBase = (k: bigint): Point => ed.toPoint(fixed().g.addTo(ed.IDENTITY, k));
 
 let cards: Point[] | undefined;
 let cardIndex: Map<string, number> | undefined;
@@ -285,8 +188,7 @@ export function cardPoints(): Point[] {
 export function prepare(): void {
   cardBytes();
   G.multiply(1n);
-  generatorG().multiply(1n);
-  generatorH().multiply(1n);
+  fixed();
 }
 
 let cardEncodings: Uint8Array[] | undefined;

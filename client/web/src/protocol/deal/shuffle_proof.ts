@@ -136,7 +136,7 @@ export function prove(context: Uint8Array, inputs: Uint8Array[], outputs: Uint8A
   const productU = u.reduce((acc, x) => g.mod(acc * x), 1n);
   const d = g.mod(rho - productU * rKappa);
   const tSumBytes = g.encode(g.msmSecret(Y, omega));
-  const tEnd = g.encode(g.mul(g.G, omegaEnd));
+  const tEnd = g.encode(g.mulBase(omegaEnd));
   const chainBytes = chain.map(g.encode);
   const e = challenge(hU, chainBytes, chainT, tSumBytes, tEnd);
   return {
