@@ -273,7 +273,7 @@ def play_matches(page: Any, matches: int) -> tuple[list[dict[str, Any]], list[tu
         for side, done in both.items():
             cpu = thread_cpu_ms(*threads[side])
             role = "first" if done["dealer"] == ("host", "guest").index(side) else "second"
-            rows.append({**done, "role": role, "cpu": cpu - last[side]})
+            rows.append({**done, "role": role, "side": side, "cpu": cpu - last[side]})
             last[side] = cpu
 
     page.expose_function("handDone", hand_done)
@@ -295,8 +295,12 @@ def session_line(role: str, rows: list[dict[str, Any]]) -> str:
     def med(key: str, of: list[dict[str, Any]]) -> float:
         return statistics.median(r[key] for r in of)
 
-    first_text = (f"; a match's first hand {med('cpu', first):.0f} ms CPU, "
-                  f"{med('sessionMs', first):.0f} ms worker clock ({len(first)} hands)"
+    def first_hand(side: str) -> str:
+        mine = [r for r in first if r["side"] == side]
+        return (f"{side} {med('cpu', mine):.0f} ms CPU, {med('sessionMs', mine):.0f} ms clock "
+                f"({len(mine)})" if mine else f"{side} none")
+
+    first_text = (f"; a match's first hand: {first_hand('host')}, {first_hand('guest')}"
                   if first else "")
     return (f"{role} shuffler, one hand of the session: worker CPU {med('cpu', later):.0f} ms "
             f"({min(r['cpu'] for r in later):.0f}–{max(r['cpu'] for r in later):.0f}, "
@@ -326,6 +330,7 @@ def main() -> None:
     args = parser.parse_args()
     global THROTTLE, BACKEND
     BACKEND = "noble" if args.noble else "sodium"
+
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         sys.exit("fairdeal_browser: Chromium is not installed (apt-get install -y chromium)")
@@ -367,8 +372,8 @@ def main() -> None:
           f"{args.runs} hands after the first; load average {load} on {os.cpu_count()} cores")
     print(f"one multiplication (worker CPU): noble's constant-time multiply "
           f"{per_call['constant']:.2f} ms, variable-time {per_call['variable']:.2f} ms, "
-          f"a Pedersen commitment (x·H + y·G) {per_call['pedersen']:.2f} ms; of an encoding, as the deck "
-          f"messages ({BACKEND}) {per_call['bytes']:.2f} ms; the proof: prove "
+          f"a Pedersen commitment (x·H + y·G) {per_call['pedersen']:.2f} ms; of an encoding, "
+          f"as the deck messages ({BACKEND}) {per_call['bytes']:.2f} ms; the proof: prove "
           f"{per_call['prove']:.0f} ms, verify {per_call['verify']:.0f} ms")
     for line in lines:
         print(line)
