@@ -35,11 +35,16 @@ test("the fixed-base tables multiply as noble does, edge scalars included", () =
   assert.ok(sum.equals(g.G.add(base.multiply(5n))), "added to a point, not the identity");
 });
 
-test("a Pedersen commitment and k·G are noble's x·H + y·G and k·G", () => {
-  for (const [x, y] of [[0n, 0n], [1n, 0n], [0n, 1n], [g.L - 1n, g.L - 1n], [scalar(4), scalar(5)]] as const) {
+test("a Pedersen commitment and k·G are noble's x·H + y·G and k·G; encoded in a batch, its encoding", () => {
+  const pairs = [[1n, 0n], [0n, 1n], [g.L - 1n, g.L - 1n], [scalar(4), scalar(5)], [2n, 3n]] as const;
+  for (const [x, y] of [[0n, 0n], ...pairs]) {
     assert.ok(g.pedersen(x, y).equals(times(g.generatorH(), x).add(times(g.G, y))), `${x}, ${y}`);
     assert.ok(g.mulBase(y).equals(times(g.G, y)));
   }
+  assert.deepEqual(g.encodePedersen(pairs), pairs.map(([x, y]) => g.encode(g.pedersen(x, y))));
+  // One commitment to 0 (the identity: no batch inverse): each encoded alone, the same bytes.
+  const withZero = [...pairs, [0n, 0n]] as const;
+  assert.deepEqual(g.encodePedersen(withZero), withZero.map(([x, y]) => g.pedersen(x, y).toBytes()));
 });
 
 test("both MSMs sum as noble's separate multiplications do", () => {
@@ -61,4 +66,13 @@ test("both MSMs sum as noble's separate multiplications do", () => {
   assert.ok(g.msm([], []).is0());
   assert.throws(() => g.msm([g.G], [g.L]), /scalar/);
   assert.throws(() => g.msmSecret([g.G], []), /as many/);
+});
+
+test("the batch encoding of doubled points is noble's encoding of each 2·P", () => {
+  const points = Array.from({ length: 40 }, (_, i) => ed.add(ed.fromPoint(g.hashToPoint(Uint8Array.of(3, i))),
+    ed.cached(ed.fromPoint(g.G)))); // Z ≠ 1: the sums' representatives, as the proof's
+  points.push(ed.fromPoint(g.G), ed.double(ed.fromPoint(g.generatorH())));
+  const got = ed.encodeDoubled(points)!;
+  points.forEach((p, i) => assert.deepEqual(got[i], ed.toPoint(ed.double(p)).toBytes(), `point ${i}`));
+  assert.equal(ed.encodeDoubled([ed.fromPoint(g.G), ed.IDENTITY]), null, "2·O is the identity: no batch");
 });

@@ -166,6 +166,19 @@ const fixed = (): { g: ed.FixedBase; h: ed.FixedBase } =>
 /** x·H + y·G for secret x, y in [0, L): 86 additions through G's and H's tables. */
 export const pedersen = (x: bigint, y: bigint): Point => ed.toPoint(fixed().g.addTo(fixed().h.addTo(ed.IDENTITY, x), y));
 
+const HALF = (L + 1n) / 2n;
+
+/**
+ * The encodings of x·H + y·G for each (x, y), secret in [0, L): each computed at half
+ * its scalars and encoded doubled, all with one field inversion (edwards.ts
+ * encodeDoubled) instead of an inverse square root each; one by one if one of them is
+ * the identity (probability 1/L), whose batch has no inverse.
+ */
+export function encodePedersen(pairs: readonly (readonly [bigint, bigint])[]): Uint8Array[] {
+  const halves = pairs.map(([x, y]) => fixed().g.addTo(fixed().h.addTo(ed.IDENTITY, mod(x * HALF)), mod(y * HALF)));
+  return ed.encodeDoubled(halves) ?? pairs.map(([x, y]) => encode(pedersen(x, y)));
+}
+
 /** k·G for a secret k in [0, L), through G's table. */
 export const mulBase = (k: bigint): Point => ed.toPoint(fixed().g.addTo(ed.IDENTITY, k));
 

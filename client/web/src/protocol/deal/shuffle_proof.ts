@@ -122,22 +122,24 @@ export function prove(context: Uint8Array, inputs: Uint8Array[], outputs: Uint8A
   // C_{j+1} = r̂_j·G + v_j·C_j from C_0 = H is p_{j+1}·H + ρ_{j+1}·G with p_{j+1} = v_j·p_j and
   // ρ_{j+1} = v_j·ρ_j + r̂_j; likewise t̂_j = ω̂_j·G + ω_j·C_j = ω_j·p_j·H + (ω̂_j + ω_j·ρ_j)·G:
   // every point of the chain is two multiplications through G's and H's tables, not one
-  // of a point met for the first time.
-  const chain: g.Point[] = [];
-  const chainT: Uint8Array[] = [];
+  // of a point met for the first time, and all 2n are encoded in one batch (encodePedersen).
+  const chainPairs: [bigint, bigint][] = [];
+  const chainTPairs: [bigint, bigint][] = [];
   let p = 1n;
   let rho = 0n;
   for (let j = 0; j < n; j++) {
-    chainT.push(g.encode(g.pedersen(g.mod(omega[j]! * p), g.mod(omegaHat[j]! + omega[j]! * rho))));
+    chainTPairs.push([g.mod(omega[j]! * p), g.mod(omegaHat[j]! + omega[j]! * rho)]);
     p = g.mod(v[j]! * p);
     rho = g.mod(v[j]! * rho + rHat[j]!);
-    chain.push(g.pedersen(p, rho));
+    chainPairs.push([p, rho]);
   }
+  const encoded = g.encodePedersen([...chainPairs, ...chainTPairs]);
+  const chainBytes = encoded.slice(0, n);
+  const chainT = encoded.slice(n);
   const productU = u.reduce((acc, x) => g.mod(acc * x), 1n);
   const d = g.mod(rho - productU * rKappa);
   const tSumBytes = g.encode(g.msmSecret(Y, omega));
   const tEnd = g.encode(g.mulBase(omegaEnd));
-  const chainBytes = chain.map(g.encode);
   const e = challenge(hU, chainBytes, chainT, tSumBytes, tEnd);
   return {
     k: kBytes, chain: chainBytes, chainT, tSum: tSumBytes, tEnd,
