@@ -195,12 +195,14 @@ export function cardPoints(): Point[] {
 
 /**
  * What every hand needs once, built ahead of the first: the card points and their
- * encodings, G's and H's window tables (about 10 ms of a desktop worker's CPU). The
- * online worker calls it as it starts, while its player waits for the friend.
+ * encodings, G's and H's tables for the proof (edwards.ts), and noble's two window
+ * tables of G (of `multiply`, and of `multiplyUnsafe`, which every Ed25519 signature
+ * check uses: about 10 ms the first time). The online worker calls it as it starts.
  */
 export function prepare(): void {
   cardBytes();
   G.multiply(1n);
+  G.multiplyUnsafe(3n);
   fixed();
 }
 
