@@ -97,9 +97,11 @@ def bundle(out: Path) -> None:
     if not esbuild.exists():
         sys.exit("fairdeal_browser: run `npm ci` in client/web first (esbuild is missing)")
     for name, source in (("worker", "fairdeal_worker.ts"), ("session_worker", "session_worker.ts")):
+        # The compile hint the board's worker.js carries (client/web/scripts/build-board.mjs).
         subprocess.run([str(esbuild), str(ROOT / "benchmarks" / source), "--bundle",
                         "--format=iife", "--target=es2022", f"--outfile={out / (name + '.js')}",
-                        "--log-level=warning"], check=True, cwd=WEB)
+                        "--banner:js=//# allFunctionsCalledOnLoad", "--log-level=warning"],
+                       check=True, cwd=WEB)
     (out / "index.html").write_text("<!doctype html><title>fair deal benchmark</title>\n",
                                     encoding="utf-8")
 

@@ -3,9 +3,9 @@
  * gin/protocol/deal/group.py, on @noble/curves. Points are noble's ristretto255 points
  * (32-byte canonical encodings on the wire); scalars are bigints in [0, L), on the
  * wire 32 bytes little-endian. Secret scalars go through noble's constant-time
- * `multiply`, our constant-time `msmSecret`, or libsodium's WebAssembly (`mulBytes`,
- * once the online worker has loaded it); public ones may use the variable-time
- * `multiplyUnsafe` and `msm` (Pippenger).
+ * `multiply`, the constant-time `pedersen`, `mulBase` and `msmSecret` of edwards.ts,
+ * or libsodium's WebAssembly (`mulBytes`, once the online worker has loaded it);
+ * public ones may use the variable-time `multiplyUnsafe` and `msm` (Pippenger).
  */
 
 import { ristretto255, ristretto255_hasher } from "@noble/curves/ed25519.js";
