@@ -47,7 +47,7 @@ export class Cached {
 export const IDENTITY = new Ext(0n, 1n, 1n, 0n);
 
 export function fromPoint(p: Point): Ext {
-  const { x, y } = p.toAffine(); // a decoded point has Z = 1: no inversion then
+  const { x, y } = p.toAffine(); // a decoded point has Z = 1, whose inverse costs nothing
   return new Ext(x, y, 1n, m(x * y));
 }
 
@@ -164,8 +164,8 @@ export class FixedBase {
 /**
  * The ristretto255 encodings of 2·P for each P, with one field inversion for them all
  * (curve25519-dalek's `double_and_compress_batch`): a single encoding costs an inverse
- * square root, about 25 µs in a Chromium worker. The proof encodes its 105 commitments
- * so, computed at half their scalars. Null if some 2·P is the identity (then the batch
+ * square root, about 25 µs in a Chromium worker. The proof encodes its 104 chain
+ * commitments so, computed at half their scalars. Null if some 2·P is the identity (then the batch
  * has no inverse; the caller encodes one by one).
  */
 export function encodeDoubled(points: readonly Ext[]): Uint8Array[] | null {
