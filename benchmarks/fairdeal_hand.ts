@@ -13,7 +13,7 @@
  *
  * `transcripts` builds what the other side sends (fixed seeds); `playRole` must run
  * where those were not computed (another worker), or the remembered results (the
- * card points' window tables) would spare it work it does online.
+ * decoded and encoded points, group.ts) would spare it work it does online.
  */
 
 import * as cosign from "../client/web/src/protocol/records/cosign.ts";

@@ -3,8 +3,9 @@
  * pays per hand (benchmarks/fairdeal_browser.py measures the same in Chromium).
  * Prints figures, asserts nothing. The twin of benchmarks/fairdeal.py.
  *
- * The kernels (noble's constant-time and variable-time multiplications, a card
- * point's window table, a whole proof and its verification), then each role's
+ * The kernels (noble's constant-time and variable-time multiplications, a Pedersen
+ * commitment through G's and H's tables, an encoding's multiplication, a whole proof
+ * and its verification), then each role's
  * crypto for one hand of an online match (benchmarks/fairdeal_hand.ts), in a fresh
  * process per role fed with the other side's messages: the first hand (which compiles
  * the code; the tables are built before, as the board's worker does as it starts) and
