@@ -1,7 +1,8 @@
 """The board at a desktop's size (issue 28 item 24), in Debian's Chromium: the hand
 spreads over the table's width rather than piling its cards up, online the buttons
-stay above the window's bottom edge, and a card laid off shows its badge whole; on a
-phone on its side (640×360) the log's lines are whole, none cut at the top."""
+stay above the window's bottom edge, a card laid off shows its badge whole, and the
+badge of the computer's last move leaves the card on its slot clear (as on a phone);
+on a phone on its side (640×360) the log's lines are whole, none cut at the top."""
 
 from __future__ import annotations
 
@@ -46,6 +47,34 @@ def test_online_the_buttons_stay_above_the_bottom_edge(open_page: Any) -> None: 
     page.page.wait_for_selector("#actions button:visible")
     bottom = page.page.evaluate("document.querySelector('#actions').getBoundingClientRect().bottom")
     assert bottom <= 800 - 12, bottom  # it was 806: past the edge
+
+
+# The shown badges of the computer's last move that overlap the card on their slot.
+COVERING = """() => [...document.querySelectorAll('.slot-box > .badge')]
+    .filter((badge) => !badge.hidden && badge.parentElement.querySelector('.card') !== null)
+    .filter((badge) => {
+        const b = badge.getBoundingClientRect();
+        const c = badge.parentElement.querySelector('.card').getBoundingClientRect();
+        return b.right > c.left && b.left < c.right && b.bottom > c.top && b.top < c.bottom; })
+    .map((badge) => badge.textContent)"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (768, 1024)])
+def test_the_computers_last_move_leaves_the_card_on_its_slot_clear(
+        open_board: Any, width: int, height: int) -> None:
+    board = open_board("?seed=4&delay=0", width=width, height=height)
+    page = board.page
+    page.click("#btn-pass")
+    board.wait_for_player()
+    covering = [page.inner_text("#discard-mark"), page.evaluate(COVERING)]
+    # The player draws and throws: the computer's next move is marked at its slot.
+    page.click("#stock")
+    page.click("#btn-throw")
+    board.wait_for_player()
+    page.wait_for_selector("#stock-mark:not([hidden]), #discard-mark:not([hidden])")
+    covering.append(page.evaluate(COVERING))
+    # Before: ['Computer passed', ['Computer passed'], ...], over the 5♥'s foot.
+    assert covering == ["Computer passed", [], []]
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (360, 640), (640, 360)])
