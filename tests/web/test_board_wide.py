@@ -2,7 +2,8 @@
 spreads over the table's width rather than piling its cards up, online the buttons
 stay above the window's bottom edge, a card laid off shows its badge whole, and the
 badge of the computer's last move leaves the card on its slot clear (as on a phone);
-on a phone on its side (640×360) the log's lines are whole, none cut at the top."""
+on a phone on its side (640×360) the log's lines are whole, none cut at the top, and the
+computer's melds laid out leave it room."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from tests.web.test_online_board import (  # noqa: F401 (fixtures of that module
     open_page,
     site,
 )
+from tests.web.test_touch import in_view
 
 SPAN = """() => { const hand = document.querySelector('#hand').getBoundingClientRect();
     const cards = [...document.querySelectorAll('#hand .card')]
@@ -77,9 +79,9 @@ def test_the_computers_last_move_leaves_the_card_on_its_slot_clear(
     assert covering == ["Computer passed", [], []]
 
 
-@pytest.mark.parametrize(("width", "height"), [(1280, 800), (360, 640), (640, 360)])
-def test_a_laid_off_card_shows_its_badge_whole(open_board: Any, width: int, height: int) -> None:
-    # The computer (Easy) knocks at once; the 5♣, the 6♥ and the 10♥ are laid off.
+def computer_knocks(open_board: Any, width: int, height: int) -> Any:
+    """A board where the computer (Easy) knocks at once, its melds laid out for the
+    player to lay the 5♣, the 6♥ and the 10♥ off onto."""
     saved = saved_match("5c 6h Th Jc Qc Kh 9s 9d 2s 3s", "2c 3c 4c 5d 5h 5s 7h 8h 9h Ad",
                         "Qd", "8d 8c")
     board = open_board("?delay=0", saved=saved, width=width, height=height)
@@ -89,6 +91,12 @@ def test_a_laid_off_card_shows_its_badge_whole(open_board: Any, width: int, heig
         board.page.click("#stock")
         board.page.click("#btn-throw")
         board.wait_for_player()
+    return board
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (360, 640), (640, 360)])
+def test_a_laid_off_card_shows_its_badge_whole(open_board: Any, width: int, height: int) -> None:
+    board = computer_knocks(open_board, width, height)
     board.page.keyboard.press("l")
     board.page.wait_for_selector("dialog[open]")
     # Each laid-off card's right edge (its badge's end) is not under the next card.
@@ -121,3 +129,18 @@ def test_on_a_phone_on_its_side_the_logs_lines_are_whole(open_board: Any) -> Non
         page.wait_for_selector("#stock-mark:not([hidden]), #discard-mark:not([hidden])")
         cut.append(page.evaluate(CUT))
     assert len(cut) == 5 and not any(cut), cut  # a line half shown at the top, before
+
+
+def test_on_a_phone_on_its_side_the_log_is_not_squeezed_by_the_computers_melds(
+        open_board: Any) -> None:
+    board = computer_knocks(open_board, 640, 360)
+    page = board.page
+    assert page.locator("#opponent .meld").count() == 3  # laid out, wider than its backs
+    log = page.evaluate("document.querySelector('#log').getBoundingClientRect().toJSON()")
+    # Before: 80 px wide (its least), a word or two a line, past the screen's edge (641),
+    # its oldest line cut at the top.
+    assert log["width"] >= 160 and log["right"] <= 640, log
+    assert page.locator("#log li:visible").all_inner_texts() == [
+        "The computer drew from the stock.", "The computer knocked."]
+    assert page.evaluate(CUT) == []
+    assert in_view(page, 640, 360) == []  # the hand, the prompt and the buttons still fit
