@@ -75,6 +75,31 @@ def test_a_silent_friend_is_asked_about_then_ends_as_abandoned(
     assert "Abandoned by the friend\t1" in table and "Matches won\t0" in table
 
 
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (360, 640)])
+def test_on_a_phone_ending_the_match_from_the_side_shows_the_table_behind_the_window(
+        open_page: Any, width: int, height: int) -> None:  # noqa: F811
+    """The side is below the table on a phone: a person who kept waiting, then scrolled
+    down to the side's button to end the match, sees the table behind the match's end
+    window (and after it), not the side they were scrolled to."""
+    page = open_page(f"{FAKE_LINK_PATH}?delay=0#s", setup={"arrive": True},
+                     width=width, height=height)
+    page.wait_state("playing")
+    page.fake("peer.graceOver('move');")
+    page.page.click("#btn-keep-waiting")
+    page.page.click("#btn-end-abandoned")  # scrolled to, down in the side
+    assert page.text("#dialog-title") == "End the match"
+    page.page.click("#dialog-buttons .primary")
+    page.wait_state("failed")
+    assert page.text("#dialog-title") == "Abandoned by your friend"
+    place = "[document.getElementById('table').getBoundingClientRect().top," \
+        " document.getElementById('hand').getBoundingClientRect().bottom]"
+    table, hand = page.page.evaluate(place)
+    # Before: the table's top at -1175 (390x844), -1296 (360x640), the hand out of sight.
+    assert table >= 0 and hand <= height, (table, hand)
+    page.page.keyboard.press("Escape")
+    assert page.page.evaluate(place) == [table, hand]  # the window closed: still in view
+
+
 def test_a_bot_seat_ends_the_match_at_once(open_page: Any) -> None:  # noqa: F811
     page = open_page(f"{FAKE_LINK_PATH}?delay=0&bot=easy#s",
                      setup={"arrive": True, "friendDelay": 60_000})

@@ -362,6 +362,9 @@ export class FriendPanel {
     const failure = failed?.failure ?? view.failure; // a reload shows the stored failure again
     if (failure !== null && !this.failureShown) {
       this.failureShown = true;
+      // The match's end window stands over the table: on a phone, one who ended it from
+      // the side below was left looking at the side behind it.
+      showTable();
       failureDialog(failure);
       return;
     }
