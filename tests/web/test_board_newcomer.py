@@ -1,8 +1,8 @@
 """What a newcomer met on the browser board (issue 21), in Debian's Chromium: How to
 play describing the computer as the terminal does, a log that says a lay-off only
 when there was one, arrow keys that select cards wherever the focus is, a phone on
-its side showing the hand and its buttons, full screen keeping the scores, and a
-dragged card following the pointer.
+its side showing the hand and its buttons, full screen keeping the scores, a
+dragged card following the pointer, and the host window's addresses shown whole.
 
 Screenshots go to tests/web/artifacts for people to look at.
 """
@@ -249,3 +249,26 @@ def test_a_strength_key_mid_hand_asks_first(open_board: Any) -> None:
     assert "Computer (easy)" in page.inner_text("#opponent-label")
     assert page.is_checked("#strength input[value=easy]")
     assert "The computer now plays easy." in board.prompt()
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844), (360, 640)])
+def test_the_host_windows_addresses_show_their_whole_placeholder(
+    open_board: Any, width: int, height: int
+) -> None:
+    board = open_board(width=width, height=height)
+    page = board.page
+    page.check("input[name=mode][value=online]")
+    page.wait_for_selector("#host-board")
+    page.fill("#host-board", "")  # the placeholder shows (it names what an empty box means)
+    fits = page.evaluate("""() => [...document.querySelectorAll('dialog[open] input[type=url]')]
+      .map((input) => {
+        const style = getComputedStyle(input);
+        const context = document.createElement('canvas').getContext('2d');
+        context.font = style.font;
+        const room = input.clientWidth - parseFloat(style.paddingLeft)
+          - parseFloat(style.paddingRight);
+        const box = input.getBoundingClientRect();
+        return [input.id, context.measureText(input.placeholder || input.value).width <= room,
+                box.right <= innerWidth];
+    })""")
+    assert fits == [["host-relay", True, True], ["host-board", True, True]]
