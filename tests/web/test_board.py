@@ -186,13 +186,16 @@ def test_lay_offs_are_shown_against_the_computers_melds(open_board: Any) -> None
     assert "after laying off 3 cards" in board.page.inner_text("#dialog-body")
 
 
-def test_the_match_end_shows_the_game_bonus_boxes_and_shutout(open_board: Any) -> None:
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844), (360, 640)])
+def test_the_match_end_shows_the_game_bonus_boxes_and_shutout(
+    open_board: Any, width: int, height: int
+) -> None:
     saved = saved_match("2h 3h 4h 4s 4c Kc Kd Ks Kh Ad", "5h 4d 9c 9d 9s 6c 7d 8s Ts Jh",
                         "Jd", "Qc")
     # House rules: the first hand won ends the match.
     for rules in (saved["match"]["rules"], *(h["rules"] for h in saved["match"]["hands"])):
         rules.update(name="quick", target=10)
-    board = open_board("?delay=0", saved=saved)
+    board = open_board("?delay=0", width=width, height=height, saved=saved)
     board.page.click("#btn-pass")
     board.wait_for_player()
     board.page.click("#stock")
@@ -209,6 +212,16 @@ def test_the_match_end_shows_the_game_bonus_boxes_and_shutout(open_board: Any) -
     points = int(table["Points"][0])
     assert table["Game bonus"] == ["200", "0"]  # doubled: the computer won no hand
     assert table["Boxes (25 a hand won)"] == ["1 × 25 = 25", "0 × 25 = 0"]
+    # Each sum on one line (a phone broke "0 × 25 = 0" after its "×"), the table within the window.
+    lines = board.page.eval_on_selector_all("#dialog-body td", """cs => cs.map((c) => {
+        const range = document.createRange();
+        range.selectNodeContents(c);
+        return [c.textContent, new Set([...range.getClientRects()].map((r) => r.top)).size];
+    })""")
+    assert [text for text, count in lines if "=" in text and count != 1] == []
+    right = board.page.eval_on_selector("#dialog-body table",
+                                        "t => t.getBoundingClientRect().right")
+    assert right <= width
     assert table["Shutout"] == ["game bonus doubled", ""]
     assert table["Total"] == [str(points + 225), "0"]
     assert "a shutout" in board.page.inner_text("#dialog-body")

@@ -186,6 +186,10 @@ export function handOverDialog(obs: Observation, next: string, them: string, the
   openDialog(title, body, [{ label: next, primary: true, run: then }], cancel);
 }
 
+/** A cell of the match's totals; a sum ("0 × 25 = 0") is kept on one line, as a phone
+ * broke it after its "×". */
+const numberCell = (text: string): HTMLElement => el("td", { class: text.includes("=") ? "num sum" : "num" }, text);
+
 /** The end of the match: points, game bonus, boxes, shutout and totals; `then`
  * starts a new match (local) or asks for a rematch (online), its button `again`. */
 export function matchEndDialog(totals: MatchTotals, rules: Ruleset, me: number, them: string,
@@ -194,7 +198,7 @@ export function matchEndDialog(totals: MatchTotals, rules: Ruleset, me: number, 
   const table = el("table", {},
     el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "You"), el("th", {}, shortName(them)))),
     el("tbody", {}, ...rows.map(([label, a, b]) => el("tr", {},
-      el("th", { scope: "row" }, label), el("td", { class: "num" }, a), el("td", { class: "num" }, b)))));
+      el("th", { scope: "row" }, label), numberCell(a), numberCell(b)))));
   const won = totals.winner === me;
   const headline = `${won ? "You win" : `${them} wins`} the match by ${totals.margin} points`
     + (totals.shutout ? ": a shutout." : ".");
