@@ -332,7 +332,6 @@ def main() -> None:
     args = parser.parse_args()
     global THROTTLE, BACKEND
     BACKEND = "noble" if args.noble else "sodium"
-
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         sys.exit("fairdeal_browser: Chromium is not installed (apt-get install -y chromium)")

@@ -65,6 +65,8 @@ test("both MSMs sum as noble's separate multiplications do", () => {
   assert.ok(g.msm([points[4]!, points[6]!], [9n, 9n]).is0(), "a sum that is the identity");
   assert.ok(g.msm([], []).is0());
   assert.throws(() => g.msm([g.G], [g.L]), /scalar/);
+  assert.throws(() => g.msmSecret([g.G], [g.L]), /secret scalar must be in \[0, L\)/);
+  assert.throws(() => g.pedersen(-1n, 1n), /secret scalar must be in \[0, L\)/);
   assert.throws(() => g.msmSecret([g.G], []), /as many/);
 });
 

@@ -85,10 +85,12 @@ export function double(e: Ext): Ext {
 }
 
 /**
- * The digits of k in base 2^w, each in [−2^(w−1), 2^(w−1)], least significant first,
- * without a branch on k: `windows` must cover k's bits with one to spare for the carry.
+ * The digits of a secret k in [0, L) in base 2^w, each in [−2^(w−1), 2^(w−1)], least
+ * significant first, without a branch on k's bits: `windows` must cover them with one
+ * to spare for the carry. MalformedInput for a k out of range (its digits would not fit).
  */
 function signedDigits(k: bigint, w: number, windows: number): Int8Array {
+  if (typeof k !== "bigint" || k < 0n || k >= RPoint.Fn.ORDER) throw new MalformedInput("secret scalar must be in [0, L)");
   const bytes = new Uint8Array(40);
   bytes.set(numberToBytesLE(k, 32));
   const out = new Int8Array(windows);

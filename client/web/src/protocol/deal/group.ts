@@ -163,8 +163,11 @@ let tables: { g: ed.FixedBase; h: ed.FixedBase } | undefined;
 const fixed = (): { g: ed.FixedBase; h: ed.FixedBase } =>
   (tables ??= { g: new ed.FixedBase(G), h: new ed.FixedBase(generatorH()) });
 
-/** x·H + y·G for secret x, y in [0, L): 86 additions through G's and H's tables. */
-export const pedersen = (x: bigint, y: bigint): Point => ed.toPoint(fixed().g.addTo(fixed().h.addTo(ed.IDENTITY, x), y));
+/** x·H + y·G for secret x, y in [0, L), unencoded: 86 additions through G's and H's tables. */
+const commitment = (x: bigint, y: bigint): ed.Ext => fixed().g.addTo(fixed().h.addTo(ed.IDENTITY, x), y);
+
+/** x·H + y·G for secret x, y in [0, L). */
+export const pedersen = (x: bigint, y: bigint): Point => ed.toPoint(commitment(x, y));
 
 const HALF = (L + 1n) / 2n;
 
@@ -175,7 +178,7 @@ const HALF = (L + 1n) / 2n;
  * the identity (probability 1/L), whose batch has no inverse.
  */
 export function encodePedersen(pairs: readonly (readonly [bigint, bigint])[]): Uint8Array[] {
-  const halves = pairs.map(([x, y]) => fixed().g.addTo(fixed().h.addTo(ed.IDENTITY, mod(x * HALF)), mod(y * HALF)));
+  const halves = pairs.map(([x, y]) => commitment(mod(x * HALF), mod(y * HALF)));
   return ed.encodeDoubled(halves) ?? pairs.map(([x, y]) => encode(pedersen(x, y)));
 }
 
